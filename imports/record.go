@@ -1,0 +1,82 @@
+// Package imports finds every import statement in Go, Python,
+// JavaScript/TypeScript and Rust source files of a repository and resolves
+// each one to a file of the repository, an external package, the standard
+// library, or an explicit "unresolved" with a reason.
+package imports
+
+// Lang names a source language the extractor understands.
+type Lang string
+
+// The languages vouch extracts imports from.
+const (
+	Go         Lang = "go"
+	Python     Lang = "python"
+	JavaScript Lang = "js"
+	TypeScript Lang = "ts"
+	Rust       Lang = "rust"
+)
+
+// Kind says which syntactic form an import was written in.
+type Kind string
+
+// Import forms across the supported languages.
+const (
+	KindImport      Kind = "import"       // Go import spec; Python `import a.b`; JS/TS `import ... from 'x'` and `import 'x'`
+	KindFrom        Kind = "from"         // Python `from a import b`
+	KindRequire     Kind = "require"      // JS `require('x')`, TS `import x = require('x')`
+	KindDynamic     Kind = "dynamic"      // JS/TS `import('x')` with a literal argument
+	KindReexport    Kind = "reexport"     // JS/TS `export ... from 'x'`, `export * from 'x'`
+	KindTypeOnly    Kind = "type-only"    // TS `import type ... from 'x'`, `export type ... from 'x'`
+	KindUse         Kind = "use"          // Rust `use` tree leaf
+	KindMod         Kind = "mod"          // Rust `mod x;`
+	KindExternCrate Kind = "extern_crate" // Rust `extern crate x;`
+)
+
+// ResolutionKind classifies where an import points.
+type ResolutionKind string
+
+// The four ways an import can resolve.
+const (
+	Internal   ResolutionKind = "internal"   // a file or directory inside the repository
+	External   ResolutionKind = "external"   // a third-party package or module
+	Stdlib     ResolutionKind = "stdlib"     // the language's standard library or runtime builtins
+	Unresolved ResolutionKind = "unresolved" // could not be resolved; Reason says why
+)
+
+// Resolution says where an import points.
+type Resolution struct {
+	Kind ResolutionKind `json:"kind"`
+	// Target is the repository-relative, '/'-separated file or directory for
+	// Internal imports, and the package or module name for External and
+	// Stdlib imports.
+	Target string `json:"target,omitempty"`
+	// Reason explains an Unresolved import.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Record is one import site.
+type Record struct {
+	File   string `json:"file"`   // repository-relative, '/'-separated
+	Line   int    `json:"line"`   // 1-based
+	Column int    `json:"column"` // 1-based, in bytes
+	Lang   Lang   `json:"lang"`
+	Kind   Kind   `json:"kind"`
+	// Spec is the import path exactly as written (without quotes).
+	Spec string `json:"spec"`
+	// Names are the imported names where the form has them (Python
+	// `from a import b, c`, JS named imports, Rust use-tree leaves).
+	Names []string `json:"names,omitempty"`
+	// Alias is the local name where the form renames the import.
+	Alias string `json:"alias,omitempty"`
+	// Constraint is the file's build constraint (Go `//go:build` line), if any.
+	Constraint string     `json:"constraint,omitempty"`
+	Resolution Resolution `json:"resolution"`
+}
+
+// Warning is a problem that did not stop extraction: a syntax error, a file
+// skipped for being binary or too large, an unreadable file.
+type Warning struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
