@@ -80,3 +80,39 @@ type Warning struct {
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
 }
+
+// Site is one import as a language's extractor finds it in a single file,
+// before resolution. Each extractor returns Sites in source order.
+type Site struct {
+	Line   int // 1-based
+	Column int // 1-based, in bytes
+	Kind   Kind
+	Spec   string
+	Names  []string
+	Alias  string
+}
+
+// SyntaxError is a problem an extractor met in a file; extraction carries on
+// past it.
+type SyntaxError struct {
+	Line    int
+	Message string
+}
+
+// Repo is what resolvers know about the repository being walked.
+type Repo struct {
+	// Root is the absolute path of the repository root.
+	Root string
+	// Files holds every repository-relative, '/'-separated file path the walk
+	// found (all languages, plus manifests such as go.mod, package.json,
+	// tsconfig.json and Cargo.toml), so resolvers can probe candidates
+	// without touching the disk.
+	Files map[string]bool
+}
+
+// resolver turns a Site found in file (repository-relative) into a Resolution.
+// Each language implements it; resolvers are built once per walk and must be
+// safe for concurrent use after construction.
+type resolver interface {
+	resolve(file string, s Site) Resolution
+}
