@@ -1,0 +1,210 @@
+package selectors
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Result is the outcome of evaluating a selector against the facts.
+type Result struct {
+	// Present is false when the claim is absent.
+	Present bool
+	// Value holds what was selected; it is meaningful only when Present.
+	// For selectors with a wildcard it is always a JSON array.
+	Value gjson.Result
+	// Warning is non-empty when the rule author should be told something
+	// about how the selector was read. Several warnings are joined by "; ".
+	Warning string
+}
+
+// Select evaluates the selector against facts, the parsed facts mapping.
+//
+// The value is absent when a key is missing, an index is out of range, a key
+// step meets a non-object, an index step meets a non-array, or the value
+// reached is null.
+//
+// A selector whose first step is the key "facts" is read without that step
+// when the facts mapping has no key "facts", with a Warning; a lone "facts"
+// selector is then absent (with a Warning) rather than the whole mapping.
+//
+// With wildcards the value is one flat array of the non-null values matched,
+// in document order; several wildcards flatten into the same array, while a
+// matched value that is itself an array stays one element. Branches that are
+// missing or null are dropped. The result is absent only when the path before
+// the first wildcard is; if that path reaches something other than an array,
+// the result is an empty array with a Warning naming what was found.
+func (s *Selector) Select(facts gjson.Result) Result {
+	steps := s.steps
+	var warnings []string
+	if len(steps) > 0 && steps[0].Kind == Key && steps[0].Key == "facts" {
+		if _, has := lookupKey(facts, "facts"); !has {
+			if len(steps) == 1 {
+				return Result{Warning: fmt.Sprintf(
+					"selector %q names the key \"facts\", which the facts mapping does not have; selectors are relative to the facts mapping, so name a key inside it",
+					s.text)}
+			}
+			steps = steps[1:]
+			prefix := `"facts"`
+			if strings.HasPrefix(s.text, "facts.") {
+				prefix = `"facts."`
+			}
+			warnings = append(warnings, fmt.Sprintf(
+				"selector %q starts with %s; selectors are relative to the facts mapping, so it was read as %q; drop the prefix",
+				s.text, prefix, canonical(steps)))
+		}
+	}
+	res := evaluate(facts, steps, &warnings)
+	res.Warning = strings.Join(warnings, "; ")
+	return res
+}
+
+func evaluate(facts gjson.Result, steps []Step, warnings *[]string) Result {
+	first := len(steps)
+	for i, st := range steps {
+		if st.Kind == Wildcard {
+			first = i
+			break
+		}
+	}
+	v := facts
+	for _, st := range steps[:first] {
+		next, ok := step(v, st)
+		if !ok {
+			return Result{}
+		}
+		v = next
+	}
+	if !present(v) {
+		return Result{}
+	}
+	if first == len(steps) {
+		return Result{Present: true, Value: v}
+	}
+	if !v.IsArray() {
+		name := "the facts mapping"
+		if first > 0 {
+			name = strconv.Quote(canonical(steps[:first]))
+		}
+		*warnings = append(*warnings, fmt.Sprintf("%s is %s, not an array; [*] matched nothing", name, describe(v)))
+		return Result{Present: true, Value: gjson.Parse("[]")}
+	}
+	c := collector{}
+	c.buf.Grow(len(v.Raw) + 2)
+	c.buf.WriteByte('[')
+	c.walk(v, steps[first:])
+	c.buf.WriteByte(']')
+	return Result{Present: true, Value: gjson.Parse(c.buf.String())}
+}
+
+// collector gathers the raw JSON of wildcard matches into one array text,
+// which is cheaper than building gjson values one by one.
+type collector struct {
+	buf   strings.Builder
+	count int
+}
+
+func (c *collector) walk(v gjson.Result, steps []Step) {
+	for len(steps) > 0 && steps[0].Kind != Wildcard {
+		next, ok := step(v, steps[0])
+		if !ok {
+			return
+		}
+		v, steps = next, steps[1:]
+	}
+	if len(steps) == 0 {
+		if present(v) {
+			if c.count > 0 {
+				c.buf.WriteByte(',')
+			}
+			c.buf.WriteString(v.Raw)
+			c.count++
+		}
+		return
+	}
+	if !v.IsArray() {
+		return
+	}
+	rest := steps[1:]
+	v.ForEach(func(_, elem gjson.Result) bool {
+		c.walk(elem, rest)
+		return true
+	})
+}
+
+// step applies one Key or Index step; ok is false when nothing is there.
+func step(v gjson.Result, st Step) (gjson.Result, bool) {
+	switch st.Kind {
+	case Key:
+		return lookupKey(v, st.Key)
+	case Index:
+		return lookupIndex(v, st.Index)
+	}
+	return gjson.Result{}, false
+}
+
+// present reports whether v counts as a value: it exists and is not null.
+func present(v gjson.Result) bool {
+	return v.Exists() && v.Type != gjson.Null
+}
+
+// lookupKey finds key in an object by comparing decoded key text, which
+// avoids gjson path syntax (wildcards, modifiers, numeric components) that
+// would otherwise reinterpret keys such as "*", "@this", "#" or "0".
+func lookupKey(obj gjson.Result, key string) (gjson.Result, bool) {
+	if !obj.IsObject() {
+		return gjson.Result{}, false
+	}
+	var found gjson.Result
+	ok := false
+	obj.ForEach(func(k, val gjson.Result) bool {
+		if k.Str == key {
+			found, ok = val, true
+			return false
+		}
+		return true
+	})
+	return found, ok
+}
+
+// lookupIndex returns element i of an array.
+func lookupIndex(arr gjson.Result, i int) (gjson.Result, bool) {
+	if !arr.IsArray() {
+		return gjson.Result{}, false
+	}
+	var found gjson.Result
+	ok := false
+	n := 0
+	arr.ForEach(func(_, val gjson.Result) bool {
+		if n == i {
+			found, ok = val, true
+			return false
+		}
+		n++
+		return true
+	})
+	return found, ok
+}
+
+// describe names a JSON value's type with its article, for warnings.
+func describe(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		return "an object"
+	case v.IsArray():
+		return "an array"
+	}
+	switch v.Type {
+	case gjson.String:
+		return "a string"
+	case gjson.Number:
+		return "a number"
+	case gjson.True, gjson.False:
+		return "a boolean"
+	case gjson.Null:
+		return "null"
+	}
+	return "not JSON"
+}
