@@ -1,0 +1,178 @@
+package imports
+
+import (
+	"bytes"
+	"strings"
+)
+
+// extractPython returns every import in a Python source file, wherever it
+// sits: module level, inside functions and classes, under
+// `if TYPE_CHECKING:`, in try/except fallbacks. `import a, b` yields one
+// Site per module; `from m import x, y` yields one Site per imported name
+// (Spec "m", Names ["x"]) so each can resolve to its own submodule.
+// Positions follow CPython's ast: an `import` Site sits on its dotted name,
+// a `from` Site on its imported name.
+func extractPython(src []byte) ([]Site, []SyntaxError) {
+	lx := newPyLexer(src)
+	var sites []Site
+	atStmtStart := true
+	for {
+		t := lx.next()
+		switch t.kind {
+		case pyEOF:
+			return sites, lx.errs
+		case pyNewline:
+			atStmtStart = true
+			continue
+		case pyName:
+			switch {
+			case bytes.Equal(t.text, []byte("import")):
+				// `import` is a hard keyword used only by the two import
+				// statements, so it starts one wherever it appears outside
+				// a `from` statement; this keeps extraction right even
+				// where statement boundaries are hard to see.
+				sites = parsePyImport(lx, t, sites)
+				atStmtStart = false
+				continue
+			case atStmtStart && bytes.Equal(t.text, []byte("from")):
+				// `from` elsewhere is `yield from` or `raise ... from`.
+				sites = parsePyFrom(lx, t, sites)
+				atStmtStart = false
+				continue
+			}
+		case pyOp:
+			// A top-level ';' or ':' (compound statement header such as
+			// `if TYPE_CHECKING: import x` or `try: import x`) may be
+			// followed by a statement on the same line.
+			if (t.text[0] == ';' || t.text[0] == ':') && lx.depth == 0 {
+				atStmtStart = true
+				continue
+			}
+		}
+		atStmtStart = false
+	}
+}
+
+// parsePyDotted reads NAME ('.' NAME)* after its first NAME and returns
+// the dotted text and the token that followed it.
+func parsePyDotted(lx *pyLexer, first pyTok) (string, pyTok, bool) {
+	var b strings.Builder
+	b.Write(first.text)
+	for {
+		t := lx.next()
+		if t.kind != pyOp || t.text[0] != '.' {
+			return b.String(), t, true
+		}
+		n := lx.next()
+		if n.kind != pyName {
+			lx.errorf(n.line, "expected name after '.' in module path")
+			return b.String(), n, false
+		}
+		b.WriteByte('.')
+		b.Write(n.text)
+	}
+}
+
+// parsePyImport parses `import a.b [as c] (, ...)*` after the keyword.
+func parsePyImport(lx *pyLexer, kw pyTok, sites []Site) []Site {
+	for {
+		first := lx.next()
+		if first.kind != pyName {
+			lx.errorf(kw.line, "expected module name after 'import'")
+			lx.unread(first)
+			return sites
+		}
+		spec, t, ok := parsePyDotted(lx, first)
+		s := Site{Line: first.line, Column: first.col, Kind: KindImport, Spec: spec}
+		if ok && t.kind == pyName && string(t.text) == "as" {
+			a := lx.next()
+			if a.kind != pyName {
+				lx.errorf(a.line, "expected name after 'as'")
+				sites = append(sites, s)
+				lx.unread(a)
+				return sites
+			}
+			s.Alias = string(a.text)
+			t = lx.next()
+		}
+		sites = append(sites, s)
+		if !ok || t.kind != pyOp || t.text[0] != ',' {
+			lx.unread(t)
+			return sites
+		}
+	}
+}
+
+// parsePyFrom parses `from [.]*[a.b] import (names | (names) | *)` after
+// the keyword.
+func parsePyFrom(lx *pyLexer, kw pyTok, sites []Site) []Site {
+	var spec strings.Builder
+	t := lx.next()
+	for t.kind == pyOp && t.text[0] == '.' {
+		spec.WriteByte('.')
+		t = lx.next()
+	}
+	if t.kind == pyName && string(t.text) != "import" {
+		mod, next, ok := parsePyDotted(lx, t)
+		spec.WriteString(mod)
+		if !ok {
+			lx.unread(next)
+			return sites
+		}
+		t = next
+	}
+	if spec.Len() == 0 || t.kind != pyName || string(t.text) != "import" {
+		lx.errorf(kw.line, "invalid 'from' statement: expected 'from <module> import <names>'")
+		lx.unread(t)
+		return sites
+	}
+	module := spec.String()
+	t = lx.next()
+	if t.kind == pyOp && t.text[0] == '*' {
+		return append(sites, Site{Line: t.line, Column: t.col, Kind: KindFrom, Spec: module, Names: []string{"*"}})
+	}
+	paren := t.kind == pyOp && t.text[0] == '('
+	if paren {
+		t = lx.next()
+	}
+	n := 0
+	for {
+		if paren && t.kind == pyOp && t.text[0] == ')' && n > 0 {
+			return sites
+		}
+		if t.kind != pyName {
+			lx.errorf(t.line, "expected name in 'from %s import' list", module)
+			lx.unread(t)
+			return sites
+		}
+		s := Site{Line: t.line, Column: t.col, Kind: KindFrom, Spec: module, Names: []string{string(t.text)}}
+		t = lx.next()
+		if t.kind == pyName && string(t.text) == "as" {
+			a := lx.next()
+			if a.kind != pyName {
+				lx.errorf(a.line, "expected name after 'as'")
+				lx.unread(a)
+				return append(sites, s)
+			}
+			s.Alias = string(a.text)
+			t = lx.next()
+		}
+		sites = append(sites, s)
+		n++
+		if t.kind != pyOp || t.text[0] != ',' {
+			if paren && !(t.kind == pyOp && t.text[0] == ')') {
+				lx.errorf(t.line, "expected ',' or ')' in 'from %s import' list", module)
+			}
+			if !(paren && t.kind == pyOp && t.text[0] == ')') {
+				lx.unread(t)
+			}
+			return sites
+		}
+		t = lx.next()
+		if !paren && (t.kind == pyNewline || t.kind == pyEOF) {
+			lx.errorf(t.line, "trailing comma not allowed without surrounding parentheses")
+			lx.unread(t)
+			return sites
+		}
+	}
+}

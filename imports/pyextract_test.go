@@ -1,0 +1,108 @@
+package imports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestExtractPython(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []Site
+		errs int
+	}{
+		{"plain", "import os\n", []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "os"}}, 0},
+		{"dotted alias list", "import a.b as c, d\n", []Site{
+			{Line: 1, Column: 8, Kind: KindImport, Spec: "a.b", Alias: "c"},
+			{Line: 1, Column: 18, Kind: KindImport, Spec: "d"},
+		}, 0},
+		{"from names", "from a.b import c, d as e\n", []Site{
+			{Line: 1, Column: 17, Kind: KindFrom, Spec: "a.b", Names: []string{"c"}},
+			{Line: 1, Column: 20, Kind: KindFrom, Spec: "a.b", Names: []string{"d"}, Alias: "e"},
+		}, 0},
+		{"relative", "from . import x\nfrom ..pkg import y\nfrom ... import z\n", []Site{
+			{Line: 1, Column: 15, Kind: KindFrom, Spec: ".", Names: []string{"x"}},
+			{Line: 2, Column: 19, Kind: KindFrom, Spec: "..pkg", Names: []string{"y"}},
+			{Line: 3, Column: 17, Kind: KindFrom, Spec: "...", Names: []string{"z"}},
+		}, 0},
+		{"parenthesised", "from m import (\n  a,\n  b as c,\n)\n", []Site{
+			{Line: 2, Column: 3, Kind: KindFrom, Spec: "m", Names: []string{"a"}},
+			{Line: 3, Column: 3, Kind: KindFrom, Spec: "m", Names: []string{"b"}, Alias: "c"},
+		}, 0},
+		{"backslash", "from m import a, \\\n    b\nimport x, \\\n  y\n", []Site{
+			{Line: 1, Column: 15, Kind: KindFrom, Spec: "m", Names: []string{"a"}},
+			{Line: 2, Column: 5, Kind: KindFrom, Spec: "m", Names: []string{"b"}},
+			{Line: 3, Column: 8, Kind: KindImport, Spec: "x"},
+			{Line: 4, Column: 3, Kind: KindImport, Spec: "y"},
+		}, 0},
+		{"star", "from m import *\n", []Site{{Line: 1, Column: 15, Kind: KindFrom, Spec: "m", Names: []string{"*"}}}, 0},
+		{"nested", "def f():\n    import a\nclass C:\n    from b import c\nif TYPE_CHECKING: import t\ntry: import u\nexcept ImportError: u = None\nx = 1; import v\n", []Site{
+			{Line: 2, Column: 12, Kind: KindImport, Spec: "a"},
+			{Line: 4, Column: 19, Kind: KindFrom, Spec: "b", Names: []string{"c"}},
+			{Line: 5, Column: 26, Kind: KindImport, Spec: "t"},
+			{Line: 6, Column: 13, Kind: KindImport, Spec: "u"},
+			{Line: 8, Column: 15, Kind: KindImport, Spec: "v"},
+		}, 0},
+		{"future", "from __future__ import annotations\n", []Site{{Line: 1, Column: 24, Kind: KindFrom, Spec: "__future__", Names: []string{"annotations"}}}, 0},
+		{"strings hide imports", "s = 'import a'\nt = \"\"\"\nimport b\n\"\"\"\nu = r'\\' import c'\n# import d\nv = f\"{x['import e']}\"\nimport real\n", []Site{
+			{Line: 8, Column: 8, Kind: KindImport, Spec: "real"},
+		}, 0},
+		{"fstring nested same quote and spec", "x = f\"{d[\"k\"]:>{w}} {{import z}}\"\nw = f'''{\na\n}'''\nimport q\n", []Site{
+			{Line: 5, Column: 8, Kind: KindImport, Spec: "q"},
+		}, 0},
+		{"yield from and raise from", "def g():\n    yield from h()\n    raise E from e\n", nil, 0},
+		{"crlf", "import a\r\nfrom b import c\r\n", []Site{
+			{Line: 1, Column: 8, Kind: KindImport, Spec: "a"},
+			{Line: 2, Column: 15, Kind: KindFrom, Spec: "b", Names: []string{"c"}},
+		}, 0},
+		{"bom", "\xef\xbb\xbfimport a\n", []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
+		{"syntax error keeps going", "import\nfrom x imp y\ns = 'unterminated\nimport ok\n", []Site{
+			{Line: 4, Column: 8, Kind: KindImport, Spec: "ok"},
+		}, 3},
+		{"no trailing newline", "import a", []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
+		{"unicode column", "x = 'é'; import a\n", []Site{{Line: 1, Column: 18, Kind: KindImport, Spec: "a"}}, 0},
+		{"dict colon is not a statement start", "d = {1: from_x}\nimport a\n", []Site{{Line: 2, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := extractPython([]byte(tt.src))
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("sites mismatch (-want +got):\n%s", diff)
+			}
+			if len(errs) != tt.errs {
+				t.Errorf("got %d syntax errors %v, want %d", len(errs), errs, tt.errs)
+			}
+		})
+	}
+}
+
+func TestExtractPythonErrorLines(t *testing.T) {
+	_, errs := extractPython([]byte("a = 1\ns = '''never closed\nimport x\n"))
+	if len(errs) != 1 || errs[0].Line != 2 || !strings.Contains(errs[0].Message, "unterminated") {
+		t.Fatalf("want one unterminated-string error on line 2, got %v", errs)
+	}
+}
+
+func FuzzExtractPython(f *testing.F) {
+	for _, s := range []string{
+		"import a.b as c\nfrom . import (x,\n y)\n",
+		"f'{a[\"b\"]:{c}}' \\\nimport z",
+		"from ..p import *; import q\n",
+		"'''\n", "f'{", "\\", "from", "import", "\xef\xbb\xbf\r\n\rimport a",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		sites, _ := extractPython(src)
+		lines := 1 + strings.Count(string(src), "\n") + strings.Count(string(src), "\r")
+		for _, s := range sites {
+			if s.Line < 1 || s.Line > lines || s.Column < 1 || s.Spec == "" {
+				t.Fatalf("bad site %+v", s)
+			}
+		}
+	})
+}
