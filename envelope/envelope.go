@@ -1,0 +1,336 @@
+// Package envelope loads the "action envelopes" that AI agents write: a YAML
+// (or JSON) file whose top level is a mapping with a required facts: mapping
+// and an optional metadata: mapping. The facts become compact JSON text that
+// the selector package reads with gjson.
+//
+// The agent that wrote the envelope is not trusted, so every byte is treated
+// as hostile: sizes, nesting depth and alias expansion are bounded by Limits,
+// every problem comes back as an *Error naming file:line:col and what to do,
+// and no input makes the package panic.
+package envelope
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// Limits bounds the work and memory that one envelope may cost. A zero or
+// negative field means "use the default", so a zero Limits is safe.
+type Limits struct {
+	// MaxBytes caps the size of the file and, separately, of the JSON that
+	// the facts and metadata expand to (aliases can make the JSON far larger
+	// than the file). Raised on the command line with --max-envelope-bytes.
+	MaxBytes int64
+	// MaxDepth caps how deeply mappings and sequences may nest; see ToJSON
+	// for how levels are counted. Raised with --max-depth, up to
+	// HardMaxDepth.
+	MaxDepth int
+}
+
+const (
+	defaultMaxBytes = 64 << 20
+	defaultMaxDepth = 256
+	// HardMaxDepth is the largest MaxDepth honoured. The converter recurses
+	// once per level, and a goroutine stack overflow is fatal rather than a
+	// recoverable panic, so the depth must stay bounded whatever the flag
+	// says. yaml.v3 itself refuses more than 10000 levels in one document.
+	HardMaxDepth = 10000
+	// maxMaxBytes keeps size arithmetic far from int64 overflow; no
+	// envelope approaches a pebibyte.
+	maxMaxBytes = 1 << 50
+)
+
+// DefaultLimits returns the limits used when the user sets no flags: 64 MiB
+// and 256 levels.
+func DefaultLimits() Limits {
+	return Limits{MaxBytes: defaultMaxBytes, MaxDepth: defaultMaxDepth}
+}
+
+// normalized fills in defaults so the rest of the package never has to
+// wonder whether a limit is set.
+func (l Limits) normalized() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = defaultMaxBytes
+	}
+	if l.MaxBytes > maxMaxBytes {
+		l.MaxBytes = maxMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = defaultMaxDepth
+	}
+	if l.MaxDepth > HardMaxDepth {
+		l.MaxDepth = HardMaxDepth
+	}
+	return l
+}
+
+// Error is the only error type the package returns, so callers can always
+// show the user where the problem is.
+type Error struct {
+	File string
+	// Line and Col are 1-based; 0 means unknown and is left out of Error().
+	Line, Col int
+	Msg       string
+	// Err is the underlying cause, if any, so errors.Is(err, fs.ErrNotExist)
+	// still works for a missing file.
+	Err error
+}
+
+// Error formats the error as "file:line:col: msg", leaving out the parts
+// that are unknown, in the form editors and CI annotators recognise.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Line))
+		if e.Col > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Col))
+		}
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Envelope is a loaded and validated envelope.
+type Envelope struct {
+	// File is the name used in error messages.
+	File string
+	// SHA256 is the hex SHA-256 of the raw file bytes, so a verdict can be
+	// tied to exactly the envelope it was computed from.
+	SHA256 string
+	// Facts is compact JSON of the facts mapping, keys in document order.
+	Facts []byte
+	// Metadata is compact JSON of the metadata mapping, or nil when the
+	// envelope has none (or it is null).
+	Metadata []byte
+}
+
+// Load reads the file at path and parses it with Parse. A file larger than
+// lim.MaxBytes is refused after reading at most MaxBytes+1 bytes, so a huge
+// file (or an endless one such as /dev/zero) costs bounded memory.
+func Load(path string, lim Limits) (*Envelope, error) {
+	lim = lim.normalized()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, osError(path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1))
+	if err != nil {
+		return nil, osError(path, err)
+	}
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, tooLargeFile(path, lim.MaxBytes)
+	}
+	return Parse(path, data, lim)
+}
+
+// osError keeps only the OS reason, since Error already names the file.
+func osError(path string, err error) error {
+	reason := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		reason = pe.Err
+	}
+	return &Error{File: path, Msg: reason.Error(), Err: err}
+}
+
+func tooLargeFile(file string, limit int64) error {
+	return &Error{File: file, Msg: fmt.Sprintf(
+		"the envelope is larger than the limit of %d bytes; shrink it or raise the limit with --max-envelope-bytes", limit)}
+}
+
+// topKeys are the keys allowed at the top level, for did-you-mean hints.
+var topKeys = []string{"facts", "metadata"}
+
+// yamlLine pulls the line number out of yaml.v3 messages such as
+// "yaml: line 3: mapping values are not allowed in this context".
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// Parse validates data, the contents of file, and converts it. file is used
+// only in error messages.
+func Parse(file string, data []byte, lim Limits) (*Envelope, error) {
+	lim = lim.normalized()
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, tooLargeFile(file, lim.MaxBytes)
+	}
+	sum := sha256.Sum256(data)
+	doc, err := decodeSingle(file, data)
+	if err != nil {
+		return nil, err
+	}
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.DocumentNode || isNull(root) {
+		return nil, &Error{File: file, Line: root.Line, Col: root.Column,
+			Msg: "the envelope is empty; write a mapping with a top-level facts: key"}
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, at(file, root, "the top level of the envelope is %s, not a mapping; write a mapping with a top-level facts: key", kindName(root))
+	}
+	var facts, meta, factsKey *yaml.Node
+	seen := make(map[string]*yaml.Node, 2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		kr := k
+		if kr.Kind == yaml.AliasNode && kr.Alias != nil {
+			kr = kr.Alias
+		}
+		if kr.Kind != yaml.ScalarNode {
+			return nil, at(file, k, "a top-level key must be facts or metadata, not %s", kindName(kr))
+		}
+		if kr.ShortTag() == mergeTag {
+			return nil, at(file, k, "merge keys are not supported; write the keys out")
+		}
+		if first, dup := seen[kr.Value]; dup {
+			return nil, at(file, k, "duplicate key %s (first defined at line %d); remove one of them", strconv.Quote(kr.Value), first.Line)
+		}
+		seen[kr.Value] = k
+		switch kr.Value {
+		case "facts":
+			facts, factsKey = v, k
+		case "metadata":
+			meta = v
+		default:
+			return nil, at(file, k, "unknown top-level key %s%s; only facts and metadata are allowed", strconv.Quote(kr.Value), suggest.Hint(kr.Value, topKeys))
+		}
+	}
+	if facts == nil {
+		return nil, at(file, root, "the envelope has no facts: key; add facts: with a mapping of facts (facts: {} if there are none)")
+	}
+	c := newConverter(file, lim)
+	switch fr := resolveAlias(facts); {
+	case fr == nil || isNull(fr):
+		return nil, at(file, factsKey, "facts is empty (null); write facts: {} or a mapping of facts")
+	case fr.Kind != yaml.MappingNode:
+		return nil, at(file, facts, "facts must be a mapping, not %s; write key: value pairs under facts:", kindName(fr))
+	}
+	env := &Envelope{File: file, SHA256: hex.EncodeToString(sum[:])}
+	if env.Facts, err = c.convert(facts); err != nil {
+		return nil, err
+	}
+	if meta != nil {
+		switch mr := resolveAlias(meta); {
+		case mr == nil || isNull(mr):
+			// An empty metadata: key says nothing; treat it as absent.
+		case mr.Kind != yaml.MappingNode:
+			return nil, at(file, meta, "metadata must be a mapping, not %s; write key: value pairs under metadata: or remove it", kindName(mr))
+		default:
+			if env.Metadata, err = c.convert(meta); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return env, nil
+}
+
+// decodeSingle decodes exactly one YAML document. yaml.Unmarshal would
+// silently ignore a second document, and an agent could hide facts there.
+func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
+	defer func() {
+		// yaml.v3 recovers its own panics, but a bug there must still not
+		// crash vouch on hostile input.
+		if r := recover(); r != nil {
+			doc, err = nil, &Error{File: file, Msg: fmt.Sprintf("the YAML parser failed (%v); simplify the envelope", r)}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{File: file, Msg: "the envelope is empty; write a mapping with a top-level facts: key"}
+		}
+		return nil, yamlError(file, err)
+	}
+	var second yaml.Node
+	switch err := dec.Decode(&second); {
+	case errors.Is(err, io.EOF):
+		return &first, nil
+	case err != nil:
+		return nil, yamlError(file, err)
+	default:
+		return nil, &Error{File: file, Line: second.Line, Col: second.Column,
+			Msg: "the envelope holds more than one YAML document; keep a single document (remove the --- separator)"}
+	}
+}
+
+// yamlError turns a yaml.v3 syntax error into an *Error carrying its line.
+func yamlError(file string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, convErr := strconv.Atoi(m[1])
+		if convErr == nil {
+			return &Error{File: file, Line: line, Msg: "not valid YAML: " + m[2] + "; fix the syntax", Err: err}
+		}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ") + "; fix the syntax", Err: err}
+}
+
+// at builds an *Error positioned at n.
+func at(file string, n *yaml.Node, format string, args ...any) *Error {
+	return &Error{File: file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// resolveAlias follows alias nodes to their target, giving up (nil) on a
+// broken or cyclic chain rather than looping.
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
+		if i > 1000 {
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == nullTag
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a sequence"
+	case yaml.ScalarNode:
+		if n.ShortTag() == nullTag {
+			return "null"
+		}
+		return "a scalar (" + strconv.Quote(truncate(n.Value, 40)) + ")"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	return "an empty node"
+}
+
+// truncate keeps messages short when the offending text is huge.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
