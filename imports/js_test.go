@@ -1,0 +1,197 @@
+package imports
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestExtractJSForms(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		ts   bool
+		want []Site
+	}{
+		{"default import", `import x from 'a'`, false,
+			[]Site{{Line: 1, Column: 15, Kind: KindImport, Spec: "a", Names: []string{"default"}, Alias: "x"}}},
+		{"named with rename", `import {a as b, c} from "a"`, false,
+			[]Site{{Line: 1, Column: 25, Kind: KindImport, Spec: "a", Names: []string{"a", "c"}}}},
+		{"single rename", `import {a as b} from "a"`, false,
+			[]Site{{Line: 1, Column: 22, Kind: KindImport, Spec: "a", Names: []string{"a"}, Alias: "b"}}},
+		{"namespace", `import * as ns from 'a'`, false,
+			[]Site{{Line: 1, Column: 21, Kind: KindImport, Spec: "a", Names: []string{"*"}, Alias: "ns"}}},
+		{"default and named", "import React, {useState} from 'react';", false,
+			[]Site{{Line: 1, Column: 31, Kind: KindImport, Spec: "react", Names: []string{"default", "useState"}}}},
+		{"default and namespace", "import d, * as ns from 'm'", false,
+			[]Site{{Line: 1, Column: 24, Kind: KindImport, Spec: "m", Names: []string{"default", "*"}}}},
+		{"side effect", "import './polyfill';", false,
+			[]Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "./polyfill"}}},
+		{"import type", `import type {T} from 'a'`, true,
+			[]Site{{Line: 1, Column: 22, Kind: KindTypeOnly, Spec: "a", Names: []string{"T"}}}},
+		{"import type default", `import type T from 'a'`, true,
+			[]Site{{Line: 1, Column: 20, Kind: KindTypeOnly, Spec: "a", Names: []string{"default"}, Alias: "T"}}},
+		{"import default named type", `import type from 'a'`, true,
+			[]Site{{Line: 1, Column: 18, Kind: KindImport, Spec: "a", Names: []string{"default"}, Alias: "type"}}},
+		{"inline type modifier", `import {type T, u} from 'a'`, true,
+			[]Site{{Line: 1, Column: 25, Kind: KindImport, Spec: "a", Names: []string{"T", "u"}}}},
+		{"export named from", `export {a} from 'a'`, false,
+			[]Site{{Line: 1, Column: 17, Kind: KindReexport, Spec: "a", Names: []string{"a"}}}},
+		{"export star", `export * from 'a'`, false,
+			[]Site{{Line: 1, Column: 15, Kind: KindReexport, Spec: "a", Names: []string{"*"}}}},
+		{"export star as", `export * as ns from 'a'`, false,
+			[]Site{{Line: 1, Column: 21, Kind: KindReexport, Spec: "a", Names: []string{"*"}, Alias: "ns"}}},
+		{"export type from", `export type {T} from './t'`, true,
+			[]Site{{Line: 1, Column: 22, Kind: KindTypeOnly, Spec: "./t", Names: []string{"T"}}}},
+		{"export type star", `export type * from './t'`, true,
+			[]Site{{Line: 1, Column: 20, Kind: KindTypeOnly, Spec: "./t", Names: []string{"*"}}}},
+		{"local export is not an import", `export {a, b}; export const c = 1; export default d`, false, nil},
+		{"require", `const a = require('a')`, false,
+			[]Site{{Line: 1, Column: 19, Kind: KindRequire, Spec: "a"}}},
+		{"require template", "const a = require(`a`)", false,
+			[]Site{{Line: 1, Column: 19, Kind: KindRequire, Spec: "a"}}},
+		{"require non-literal", "require(name); require('a' + b); require(`a${b}`)", false, nil},
+		{"method require", `module.require('a'); x?.require('b')`, false, nil},
+		{"spread require", `f(...require('a'))`, false,
+			[]Site{{Line: 1, Column: 14, Kind: KindRequire, Spec: "a"}}},
+		{"dynamic", `const m = await import('./m.js')`, false,
+			[]Site{{Line: 1, Column: 24, Kind: KindDynamic, Spec: "./m.js"}}},
+		{"dynamic with options", `import('./d.json', {with: {type: 'json'}})`, false,
+			[]Site{{Line: 1, Column: 8, Kind: KindDynamic, Spec: "./d.json"}}},
+		{"dynamic non-literal", "import(name); import(`./${x}`)", false, nil},
+		{"ts import equals", `import fs = require('fs')`, true,
+			[]Site{{Line: 1, Column: 21, Kind: KindRequire, Spec: "fs", Alias: "fs"}}},
+		{"export import equals", `export import fs = require("fs")`, true,
+			[]Site{{Line: 1, Column: 28, Kind: KindRequire, Spec: "fs", Alias: "fs"}}},
+		{"import equals namespace", `import A = B.C;`, true, nil},
+		{"import.meta", `const u = import.meta.url; import.meta.resolve('x')`, false, nil},
+		{"property named import", `x.import('a'); y.export * from 'b'`, false, nil},
+		{"multi-line import points at spec", "import {\n  a,\n  b,\n} from './ab'", false,
+			[]Site{{Line: 4, Column: 8, Kind: KindImport, Spec: "./ab", Names: []string{"a", "b"}}}},
+		{"string with escape", `import x from 'a\'b'`, false,
+			[]Site{{Line: 1, Column: 15, Kind: KindImport, Spec: "a'b", Names: []string{"default"}, Alias: "x"}}},
+		{"string content", `const s = "import x from 'y'"; const t = 'require("z")'`, false, nil},
+		{"line comment", "// import x from 'y'\nrequire('z')", false,
+			[]Site{{Line: 2, Column: 9, Kind: KindRequire, Spec: "z"}}},
+		{"block comment", "/* import x from 'y'\n require('q') */ require('z')", false,
+			[]Site{{Line: 2, Column: 26, Kind: KindRequire, Spec: "z"}}},
+		{"template text", "const s = `import x from 'y'\nrequire('q')`; require('z')", false,
+			[]Site{{Line: 2, Column: 24, Kind: KindRequire, Spec: "z"}}},
+		{"template substitution", "const s = `a ${require('x')} b ${`${import('y')}`}`", false,
+			[]Site{{Line: 1, Column: 24, Kind: KindRequire, Spec: "x"},
+				{Line: 1, Column: 44, Kind: KindDynamic, Spec: "y"}}},
+		{"template substitution with braces", "`${ {a: 1}.a } ${'`'}`; require('z')", false,
+			[]Site{{Line: 1, Column: 33, Kind: KindRequire, Spec: "z"}}},
+		{"regex with quote", `const r = /'/; require('z')`, false,
+			[]Site{{Line: 1, Column: 24, Kind: KindRequire, Spec: "z"}}},
+		{"regex with slash in class", "const r = /[/']/g; require('z')", false,
+			[]Site{{Line: 1, Column: 28, Kind: KindRequire, Spec: "z"}}},
+		{"regex after return", "function f(){ return /import x from 'y'/.test(s) }", false, nil},
+		{"division", "const a = b / 2 + c / 'require'; const d = (e) / f / g;", false, nil},
+		{"division after keyword property", "x.return / 2; require('a') / 1", false,
+			[]Site{{Line: 1, Column: 23, Kind: KindRequire, Spec: "a"}}},
+		{"regex after typeof", "typeof /'/; require('z')", false,
+			[]Site{{Line: 1, Column: 21, Kind: KindRequire, Spec: "z"}}},
+		{"unterminated regex guess costs a line", "a = b\n/ c; import 'x'", false,
+			[]Site{{Line: 2, Column: 13, Kind: KindImport, Spec: "x"}}},
+		{"jsx text", "const e = <p>import x from 'y' don't</p>;\nimport z from 'z'", false,
+			[]Site{{Line: 2, Column: 15, Kind: KindImport, Spec: "z", Names: []string{"default"}, Alias: "z"}}},
+		{"jsx expression", "const e = <div a=\"'\" b={require('a')}>{import('b')}<br/></div>;", false,
+			[]Site{{Line: 1, Column: 33, Kind: KindRequire, Spec: "a"},
+				{Line: 1, Column: 47, Kind: KindDynamic, Spec: "b"}}},
+		{"jsx fragment", "return <><b>it's</b></>;\nrequire('z')", false,
+			[]Site{{Line: 2, Column: 9, Kind: KindRequire, Spec: "z"}}},
+		{"ts type assertion is not jsx", "const a = <any>b; require('z')", true,
+			[]Site{{Line: 1, Column: 27, Kind: KindRequire, Spec: "z"}}},
+		{"ts generic arrow is not jsx", "const f = <T,>(x: T) => x; const g = <T extends X>(y: T) => y; require('z')", true,
+			[]Site{{Line: 1, Column: 72, Kind: KindRequire, Spec: "z"}}},
+		{"less-than comparison", "if (a < b) { require('z') }", false,
+			[]Site{{Line: 1, Column: 22, Kind: KindRequire, Spec: "z"}}},
+		{"hashbang", "#!/usr/bin/env node\nrequire('z')", false,
+			[]Site{{Line: 2, Column: 9, Kind: KindRequire, Spec: "z"}}},
+		{"typeof import type", "type M = typeof import('./m');", true,
+			[]Site{{Line: 1, Column: 24, Kind: KindDynamic, Spec: "./m"}}},
+		{"declare module body", "declare module 'x' {\n  import {A} from 'y';\n}", true,
+			[]Site{{Line: 2, Column: 19, Kind: KindImport, Spec: "y", Names: []string{"A"}}}},
+		{"string names", `import {"a-b" as ab} from 'm'`, false,
+			[]Site{{Line: 1, Column: 27, Kind: KindImport, Spec: "m", Names: []string{"a-b"}, Alias: "ab"}}},
+		{"crlf lines", "import a from 'a'\r\nimport b from 'b'", false,
+			[]Site{{Line: 1, Column: 15, Kind: KindImport, Spec: "a", Names: []string{"default"}, Alias: "a"},
+				{Line: 2, Column: 15, Kind: KindImport, Spec: "b", Names: []string{"default"}, Alias: "b"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs := extractJS([]byte(tt.src), tt.ts)
+			if len(errs) != 0 {
+				t.Errorf("unexpected syntax errors: %v", errs)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("extractJS(%q) mismatch (-want +got):\n%s", tt.src, diff)
+			}
+		})
+	}
+}
+
+func TestExtractJSSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		want     []SyntaxError
+		wantSpec []string
+	}{
+		{"unterminated string", "const a = 'abc\nrequire('z')", []SyntaxError{{Line: 1, Message: "unterminated string literal"}}, []string{"z"}},
+		{"unterminated comment", "require('z') /* never closed", []SyntaxError{{Line: 1, Message: "unterminated block comment"}}, []string{"z"}},
+		{"unterminated template", "require('z'); `abc ${x}", []SyntaxError{{Line: 1, Message: "unterminated template literal"}}, []string{"z"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sites, errs := extractJS([]byte(tt.src), false)
+			if diff := cmp.Diff(tt.want, errs); diff != "" {
+				t.Errorf("errors mismatch (-want +got):\n%s", diff)
+			}
+			var specs []string
+			for _, s := range sites {
+				specs = append(specs, s.Spec)
+			}
+			if diff := cmp.Diff(tt.wantSpec, specs); diff != "" {
+				t.Errorf("specs mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func FuzzExtractJS(f *testing.F) {
+	seeds := []string{
+		"import x from 'a'", "import {a as b, type c} from \"a\"", "export * as ns from 'x'",
+		"const s = `${require('a')}`", "a = /re/g.test(b) / 2", "<div a={`${x}`}>{import('b')}</div>",
+		"import fs = require('fs')", "`${`${`", "<a><b>", "/*", "'", "<T,>(x) => x", "#!x\nimport 'y'",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, ts bool) {
+		sites, errs := extractJS(src, ts)
+		lines := 1
+		for _, c := range src {
+			if c == '\n' {
+				lines++
+			}
+		}
+		for _, s := range sites {
+			if s.Line < 1 || s.Line > lines || s.Column < 1 {
+				t.Fatalf("site %+v outside the %d-line input", s, lines)
+			}
+		}
+		for _, e := range errs {
+			if e.Line < 1 || e.Line > lines {
+				t.Fatalf("error %+v outside the %d-line input", e, lines)
+			}
+		}
+		again, _ := extractJS(src, ts)
+		if !cmp.Equal(sites, again) {
+			t.Fatalf("non-deterministic output")
+		}
+	})
+}

@@ -1,0 +1,501 @@
+package imports
+
+import (
+	"bytes"
+	"strings"
+)
+
+// jsTokKind classifies the tokens the JS/TS import extractor cares about.
+// The lexer is not a full ECMAScript scanner: it only has to be exact about
+// where strings, comments, template literals and regular expressions start
+// and end, because those are the places an import-looking text must not be
+// taken for an import.
+type jsTokKind uint8
+
+const (
+	jsIdent    jsTokKind = iota // identifiers and keywords alike
+	jsPunct                     // one punctuator; "..." "?." "=>" kept whole
+	jsString                    // '...' or "..."; val holds the decoded text
+	jsTemplate                  // `...` without substitutions; val holds the text
+	jsTmplSub                   // a template literal with ${} substitutions
+	jsNumber
+	jsRegex
+)
+
+type jsTok struct {
+	kind  jsTokKind
+	start int // byte offset of the token in the source
+	end   int
+	line  int // 1-based
+	col   int // 1-based, in bytes
+	val   string
+}
+
+// maxJSNesting bounds the recursion through template substitutions and JSX
+// expression containers, so adversarial input cannot exhaust the stack.
+const maxJSNesting = 500
+
+type jsLexer struct {
+	src       []byte
+	pos       int
+	line      int
+	lineStart int
+	toks      []jsTok
+	errs      []SyntaxError
+	depth     int
+}
+
+// text returns the source text of t without allocating a copy.
+func (lx *jsLexer) text(t jsTok) []byte { return lx.src[t.start:t.end] }
+
+func (lx *jsLexer) errorf(line int, msg string) {
+	lx.errs = append(lx.errs, SyntaxError{Line: line, Message: msg})
+}
+
+// newline records that the byte at lx.pos-1 ended a line.
+func (lx *jsLexer) newline() {
+	lx.line++
+	lx.lineStart = lx.pos
+}
+
+func lexJS(src []byte) ([]jsTok, []SyntaxError) {
+	lx := &jsLexer{src: src, line: 1}
+	// A hashbang line is not JavaScript.
+	if bytes.HasPrefix(src, []byte("#!")) {
+		for lx.pos < len(src) && src[lx.pos] != '\n' {
+			lx.pos++
+		}
+	}
+	lx.lexTokens(false)
+	return lx.toks, lx.errs
+}
+
+func isJSIdentStart(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z')
+}
+
+func isJSIdentPart(c byte) bool { return isJSIdentStart(c) || (c >= '0' && c <= '9') }
+
+// regexAfterKeyword lists the keywords after which a '/' starts a regular
+// expression rather than a division.
+var regexAfterKeyword = map[string]bool{
+	"return": true, "typeof": true, "case": true, "do": true, "else": true,
+	"in": true, "of": true, "new": true, "delete": true, "void": true,
+	"throw": true, "instanceof": true, "yield": true, "await": true,
+	"extends": true,
+}
+
+// slashIsRegex decides regex-versus-division from the previous significant
+// token, the standard heuristic: after a value (identifier, number, string,
+// ')' or ']') a slash divides; anywhere else it starts a regex.
+func (lx *jsLexer) slashIsRegex() bool {
+	if len(lx.toks) == 0 {
+		return true
+	}
+	t := lx.toks[len(lx.toks)-1]
+	switch t.kind {
+	case jsIdent:
+		// A keyword used as a property name (x.return / 2) is a value.
+		if len(lx.toks) >= 2 && lx.isDot(lx.toks[len(lx.toks)-2]) {
+			return false
+		}
+		return regexAfterKeyword[string(lx.text(t))]
+	case jsPunct:
+		c := lx.src[t.start]
+		return c != ')' && c != ']'
+	}
+	return false
+}
+
+func (lx *jsLexer) isDot(t jsTok) bool {
+	if t.kind != jsPunct {
+		return false
+	}
+	s := lx.text(t)
+	return len(s) == 1 && s[0] == '.' || len(s) == 2 && s[0] == '?'
+}
+
+func (lx *jsLexer) emit(kind jsTokKind, start int, val string) {
+	lx.toks = append(lx.toks, jsTok{kind: kind, start: start, end: lx.pos,
+		line: lx.line, col: start - lx.lineStart + 1, val: val})
+}
+
+// lexTokens scans code until the end of input or, when inBraces, until the
+// '}' that closes the substitution or JSX expression the caller opened.
+func (lx *jsLexer) lexTokens(inBraces bool) {
+	src := lx.src
+	braces := 0
+	for lx.pos < len(src) {
+		c := src[lx.pos]
+		switch {
+		case c == '\n':
+			lx.pos++
+			lx.newline()
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			lx.pos++
+		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '/':
+			for lx.pos < len(src) && src[lx.pos] != '\n' {
+				lx.pos++
+			}
+		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '*':
+			lx.blockComment()
+		case c == '/' && lx.slashIsRegex() && lx.regex():
+		case c == '\'' || c == '"':
+			lx.str(c)
+		case c == '`':
+			lx.template()
+		case isJSIdentStart(c):
+			start := lx.pos
+			for lx.pos < len(src) && isJSIdentPart(src[lx.pos]) {
+				lx.pos++
+			}
+			lx.emit(jsIdent, start, "")
+		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(src) && src[lx.pos+1] >= '0' && src[lx.pos+1] <= '9':
+			start := lx.pos
+			for lx.pos < len(src) && (isJSIdentPart(src[lx.pos]) || src[lx.pos] == '.') {
+				lx.pos++
+			}
+			lx.emit(jsNumber, start, "")
+		case c == '<' && lx.slashIsRegex() && lx.jsxStart():
+			lx.jsxElement()
+		default:
+			start := lx.pos
+			lx.pos++
+			switch {
+			case c == '.' && bytes.HasPrefix(src[start:], []byte("...")):
+				lx.pos = start + 3
+			case c == '?' && lx.pos < len(src) && src[lx.pos] == '.' &&
+				!(lx.pos+1 < len(src) && src[lx.pos+1] >= '0' && src[lx.pos+1] <= '9'):
+				lx.pos++
+			case c == '=' && lx.pos < len(src) && src[lx.pos] == '>':
+				lx.pos++
+			}
+			if c == '{' {
+				braces++
+			} else if c == '}' {
+				if braces == 0 && inBraces {
+					lx.pos = start // the caller consumes the '}'
+					return
+				}
+				braces--
+			}
+			lx.emit(jsPunct, start, "")
+		}
+	}
+}
+
+func (lx *jsLexer) blockComment() {
+	line := lx.line
+	lx.pos += 2
+	for lx.pos < len(lx.src) {
+		c := lx.src[lx.pos]
+		lx.pos++
+		if c == '\n' {
+			lx.newline()
+		} else if c == '*' && lx.pos < len(lx.src) && lx.src[lx.pos] == '/' {
+			lx.pos++
+			return
+		}
+	}
+	lx.errorf(line, "unterminated block comment")
+}
+
+// regex scans a regular expression literal at lx.pos. A regex cannot span
+// lines, so when none closes on this line the slash is left to be lexed as
+// a division: a wrong guess costs at most one line.
+func (lx *jsLexer) regex() bool {
+	src := lx.src
+	i := lx.pos + 1
+	inClass := false
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n' || c == '\r':
+			return false
+		case c == '\\':
+			i++
+			if i < len(src) && (src[i] == '\n' || src[i] == '\r') {
+				return false
+			}
+		case c == '[':
+			inClass = true
+		case c == ']':
+			inClass = false
+		case c == '/' && !inClass:
+			i++
+			for i < len(src) && isJSIdentPart(src[i]) {
+				i++
+			}
+			start := lx.pos
+			lx.pos = i
+			lx.emit(jsRegex, start, "")
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// str scans a quoted string. An unescaped line break ends it with an error,
+// so one stray quote (say, an apostrophe in JSX text) spoils one line only.
+func (lx *jsLexer) str(q byte) {
+	src := lx.src
+	start, line, col := lx.pos, lx.line, lx.pos-lx.lineStart+1
+	lx.pos++
+	var b strings.Builder
+	simple := true // no escapes seen: the value is a plain slice
+	for lx.pos < len(src) {
+		c := src[lx.pos]
+		switch {
+		case c == q:
+			lx.pos++
+			val := b.String()
+			if simple {
+				val = string(src[start+1 : lx.pos-1])
+			}
+			lx.toks = append(lx.toks, jsTok{kind: jsString, start: start, end: lx.pos, line: line, col: col, val: val})
+			return
+		case c == '\n':
+			lx.errorf(line, "unterminated string literal")
+			return
+		case c == '\\':
+			if simple {
+				b.Write(src[start+1 : lx.pos])
+				simple = false
+			}
+			lx.pos++
+			if lx.pos >= len(src) {
+				break
+			}
+			e := src[lx.pos]
+			lx.pos++
+			switch e {
+			case '\n':
+				lx.newline()
+			case '\r':
+				if lx.pos < len(src) && src[lx.pos] == '\n' {
+					lx.pos++
+				}
+				lx.newline()
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			default:
+				// \x, \u and the rest are kept as written; module
+				// specifiers with such escapes do not occur in practice.
+				if e == 'x' || e == 'u' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(e)
+			}
+		default:
+			if !simple {
+				b.WriteByte(c)
+			}
+			lx.pos++
+		}
+	}
+	lx.errorf(line, "unterminated string literal")
+}
+
+// template scans a template literal, lexing the code of each ${}
+// substitution as ordinary tokens so that imports inside it are seen.
+func (lx *jsLexer) template() {
+	src := lx.src
+	start, line := lx.pos, lx.line
+	idx := len(lx.toks)
+	lx.emit(jsTemplate, start, "")
+	lx.pos++
+	subs := false
+	for lx.pos < len(src) {
+		c := src[lx.pos]
+		lx.pos++
+		switch {
+		case c == '`':
+			t := &lx.toks[idx]
+			t.end = lx.pos
+			if subs {
+				t.kind = jsTmplSub
+				// A closing token so the next slash is seen as a division.
+				lx.emit(jsTmplSub, lx.pos-1, "")
+			} else {
+				t.val = string(src[start+1 : lx.pos-1])
+			}
+			return
+		case c == '\n':
+			lx.newline()
+		case c == '\\':
+			if lx.pos < len(src) {
+				if src[lx.pos] == '\n' {
+					lx.pos++
+					lx.newline()
+				} else {
+					lx.pos++
+				}
+			}
+		case c == '$' && lx.pos < len(src) && src[lx.pos] == '{':
+			lx.pos++
+			if !subs {
+				subs = true
+				lx.toks[idx].kind = jsTmplSub
+			}
+			if lx.depth >= maxJSNesting {
+				lx.errorf(lx.line, "template literals nested too deeply")
+				lx.pos = len(src)
+				return
+			}
+			lx.depth++
+			lx.lexTokens(true)
+			lx.depth--
+			if lx.pos < len(src) {
+				lx.pos++ // the closing '}'
+			}
+		}
+	}
+	lx.errorf(line, "unterminated template literal")
+}
+
+// jsxStart reports whether the '<' at lx.pos, in expression position, opens
+// a JSX element. The same text can be a TypeScript type assertion (<T>x) or
+// a generic arrow function (<T,>() => ...), which is why a bare <Name> only
+// counts when a matching </Name> follows somewhere later.
+func (lx *jsLexer) jsxStart() bool {
+	src := lx.src
+	i := lx.pos + 1
+	if i < len(src) && src[i] == '>' {
+		return true // fragment <>
+	}
+	if i >= len(src) || !isJSIdentStart(src[i]) {
+		return false
+	}
+	nameStart := i
+	for i < len(src) && (isJSIdentPart(src[i]) || src[i] == '.' || src[i] == ':' || src[i] == '-') {
+		i++
+	}
+	name := src[nameStart:i]
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	if i >= len(src) {
+		return false
+	}
+	switch c := src[i]; {
+	case c == '/':
+		return i+1 < len(src) && src[i+1] == '>'
+	case c == '{':
+		return true
+	case c == '>':
+		closing := make([]byte, 0, len(name)+2)
+		closing = append(append(append(closing, '<', '/'), name...), '>')
+		return bytes.Contains(src[i:], closing)
+	case isJSIdentStart(c):
+		j := i
+		for j < len(src) && isJSIdentPart(src[j]) {
+			j++
+		}
+		w := string(src[i:j])
+		return w != "extends" && !bytes.Equal(name, []byte("const"))
+	}
+	return false
+}
+
+// jsxElement skips a JSX element starting at '<', lexing the code inside
+// its {} expression containers. JSX text is skipped byte by byte, so text
+// such as <p>import x from 'y'</p> yields nothing.
+func (lx *jsLexer) jsxElement() {
+	src := lx.src
+	start := lx.pos
+	depth := 0 // open elements whose children we are in
+	for lx.pos < len(src) {
+		// At '<': a tag.
+		closing := lx.pos+1 < len(src) && src[lx.pos+1] == '/'
+		selfClosing := lx.jsxTag()
+		switch {
+		case closing:
+			depth--
+		case !selfClosing:
+			depth++
+		}
+		if depth <= 0 {
+			break
+		}
+		// Children: text up to the next tag, with {} containers.
+		for lx.pos < len(src) && src[lx.pos] != '<' {
+			switch src[lx.pos] {
+			case '\n':
+				lx.pos++
+				lx.newline()
+			case '{':
+				lx.pos++
+				lx.jsxExpr()
+			default:
+				lx.pos++
+			}
+		}
+	}
+	// Stand for the whole element: a value, so a following slash divides.
+	lx.toks = append(lx.toks, jsTok{kind: jsIdent, start: start, end: start, line: lx.line, col: start - lx.lineStart + 1})
+}
+
+func (lx *jsLexer) jsxExpr() {
+	if lx.depth >= maxJSNesting {
+		lx.errorf(lx.line, "JSX nested too deeply")
+		lx.pos = len(lx.src)
+		return
+	}
+	lx.depth++
+	lx.lexTokens(true)
+	lx.depth--
+	if lx.pos < len(lx.src) {
+		lx.pos++ // the closing '}'
+	}
+}
+
+// jsxTag skips one tag from '<' through '>' and reports whether it closed
+// itself with '/>'. Attribute strings may span lines and have no escapes.
+func (lx *jsLexer) jsxTag() bool {
+	src := lx.src
+	lx.pos++ // '<'
+	for lx.pos < len(src) {
+		c := src[lx.pos]
+		switch {
+		case c == '>':
+			lx.pos++
+			return false
+		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '>':
+			lx.pos += 2
+			return true
+		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '/':
+			for lx.pos < len(src) && src[lx.pos] != '\n' {
+				lx.pos++
+			}
+		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '*':
+			lx.blockComment()
+		case c == '\n':
+			lx.pos++
+			lx.newline()
+		case c == '"' || c == '\'':
+			lx.pos++
+			for lx.pos < len(src) && src[lx.pos] != c {
+				if src[lx.pos] == '\n' {
+					lx.pos++
+					lx.newline()
+					continue
+				}
+				lx.pos++
+			}
+			lx.pos++
+		case c == '{':
+			lx.pos++
+			lx.jsxExpr()
+		default:
+			lx.pos++
+		}
+	}
+	return true
+}
