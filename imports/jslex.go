@@ -273,10 +273,11 @@ func (lx *jsLexer) str(q byte) {
 			case '\n':
 				lx.newline()
 			case '\r':
+				// Lines are counted by '\n' alone, as everywhere else.
 				if lx.pos < len(src) && src[lx.pos] == '\n' {
 					lx.pos++
+					lx.newline()
 				}
-				lx.newline()
 			case 'n':
 				b.WriteByte('\n')
 			case 't':
