@@ -150,13 +150,42 @@ func present(v gjson.Result) bool {
 	return v.Exists() && v.Type != gjson.Null
 }
 
-// lookupKey finds key in an object by comparing decoded key text, which
-// avoids gjson path syntax (wildcards, modifiers, numeric components) that
-// would otherwise reinterpret keys such as "*", "@this", "#" or "0".
+// lookupKey finds key in an object. Keys made only of characters that have
+// no meaning in gjson paths go through gjson's own lookup, which skips values
+// faster than ForEach; every other key is compared as decoded text by
+// scanKey, so wildcards, modifiers, escapes and the empty key are never
+// reinterpreted as path syntax.
 func lookupKey(obj gjson.Result, key string) (gjson.Result, bool) {
 	if !obj.IsObject() {
 		return gjson.Result{}, false
 	}
+	if plainKey(key) {
+		v := obj.Get(key)
+		return v, v.Exists()
+	}
+	return scanKey(obj, key)
+}
+
+// plainKey reports whether key is non-empty and made only of ASCII letters,
+// digits, '_', '-' and non-ASCII bytes, which gjson paths take literally.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
+			c == '_', c == '-', c >= 0x80:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// scanKey finds key in an object by comparing each decoded key.
+func scanKey(obj gjson.Result, key string) (gjson.Result, bool) {
 	var found gjson.Result
 	ok := false
 	obj.ForEach(func(k, val gjson.Result) bool {

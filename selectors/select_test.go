@@ -259,3 +259,23 @@ func TestSelectWildcardValueIsParsedArray(t *testing.T) {
 		t.Errorf(`Value.Get("#") = %d, want 3`, n)
 	}
 }
+
+// TestLookupKeyPathsAgree checks that gjson's path lookup, used for plain
+// keys, finds exactly what the decoded-key scan finds.
+func TestLookupKeyPathsAgree(t *testing.T) {
+	obj := gjson.Parse(`{"a":1,"A":2,"0":3,"a-b":4,"a_b":5,"\u00e9":6,"é2":7,"x\"y":8,"":9,"k":{"k":10},"dup":11,"dup":12,"nul":null}`)
+	keys := []string{"a", "A", "0", "a-b", "a_b", "é", "é2", `x"y`, "", "k", "dup", "nul", "missing", "1", "-", "ab"}
+	for _, k := range keys {
+		want, wantOK := scanKey(obj, k)
+		got, gotOK := lookupKey(obj, k)
+		if gotOK != wantOK || got.Raw != want.Raw {
+			t.Errorf("key %q: lookupKey = (%q, %v), scanKey = (%q, %v)", k, got.Raw, gotOK, want.Raw, wantOK)
+		}
+	}
+	if v, ok := lookupKey(obj, "dup"); !ok || v.Raw != "11" {
+		t.Errorf("duplicate key: got (%q, %v), want the first value 11", v.Raw, ok)
+	}
+	if v, ok := lookupKey(gjson.Parse(`[1,2]`), "0"); ok {
+		t.Errorf("lookupKey on an array found %q; keys must not index arrays", v.Raw)
+	}
+}
