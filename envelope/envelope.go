@@ -278,13 +278,17 @@ func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
 // yamlError turns a yaml.v3 syntax error into an *Error carrying its line.
 func yamlError(file string, err error) error {
 	msg := err.Error()
+	advice := "; fix the syntax"
+	if strings.Contains(msg, "exceeded max depth") {
+		advice = "; flatten the data"
+	}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, convErr := strconv.Atoi(m[1])
 		if convErr == nil {
-			return &Error{File: file, Line: line, Msg: "not valid YAML: " + m[2] + "; fix the syntax", Err: err}
+			return &Error{File: file, Line: line, Msg: "not valid YAML: " + m[2] + advice, Err: err}
 		}
 	}
-	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ") + "; fix the syntax", Err: err}
+	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ") + advice, Err: err}
 }
 
 // at builds an *Error positioned at n.
