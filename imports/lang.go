@@ -1,0 +1,60 @@
+package imports
+
+import (
+	"path"
+	"strings"
+)
+
+// Langs lists every language vouch extracts, in the order used for flags
+// and documentation. It returns a fresh slice so callers may modify it.
+func Langs() []Lang { return []Lang{Go, Python, JavaScript, TypeScript, Rust} }
+
+// ParseLang maps a --lang value to a Lang; ok is false for unknown names.
+func ParseLang(s string) (Lang, bool) {
+	for _, l := range Langs() {
+		if string(l) == s {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// LangOf returns the language a file is written in, judged by its
+// extension, and false for files vouch does not extract from.
+func LangOf(file string) (Lang, bool) {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".go":
+		return Go, true
+	case ".py", ".pyi":
+		return Python, true
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return JavaScript, true
+	case ".ts", ".tsx", ".mts", ".cts":
+		return TypeScript, true
+	case ".rs":
+		return Rust, true
+	}
+	return "", false
+}
+
+// fileResult is everything extraction learns from one file's content; it
+// depends only on the bytes and the language, which is what makes it safe
+// to cache by content hash.
+type fileResult struct {
+	Sites      []Site
+	Constraint string
+	Errors     []SyntaxError
+}
+
+// extractFile runs the extractor for lang over src.
+func extractFile(lang Lang, src []byte) fileResult {
+	switch lang {
+	case Go:
+		sites, c, errs := extractGoFile(src)
+		return fileResult{Sites: sites, Constraint: c, Errors: errs}
+	case Python:
+		sites, errs := extractPython(src)
+		return fileResult{Sites: sites, Errors: errs}
+	}
+	return extractOther(lang, src)
+}

@@ -1,0 +1,237 @@
+package imports
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// pyResolver resolves Python module names against the repository's package
+// roots, the standard library list and, failing both, third-party names.
+type pyResolver struct {
+	files  map[string]bool
+	pyDirs map[string]bool // directories with a .py/.pyi file at or below them
+	roots  []string        // repository-relative; "" is the repository root
+	stdlib map[string]bool
+}
+
+// newPythonResolver builds a resolver. With no configured roots it uses the
+// repository root, src/ (the "src layout"), and every directory holding
+// pyproject.toml, setup.py or setup.cfg together with its own src/, which
+// covers single projects and monorepos of several Python projects.
+func newPythonResolver(repo *Repo, roots []string) (resolver, []Warning) {
+	r := &pyResolver{files: repo.Files, pyDirs: map[string]bool{}, stdlib: pyStdlibModules()}
+	var projects []string
+	for f := range repo.Files {
+		if strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".pyi") {
+			for d := dirOf(f); d != "" && !r.pyDirs[d]; d = dirOf(d) {
+				r.pyDirs[d] = true
+			}
+		}
+		switch path.Base(f) {
+		case "pyproject.toml", "setup.py", "setup.cfg":
+			projects = append(projects, dirOf(f))
+		}
+	}
+	var warns []Warning
+	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			r.roots = append(r.roots, d)
+		}
+	}
+	if len(roots) > 0 {
+		for _, d := range roots {
+			d = strings.Trim(path.Clean("/"+strings.ReplaceAll(d, "\\", "/")), "/")
+			if d != "" && !r.pyDirs[d] {
+				warns = append(warns, Warning{File: d, Message: "configured Python root has no Python files"})
+			}
+			add(d)
+		}
+		return r, warns
+	}
+	add("")
+	projects = append(projects, "")
+	sort.Strings(projects)
+	for _, p := range projects {
+		add(p)
+		if src := joinRel(p, "src"); r.pyDirs[src] && !r.isPackageDir(src) {
+			add(src)
+		}
+	}
+	return r, warns
+}
+
+// isPackageDir reports whether dir has an __init__.py(i), i.e. is a
+// regular package and therefore cannot be a root.
+func (r *pyResolver) isPackageDir(dir string) bool {
+	return r.files[joinRel(dir, "__init__.py")] || r.files[joinRel(dir, "__init__.pyi")]
+}
+
+// pyFind looks for module name in directory dir: a module file, a regular
+// package's __init__, or a namespace package directory.
+func (r *pyResolver) find(dir, name string) (target string, namespace, ok bool) {
+	p := joinRel(dir, name)
+	for _, cand := range [...]string{p + ".py", p + ".pyi", p + "/__init__.py", p + "/__init__.pyi"} {
+		if r.files[cand] {
+			return cand, false, true
+		}
+	}
+	if r.pyDirs[p] {
+		return p, true, true
+	}
+	return "", false, false
+}
+
+// pkgDir returns the directory holding submodules of a resolved target:
+// the directory of an __init__ file or a namespace directory; ok is false
+// for plain module files, which have no submodules.
+func pkgDir(target string, namespace bool) (string, bool) {
+	if namespace {
+		return target, true
+	}
+	switch path.Base(target) {
+	case "__init__.py", "__init__.pyi":
+		return dirOf(target), true
+	}
+	return "", false
+}
+
+// descend resolves the remaining dotted parts below a resolved package.
+func (r *pyResolver) descend(target string, namespace bool, parts []string) (string, bool, error) {
+	for _, part := range parts {
+		dir, ok := pkgDir(target, namespace)
+		if !ok {
+			return "", false, fmt.Errorf("%s is a module, not a package, so it has no submodule %s", target, part)
+		}
+		target, namespace, ok = r.find(dir, part)
+		if !ok {
+			return "", false, fmt.Errorf("no module %s in %s", part, dir)
+		}
+	}
+	return target, namespace, nil
+}
+
+// rootsFor orders roots for file: the roots containing it, deepest first,
+// then the others, so a project's own packages win over a sibling's.
+func (r *pyResolver) rootsFor(file string) []string {
+	out := make([]string, 0, len(r.roots))
+	for _, root := range r.roots {
+		if root != "" && strings.HasPrefix(file, root+"/") {
+			out = append(out, root)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	for _, root := range r.roots {
+		if root == "" || !strings.HasPrefix(file, root+"/") {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
+func (r *pyResolver) resolve(file string, s Site) Resolution {
+	spec := s.Spec
+	level := len(spec) - len(strings.TrimLeft(spec, "."))
+	mod := spec[level:]
+	var target string
+	var namespace bool
+	if level > 0 {
+		base := dirOf(file)
+		for i := 1; i < level; i++ {
+			if base == "" {
+				return Resolution{Kind: Unresolved, Reason: "relative import goes beyond the repository root"}
+			}
+			base = dirOf(base)
+		}
+		target, namespace = base, true
+		if r.isPackageDir(base) {
+			target, namespace = joinRel(base, "__init__.py"), false
+			if !r.files[target] {
+				target += "i"
+			}
+		}
+		if mod != "" {
+			var err error
+			target, namespace, err = r.descend(base, true, strings.Split(mod, "."))
+			if err != nil {
+				return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("relative import %s: %v", spec, err)}
+			}
+		}
+	} else {
+		if mod == "" {
+			return Resolution{Kind: Unresolved, Reason: "empty module name"}
+		}
+		parts := strings.Split(mod, ".")
+		res, ok := r.resolveAbsolute(file, parts, mod)
+		if !ok {
+			return res
+		}
+		target, namespace = res.Target, res.Reason == "namespace"
+	}
+	// `from pkg import name` imports the submodule pkg/name when there is
+	// one; rules about module dependencies need that file, not __init__.
+	if s.Kind == KindFrom && len(s.Names) == 1 && s.Names[0] != "*" {
+		if dir, ok := pkgDir(target, namespace); ok {
+			if sub, _, ok := r.find(dir, s.Names[0]); ok {
+				target = sub
+			}
+		}
+	}
+	if target == "" {
+		target = "." // the repository root as a namespace package
+	}
+	return Resolution{Kind: Internal, Target: target}
+}
+
+// resolveAbsolute resolves an absolute module. It returns ok with an
+// Internal-in-progress resolution (Reason "namespace" marks a namespace
+// package) when the module is in the repository, and a final resolution
+// otherwise. The order follows Python's import system: a regular module or
+// package on the path wins, the standard library comes next, and namespace
+// packages only count when nothing regular was found.
+func (r *pyResolver) resolveAbsolute(file string, parts []string, mod string) (Resolution, bool) {
+	roots := r.rootsFor(file)
+	for _, root := range roots {
+		top, ns, ok := r.find(root, parts[0])
+		if !ok || ns {
+			continue
+		}
+		target, namespace, err := r.descend(top, ns, parts[1:])
+		if err != nil {
+			return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("module %s: %v", mod, err)}, false
+		}
+		return pyInProgress(target, namespace), true
+	}
+	if r.stdlib[parts[0]] {
+		return Resolution{Kind: Stdlib, Target: mod}, false
+	}
+	var firstErr error
+	for _, root := range roots {
+		top, ns, ok := r.find(root, parts[0])
+		if !ok || !ns {
+			continue
+		}
+		target, namespace, err := r.descend(top, ns, parts[1:])
+		if err == nil {
+			return pyInProgress(target, namespace), true
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("module %s: %v", mod, firstErr)}, false
+	}
+	return Resolution{Kind: External, Target: parts[0]}, false
+}
+
+func pyInProgress(target string, namespace bool) Resolution {
+	res := Resolution{Kind: Internal, Target: target}
+	if namespace {
+		res.Reason = "namespace"
+	}
+	return res
+}

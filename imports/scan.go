@@ -1,0 +1,334 @@
+package imports
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultMaxFileSize is the size above which files are skipped with a
+// warning: generated bundles and data files that large are not hand-written
+// source and would dominate run time.
+const DefaultMaxFileSize = 4 << 20
+
+// ErrNotFound reports that the path to scan does not exist.
+var ErrNotFound = errors.New("path not found")
+
+// Options configures Scan. The zero value scans every language with the
+// cache enabled.
+type Options struct {
+	// Langs restricts extraction to these languages; empty means all.
+	Langs []Lang
+	// Exclude holds globs (path.Match syntax) matched against each
+	// repository-relative path, each of its parent directories, and their
+	// base names.
+	Exclude []string
+	// MaxFileSize skips larger files; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// NoCache neither reads nor writes <root>/.vouch/cache.
+	NoCache bool
+	// PythonRoots replaces auto-detected Python package roots
+	// (repository-relative directories; "" or "." is the root).
+	PythonRoots []string
+	// Workers is the number of parallel extractors; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Stats describes the work a Scan did.
+type Stats struct {
+	Files     int   `json:"files"`      // source files in the selected languages
+	Extracted int   `json:"extracted"`  // files parsed this run
+	Cached    int   `json:"cached"`     // files whose result came from the cache
+	Skipped   int   `json:"skipped"`    // files skipped with a warning
+	Bytes     int64 `json:"bytes"`      // bytes of source covered
+	CacheHash int   `json:"cache_hash"` // cache hits that needed a content hash (stat changed)
+}
+
+// Result is the outcome of a Scan: records sorted by file, line and
+// column, warnings sorted by file and line.
+type Result struct {
+	Records  []Record  `json:"records"`
+	Warnings []Warning `json:"warnings"`
+	Stats    Stats     `json:"-"`
+}
+
+// fileOut is one worker's result for one file.
+type fileOut struct {
+	records  []Record
+	warnings []Warning
+	entry    *cacheEntry
+	// how: 0 extracted, 1 cache hit by stat, 2 cache hit by hash, 3 skipped
+	how   int
+	bytes int64
+}
+
+// Scan walks root and returns every import in the selected languages,
+// resolved.
+func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
+	start := time.Now()
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, root)
+		}
+		return nil, fmt.Errorf("reading %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", root)
+	}
+	// Symlink checks compare real paths, so the root must be one too.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	want := map[Lang]bool{}
+	for _, l := range opts.Langs {
+		want[l] = true
+	}
+	if len(want) == 0 {
+		for _, l := range Langs() {
+			want[l] = true
+		}
+	}
+
+	list, err := listFiles(ctx, abs, opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	repo := &Repo{Root: abs, Files: make(map[string]bool, len(list.files))}
+	type source struct {
+		rel  string
+		lang Lang
+	}
+	var sources []source
+	for _, f := range list.files {
+		repo.Files[f] = true
+		if l, ok := LangOf(f); ok && want[l] {
+			sources = append(sources, source{f, l})
+		}
+	}
+	res := &Result{Warnings: list.warnings}
+	resolvers := map[Lang]resolver{}
+	if want[Go] {
+		r, w := newGoResolver(repo)
+		resolvers[Go] = r
+		res.Warnings = append(res.Warnings, w...)
+	}
+	if want[Python] {
+		r, w := newPythonResolver(repo, opts.PythonRoots)
+		resolvers[Python] = r
+		res.Warnings = append(res.Warnings, w...)
+	}
+	if want[JavaScript] || want[TypeScript] || want[Rust] {
+		others, w := otherResolvers(repo)
+		for l, r := range others {
+			resolvers[l] = r
+		}
+		res.Warnings = append(res.Warnings, w...)
+	}
+
+	c := &cache{}
+	if !opts.NoCache {
+		c = loadCache(abs)
+	}
+	outs := make([]fileOut, len(sources))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(sources) || ctx.Err() != nil {
+					return
+				}
+				s := sources[i]
+				outs[i] = scanFile(abs, s.rel, s.lang, opts.MaxFileSize, c, resolvers[s.lang], start)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	res.Stats.Files = len(sources)
+	dirty := false
+	var entries []*cacheEntry
+	n := 0
+	for i := range outs {
+		n += len(outs[i].records)
+	}
+	res.Records = make([]Record, 0, n)
+	for i := range outs {
+		o := &outs[i]
+		res.Records = append(res.Records, o.records...)
+		res.Warnings = append(res.Warnings, o.warnings...)
+		res.Stats.Bytes += o.bytes
+		switch o.how {
+		case 0:
+			res.Stats.Extracted++
+			dirty = true
+		case 1:
+			res.Stats.Cached++
+		case 2:
+			res.Stats.Cached++
+			res.Stats.CacheHash++
+			dirty = true
+		case 3:
+			res.Stats.Skipped++
+		}
+		if o.entry != nil {
+			entries = append(entries, o.entry)
+		}
+	}
+	// Files deleted since the last run leave entries behind; rewriting
+	// prunes them.
+	if len(entries) != len(c.byPath) {
+		dirty = true
+	}
+	if !opts.NoCache && dirty {
+		if err := saveCache(abs, entries); err != nil {
+			res.Warnings = append(res.Warnings, Warning{File: ".vouch/cache", Message: err.Error()})
+		}
+	}
+	sortRecords(res.Records)
+	res.Warnings = sortWarnings(res.Warnings)
+	return res, nil
+}
+
+// scanFile extracts (or fetches from the cache) and resolves one file.
+func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, start time.Time) fileOut {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	skip := func(format string, args ...any) fileOut {
+		return fileOut{how: 3, warnings: []Warning{{File: rel, Message: fmt.Sprintf(format, args...)}}}
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return skip("skipped: file vanished during the scan")
+		}
+		return skip("skipped: %v", err)
+	}
+	if fi.Size() > maxSize {
+		return skip("skipped: %d bytes is over the %d-byte size limit", fi.Size(), maxSize)
+	}
+	mtime := fi.ModTime().UnixNano()
+	var out fileOut
+	var entry *cacheEntry
+	if e := c.byPath[rel]; e != nil && e.MTime != 0 && e.MTime == mtime && e.Size == fi.Size() && e.Lang == lang {
+		entry, out.how = e, 1
+	} else {
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return skip("skipped: file vanished during the scan")
+			}
+			return skip("skipped: %v", err)
+		}
+		if int64(len(data)) > maxSize {
+			return skip("skipped: %d bytes is over the %d-byte size limit", len(data), maxSize)
+		}
+		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			return skip("skipped: binary file")
+		}
+		if !utf8.Valid(data) {
+			return skip("skipped: not valid UTF-8")
+		}
+		sum := sha256.Sum256(data)
+		if e := c.byContent[contentKey{lang, sum}]; e != nil {
+			out.how = 2
+			entry = &cacheEntry{fileResult: e.fileResult}
+		} else {
+			entry = &cacheEntry{fileResult: extractFile(lang, data)}
+		}
+		entry.Path, entry.Lang, entry.Size, entry.Hash = rel, lang, int64(len(data)), sum
+		if int64(len(data)) == fi.Size() && statTrustworthy(mtime, start) {
+			entry.MTime = mtime
+		}
+	}
+	out.entry = entry
+	out.bytes = entry.Size
+	for _, se := range entry.Errors {
+		out.warnings = append(out.warnings, Warning{File: rel, Line: se.Line, Message: "syntax error: " + se.Message})
+	}
+	if len(entry.Sites) > 0 {
+		out.records = make([]Record, len(entry.Sites))
+	}
+	for i, s := range entry.Sites {
+		rec := Record{
+			File: rel, Line: s.Line, Column: s.Column, Lang: lang, Kind: s.Kind, Spec: s.Spec,
+			Names: s.Names, Alias: s.Alias, Constraint: entry.Constraint,
+		}
+		if r != nil {
+			rec.Resolution = r.resolve(rel, s)
+		} else {
+			rec.Resolution = Resolution{Kind: Unresolved, Reason: "no resolver for " + string(lang)}
+		}
+		out.records[i] = rec
+	}
+	return out
+}
+
+// statTrustworthy reports whether a file's mtime may later stand in for
+// its content. A file modified in the same clock tick as the scan could
+// change again without its mtime moving, so such "racy" entries are
+// re-hashed next time (git's index has the same rule). Filesystems with
+// whole-second timestamps need a wider margin.
+func statTrustworthy(mtime int64, start time.Time) bool {
+	limit := start.UnixNano()
+	if mtime%int64(time.Second) == 0 {
+		limit -= int64(2 * time.Second)
+	}
+	return mtime < limit
+}
+
+func sortRecords(rs []Record) {
+	slices.SortFunc(rs, func(a, b Record) int {
+		return cmp.Or(
+			strings.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column),
+			strings.Compare(string(a.Kind), string(b.Kind)),
+			strings.Compare(a.Spec, b.Spec),
+			slices.Compare(a.Names, b.Names),
+		)
+	})
+}
+
+func sortWarnings(ws []Warning) []Warning {
+	slices.SortFunc(ws, func(a, b Warning) int {
+		return cmp.Or(
+			strings.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			strings.Compare(a.Message, b.Message),
+		)
+	})
+	// A file listed twice (git reports unmerged paths per stage) must not
+	// repeat its warnings.
+	return slices.Compact(ws)
+}

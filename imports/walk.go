@@ -1,0 +1,203 @@
+package imports
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// defaultExcludedDirs are directory names never descended into when walking
+// without git: version control, dependency copies, build output, caches.
+// vendor and node_modules (third-party copies) and vouch's own cache are
+// excluded in git work trees too, where they are often tracked.
+func defaultExcludedDirs(gitMode bool) map[string]bool {
+	if gitMode {
+		return map[string]bool{".git": true, "node_modules": true, "vendor": true, ".vouch": true}
+	}
+	return map[string]bool{
+		".git": true, "node_modules": true, "vendor": true, "target": true, "dist": true,
+		"build": true, ".venv": true, "__pycache__": true, ".vouch": true,
+	}
+}
+
+// listing is the set of files a scan considers.
+type listing struct {
+	// files are repository-relative, '/'-separated, sorted paths of regular
+	// files (symlinks to files inside the root included).
+	files    []string
+	warnings []Warning
+	gitMode  bool
+}
+
+// matchExclude reports whether rel (or any of its parent directories, or
+// its base name) matches one of the globs, so `--exclude gen` drops a whole
+// directory and `--exclude '*.pb.go'` drops files anywhere.
+func matchExclude(rel string, globs []string) bool {
+	if len(globs) == 0 {
+		return false
+	}
+	for p := rel; p != "." && p != "" && p != "/"; p = path.Dir(p) {
+		for _, g := range globs {
+			if ok, _ := path.Match(g, p); ok {
+				return true
+			}
+			if ok, _ := path.Match(g, path.Base(p)); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listFiles asks git once for tracked and untracked-not-ignored files and
+// falls back to a filesystem walk outside a work tree (or without git).
+func listFiles(ctx context.Context, root string, exclude []string) (listing, error) {
+	if files, ok := gitFiles(ctx, root); ok {
+		l := listing{gitMode: true}
+		dirs := defaultExcludedDirs(true)
+	next:
+		for _, f := range files {
+			parts := strings.Split(f, "/")
+			for _, p := range parts[:len(parts)-1] {
+				if dirs[p] {
+					continue next
+				}
+			}
+			if matchExclude(f, exclude) {
+				continue
+			}
+			ok, w := regularInRoot(root, f)
+			if w != nil {
+				l.warnings = append(l.warnings, *w)
+			}
+			if ok {
+				l.files = append(l.files, f)
+			}
+		}
+		sort.Strings(l.files)
+		return l, nil
+	}
+	return walkFiles(ctx, root, exclude)
+}
+
+// gitFiles lists files via git; ok is false when root is not in a git work
+// tree or git is unavailable.
+func gitFiles(ctx context.Context, root string) ([]string, bool) {
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return nil, false
+	}
+	var files []string
+	seen := map[string]bool{}
+	for _, f := range bytes.Split(out.Bytes(), []byte{0}) {
+		// --cached lists unmerged paths once per stage; dedupe.
+		if len(f) == 0 || seen[string(f)] {
+			continue
+		}
+		seen[string(f)] = true
+		files = append(files, string(f))
+	}
+	return files, true
+}
+
+// regularInRoot reports whether rel is a regular file, or a symlink that
+// resolves to a regular file inside root. Missing files (deleted but still
+// in the index, or vanished since listing) are silently skipped.
+func regularInRoot(root, rel string) (bool, *Warning) {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, &Warning{File: rel, Message: fmt.Sprintf("cannot stat: %v", err)}
+	}
+	if fi.Mode().IsRegular() {
+		return true, nil
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return false, nil
+	}
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false, &Warning{File: rel, Message: fmt.Sprintf("skipped broken or looping symlink: %v", err)}
+	}
+	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return false, &Warning{File: rel, Message: "skipped symlink pointing outside the root"}
+	}
+	tfi, err := os.Stat(target)
+	if err != nil || !tfi.Mode().IsRegular() {
+		// Symlinked directories are not followed: that is what makes loops
+		// impossible, and their contents are reachable by their real path.
+		return false, nil
+	}
+	return true, nil
+}
+
+// walkFiles walks root without following symlinked directories.
+func walkFiles(ctx context.Context, root string, exclude []string) (listing, error) {
+	var l listing
+	dirs := defaultExcludedDirs(false)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if p == root {
+				return err
+			}
+			// Unreadable directories and entries that vanished mid-walk
+			// cost only their own contents.
+			if !errors.Is(err, fs.ErrNotExist) {
+				l.warnings = append(l.warnings, Warning{File: rel, Message: fmt.Sprintf("cannot read: %v", err)})
+			}
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && (dirs[d.Name()] || matchExclude(rel, exclude)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if matchExclude(rel, exclude) {
+			return nil
+		}
+		if d.Type().IsRegular() {
+			l.files = append(l.files, rel)
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			ok, w := regularInRoot(root, rel)
+			if w != nil {
+				l.warnings = append(l.warnings, *w)
+			}
+			if ok {
+				l.files = append(l.files, rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return l, fmt.Errorf("walking %s: %w", root, err)
+	}
+	sort.Strings(l.files)
+	return l, nil
+}
