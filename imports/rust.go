@@ -1,0 +1,249 @@
+package imports
+
+import "strings"
+
+// Rust import extraction.
+//
+// Every leaf of a use tree is one Site: `use a::{b, c::{d, e as f}, self};`
+// gives a::b [b], a::c::d [d], a::c::e [e] alias f, and a [self]. A glob
+// gives Spec a, Names ["*"]. Line and Column are those of the leaf.
+//
+// Paths inside inline modules: a `self::` or `super::` path written inside
+// `mod tests { ... }` is rewritten relative to the file's own module, since
+// a Site carries no other way to say which inline module it sits in; so
+// `use super::*;` in a file's test module is reported as Spec "self",
+// Names ["*"]. A `mod x;` inside inline `mod a { }` has Spec "a::x".
+//
+// `mod x;` has Names ["x"]; with a `#[path = "p"]` attribute its Spec is
+// the path "p" as written (a module name never holds '/' or '.'), so the
+// resolver can honour it.
+//
+// macro_rules! bodies are skipped: a `use` there is a template expanded
+// elsewhere, usually with $crate. Other macro invocations (cfg_if! {...})
+// are scanned like code, because their bodies hold real items.
+
+// maxRustUseDepth bounds nested use groups so input cannot exhaust the stack.
+const maxRustUseDepth = 200
+
+type rustParser struct {
+	toks   []rustTok
+	sites  []Site
+	errs   []SyntaxError
+	inline []string // the inline modules enclosing the current token
+}
+
+func extractRust(src []byte) ([]Site, []SyntaxError) {
+	toks, errs := lexRust(src)
+	p := &rustParser{toks: toks, errs: errs}
+	p.run()
+	return p.sites, p.errs
+}
+
+func (p *rustParser) isIdent(i int, w string) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent && p.toks[i].val == w
+}
+
+func (p *rustParser) isPunct(i int, w string) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustPunct && p.toks[i].val == w
+}
+
+func (p *rustParser) ident(i int) bool { return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent }
+
+// skipGroup returns the index after the bracketed group opening at i.
+func (p *rustParser) skipGroup(i int) int {
+	depth := 0
+	for ; i < len(p.toks); i++ {
+		if p.toks[i].kind != rustPunct {
+			continue
+		}
+		switch p.toks[i].val {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth <= 0 {
+				return i + 1
+			}
+		}
+	}
+	return i
+}
+
+func (p *rustParser) run() {
+	// braces holds, per open '{', the inline module it opened ("" if none),
+	// with a flag telling module braces from others.
+	type brace struct {
+		module bool
+	}
+	var braces []brace
+	pathAttr := ""
+	for i := 0; i < len(p.toks); {
+		t := p.toks[i]
+		switch {
+		case t.kind == rustPunct && t.val == "#" && (p.isPunct(i+1, "[") || p.isPunct(i+1, "!") && p.isPunct(i+2, "[")):
+			j := i + 1
+			if p.isPunct(j, "!") {
+				j++
+			}
+			if p.isIdent(j+1, "path") && p.isPunct(j+2, "=") && j+3 < len(p.toks) && p.toks[j+3].kind == rustString && p.isPunct(j+4, "]") {
+				pathAttr = p.toks[j+3].val
+			}
+			i = p.skipGroup(j)
+			continue
+		case p.isIdent(i, "macro_rules") && p.isPunct(i+1, "!"):
+			j := i + 2
+			if p.ident(j) {
+				j++
+			}
+			i = p.skipGroup(j)
+			pathAttr = ""
+			continue
+		case p.isIdent(i, "use") && !p.isPunct(i-1, "::") && i+1 < len(p.toks) && !p.isPunct(i+1, "<"):
+			i = p.useTree(i+1, nil, 0)
+		case p.isIdent(i, "mod") && p.ident(i+1) && p.isPunct(i+2, ";"):
+			name := p.toks[i+1].val
+			spec := strings.Join(append(append([]string(nil), p.inline...), name), "::")
+			if pathAttr != "" {
+				spec = pathAttr
+			}
+			n := p.toks[i+1]
+			p.sites = append(p.sites, Site{Line: n.line, Column: n.col, Kind: KindMod, Spec: spec, Names: []string{name}})
+			i += 3
+		case p.isIdent(i, "mod") && p.ident(i+1) && p.isPunct(i+2, "{"):
+			p.inline = append(p.inline, p.toks[i+1].val)
+			braces = append(braces, brace{module: true})
+			i += 3
+		case p.isIdent(i, "extern") && p.isIdent(i+1, "crate") && p.ident(i+2):
+			n := p.toks[i+2]
+			s := Site{Line: n.line, Column: n.col, Kind: KindExternCrate, Spec: n.val}
+			i += 3
+			if p.isIdent(i, "as") && p.ident(i+1) {
+				s.Alias = p.toks[i+1].val
+				i += 2
+			}
+			p.sites = append(p.sites, s)
+		case t.kind == rustPunct && t.val == "{":
+			braces = append(braces, brace{})
+			i++
+		case t.kind == rustPunct && t.val == "}":
+			if n := len(braces); n > 0 {
+				if braces[n-1].module {
+					p.inline = p.inline[:len(p.inline)-1]
+				}
+				braces = braces[:n-1]
+			}
+			i++
+		default:
+			i++
+		}
+		// An attribute applies to the next item only; visibility keeps it.
+		if t.kind != rustIdent || (t.val != "pub" && t.val != "crate" && t.val != "in" && t.val != "self" && t.val != "super") {
+			if !(t.kind == rustPunct && (t.val == "(" || t.val == ")")) {
+				pathAttr = ""
+			}
+		}
+	}
+}
+
+// useTree parses a use tree at i with the path prefix written so far and
+// returns the index after it (after the ';' at top level).
+func (p *rustParser) useTree(i int, prefix []string, depth int) int {
+	if depth > maxRustUseDepth {
+		p.errs = append(p.errs, SyntaxError{Line: p.toks[i-1].line, Message: "use groups nested too deeply"})
+		return len(p.toks)
+	}
+	path := append([]string(nil), prefix...)
+	if p.isPunct(i, "::") { // leading :: or {::a}
+		if len(path) == 0 {
+			path = append(path, "")
+		}
+		i++
+	}
+	for {
+		switch {
+		case p.isPunct(i, "$") && p.isIdent(i+1, "crate"):
+			path = append(path, "$crate")
+			i += 2
+			if !p.isPunct(i, "::") {
+				return i
+			}
+			i++
+		case p.ident(i) && p.toks[i].val != "as":
+			last := i
+			path = append(path, p.toks[i].val)
+			i++
+			if p.isPunct(i, "::") {
+				i++
+				continue
+			}
+			leaf := path[len(path)-1]
+			s := Site{Line: p.toks[last].line, Column: p.toks[last].col, Kind: KindUse, Names: []string{leaf}}
+			spec := path
+			if leaf == "self" && len(path) > 1 {
+				spec = path[:len(path)-1]
+			}
+			if p.isIdent(i, "as") && (p.ident(i+1) || p.isPunct(i+1, "_")) {
+				s.Alias = p.toks[i+1].val
+				i += 2
+			}
+			s.Spec = p.joinPath(spec)
+			p.sites = append(p.sites, s)
+			return p.endTree(i, depth)
+		case p.isPunct(i, "*"):
+			s := Site{Line: p.toks[i].line, Column: p.toks[i].col, Kind: KindUse, Spec: p.joinPath(path), Names: []string{"*"}}
+			p.sites = append(p.sites, s)
+			return p.endTree(i+1, depth)
+		case p.isPunct(i, "{"):
+			i++
+			for i < len(p.toks) && !p.isPunct(i, "}") {
+				if p.isPunct(i, ",") {
+					i++
+					continue
+				}
+				next := p.useTree(i, path, depth+1)
+				if next == i {
+					next++ // malformed: never stall
+				}
+				i = next
+			}
+			return p.endTree(i+1, depth)
+		default:
+			// Not a use tree after all (a macro fragment, a syntax error).
+			return i
+		}
+	}
+}
+
+// endTree consumes the ';' that ends a top-level use declaration.
+func (p *rustParser) endTree(i, depth int) int {
+	if depth == 0 && p.isPunct(i, ";") {
+		return i + 1
+	}
+	return i
+}
+
+// joinPath writes a path with "::", rewriting a leading self/super inside
+// inline modules relative to the file's module (see the package comment).
+func (p *rustParser) joinPath(path []string) string {
+	if d := len(p.inline); d > 0 && len(path) > 0 && (path[0] == "self" || path[0] == "super") {
+		k := 0
+		for k < len(path) && path[k] == "super" {
+			k++
+		}
+		rest := path[k:]
+		if k == 0 {
+			rest = path[1:] // self
+		}
+		var out []string
+		if k <= d {
+			out = append(append([]string{"self"}, p.inline[:d-k]...), rest...)
+		} else {
+			for range k - d {
+				out = append(out, "super")
+			}
+			out = append(out, rest...)
+		}
+		path = out
+	}
+	return strings.Join(path, "::")
+}

@@ -1,0 +1,249 @@
+package imports
+
+import "unicode/utf8"
+
+// rustTokKind classifies Rust tokens. Like the JS lexer, this one exists to
+// be exact about what is code and what is a literal or a comment; it does
+// not tell keywords from identifiers.
+type rustTokKind uint8
+
+const (
+	rustIdent    rustTokKind = iota // identifiers, keywords, raw identifiers (val without r#)
+	rustPunct                       // one punctuation character, or "::"
+	rustString                      // any string literal; val holds a plain "..." literal's text
+	rustChar                        // character and byte literals
+	rustLifetime                    // 'a, also loop labels
+	rustNumber
+)
+
+type rustTok struct {
+	kind rustTokKind
+	line int
+	col  int
+	val  string
+}
+
+type rustLexer struct {
+	src       []byte
+	pos       int
+	line      int
+	lineStart int
+	toks      []rustTok
+	errs      []SyntaxError
+}
+
+func isRustIdentStart(c byte) bool {
+	return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z')
+}
+
+func isRustIdentPart(c byte) bool { return isRustIdentStart(c) || (c >= '0' && c <= '9') }
+
+func lexRust(src []byte) ([]rustTok, []SyntaxError) {
+	lx := &rustLexer{src: src, line: 1}
+	// A shebang line (but not an inner attribute #![...]) is not Rust.
+	if len(src) > 2 && src[0] == '#' && src[1] == '!' && src[2] != '[' {
+		for lx.pos < len(src) && src[lx.pos] != '\n' {
+			lx.pos++
+		}
+	}
+	for lx.pos < len(src) {
+		lx.next()
+	}
+	return lx.toks, lx.errs
+}
+
+func (lx *rustLexer) emit(kind rustTokKind, start, line, lineStart int, val string) {
+	lx.toks = append(lx.toks, rustTok{kind: kind, line: line, col: start - lineStart + 1, val: val})
+}
+
+// skipTo advances to end, counting the newlines it passes.
+func (lx *rustLexer) skipTo(end int) {
+	for ; lx.pos < end; lx.pos++ {
+		if lx.src[lx.pos] == '\n' {
+			lx.line++
+			lx.lineStart = lx.pos + 1
+		}
+	}
+}
+
+func (lx *rustLexer) at(i int) byte {
+	if i < len(lx.src) {
+		return lx.src[i]
+	}
+	return 0
+}
+
+func (lx *rustLexer) next() {
+	src, p := lx.src, lx.pos
+	c := src[p]
+	start, line, lineStart := p, lx.line, lx.lineStart
+	switch {
+	case c == '\n':
+		lx.skipTo(p + 1)
+	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		lx.pos++
+	case c == '/' && lx.at(p+1) == '/':
+		for lx.pos < len(src) && src[lx.pos] != '\n' {
+			lx.pos++
+		}
+	case c == '/' && lx.at(p+1) == '*':
+		lx.blockComment()
+	case c == '"':
+		lx.quoted(start, line, lineStart)
+	case c == '\'':
+		lx.quote()
+	case (c == 'b' || c == 'c') && lx.at(p+1) == '"':
+		lx.pos++
+		lx.quoted(start, line, lineStart)
+	case c == 'b' && lx.at(p+1) == '\'':
+		lx.pos++
+		lx.charLit(start, line, lineStart)
+	case c == 'r' && lx.at(p+1) == '#' && isRustIdentStart(lx.at(p+2)):
+		lx.pos += 2
+		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
+			lx.pos++
+		}
+		lx.emit(rustIdent, start, line, lineStart, string(src[p+2:lx.pos]))
+	case c == 'r' && (lx.at(p+1) == '"' || lx.at(p+1) == '#'):
+		lx.pos++
+		lx.rawString(start, line, lineStart)
+	case (c == 'b' || c == 'c') && lx.at(p+1) == 'r' && (lx.at(p+2) == '"' || lx.at(p+2) == '#'):
+		lx.pos += 2
+		lx.rawString(start, line, lineStart)
+	case isRustIdentStart(c):
+		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
+			lx.pos++
+		}
+		lx.emit(rustIdent, start, line, lineStart, string(src[p:lx.pos]))
+	case c >= '0' && c <= '9':
+		for lx.pos < len(src) && (isRustIdentPart(src[lx.pos]) ||
+			src[lx.pos] == '.' && lx.at(lx.pos+1) >= '0' && lx.at(lx.pos+1) <= '9') {
+			lx.pos++
+		}
+		lx.emit(rustNumber, start, line, lineStart, "")
+	case c == ':' && lx.at(p+1) == ':':
+		lx.pos += 2
+		lx.emit(rustPunct, start, line, lineStart, "::")
+	default:
+		lx.pos++
+		lx.emit(rustPunct, start, line, lineStart, string(c))
+	}
+}
+
+// blockComment skips a block comment; Rust's nest.
+func (lx *rustLexer) blockComment() {
+	line := lx.line
+	depth := 0
+	src := lx.src
+	for lx.pos < len(src) {
+		switch {
+		case src[lx.pos] == '/' && lx.at(lx.pos+1) == '*':
+			depth++
+			lx.pos += 2
+		case src[lx.pos] == '*' && lx.at(lx.pos+1) == '/':
+			depth--
+			lx.pos += 2
+			if depth == 0 {
+				return
+			}
+		default:
+			lx.skipTo(lx.pos + 1)
+		}
+	}
+	lx.errs = append(lx.errs, SyntaxError{Line: line, Message: "unterminated block comment"})
+}
+
+// quoted scans a "..." literal whose opening quote is at lx.pos.
+func (lx *rustLexer) quoted(start, line, lineStart int) {
+	src := lx.src
+	open := lx.pos
+	i := open + 1
+	for i < len(src) && src[i] != '"' {
+		if src[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(src) {
+		lx.skipTo(len(src))
+		lx.errs = append(lx.errs, SyntaxError{Line: line, Message: "unterminated string literal"})
+		return
+	}
+	lx.skipTo(i + 1)
+	lx.emit(rustString, start, line, lineStart, string(src[open+1:i]))
+}
+
+// rawString scans r#"..."# with lx.pos at the first '#' or the quote.
+func (lx *rustLexer) rawString(start, line, lineStart int) {
+	src := lx.src
+	hashes := 0
+	for lx.pos < len(src) && src[lx.pos] == '#' {
+		hashes++
+		lx.pos++
+	}
+	if lx.at(lx.pos) != '"' {
+		// Not a raw string after all (r#[ is not Rust): keep going.
+		lx.emit(rustPunct, start, line, lineStart, string(src[start]))
+		lx.pos = start + 1
+		return
+	}
+	body := lx.pos + 1
+	for i := body; i < len(src); i++ {
+		if src[i] != '"' {
+			continue
+		}
+		n := 0
+		for n < hashes && i+1+n < len(src) && src[i+1+n] == '#' {
+			n++
+		}
+		if n == hashes {
+			lx.skipTo(i + 1 + hashes)
+			lx.emit(rustString, start, line, lineStart, string(src[body:i]))
+			return
+		}
+	}
+	lx.skipTo(len(src))
+	lx.errs = append(lx.errs, SyntaxError{Line: line, Message: "unterminated raw string literal"})
+}
+
+// quote tells a character literal from a lifetime or label: 'a' and '\n'
+// are characters, 'a and 'static are lifetimes.
+func (lx *rustLexer) quote() {
+	src := lx.src
+	start, line, lineStart := lx.pos, lx.line, lx.lineStart
+	if lx.at(lx.pos+1) == '\\' {
+		lx.charLit(start, line, lineStart)
+		return
+	}
+	_, size := utf8.DecodeRune(src[min(lx.pos+1, len(src)):])
+	if lx.at(lx.pos+1+size) == '\'' && lx.at(lx.pos+1) != '\n' {
+		lx.pos += 2 + size
+		lx.emit(rustChar, start, line, lineStart, "")
+		return
+	}
+	lx.pos++
+	for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
+		lx.pos++
+	}
+	lx.emit(rustLifetime, start, line, lineStart, "")
+}
+
+// charLit scans a character literal with lx.pos at its opening quote. It
+// never runs past the line, so a stray quote costs one line at most.
+func (lx *rustLexer) charLit(start, line, lineStart int) {
+	src := lx.src
+	i := lx.pos + 1
+	for i < len(src) && src[i] != '\'' && src[i] != '\n' {
+		if src[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(src) || src[i] != '\'' {
+		lx.errs = append(lx.errs, SyntaxError{Line: line, Message: "unterminated character literal"})
+		lx.skipTo(min(i, len(src)))
+		return
+	}
+	lx.skipTo(i + 1)
+	lx.emit(rustChar, start, line, lineStart, "")
+}
