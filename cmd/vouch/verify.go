@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/verify"
+)
+
+// DefaultRulespec is where a repository keeps its rulespec.
+const defaultRulespec = "analysis/rulespec.yaml"
+
+func verifyCommand() *cli.Command {
+	lim := envelope.DefaultLimits()
+	return &cli.Command{
+		Name:      "verify",
+		Usage:     "check an action envelope against the rulespec",
+		ArgsUsage: "ENVELOPE",
+		Description: `Loads ENVELOPE (YAML or JSON with a top-level facts: mapping) and the rulespec, compiles
+both into one datalog program, evaluates it, and prints one verdict per predicate.
+
+Writes two artifacts into --out (default: the envelope's directory):
+  rulespec.compiled.dl     the complete Mangle program, replayable on its own
+  datalog_evaluation.txt   inputs and their sha256, strata, fact counts, and why each
+                           predicate passed, failed or was skipped
+
+Exit codes: 0 pass, 1 fail, 2 bad input or evaluation error (nothing is written then).
+
+Examples:
+  vouch verify envelope.yaml
+  vouch verify --rulespec analysis/rulespec.yaml --format json --out build/vouch envelope.yaml`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Value: defaultRulespec, Usage: "rulespec `FILE`"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts into `DIR` (default: the envelope's directory)"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously (absent claim or empty array)"},
+			&cli.BoolFlag{Name: "no-artifacts", Usage: "do not write the .dl program and trace"},
+			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
+			&cli.IntFlag{Name: "max-depth", Value: lim.MaxDepth, Usage: "refuse envelopes nested deeper than `N` levels"},
+			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto, always or never (NO_COLOR disables auto)"},
+		},
+		Action: runVerify,
+	}
+}
+
+var formats = []string{"json", "text"}
+
+func runVerify(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fail(exitError, fmt.Errorf("verify needs exactly one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	}
+	color, err := useColor(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	envPath := c.Args().First()
+	out, err := verify.Run(verify.Input{
+		RulespecPath: c.String("rulespec"),
+		EnvelopePath: envPath,
+		Limits:       envelope.Limits{MaxBytes: c.Int64("max-envelope-bytes"), MaxDepth: c.Int("max-depth")},
+		Strict:       c.Bool("strict"),
+	})
+	if err != nil {
+		var ie *verify.InputError
+		if errors.As(err, &ie) {
+			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
+		}
+		return fail(exitError, err)
+	}
+	if !c.Bool("no-artifacts") {
+		dir := c.String("out")
+		if dir == "" {
+			dir = filepath.Dir(envPath)
+		}
+		if err := out.WriteArtifacts(dir); err != nil {
+			return fail(exitError, err)
+		}
+	}
+	w := c.App.Writer
+	if format == "json" {
+		err = out.Report.WriteJSON(w)
+	} else {
+		err = out.Report.WriteText(w, verify.TextOptions{Color: color})
+	}
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if out.Report.Verdict != "pass" {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// useColor decides whether text output is coloured: only on a terminal and
+// never when NO_COLOR is set, unless --color=always.
+func useColor(mode string, w any) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if os.Getenv("NO_COLOR") != "" {
+			return false, nil
+		}
+		f, ok := w.(*os.File)
+		if !ok {
+			return false, nil
+		}
+		st, err := f.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
+	}
+	return false, fmt.Errorf("unknown --color %q%s; use auto, always or never", mode, suggest.Hint(mode, []string{"always", "auto", "never"}))
+}

@@ -1,0 +1,355 @@
+// Package compile turns a rulespec and an envelope's facts into one Mangle
+// datalog program: fixed clauses that define what each of the twelve rule
+// types means, plus extensional facts describing the predicates to check and
+// the values the claims' selectors found.
+//
+// Go only prepares facts here: it selects values, spells them canonically,
+// ranks numbers and runs regular expressions (Mangle has none). Whether a
+// predicate passes, fails or is skipped is decided by the datalog clauses.
+package compile
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/google/mangle/ast"
+	"github.com/tidwall/gjson"
+
+	"github.com/vouch-dev/vouch/rulespec"
+	"github.com/vouch-dev/vouch/selectors"
+)
+
+//go:embed semantics.dl
+var semantics string
+
+// Semantics returns the fixed clauses shared by every compiled program.
+func Semantics() string { return semantics }
+
+// Options change how a program is compiled.
+type Options struct {
+	// Strict turns vacuous passes into failures.
+	Strict bool
+}
+
+// ClaimValue is what a claim's selector found in the facts.
+type ClaimValue struct {
+	Claim rulespec.Claim
+	selectors.Result
+}
+
+// Section is a commented group of facts in the written program.
+type Section struct {
+	Comment string
+	Facts   []ast.Atom
+}
+
+// Program is a compiled rulespec and envelope.
+type Program struct {
+	// Claims holds each claim's selection, in rulespec order.
+	Claims []ClaimValue
+	// Sections are the extensional facts, grouped as they are written.
+	Sections []Section
+	// Warnings are notes for the rule author, sorted.
+	Warnings []string
+}
+
+// PredicateCheck is the check id of predicate i's body.
+func PredicateCheck(i int) string { return fmt.Sprintf("p%d", i) }
+
+// ConditionCheck is the check id of predicate i's when condition.
+func ConditionCheck(i int) string { return fmt.Sprintf("w%d", i) }
+
+// Compile selects every claim from facts and builds the program.
+func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
+	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64)}
+	var warnings []string
+	for _, cl := range rs.Claims {
+		res := cl.Selector.Select(facts)
+		if res.Warning != "" {
+			warnings = append(warnings, fmt.Sprintf("claim %q: %s", cl.Name, res.Warning))
+		}
+		c.prog.Claims = append(c.prog.Claims, ClaimValue{Claim: cl, Result: res})
+		c.claims[cl.Name] = newClaimInfo(res)
+	}
+	c.rankNumbers(rs)
+
+	if opts.Strict {
+		c.prog.Sections = append(c.prog.Sections, Section{Comment: "Options", Facts: []ast.Atom{atom("option", name("/strict"))}})
+	}
+	for _, p := range rs.Predicates {
+		sec := Section{Comment: describePredicate(p)}
+		ch := PredicateCheck(p.Index)
+		sec.Facts = append(sec.Facts, atom("predicate", num(int64(p.Index)), str(ch)))
+		sec.Facts = append(sec.Facts, c.checkFacts(ch, p.Check)...)
+		if p.When != nil {
+			w := ConditionCheck(p.Index)
+			sec.Facts = append(sec.Facts, atom("condition", num(int64(p.Index)), str(w)))
+			sec.Facts = append(sec.Facts, c.checkFacts(w, *p.When)...)
+		}
+		c.prog.Sections = append(c.prog.Sections, sec)
+	}
+	for _, cv := range c.prog.Claims {
+		c.prog.Sections = append(c.prog.Sections, c.claimSection(cv))
+	}
+	sort.Strings(warnings)
+	c.prog.Warnings = warnings
+	return c.prog
+}
+
+// Facts returns every extensional fact in written order.
+func (p *Program) Facts() []ast.Atom {
+	n := 0
+	for _, s := range p.Sections {
+		n += len(s.Facts)
+	}
+	out := make([]ast.Atom, 0, n)
+	for _, s := range p.Sections {
+		out = append(out, s.Facts...)
+	}
+	return out
+}
+
+// WriteDL writes the whole program as self-contained Mangle source: header
+// comments, the fixed semantics, then every fact with comments tying it to
+// its predicate or claim.
+func (p *Program) WriteDL(w io.Writer, header []string) error {
+	var b strings.Builder
+	for _, h := range header {
+		b.WriteString("# " + strings.ReplaceAll(h, "\n", " ") + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(semantics)
+	for _, s := range p.Sections {
+		b.WriteString("\n# " + strings.ReplaceAll(s.Comment, "\n", " ") + "\n")
+		for _, f := range s.Facts {
+			b.WriteString(FormatFact(f))
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// claimInfo is a claim's selected value, broken down the way the facts
+// need it.
+type claimInfo struct {
+	present bool
+	typ     Type
+	key     string
+	value   gjson.Result
+	elems   []elemInfo // distinct elements, first occurrence order
+	nums    []number   // numeric elements (or the scalar number)
+}
+
+type elemInfo struct {
+	typ Type
+	key string
+}
+
+func newClaimInfo(res selectors.Result) *claimInfo {
+	ci := &claimInfo{present: res.Present}
+	if !res.Present {
+		return ci
+	}
+	ci.value = res.Value
+	ci.typ = typeOf(res.Value)
+	ci.key = canonicalKey(res.Value)
+	switch ci.typ {
+	case TNumber:
+		ci.nums = append(ci.nums, parseNumber(res.Value.Raw))
+	case TArray:
+		seen := make(map[elemInfo]bool)
+		res.Value.ForEach(func(_, e gjson.Result) bool {
+			ei := elemInfo{typ: typeOf(e), key: canonicalKey(e)}
+			if !seen[ei] {
+				seen[ei] = true
+				ci.elems = append(ci.elems, ei)
+				if ei.typ == TNumber {
+					ci.nums = append(ci.nums, parseNumber(e.Raw))
+				}
+			}
+			return true
+		})
+	}
+	return ci
+}
+
+type compiler struct {
+	prog   *Program
+	claims map[string]*claimInfo
+	// ranks maps a number's canonical key to its position in the sorted
+	// list of every number that a comparison can meet. Mangle compares only
+	// int64 values, so comparing ranks is how floats compare exactly.
+	ranks map[string]int64
+}
+
+// rankNumbers ranks the numbers comparisons can see: scalar numeric claims,
+// the smallest and largest number of each array claim, and the bounds of
+// greater_than / less_than checks.
+func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
+	var all []number
+	for _, ci := range c.claims {
+		if len(ci.nums) == 0 {
+			continue
+		}
+		lo, hi := minMax(ci.nums)
+		all = append(all, lo, hi)
+	}
+	add := func(ch *rulespec.Check) {
+		if ch != nil && (ch.Rule == rulespec.GreaterThan || ch.Rule == rulespec.LessThan) {
+			all = append(all, parseNumber(ch.Value.Raw))
+		}
+	}
+	for i := range rs.Predicates {
+		add(&rs.Predicates[i].Check)
+		add(rs.Predicates[i].When)
+	}
+	sort.Slice(all, func(i, j int) bool { return cmpNumbers(all[i], all[j]) < 0 })
+	var rank int64 = -1
+	for i, n := range all {
+		if i == 0 || cmpNumbers(all[i-1], n) != 0 {
+			rank++
+		}
+		c.ranks[n.key()] = rank
+	}
+}
+
+func minMax(ns []number) (lo, hi number) {
+	lo, hi = ns[0], ns[0]
+	for _, n := range ns[1:] {
+		if cmpNumbers(n, lo) < 0 {
+			lo = n
+		}
+		if cmpNumbers(n, hi) > 0 {
+			hi = n
+		}
+	}
+	return lo, hi
+}
+
+// checkFacts describes one check: which rule on which claim, with what
+// value, plus the regular-expression results a matches check needs.
+func (c *compiler) checkFacts(ch string, chk rulespec.Check) []ast.Atom {
+	id := str(ch)
+	out := []ast.Atom{atom("check", id, str(chk.Claim), name("/"+string(chk.Rule)))}
+	switch chk.Rule.Value() {
+	case rulespec.AnyValue:
+		out = append(out, atom("check_value", id, name(string(typeOf(*chk.Value))), str(canonicalKey(*chk.Value))))
+	case rulespec.ListValue:
+		seen := make(map[elemInfo]bool)
+		chk.Value.ForEach(func(_, m gjson.Result) bool {
+			ei := elemInfo{typeOf(m), canonicalKey(m)}
+			if !seen[ei] {
+				seen[ei] = true
+				out = append(out, atom("check_member", id, name(string(ei.typ)), str(ei.key)))
+			}
+			return true
+		})
+	case rulespec.NumberValue:
+		k := parseNumber(chk.Value.Raw).key()
+		out = append(out, atom("check_value", id, name(string(TNumber)), str(k)), atom("check_rank", id, num(c.ranks[k])))
+	case rulespec.LengthValue:
+		out = append(out, atom("check_length", id, num(chk.Value.Int())))
+	case rulespec.RegexValue:
+		out = append(out, atom("check_value", id, name(string(TString)), str(chk.Value.Str)))
+		out = append(out, c.regexFacts(id, chk)...)
+	}
+	return out
+}
+
+func (c *compiler) regexFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {
+	ci := c.claims[chk.Claim]
+	if ci == nil || !ci.present {
+		return nil
+	}
+	var out []ast.Atom
+	test := func(s string) {
+		if chk.Regexp.MatchString(s) {
+			out = append(out, atom("regex_match", id, str(s)))
+		} else {
+			out = append(out, atom("regex_miss", id, str(s)))
+		}
+	}
+	switch ci.typ {
+	case TString:
+		test(ci.key)
+	case TArray:
+		for _, e := range ci.elems {
+			if e.typ == TString {
+				test(e.key)
+			}
+		}
+	}
+	return out
+}
+
+func (c *compiler) claimSection(cv ClaimValue) Section {
+	name0 := cv.Claim.Name
+	ci := c.claims[name0]
+	sec := Section{Comment: fmt.Sprintf("claim %q, selector %s", name0, cv.Claim.Selector.String())}
+	if !ci.present {
+		sec.Comment += ": absent (no facts)"
+		return sec
+	}
+	cn := str(name0)
+	sec.Facts = append(sec.Facts, atom("claim", cn, name(string(ci.typ))), atom("claim_key", cn, str(ci.key)))
+	if n, ok := length(ci.value); ok {
+		sec.Facts = append(sec.Facts, atom("claim_length", cn, num(n)))
+	}
+	switch ci.typ {
+	case TNumber:
+		sec.Facts = append(sec.Facts, atom("claim_rank", cn, num(c.ranks[ci.key])))
+	case TArray:
+		sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(len(ci.elems)))))
+		types := make(map[Type]bool)
+		var typeOrder []Type
+		for _, e := range ci.elems {
+			if !types[e.typ] {
+				types[e.typ] = true
+				typeOrder = append(typeOrder, e.typ)
+			}
+		}
+		for _, t := range typeOrder {
+			sec.Facts = append(sec.Facts, atom("elem_type", cn, name(string(t))))
+		}
+		if len(ci.nums) > 0 {
+			lo, hi := minMax(ci.nums)
+			sec.Facts = append(sec.Facts,
+				atom("elem_min", cn, str(lo.key()), num(c.ranks[lo.key()])),
+				atom("elem_max", cn, str(hi.key()), num(c.ranks[hi.key()])))
+		}
+		for _, e := range ci.elems {
+			sec.Facts = append(sec.Facts, atom("elem", cn, name(string(e.typ)), str(e.key)))
+		}
+	}
+	return sec
+}
+
+// describePredicate is the comment above a predicate's facts.
+func describePredicate(p rulespec.Predicate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "predicate %d", p.Index)
+	if p.ID != "" {
+		fmt.Fprintf(&b, " (id %s)", p.ID)
+	}
+	fmt.Fprintf(&b, ": %s", DescribeCheck(p.Check))
+	if p.When != nil {
+		fmt.Fprintf(&b, ", when %s", DescribeCheck(*p.When))
+	}
+	if p.Source != "" {
+		fmt.Fprintf(&b, " [source: %s]", p.Source)
+	}
+	return b.String()
+}
+
+// DescribeCheck spells a check compactly: `caps contains "handle_csv"`.
+func DescribeCheck(c rulespec.Check) string {
+	s := c.Claim + " " + string(c.Rule)
+	if c.Value != nil {
+		s += " " + c.Value.Raw
+	}
+	return s
+}

@@ -1,0 +1,245 @@
+// Package datalog runs vouch's compiled programs on Google's Mangle engine
+// (v0.4.0) and reads results back out of the evaluated store in a stable
+// order.
+//
+// Rules come in as Mangle source text; extensional facts come in as atoms
+// added straight to the store, which is far cheaper than parsing them. The
+// compile package writes both into one .dl file, and tests prove that parsing
+// that file and evaluating it gives the same answers.
+package datalog
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/mangle/analysis"
+	"github.com/google/mangle/ast"
+	"github.com/google/mangle/engine"
+	"github.com/google/mangle/factstore"
+	"github.com/google/mangle/parse"
+)
+
+// EngineVersion names the Mangle release vouch evaluates with; it is written
+// into traces so a verdict can be replayed on the same engine.
+const EngineVersion = "github.com/google/mangle v0.4.0"
+
+// DefaultFactLimit bounds how many facts one evaluation may derive. Mangle
+// applies it per round and to the store's total growth; without a bound a
+// runaway program would never stop.
+const DefaultFactLimit = 10_000_000
+
+// Options tune an evaluation.
+type Options struct {
+	// FactLimit caps derived facts; zero means DefaultFactLimit.
+	FactLimit int
+}
+
+// Result is an evaluated program.
+type Result struct {
+	store   factstore.FactStore
+	info    *analysis.ProgramInfo
+	rules   map[ast.PredicateSym][]ast.Clause
+	edb     map[ast.PredicateSym]bool
+	strata  [][]string
+	timings []time.Duration
+	// InputFacts is how many extensional facts were loaded.
+	InputFacts int
+}
+
+// ParseRules parses Mangle source holding declarations and rules (and
+// possibly facts).
+func ParseRules(src string) (parse.SourceUnit, error) {
+	unit, err := parse.Unit(strings.NewReader(src))
+	if err != nil {
+		return parse.SourceUnit{}, fmt.Errorf("parse datalog: %w", err)
+	}
+	return unit, nil
+}
+
+// Eval analyses and stratifies src, loads facts into a fresh store and runs
+// the program to a fixed point.
+//
+// Any error, including hitting the fact limit, means the run did not finish:
+// the store may hold partial results and callers must not read verdicts from
+// it.
+func Eval(src string, facts []ast.Atom, opts Options) (*Result, error) {
+	unit, err := ParseRules(src)
+	if err != nil {
+		return nil, err
+	}
+	return EvalUnit(unit, facts, opts)
+}
+
+// EvalUnit is Eval for an already parsed unit.
+func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Result, err error) {
+	// The engine reports some failures by panicking (for example a type
+	// error deep in a builtin); an evaluation that panicked is a failed
+	// evaluation, never a pass.
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("evaluate datalog: engine failure: %v", r)
+		}
+	}()
+	info, err := analysis.AnalyzeOneUnit(unit, nil)
+	if err != nil {
+		return nil, fmt.Errorf("analyse datalog: %w", err)
+	}
+	strata, predToStratum, err := analysis.Stratify(analysis.Program{
+		EdbPredicates: info.EdbPredicates,
+		IdbPredicates: info.IdbPredicates,
+		Rules:         info.Rules,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stratify datalog: %w", err)
+	}
+	store := factstore.NewMultiIndexedArrayInMemoryStore()
+	for _, f := range facts {
+		if _, ok := info.Decls[f.Predicate]; !ok {
+			return nil, fmt.Errorf("load facts: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
+		}
+		store.Add(f)
+	}
+	limit := opts.FactLimit
+	if limit <= 0 {
+		limit = DefaultFactLimit
+	}
+	stats, err := engine.EvalStratifiedProgramWithStats(info, strata, predToStratum, store, engine.WithCreatedFactLimit(limit))
+	if err != nil {
+		if strings.Contains(err.Error(), "limit") {
+			return nil, fmt.Errorf("evaluate datalog: stopped after deriving more than %d facts: %w", limit, err)
+		}
+		return nil, fmt.Errorf("evaluate datalog: %w", err)
+	}
+	res = &Result{
+		store:      store,
+		info:       info,
+		rules:      make(map[ast.PredicateSym][]ast.Clause),
+		edb:        make(map[ast.PredicateSym]bool),
+		timings:    stats.Duration,
+		InputFacts: len(facts),
+	}
+	for _, c := range info.Rules {
+		res.rules[c.Head.Predicate] = append(res.rules[c.Head.Predicate], c)
+	}
+	for p := range info.EdbPredicates {
+		res.edb[p] = true
+	}
+	// Strata are listed by predicate name so the trace is the same on
+	// every run; the engine's own order varies.
+	for _, syms := range stats.Strata {
+		names := make([]string, 0, len(syms))
+		for _, s := range syms {
+			names = append(names, s.Symbol)
+		}
+		sort.Strings(names)
+		res.strata = append(res.strata, names)
+	}
+	return res, nil
+}
+
+// Strata lists the predicates of each stratum, in evaluation order, each
+// sorted by name.
+func (r *Result) Strata() [][]string { return r.strata }
+
+// Timings is the wall time spent in each stratum.
+func (r *Result) Timings() []time.Duration { return r.timings }
+
+// Predicates lists every predicate the program declares or defines, sorted,
+// with whether it is extensional.
+func (r *Result) Predicates() []Predicate {
+	var out []Predicate
+	for sym := range r.info.Decls {
+		if strings.HasPrefix(sym.Symbol, ":") {
+			continue
+		}
+		out = append(out, Predicate{Name: sym.Symbol, Arity: sym.Arity, Extensional: r.edb[sym] && len(r.rules[sym]) == 0})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Arity < out[j].Arity
+	})
+	return out
+}
+
+// Predicate describes one relation of an evaluated program.
+type Predicate struct {
+	Name        string
+	Arity       int
+	Extensional bool
+}
+
+// Facts returns every fact of the predicate, sorted by their printed form so
+// output never depends on the engine's map order.
+func (r *Result) Facts(name string, arity int) []ast.Atom {
+	return r.Query(queryAtom(name, arity))
+}
+
+// Query returns the facts matching q (constants in q must match; variables
+// match anything), sorted.
+func (r *Result) Query(q ast.Atom) []ast.Atom {
+	var out []ast.Atom
+	_ = r.store.GetFacts(q, func(a ast.Atom) error {
+		out = append(out, a)
+		return nil
+	})
+	SortAtoms(out)
+	return out
+}
+
+// Has reports whether the store holds the ground atom a.
+func (r *Result) Has(a ast.Atom) bool { return r.store.Contains(a) }
+
+// Count returns how many facts the predicate holds.
+func (r *Result) Count(name string, arity int) int {
+	n := 0
+	_ = r.store.GetFacts(queryAtom(name, arity), func(ast.Atom) error {
+		n++
+		return nil
+	})
+	return n
+}
+
+func queryAtom(name string, arity int) ast.Atom {
+	return ast.NewQuery(ast.PredicateSym{Symbol: name, Arity: arity})
+}
+
+// SortAtoms orders atoms by predicate, then argument by argument: numbers
+// numerically, everything else by printed form.
+func SortAtoms(atoms []ast.Atom) {
+	sort.SliceStable(atoms, func(i, j int) bool { return compareAtoms(atoms[i], atoms[j]) < 0 })
+}
+
+func compareAtoms(a, b ast.Atom) int {
+	if a.Predicate.Symbol != b.Predicate.Symbol {
+		return strings.Compare(a.Predicate.Symbol, b.Predicate.Symbol)
+	}
+	for k := 0; k < len(a.Args) && k < len(b.Args); k++ {
+		if c := compareTerms(a.Args[k], b.Args[k]); c != 0 {
+			return c
+		}
+	}
+	return len(a.Args) - len(b.Args)
+}
+
+func compareTerms(x, y ast.BaseTerm) int {
+	cx, okx := x.(ast.Constant)
+	cy, oky := y.(ast.Constant)
+	if okx && oky && cx.Type == ast.NumberType && cy.Type == ast.NumberType {
+		switch {
+		case cx.NumValue < cy.NumValue:
+			return -1
+		case cx.NumValue > cy.NumValue:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(x.String(), y.String())
+}
+
+// ErrNoFact is returned by Prove for a fact the store does not hold.
+var ErrNoFact = errors.New("fact not in the evaluated store")

@@ -1,0 +1,154 @@
+package datalog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/google/mangle/ast"
+	"github.com/google/mangle/engine"
+	"github.com/google/mangle/unionfind"
+)
+
+// Proof is one derivation of a fact, read back from the evaluated store: a
+// clause whose head matches the fact and whose body holds in the final store.
+// Extensional facts are leaves with no clause.
+type Proof struct {
+	Fact ast.Atom
+	// Clause is the rule that derived Fact, as written in the program; nil
+	// for an extensional fact.
+	Clause *ast.Clause
+	// Body holds each body literal of Clause, ground.
+	Body []Literal
+}
+
+// Literal is one ground body literal of a derivation.
+type Literal struct {
+	// Text is the literal with its variables replaced by their values.
+	Text string
+	// Negated marks `!p(...)`: the proof rests on that fact being absent.
+	Negated bool
+	// Builtin marks comparisons and built-in predicates.
+	Builtin bool
+	// Proof is the derivation of a positive, derived literal.
+	Proof *Proof
+}
+
+// maxProofDepth guards against a program whose rules recurse through the
+// proof; vouch's compiled programs are shallow, so hitting it is a bug.
+const maxProofDepth = 64
+
+// Prove finds a derivation of fact in the evaluated store. It re-solves rule
+// bodies against the final store rather than re-running the program, so the
+// proof shows exactly the facts the engine had.
+func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
+	if !r.store.Contains(fact) {
+		return nil, fmt.Errorf("prove %s: %w", fact, ErrNoFact)
+	}
+	q := engine.QueryContext{PredToRules: r.rules, PredToDecl: r.info.Decls, Store: r.store}
+	return r.prove(q, fact, 0)
+}
+
+func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof, error) {
+	if depth > maxProofDepth {
+		return nil, fmt.Errorf("prove %s: derivation deeper than %d", fact, maxProofDepth)
+	}
+	clauses := r.rules[fact.Predicate]
+	if len(clauses) == 0 {
+		return &Proof{Fact: fact}, nil
+	}
+	for i := range clauses {
+		clause := clauses[i]
+		subst, err := unionfind.UnifyTermsExtend(clause.Head.Args, fact.Args, unionfind.New())
+		if err != nil {
+			continue
+		}
+		sol, ok, err := solve(q, clause.Premises, subst)
+		if err != nil {
+			return nil, fmt.Errorf("prove %s: %w", fact, err)
+		}
+		if !ok {
+			continue
+		}
+		p := &Proof{Fact: fact, Clause: &clause}
+		for _, prem := range clause.Premises {
+			lit, err := r.literal(q, prem, sol, depth)
+			if err != nil {
+				return nil, err
+			}
+			p.Body = append(p.Body, lit)
+		}
+		return p, nil
+	}
+	// An initial fact written in the program text (such as a rule-kind
+	// table) has no clause with a body.
+	return &Proof{Fact: fact}, nil
+}
+
+// solve finds the first substitution satisfying every premise in order.
+func solve(q engine.QueryContext, premises []ast.Term, subst unionfind.UnionFind) (unionfind.UnionFind, bool, error) {
+	if len(premises) == 0 {
+		return subst, true, nil
+	}
+	sols, err := q.EvalPremise(premises[0], subst)
+	if err != nil {
+		return subst, false, err
+	}
+	for _, s := range sols {
+		if out, ok, err := solve(q, premises[1:], s); err != nil || ok {
+			return out, ok, err
+		}
+	}
+	return subst, false, nil
+}
+
+func (r *Result) literal(q engine.QueryContext, prem ast.Term, sol unionfind.UnionFind, depth int) (Literal, error) {
+	ground := prem.ApplySubst(sol)
+	lit := Literal{Text: ground.String()}
+	switch g := ground.(type) {
+	case ast.NegAtom:
+		lit.Negated = true
+	case ast.Atom:
+		if strings.HasPrefix(g.Predicate.Symbol, ":") {
+			lit.Builtin = true
+			break
+		}
+		if len(r.rules[g.Predicate]) > 0 {
+			sub, err := r.prove(q, g, depth+1)
+			if err != nil {
+				return lit, err
+			}
+			lit.Proof = sub
+		}
+	default:
+		lit.Builtin = true
+	}
+	return lit, nil
+}
+
+// Format renders the proof as an indented tree, one literal per line.
+func (p *Proof) Format(indent string) string {
+	var b strings.Builder
+	p.format(&b, indent, 0)
+	return b.String()
+}
+
+func (p *Proof) format(b *strings.Builder, indent string, level int) {
+	pad := indent + strings.Repeat("  ", level)
+	if p.Clause == nil {
+		fmt.Fprintf(b, "%s%s  [fact]\n", pad, p.Fact)
+		return
+	}
+	fmt.Fprintf(b, "%s%s  because\n", pad, p.Fact)
+	for _, l := range p.Body {
+		switch {
+		case l.Proof != nil:
+			l.Proof.format(b, indent, level+1)
+		case l.Negated:
+			fmt.Fprintf(b, "%s  %s  [no such fact]\n", pad, l.Text)
+		case l.Builtin:
+			fmt.Fprintf(b, "%s  %s  [holds]\n", pad, l.Text)
+		default:
+			fmt.Fprintf(b, "%s  %s  [fact]\n", pad, l.Text)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package rulespec
+
+import "sort"
+
+// Rule is one of the twelve predicate rule types.
+type Rule string
+
+// The rule types a predicate or a when condition may use.
+const (
+	Exists      Rule = "exists"
+	NotExists   Rule = "not_exists"
+	Equals      Rule = "equals"
+	Contains    Rule = "contains"
+	NotContains Rule = "not_contains"
+	AnyOf       Rule = "any_of"
+	NoneOf      Rule = "none_of"
+	GreaterThan Rule = "greater_than"
+	LessThan    Rule = "less_than"
+	MinLength   Rule = "min_length"
+	MaxLength   Rule = "max_length"
+	Matches     Rule = "matches"
+)
+
+// ValueKind says what a rule expects in its `value:` field.
+type ValueKind int
+
+// What a rule's value must be.
+const (
+	NoValue     ValueKind = iota // the rule takes no value
+	AnyValue                     // any non-null value
+	ListValue                    // a sequence of non-null values
+	NumberValue                  // an integer or a float
+	LengthValue                  // a non-negative integer
+	RegexValue                   // a string holding a valid RE2 pattern
+)
+
+var ruleValues = map[Rule]ValueKind{
+	Exists:      NoValue,
+	NotExists:   NoValue,
+	Equals:      AnyValue,
+	Contains:    AnyValue,
+	NotContains: AnyValue,
+	AnyOf:       ListValue,
+	NoneOf:      ListValue,
+	GreaterThan: NumberValue,
+	LessThan:    NumberValue,
+	MinLength:   LengthValue,
+	MaxLength:   LengthValue,
+	Matches:     RegexValue,
+}
+
+// Rules lists every rule type in a stable order.
+func Rules() []Rule {
+	out := make([]Rule, 0, len(ruleValues))
+	for r := range ruleValues {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Valid reports whether r is one of the twelve rule types.
+func (r Rule) Valid() bool {
+	_, ok := ruleValues[r]
+	return ok
+}
+
+// Value says what r expects in `value:`.
+func (r Rule) Value() ValueKind { return ruleValues[r] }
+
+func (k ValueKind) describe() string {
+	switch k {
+	case AnyValue:
+		return "a value"
+	case ListValue:
+		return "a list of values"
+	case NumberValue:
+		return "a number"
+	case LengthValue:
+		return "a non-negative integer"
+	case RegexValue:
+		return "a regular expression string"
+	}
+	return "no value"
+}
+
+// Source records where a predicate's invariant came from.
+type Source string
+
+// The sources a predicate may cite.
+const (
+	TaskPrompt Source = "task_prompt"
+	Memory     Source = "memory"
+)
+
+var sources = []string{string(Memory), string(TaskPrompt)}

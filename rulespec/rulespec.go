@@ -1,0 +1,570 @@
+// Package rulespec loads and validates a rulespec: the claims (named
+// selectors into an envelope's facts) and predicates (rules over those
+// claims) that a repository keeps in analysis/rulespec.yaml.
+//
+// Loading reports every problem in the file at once, each with its
+// file:line:col, so an author fixes them in one pass.
+package rulespec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/selectors"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// MaxBytes caps the size of a rulespec file. Rulespecs are written by the
+// repository's maintainers, but a runaway generated file should still get a
+// clear error rather than exhaust memory.
+const MaxBytes = 16 << 20
+
+// Pos is a 1-based position in the rulespec file.
+type Pos struct {
+	Line, Col int
+}
+
+// Rulespec is a validated rulespec.
+type Rulespec struct {
+	// File is the path the rulespec was read from, as given.
+	File string
+	// SHA256 is the hex digest of the file's bytes.
+	SHA256     string
+	Claims     []Claim
+	Predicates []Predicate
+}
+
+// Claim names a selector into the envelope's facts.
+type Claim struct {
+	Name     string
+	Selector *selectors.Selector
+	Pos      Pos
+}
+
+// Check is a rule applied to a claim: the body of a predicate, and of a
+// predicate's when condition.
+type Check struct {
+	Claim string
+	Rule  Rule
+	// Value is the rule's value as JSON, or nil for rules without one.
+	Value *gjson.Result
+	// Regexp is the compiled pattern of a matches rule.
+	Regexp *regexp.Regexp
+	Pos    Pos
+}
+
+// Predicate is one rule of the rulespec.
+type Predicate struct {
+	// Index is the 0-based position in the predicates list.
+	Index int
+	// ID is the optional stable identifier (`id:`).
+	ID string
+	Check
+	Source Source
+	Notes  string
+	// When, if set, is the condition under which the predicate applies.
+	When *Check
+}
+
+// Error is one problem found in a rulespec.
+type Error struct {
+	File string
+	Pos
+	Msg string
+}
+
+// Error formats the problem as file:line:col: message.
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is every problem found in one rulespec, in file order.
+type ErrorList []*Error
+
+// Error joins the problems one per line.
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Load reads and validates the rulespec at path. A returned error is an
+// ErrorList.
+func Load(path string) (*Rulespec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: "cannot read rulespec: " + osReason(err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: "cannot read rulespec: " + osReason(err)}}
+	}
+	if len(data) > MaxBytes {
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("rulespec is larger than %d bytes; split it or remove generated content", MaxBytes)}}
+	}
+	return Parse(path, data)
+}
+
+func osReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Parse validates rulespec text. file names it in errors. A returned error
+// is an ErrorList holding every problem found.
+func Parse(file string, data []byte) (*Rulespec, error) {
+	sum := sha256.Sum256(data)
+	l := &loader{file: file}
+	doc, err := l.decode(data)
+	if err != nil {
+		return nil, err
+	}
+	rs := &Rulespec{File: file, SHA256: hex.EncodeToString(sum[:])}
+	l.top(doc, rs)
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool {
+			a, b := l.errs[i], l.errs[j]
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
+		return nil, l.errs
+	}
+	return rs, nil
+}
+
+type loader struct {
+	file string
+	errs ErrorList
+}
+
+func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
+	e := &Error{File: l.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	l.errs = append(l.errs, e)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// decode parses the YAML document, turning yaml.v3's errors into positioned
+// ones. yaml.v3 can panic on some malformed input, so a panic becomes an
+// error too.
+func (l *loader) decode(data []byte) (doc *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, ErrorList{{File: l.file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
+		}
+	}()
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		msg := err.Error()
+		e := &Error{File: l.file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Col = 1
+			e.Msg = "not valid YAML: " + m[2]
+		}
+		return nil, ErrorList{e}
+	}
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return nil, ErrorList{{File: l.file, Msg: "rulespec is empty; it needs claims: and predicates:"}}
+	}
+	return root.Content[0], nil
+}
+
+// fields walks a mapping node, reporting duplicate and unknown keys, and
+// returns the value node of each known key.
+func (l *loader) fields(n *yaml.Node, what string, known []string) map[string]*yaml.Node {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		l.errorf(n, "%s must be a mapping, found %s", what, kindName(n))
+		return nil
+	}
+	out := make(map[string]*yaml.Node)
+	keys := make(map[string]int)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			l.errorf(k, "%s keys must be plain words, found %s", what, kindName(k))
+			continue
+		}
+		if first, dup := keys[k.Value]; dup {
+			l.errorf(k, "duplicate key %q in %s (first at line %d); remove one of them", k.Value, what, first)
+			continue
+		}
+		keys[k.Value] = k.Line
+		if !contains(known, k.Value) {
+			l.errorf(k, "unknown key %q in %s%s; allowed keys are %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
+			continue
+		}
+		out[k.Value] = v
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	n = deref(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "nothing"
+}
+
+func isNull(n *yaml.Node) bool {
+	n = deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// str returns a string scalar's value, reporting anything else.
+func (l *loader) str(n *yaml.Node, what string) (string, bool) {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		l.errorf(n, "%s must be a string, found %s", what, kindName(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+var topKeys = []string{"claims", "predicates"}
+
+func (l *loader) top(doc *yaml.Node, rs *Rulespec) {
+	f := l.fields(doc, "the rulespec", topKeys)
+	if f == nil {
+		return
+	}
+	claims := l.claims(f["claims"], doc, rs)
+	l.predicates(f["predicates"], doc, rs, claims)
+}
+
+func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
+	names := make(map[string]bool)
+	if n == nil || isNull(n) {
+		l.errorf(parent, "the rulespec has no claims: list; add claims with a name and a selector")
+		return names
+	}
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode {
+		l.errorf(n, "claims must be a list, found %s", kindName(n))
+		return names
+	}
+	first := make(map[string]int)
+	for _, item := range n.Content {
+		f := l.fields(item, "a claim", []string{"name", "selector"})
+		if f == nil {
+			continue
+		}
+		c := Claim{Pos: Pos{item.Line, item.Column}}
+		nameOK := false
+		if v, ok := f["name"]; !ok {
+			l.errorf(item, "claim has no name:; add a unique name that predicates refer to")
+		} else if c.Name, nameOK = l.str(v, "claim name"); nameOK {
+			if c.Name == "" {
+				l.errorf(v, "claim name is empty")
+				nameOK = false
+			} else if line, dup := first[c.Name]; dup {
+				l.errorf(v, "duplicate claim name %q (first at line %d); claim names must be unique", c.Name, line)
+				nameOK = false
+			} else {
+				first[c.Name] = v.Line
+			}
+		}
+		if v, ok := f["selector"]; !ok {
+			l.errorf(item, "claim %q has no selector:; add a path into the envelope's facts such as feature.capabilities", c.Name)
+			nameOK = false
+		} else if text, ok := l.str(v, "selector"); ok {
+			sel, err := selectors.Parse(text)
+			if err != nil {
+				col := v.Column
+				var se *selectors.SyntaxError
+				if errors.As(err, &se) {
+					col += se.Col - 1
+					if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+						col++
+					}
+					l.errs = append(l.errs, &Error{File: l.file, Pos: Pos{v.Line, col}, Msg: "invalid selector " + strconv.Quote(text) + ": " + se.Msg})
+				} else {
+					l.errorf(v, "invalid selector %q: %v", text, err)
+				}
+				nameOK = false
+			}
+			c.Selector = sel
+		} else {
+			nameOK = false
+		}
+		if nameOK {
+			names[c.Name] = true
+			rs.Claims = append(rs.Claims, c)
+		} else if c.Name != "" {
+			// Keep the name known so predicates naming it do not pile up
+			// a second, misleading error.
+			names[c.Name] = true
+		}
+	}
+	return names
+}
+
+var predicateKeys = []string{"claim", "id", "notes", "rule", "source", "value", "when"}
+var whenKeys = []string{"claim", "rule", "value"}
+var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[string]bool) {
+	if n == nil || isNull(n) {
+		l.errorf(parent, "the rulespec has no predicates:; a rulespec that checks nothing cannot pass")
+		return
+	}
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode {
+		l.errorf(n, "predicates must be a list, found %s", kindName(n))
+		return
+	}
+	if len(n.Content) == 0 {
+		l.errorf(n, "predicates is empty; a rulespec that checks nothing cannot pass")
+		return
+	}
+	ids := make(map[string]int)
+	for i, item := range n.Content {
+		f := l.fields(item, "a predicate", predicateKeys)
+		if f == nil {
+			continue
+		}
+		p := Predicate{Index: i}
+		ok := l.check(item, f, &p.Check, claims, "predicate")
+		if v, has := f["id"]; has {
+			if id, sok := l.str(v, "id"); sok {
+				switch {
+				case !idPattern.MatchString(id):
+					l.errorf(v, "id %q may use only lower-case letters, digits, '_' and '-'", id)
+					ok = false
+				case ids[id] != 0:
+					l.errorf(v, "duplicate id %q (first at line %d); ids must be unique", id, ids[id])
+					ok = false
+				default:
+					ids[id] = v.Line
+					p.ID = id
+				}
+			} else {
+				ok = false
+			}
+		}
+		if v, has := f["source"]; has && !isNull(v) {
+			if s, sok := l.str(v, "source"); sok {
+				if !contains(sources, s) {
+					l.errorf(v, "unknown source %q%s; use task_prompt or memory", s, suggest.Hint(s, sources))
+					ok = false
+				}
+				p.Source = Source(s)
+			} else {
+				ok = false
+			}
+		}
+		if v, has := f["notes"]; has && !isNull(v) {
+			if s, sok := l.str(v, "notes"); sok {
+				p.Notes = s
+			} else {
+				ok = false
+			}
+		}
+		if v, has := f["when"]; has {
+			wf := l.fields(v, "a when condition", whenKeys)
+			if wf == nil {
+				ok = false
+			} else {
+				w := &Check{}
+				if l.check(deref(v), wf, w, claims, "when condition") {
+					p.When = w
+				} else {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			rs.Predicates = append(rs.Predicates, p)
+		}
+	}
+}
+
+// check validates the claim/rule/value trio shared by predicates and when
+// conditions.
+func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims map[string]bool, what string) bool {
+	n = deref(n)
+	c.Pos = Pos{n.Line, n.Column}
+	ok := true
+	if v, has := f["claim"]; !has {
+		l.errorf(n, "%s has no claim:; name one of the claims", what)
+		ok = false
+	} else if name, sok := l.str(v, "claim"); sok {
+		if !claims[name] {
+			known := make([]string, 0, len(claims))
+			for k := range claims {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			l.errorf(v, "%s names undefined claim %q%s; define it under claims:", what, name, suggest.Hint(name, known))
+			ok = false
+		}
+		c.Claim = name
+	} else {
+		ok = false
+	}
+	rv, has := f["rule"]
+	if !has {
+		l.errorf(n, "%s has no rule:; use one of %s", what, ruleList())
+		return false
+	}
+	name, sok := l.str(rv, "rule")
+	if !sok {
+		return false
+	}
+	c.Rule = Rule(name)
+	if !c.Rule.Valid() {
+		names := make([]string, 0, 12)
+		for _, r := range Rules() {
+			names = append(names, string(r))
+		}
+		l.errorf(rv, "unknown rule %q%s; use one of %s", name, suggest.Hint(name, names), ruleList())
+		return false
+	}
+	return l.value(n, f["value"], c) && ok
+}
+
+func ruleList() string {
+	names := make([]string, 0, 12)
+	for _, r := range Rules() {
+		names = append(names, string(r))
+	}
+	return strings.Join(names, ", ")
+}
+
+// value checks a rule's value against what the rule expects and converts it
+// to JSON with the same converter as envelope facts, so both sides of a
+// comparison are spelled the same way.
+func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
+	kind := c.Rule.Value()
+	if kind == NoValue {
+		if v != nil {
+			l.errorf(v, "rule %s takes no value; remove value:", c.Rule)
+			return false
+		}
+		return true
+	}
+	if v == nil {
+		l.errorf(parent, "rule %s needs value: (%s)", c.Rule, kind.describe())
+		return false
+	}
+	if isNull(v) {
+		hint := ""
+		if c.Rule == Equals {
+			hint = "; to require that a claim is absent use rule: not_exists"
+		}
+		l.errorf(v, "rule %s needs %s, found null%s", c.Rule, kind.describe(), hint)
+		return false
+	}
+	d := deref(v)
+	switch kind {
+	case ListValue:
+		if d.Kind != yaml.SequenceNode {
+			l.errorf(v, "rule %s needs a list such as [a, b], found %s", c.Rule, kindName(d))
+			return false
+		}
+		for _, item := range d.Content {
+			if isNull(item) {
+				l.errorf(item, "rule %s: list members must not be null (null is never a value)", c.Rule)
+				return false
+			}
+		}
+	case NumberValue:
+		if d.Kind != yaml.ScalarNode || (d.Tag != "!!int" && d.Tag != "!!float") {
+			l.errorf(v, "rule %s needs a number, found %s", c.Rule, kindName(d))
+			return false
+		}
+	case LengthValue:
+		if d.Kind != yaml.ScalarNode || d.Tag != "!!int" {
+			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, kindName(d))
+			return false
+		}
+		var n int64
+		if err := d.Decode(&n); err != nil || n < 0 {
+			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, d.Value)
+			return false
+		}
+	case RegexValue:
+		if d.Kind != yaml.ScalarNode || d.Tag != "!!str" {
+			l.errorf(v, "rule %s needs a regular expression string, found %s; quote it", c.Rule, kindName(d))
+			return false
+		}
+		re, err := regexp.Compile(d.Value)
+		if err != nil {
+			msg := err.Error()
+			msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+			l.errorf(v, "invalid regular expression %q: %s (RE2 syntax: https://github.com/google/re2/wiki/Syntax)", d.Value, msg)
+			return false
+		}
+		c.Regexp = re
+	}
+	js, err := envelope.ToJSON(l.file, v, envelope.DefaultLimits())
+	if err != nil {
+		var ee *envelope.Error
+		if errors.As(err, &ee) {
+			l.errs = append(l.errs, &Error{File: l.file, Pos: Pos{ee.Line, ee.Col}, Msg: ee.Msg})
+		} else {
+			l.errorf(v, "%v", err)
+		}
+		return false
+	}
+	r := gjson.ParseBytes(js)
+	c.Value = &r
+	return true
+}

@@ -1,0 +1,190 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
+)
+
+// Artifact file names, as the seed's tooling names them.
+const (
+	ProgramFile = "rulespec.compiled.dl"
+	TraceFile   = "datalog_evaluation.txt"
+)
+
+// WriteArtifacts writes the compiled program and the evaluation trace into
+// dir, each atomically (a temporary file renamed into place), and records
+// their paths in the report.
+func (o *Outcome) WriteArtifacts(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	var dl bytes.Buffer
+	if err := o.Program.WriteDL(&dl, o.header()); err != nil {
+		return fmt.Errorf("render program: %w", err)
+	}
+	progPath := filepath.Join(dir, ProgramFile)
+	tracePath := filepath.Join(dir, TraceFile)
+	trace := o.Trace(dl.Bytes())
+	if err := writeAtomic(progPath, dl.Bytes()); err != nil {
+		return err
+	}
+	if err := writeAtomic(tracePath, trace); err != nil {
+		return err
+	}
+	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath}
+	return nil
+}
+
+func (o *Outcome) header() []string {
+	return []string{
+		"vouch compiled program: replay with any Mangle v0.4.0 evaluator, e.g.",
+		"  mg -load " + ProgramFile + " -exec 'verdict(I, S)'",
+		"rulespec: " + o.Rulespec.File + " sha256:" + o.Rulespec.SHA256,
+		"envelope: " + o.Envelope.File + " sha256:" + o.Envelope.SHA256,
+		fmt.Sprintf("strict: %v", o.Strict),
+	}
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %v", path, firstErr(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Trace renders the evaluation trace. Every line is the same on every run
+// for the same inputs, except lines beginning "timing:".
+func (o *Outcome) Trace(program []byte) []byte {
+	var b strings.Builder
+	sum := sha256.Sum256(program)
+	res := o.Result
+	b.WriteString("vouch datalog evaluation trace\n")
+	fmt.Fprintf(&b, "engine: %s\n", datalog.EngineVersion)
+	fmt.Fprintf(&b, "input rulespec: %s sha256:%s\n", o.Rulespec.File, o.Rulespec.SHA256)
+	fmt.Fprintf(&b, "input envelope: %s sha256:%s\n", o.Envelope.File, o.Envelope.SHA256)
+	fmt.Fprintf(&b, "program: %s sha256:%s\n", ProgramFile, hex.EncodeToString(sum[:]))
+	fmt.Fprintf(&b, "options: strict=%v\n", o.Strict)
+	fmt.Fprintf(&b, "timing: load %s, compile %s, evaluate %s, collect %s\n", o.Elapsed.Load, o.Elapsed.Compile, o.Elapsed.Evaluate, o.Elapsed.Collect)
+
+	b.WriteString("\nstrata (evaluated in this order):\n")
+	for i, s := range res.Strata() {
+		fmt.Fprintf(&b, "  %d: %s\n", i, strings.Join(s, ", "))
+	}
+	for i, d := range res.Timings() {
+		fmt.Fprintf(&b, "timing: stratum %d %s\n", i, d)
+	}
+
+	b.WriteString("\nfacts per relation:\n")
+	edb, idb := 0, 0
+	for _, p := range res.Predicates() {
+		n := res.Count(p.Name, p.Arity)
+		kind := "derived"
+		if p.Extensional {
+			kind = "extensional"
+			edb += n
+		} else {
+			idb += n
+		}
+		fmt.Fprintf(&b, "  %-22s %-11s %d\n", fmt.Sprintf("%s/%d", p.Name, p.Arity), kind, n)
+	}
+	b.WriteString("\nstatistics:\n")
+	fmt.Fprintf(&b, "  extensional facts loaded: %d\n", res.InputFacts)
+	fmt.Fprintf(&b, "  facts in the final store: %d extensional-or-initial, %d derived\n", edb, idb)
+	fmt.Fprintf(&b, "  predicates: %d, verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict)
+
+	b.WriteString("\nverdicts and why:\n")
+	for _, p := range o.Report.Predicates {
+		fmt.Fprintf(&b, "\npredicate %d: %s -> %s", p.Index, compile.DescribeCheck(o.Rulespec.Predicates[indexOf(o, p.Index)].Check), p.Status)
+		if p.Vacuous {
+			b.WriteString(" (vacuous)")
+		}
+		b.WriteString("\n")
+		fact := ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2},
+			Args: []ast.BaseTerm{ast.Number(int64(p.Index)), mustName("/" + string(p.Status))}}
+		proof, err := res.Prove(fact)
+		if err != nil {
+			fmt.Fprintf(&b, "  no derivation found: %v\n", err)
+			continue
+		}
+		b.WriteString(proof.Format("  "))
+		if p.Status == Fail {
+			for _, f := range o.failureFacts(p.Index) {
+				fmt.Fprintf(&b, "  relevant: %s\n", f)
+			}
+		}
+		if p.Message != "" {
+			fmt.Fprintf(&b, "  message: %s\n", p.Message)
+		}
+	}
+	return []byte(b.String())
+}
+
+// failureFacts lists the derived diagnostics about a failed predicate's
+// check: the facts that tell why pass(...) could not be derived.
+func (o *Outcome) failureFacts(idx int) []string {
+	ch := ast.String(compile.PredicateCheck(idx))
+	v := ast.Variable{Symbol: "_"}
+	var out []string
+	for _, q := range []ast.Atom{
+		{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{ch}},
+		{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{ch}},
+		{Predicate: ast.PredicateSym{Symbol: "stray", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}},
+		{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}},
+		{Predicate: ast.PredicateSym{Symbol: "regex_miss", Arity: 2}, Args: []ast.BaseTerm{ch, v}},
+		{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{ast.Number(int64(idx))}},
+	} {
+		facts := o.Result.Query(q)
+		for i, f := range facts {
+			if i == 10 {
+				out = append(out, fmt.Sprintf("... and %d more %s facts", len(facts)-10, q.Predicate.Symbol))
+				break
+			}
+			out = append(out, compile.FormatFact(f))
+		}
+	}
+	return out
+}
+
+func indexOf(o *Outcome, idx int) int {
+	for i, p := range o.Rulespec.Predicates {
+		if p.Index == idx {
+			return i
+		}
+	}
+	return 0
+}
+
+func mustName(s string) ast.Constant {
+	c, _ := ast.Name(s)
+	return c
+}

@@ -1,0 +1,313 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/rulespec"
+)
+
+// Report is the result of a verification, in the shape of the documented
+// JSON contract (docs/json.md).
+type Report struct {
+	Verdict    string            `json:"verdict"`
+	Summary    Summary           `json:"summary"`
+	Predicates []PredicateReport `json:"predicates"`
+	Warnings   []string          `json:"warnings"`
+	Artifacts  Artifacts         `json:"artifacts"`
+}
+
+// Summary counts predicates by status.
+type Summary struct {
+	Total   int `json:"total"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+	Vacuous int `json:"vacuous"`
+}
+
+// Artifacts are the files a verification wrote.
+type Artifacts struct {
+	Program string `json:"program"`
+	Trace   string `json:"trace"`
+}
+
+// RawJSON is a JSON value carried through verbatim; nil encodes as null.
+type RawJSON []byte
+
+// MarshalJSON writes the raw value, or null.
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// PredicateReport is one predicate's verdict.
+type PredicateReport struct {
+	Index    int              `json:"index"`
+	ID       string           `json:"id,omitempty"`
+	Claim    string           `json:"claim"`
+	Selector string           `json:"selector"`
+	Rule     string           `json:"rule"`
+	Value    RawJSON          `json:"value"`
+	Source   string           `json:"source"`
+	Notes    string           `json:"notes"`
+	When     *ConditionReport `json:"when,omitempty"`
+	Status   Status           `json:"status"`
+	Vacuous  bool             `json:"vacuous"`
+	Actual   RawJSON          `json:"actual"`
+	Message  string           `json:"message"`
+}
+
+// ConditionReport describes a predicate's when condition.
+type ConditionReport struct {
+	Claim  string  `json:"claim"`
+	Rule   string  `json:"rule"`
+	Value  RawJSON `json:"value"`
+	Actual RawJSON `json:"actual"`
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("encode report: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// TextOptions control the text rendering.
+type TextOptions struct {
+	Color bool
+}
+
+// WriteText writes one line per predicate and a summary line.
+func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
+	var b strings.Builder
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	for _, warn := range r.Warnings {
+		b.WriteString(paint("33", "warning: ") + warn + "\n")
+	}
+	for _, p := range r.Predicates {
+		label := strings.ToUpper(string(p.Status))
+		switch {
+		case p.Status == Fail:
+			label = paint("31;1", "FAIL")
+		case p.Status == Pass && p.Vacuous:
+			label = paint("33", "PASS")
+		case p.Status == Pass:
+			label = paint("32", "PASS")
+		default:
+			label = paint("36", "SKIP")
+		}
+		name := fmt.Sprintf("[%d]", p.Index)
+		if p.ID != "" {
+			name = fmt.Sprintf("[%d %s]", p.Index, p.ID)
+		}
+		expected := p.Rule
+		if p.Value != nil {
+			expected += " " + short(string(p.Value))
+		}
+		fmt.Fprintf(&b, "%s %s %s %s", label, name, p.Claim, expected)
+		if p.Vacuous {
+			b.WriteString(" (vacuous)")
+		}
+		b.WriteString("\n")
+		if p.Message != "" && (p.Status != Pass || p.Vacuous) {
+			b.WriteString("     " + p.Message + "\n")
+		}
+		if p.Notes != "" && p.Status == Fail {
+			b.WriteString("     note: " + p.Notes + "\n")
+		}
+	}
+	s := r.Summary
+	summary := fmt.Sprintf("%d/%d passed, %d failed, %d skipped", s.Passed, s.Total, s.Failed, s.Skipped)
+	if s.Vacuous > 0 {
+		summary += fmt.Sprintf(" (%d vacuous)", s.Vacuous)
+	}
+	if r.Verdict == "pass" {
+		summary = paint("32;1", "PASS") + " " + summary
+	} else {
+		summary = paint("31;1", "FAIL") + " " + summary
+	}
+	b.WriteString(summary + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// short shows a JSON value on one line, cut to a readable length.
+func short(s string) string {
+	const max = 80
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-3]) + "..."
+	}
+	return s
+}
+
+func describeValue(v RawJSON) string {
+	if v == nil {
+		return "nothing (absent)"
+	}
+	s := string(v)
+	switch {
+	case s == "true" || s == "false":
+		return "boolean " + s
+	case strings.HasPrefix(s, `"`):
+		return "string " + short(s)
+	case strings.HasPrefix(s, "["):
+		return "array " + short(s)
+	case strings.HasPrefix(s, "{"):
+		return "mapping " + short(s)
+	}
+	return "number " + s
+}
+
+// message explains a verdict in a sentence, from the facts the evaluation
+// derived. It does not decide anything: the status is already fixed.
+func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile.ClaimValue, res *datalog.Result) string {
+	ch := ast.String(compile.PredicateCheck(p.Index))
+	has := func(pred string, args ...ast.BaseTerm) bool {
+		return len(res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: len(args)}, Args: args})) > 0
+	}
+	v := ast.Variable{Symbol: "_"}
+	cv := claims[p.Claim]
+	switch pr.Status {
+	case Skipped:
+		w := *p.When
+		return fmt.Sprintf("skipped: condition %s did not hold (%s is %s)", compile.DescribeCheck(w), w.Claim, describeValue(pr.When.Actual))
+	case Pass:
+		if !pr.Vacuous {
+			return ""
+		}
+		if !cv.Present {
+			return fmt.Sprintf("passed without checking anything: %s is absent (selector %s found nothing)", p.Claim, cv.Claim.Selector)
+		}
+		return fmt.Sprintf("passed without checking anything: %s is an empty array", p.Claim)
+	}
+	if has("strict_rejected", ast.Number(int64(p.Index))) {
+		return "failed under --strict: the rule passed only vacuously and checked nothing"
+	}
+	if !cv.Present && p.Rule != rulespec.NotExists {
+		msg := fmt.Sprintf("%s is absent: selector %s found nothing (a missing key or null)", p.Claim, cv.Claim.Selector)
+		if cv.Warning != "" {
+			msg += "; " + cv.Warning
+		}
+		return msg
+	}
+	found := describeValue(pr.Actual)
+	want := short(string(pr.Value))
+	switch p.Rule {
+	case rulespec.NotExists:
+		return "expected no value, found " + found
+	case rulespec.Equals:
+		exp := describeValue(pr.Value)
+		if typeWord(exp) != typeWord(found) {
+			return fmt.Sprintf("expected %s, found %s; types must match exactly", exp, found)
+		}
+		return fmt.Sprintf("expected %s, found %s", exp, found)
+	case rulespec.Contains, rulespec.NotContains:
+		if has("mismatch", ch) {
+			return fmt.Sprintf("%s compares an array with an element or a string with a substring; found %s and value %s", p.Rule, found, describeValue(pr.Value))
+		}
+		if p.Rule == rulespec.Contains {
+			return fmt.Sprintf("%s not found in %s", want, found)
+		}
+		return fmt.Sprintf("%s found in %s", want, found)
+	case rulespec.AnyOf:
+		if strays := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "stray", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(strays) > 0 {
+			return fmt.Sprintf("elements not in %s: %s", want, listOf(sortedStrings(strays, 2)))
+		}
+		return fmt.Sprintf("%s is not one of %s", found, want)
+	case rulespec.NoneOf:
+		if hits := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(hits) > 0 {
+			return fmt.Sprintf("forbidden elements present: %s", listOf(sortedStrings(hits, 2)))
+		}
+		return fmt.Sprintf("%s is one of the forbidden values %s", found, want)
+	case rulespec.GreaterThan, rulespec.LessThan:
+		word := "greater"
+		if p.Rule == rulespec.LessThan {
+			word = "less"
+		}
+		if typeWord(found) == "array" {
+			if has("non_number_elem", ast.String(p.Claim)) {
+				return fmt.Sprintf("%s needs every element to be a number; found %s", p.Rule, found)
+			}
+			pred := "elem_min"
+			if p.Rule == rulespec.LessThan {
+				pred = "elem_max"
+			}
+			ext := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: 3}, Args: []ast.BaseTerm{ast.String(p.Claim), v, v}})
+			if len(ext) == 1 {
+				return fmt.Sprintf("element %s is not %s than %s", strArg(ext[0], 1), word, want)
+			}
+		}
+		if typeWord(found) != "number" {
+			return fmt.Sprintf("%s needs a number or an array of numbers, found %s", p.Rule, found)
+		}
+		return fmt.Sprintf("%s is not %s than %s", strings.TrimPrefix(found, "number "), word, want)
+	case rulespec.MinLength, rulespec.MaxLength:
+		switch typeWord(found) {
+		case "string", "array", "mapping":
+			n := int64(0)
+			if ls := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{ast.String(p.Claim), v}}); len(ls) == 1 {
+				n, _ = intArg(ls[0], 1)
+			}
+			if p.Rule == rulespec.MinLength {
+				return fmt.Sprintf("length %d is less than %s (%s)", n, want, found)
+			}
+			return fmt.Sprintf("length %d is more than %s (%s)", n, want, found)
+		}
+		return fmt.Sprintf("%s measures strings, arrays and mappings, found %s", p.Rule, found)
+	case rulespec.Matches:
+		if typeWord(found) == "array" {
+			if has("non_string_elem", ast.String(p.Claim)) {
+				return fmt.Sprintf("matches needs every element to be a string; found %s", found)
+			}
+			misses := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "regex_miss", Arity: 2}, Args: []ast.BaseTerm{ch, v}})
+			return fmt.Sprintf("elements not matching %s: %s", want, listOf(sortedStrings(misses, 1)))
+		}
+		if typeWord(found) != "string" {
+			return fmt.Sprintf("matches needs a string or an array of strings, found %s", found)
+		}
+		return fmt.Sprintf("%s does not match %s", found, want)
+	}
+	return ""
+}
+
+func typeWord(desc string) string {
+	if i := strings.IndexByte(desc, ' '); i > 0 {
+		return desc[:i]
+	}
+	return desc
+}
+
+func listOf(items []string) string {
+	const max = 5
+	quoted := make([]string, 0, max)
+	for i, s := range items {
+		if i == max {
+			quoted = append(quoted, fmt.Sprintf("and %d more", len(items)-max))
+			break
+		}
+		quoted = append(quoted, short(fmt.Sprintf("%q", s)))
+	}
+	return strings.Join(quoted, ", ")
+}

@@ -1,0 +1,236 @@
+// Package verify runs the whole verification pipeline: load the rulespec and
+// the envelope, compile them into one datalog program, evaluate it to a fixed
+// point, and read the verdicts back out of the evaluated store.
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/google/mangle/ast"
+	"github.com/tidwall/gjson"
+
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/rulespec"
+)
+
+// Input names what to verify and how.
+type Input struct {
+	RulespecPath string
+	EnvelopePath string
+	Limits       envelope.Limits
+	Strict       bool
+	// FactLimit caps facts derived during evaluation; zero means the
+	// datalog package's default.
+	FactLimit int
+}
+
+// InputError is a problem with the user's files (as opposed to an
+// evaluation failure). Its message lists every problem found.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Outcome is a finished verification.
+type Outcome struct {
+	Rulespec *rulespec.Rulespec
+	Envelope *envelope.Envelope
+	Program  *compile.Program
+	Result   *datalog.Result
+	Report   *Report
+	Strict   bool
+	// Elapsed is the wall time of each stage.
+	Elapsed Timings
+}
+
+// Timings records where the time went.
+type Timings struct {
+	Load, Compile, Evaluate, Collect time.Duration
+}
+
+// Run verifies one envelope against one rulespec. An *InputError means the
+// files are bad; any other error means the evaluation itself failed. Either
+// way there is no verdict: callers must fail closed.
+func Run(in Input) (*Outcome, error) {
+	t0 := time.Now()
+	rs, err := rulespec.Load(in.RulespecPath)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	env, err := envelope.Load(in.EnvelopePath, in.Limits)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	return RunLoaded(rs, env, in.Strict, in.FactLimit, time.Since(t0))
+}
+
+// RunLoaded is Run for files already loaded.
+func RunLoaded(rs *rulespec.Rulespec, env *envelope.Envelope, strict bool, factLimit int, loadTime time.Duration) (*Outcome, error) {
+	out := &Outcome{Rulespec: rs, Envelope: env, Strict: strict}
+	out.Elapsed.Load = loadTime
+	t1 := time.Now()
+	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: strict})
+	t2 := time.Now()
+	res, err := datalog.Eval(compile.Semantics(), out.Program.Facts(), datalog.Options{FactLimit: factLimit})
+	if err != nil {
+		return nil, fmt.Errorf("verification did not complete: %w", err)
+	}
+	out.Result = res
+	t3 := time.Now()
+	rep, err := collect(rs, out.Program, res)
+	if err != nil {
+		return nil, fmt.Errorf("verification did not complete: %w", err)
+	}
+	out.Report = rep
+	out.Elapsed.Compile, out.Elapsed.Evaluate, out.Elapsed.Collect = t2.Sub(t1), t3.Sub(t2), time.Since(t3)
+	return out, nil
+}
+
+// Status is a predicate's verdict.
+type Status string
+
+// The three verdicts a predicate can get.
+const (
+	Pass    Status = "pass"
+	Fail    Status = "fail"
+	Skipped Status = "skipped"
+)
+
+var errVerdicts = errors.New("the program did not give exactly one verdict per predicate")
+
+// collect reads the verdicts from the store. It checks that every predicate
+// got exactly one verdict and that the run verdict agrees; anything else is
+// an evaluation failure, not a pass.
+func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) (*Report, error) {
+	statuses := make(map[int64][]Status)
+	for _, f := range res.Facts("verdict", 2) {
+		idx, ok1 := intArg(f, 0)
+		st, ok2 := nameArg(f, 1)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%w: malformed fact %s", errVerdicts, f)
+		}
+		statuses[idx] = append(statuses[idx], Status(st[1:]))
+	}
+	vacuous := make(map[int64]bool)
+	for _, f := range res.Facts("vacuous", 1) {
+		if idx, ok := intArg(f, 0); ok {
+			vacuous[idx] = true
+		}
+	}
+	claims := make(map[string]compile.ClaimValue)
+	for _, cv := range prog.Claims {
+		claims[cv.Claim.Name] = cv
+	}
+	rep := &Report{Warnings: append([]string{}, prog.Warnings...)}
+	if rep.Warnings == nil {
+		rep.Warnings = []string{}
+	}
+	for _, p := range rs.Predicates {
+		st := statuses[int64(p.Index)]
+		if len(st) != 1 {
+			return nil, fmt.Errorf("%w: predicate %d has %d", errVerdicts, p.Index, len(st))
+		}
+		cv := claims[p.Claim]
+		pr := PredicateReport{
+			Index:    p.Index,
+			ID:       p.ID,
+			Claim:    p.Claim,
+			Selector: cv.Claim.Selector.String(),
+			Rule:     string(p.Rule),
+			Value:    rawValue(p.Value),
+			Source:   string(p.Source),
+			Notes:    p.Notes,
+			Status:   st[0],
+			Vacuous:  vacuous[int64(p.Index)],
+			Actual:   actual(cv),
+		}
+		if p.When != nil {
+			wc := claims[p.When.Claim]
+			pr.When = &ConditionReport{Claim: p.When.Claim, Rule: string(p.When.Rule), Value: rawValue(p.When.Value), Actual: actual(wc)}
+		}
+		pr.Message = message(p, pr, claims, res)
+		rep.Predicates = append(rep.Predicates, pr)
+		rep.Summary.Total++
+		switch pr.Status {
+		case Pass:
+			rep.Summary.Passed++
+		case Fail:
+			rep.Summary.Failed++
+		case Skipped:
+			rep.Summary.Skipped++
+		}
+		if pr.Vacuous {
+			rep.Summary.Vacuous++
+		}
+	}
+	runs := res.Facts("run_verdict", 1)
+	if len(runs) != 1 {
+		return nil, fmt.Errorf("%w: %d run verdicts", errVerdicts, len(runs))
+	}
+	v, _ := nameArg(runs[0], 0)
+	rep.Verdict = v[1:]
+	if (rep.Verdict == "pass") != (rep.Summary.Failed == 0) {
+		return nil, fmt.Errorf("%w: run verdict %s disagrees with %d failures", errVerdicts, rep.Verdict, rep.Summary.Failed)
+	}
+	return rep, nil
+}
+
+func intArg(a ast.Atom, i int) (int64, bool) {
+	c, ok := a.Args[i].(ast.Constant)
+	if !ok || c.Type != ast.NumberType {
+		return 0, false
+	}
+	return c.NumValue, true
+}
+
+func nameArg(a ast.Atom, i int) (string, bool) {
+	c, ok := a.Args[i].(ast.Constant)
+	if !ok || c.Type != ast.NameType {
+		return "", false
+	}
+	return c.Symbol, true
+}
+
+func strArg(a ast.Atom, i int) string {
+	c, ok := a.Args[i].(ast.Constant)
+	if !ok {
+		return a.Args[i].String()
+	}
+	if c.Type == ast.StringType {
+		return c.Symbol
+	}
+	if c.Type == ast.NumberType {
+		return strconv.FormatInt(c.NumValue, 10)
+	}
+	return c.Symbol
+}
+
+func rawValue(v *gjson.Result) RawJSON {
+	if v == nil {
+		return nil
+	}
+	return RawJSON(v.Raw)
+}
+
+func actual(cv compile.ClaimValue) RawJSON {
+	if !cv.Present {
+		return nil
+	}
+	return RawJSON(cv.Value.Raw)
+}
+
+// sortedStrings returns the string arguments at position i of the facts.
+func sortedStrings(facts []ast.Atom, i int) []string {
+	out := make([]string, 0, len(facts))
+	for _, f := range facts {
+		out = append(out, strArg(f, i))
+	}
+	sort.Strings(out)
+	return out
+}
