@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// importsCommand is `vouch imports [PATH]`: every import in the repository,
+// resolved, as text, JSON or Mangle facts.
+func importsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "imports",
+		Usage:     "list every import in a repository and where it resolves",
+		ArgsUsage: "[PATH]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or dl (Mangle facts)"},
+			&cli.StringSliceFlag{Name: "lang", Usage: "languages to extract (comma-separated or repeated): go, python, js, ts, rust; default all"},
+			&cli.StringSliceFlag{Name: "exclude", Usage: "skip paths matching this glob (repeatable); matched against paths, parent directories and base names"},
+			&cli.Int64Flag{Name: "max-file-size", Value: imports.DefaultMaxFileSize, Usage: "skip files larger than this many bytes"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the cache in <root>/.vouch/cache"},
+			&cli.StringSliceFlag{Name: "python-root", Usage: "Python package root, relative to PATH (repeatable); replaces auto-detection"},
+		},
+		Action: runImports,
+	}
+}
+
+func runImports(c *cli.Context) error {
+	format := c.String("format")
+	if !slices.Contains(imports.Formats(), format) {
+		return cli.Exit(fmt.Sprintf("vouch imports: unknown --format %q%s; want one of %s",
+			format, suggest.Hint(format, imports.Formats()), strings.Join(imports.Formats(), ", ")), 2)
+	}
+	var known []string
+	for _, l := range imports.Langs() {
+		known = append(known, string(l))
+	}
+	var langs []imports.Lang
+	for _, v := range c.StringSlice("lang") {
+		for _, name := range strings.Split(v, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			l, ok := imports.ParseLang(name)
+			if !ok {
+				return cli.Exit(fmt.Sprintf("vouch imports: unknown --lang %q%s; want one of %s",
+					name, suggest.Hint(name, known), strings.Join(known, ", ")), 2)
+			}
+			langs = append(langs, l)
+		}
+	}
+	if c.NArg() > 1 {
+		return cli.Exit("vouch imports: at most one PATH argument", 2)
+	}
+	root := "."
+	if c.NArg() == 1 {
+		root = c.Args().First()
+	}
+	if c.Int64("max-file-size") <= 0 {
+		return cli.Exit("vouch imports: --max-file-size must be positive", 2)
+	}
+	res, err := imports.Scan(c.Context, root, imports.Options{
+		Langs:       langs,
+		Exclude:     c.StringSlice("exclude"),
+		MaxFileSize: c.Int64("max-file-size"),
+		NoCache:     c.Bool("no-cache"),
+		PythonRoots: c.StringSlice("python-root"),
+	})
+	if err != nil {
+		if errors.Is(err, imports.ErrNotFound) {
+			return cli.Exit("vouch imports: "+err.Error(), 2)
+		}
+		return cli.Exit("vouch imports: "+err.Error(), 1)
+	}
+	out := c.App.Writer
+	switch format {
+	case "json":
+		err = imports.WriteJSON(out, res)
+	case "dl":
+		err = imports.WriteDatalog(out, res)
+	default:
+		err = imports.WriteText(out, res)
+		writeWarnings(c.App.ErrWriter, res.Warnings)
+	}
+	if err != nil {
+		return cli.Exit("vouch imports: writing output: "+err.Error(), 1)
+	}
+	return nil
+}
+
+// writeWarnings prints file:line: message lines, the form editors link.
+func writeWarnings(w io.Writer, warns []imports.Warning) {
+	for _, wn := range warns {
+		if wn.Line > 0 {
+			fmt.Fprintf(w, "%s:%d: warning: %s\n", wn.File, wn.Line, wn.Message)
+		} else {
+			fmt.Fprintf(w, "%s: warning: %s\n", wn.File, wn.Message)
+		}
+	}
+}
