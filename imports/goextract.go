@@ -55,9 +55,9 @@ func extractGoFile(src []byte) (sites []Site, buildConstraint string, errs []Syn
 			pos := fset.PositionFor(is.Pos(), false)
 			path, uerr := strconv.Unquote(is.Path.Value)
 			if uerr != nil {
-				// The parser already reported a malformed literal; keep the
-				// raw text so the site is not lost.
-				path = is.Path.Value
+				// The parser already reported the malformed literal as a
+				// syntax error; there is no path to record.
+				continue
 			}
 			s := Site{Line: pos.Line, Column: pos.Column, Kind: KindImport, Spec: path}
 			if is.Name != nil {
