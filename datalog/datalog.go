@@ -127,17 +127,77 @@ func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Resul
 	for p := range info.EdbPredicates {
 		res.edb[p] = true
 	}
-	// Strata are listed by predicate name so the trace is the same on
-	// every run; the engine's own order varies.
-	for _, syms := range stats.Strata {
+	res.strata = canonicalStrata(stats.Strata, predToStratum, info.Rules)
+	return res, nil
+}
+
+// canonicalStrata orders strata deterministically: the engine's own order
+// varies between runs, so strata are sorted by their depth in the
+// dependency graph (a stratum comes after every stratum it reads), then by
+// their predicate names. Any such order is a valid evaluation order.
+func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.PredicateSym]int, rules []ast.Clause) [][]string {
+	deps := make(map[int]map[int]bool)
+	for _, c := range rules {
+		hs := predToStratum[c.Head.Predicate]
+		for _, p := range c.Premises {
+			var sym ast.PredicateSym
+			switch t := p.(type) {
+			case ast.Atom:
+				sym = t.Predicate
+			case ast.NegAtom:
+				sym = t.Atom.Predicate
+			default:
+				continue
+			}
+			if bs, ok := predToStratum[sym]; ok && bs != hs {
+				if deps[hs] == nil {
+					deps[hs] = make(map[int]bool)
+				}
+				deps[hs][bs] = true
+			}
+		}
+	}
+	depth := make(map[int]int)
+	var level func(s int, seen map[int]bool) int
+	level = func(s int, seen map[int]bool) int {
+		if d, ok := depth[s]; ok {
+			return d
+		}
+		if seen[s] {
+			return 0
+		}
+		seen[s] = true
+		d := 0
+		for b := range deps[s] {
+			d = max(d, level(b, seen)+1)
+		}
+		depth[s] = d
+		return d
+	}
+	type entry struct {
+		depth int
+		names []string
+	}
+	var entries []entry
+	for i, syms := range strata {
 		names := make([]string, 0, len(syms))
 		for _, s := range syms {
 			names = append(names, s.Symbol)
 		}
 		sort.Strings(names)
-		res.strata = append(res.strata, names)
+		entries = append(entries, entry{level(i, map[int]bool{}), names})
 	}
-	return res, nil
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].depth != entries[j].depth {
+			return entries[i].depth < entries[j].depth
+		}
+		return strings.Join(entries[i].names, ",") < strings.Join(entries[j].names, ",")
+	})
+	out := make([][]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.names
+	}
+	return out
 }
 
 // Strata lists the predicates of each stratum, in evaluation order, each
