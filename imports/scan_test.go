@@ -1,0 +1,259 @@
+package imports
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// siteKeys renders records as "file:line spec -> kind target" for compact
+// comparisons.
+func siteKeys(rs []Record) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.File+":"+strconv.Itoa(r.Line)+" "+r.Spec+" -> "+string(r.Resolution.Kind)+" "+r.Resolution.Target)
+	}
+	return out
+}
+
+func mustScan(t *testing.T, root string, opts Options) *Result {
+	t.Helper()
+	res, err := Scan(context.Background(), root, opts)
+	if err != nil {
+		t.Fatalf("Scan: %v", err)
+	}
+	return res
+}
+
+// backdate moves every file's mtime into the past so the cache's racy-entry
+// rule does not force a re-hash on the next run.
+func backdate(t *testing.T, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+}
+
+func TestScanCache(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":          "module example.com/m\n",
+		"main.go":         "package main\n\nimport \"example.com/m/lib\"\n",
+		"lib/lib.go":      "package lib\n\nimport \"os\"\n",
+		"pkg/a.py":        "import json\n",
+		"pkg/__init__.py": "",
+	})
+	backdate(t, root)
+	want := []string{"lib/lib.go:3 os -> stdlib os", "main.go:3 example.com/m/lib -> internal lib", "pkg/a.py:1 json -> stdlib json"}
+
+	res := mustScan(t, root, Options{})
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Fatalf("cold (-want +got):\n%s", diff)
+	}
+	if res.Stats.Extracted != 4 || res.Stats.Cached != 0 {
+		t.Fatalf("cold stats %+v, want 4 extracted", res.Stats)
+	}
+	res = mustScan(t, root, Options{})
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Fatalf("warm (-want +got):\n%s", diff)
+	}
+	if res.Stats.Extracted != 0 || res.Stats.Cached != 4 || res.Stats.CacheHash != 0 {
+		t.Fatalf("warm stats %+v, want 4 cached by stat", res.Stats)
+	}
+
+	// Edit: only the edited file is parsed again.
+	os.WriteFile(filepath.Join(root, "pkg/a.py"), []byte("import json\nimport csv\n"), 0o644)
+	res = mustScan(t, root, Options{})
+	want = []string{"lib/lib.go:3 os -> stdlib os", "main.go:3 example.com/m/lib -> internal lib", "pkg/a.py:1 json -> stdlib json", "pkg/a.py:2 csv -> stdlib csv"}
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Fatalf("after edit (-want +got):\n%s", diff)
+	}
+	if res.Stats.Extracted != 1 {
+		t.Fatalf("after edit stats %+v, want 1 extracted", res.Stats)
+	}
+
+	// Rename: content hash hits, nothing is parsed.
+	os.Rename(filepath.Join(root, "lib/lib.go"), filepath.Join(root, "lib/renamed.go"))
+	res = mustScan(t, root, Options{})
+	if res.Stats.Extracted != 0 || res.Stats.CacheHash != 1 {
+		t.Fatalf("after rename stats %+v, want a hash hit and no extraction", res.Stats)
+	}
+	if res.Records[0].File != "lib/renamed.go" {
+		t.Fatalf("after rename first record %+v", res.Records[0])
+	}
+
+	// Delete: the record disappears and the cache is pruned.
+	os.Remove(filepath.Join(root, "pkg/a.py"))
+	res = mustScan(t, root, Options{})
+	if len(res.Records) != 2 {
+		t.Fatalf("after delete records %v", siteKeys(res.Records))
+	}
+	c := loadCache(root)
+	if _, ok := c.byPath["pkg/a.py"]; ok || len(c.byPath) != 3 {
+		t.Fatalf("cache not pruned: %d entries", len(c.byPath))
+	}
+
+	// Corruption: a flipped byte invalidates the whole cache.
+	file := filepath.Join(cacheDir(root), cacheFileName)
+	data, _ := os.ReadFile(file)
+	data[len(data)/2] ^= 0xff
+	os.WriteFile(file, data, 0o644)
+	res = mustScan(t, root, Options{})
+	if res.Stats.Extracted != 3 || len(res.Records) != 2 {
+		t.Fatalf("after corruption stats %+v records %v", res.Stats, siteKeys(res.Records))
+	}
+
+	// --no-cache neither reads nor writes.
+	os.RemoveAll(cacheDir(root))
+	res = mustScan(t, root, Options{NoCache: true})
+	if res.Stats.Extracted != 3 {
+		t.Fatalf("no-cache stats %+v", res.Stats)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("--no-cache wrote the cache: %v", err)
+	}
+}
+
+func TestCacheRoundTripAndCorruption(t *testing.T) {
+	entries := []*cacheEntry{{Path: "a.py", Lang: Python, Size: 10, MTime: 5, fileResult: fileResult{
+		Sites:  []Site{{Line: 1, Column: 8, Kind: KindFrom, Spec: "x", Names: []string{"y"}, Alias: "z"}},
+		Errors: []SyntaxError{{Line: 3, Message: "bad"}},
+	}}, {Path: "b.go", Lang: Go, fileResult: fileResult{Constraint: "linux"}}}
+	data := encodeCache(entries)
+	got, err := decodeCache(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(entries, got, cmp.AllowUnexported(cacheEntry{})); diff != "" {
+		t.Fatalf("round trip (-want +got):\n%s", diff)
+	}
+	for _, bad := range [][]byte{nil, data[:len(data)-1], append([]byte("X"), data[1:]...), append(slices.Clone(data), 0)} {
+		if _, err := decodeCache(bad); err == nil {
+			t.Errorf("decodeCache accepted corrupt input of %d bytes", len(bad))
+		}
+	}
+}
+
+func FuzzDecodeCache(f *testing.F) {
+	f.Add(encodeCache([]*cacheEntry{{Path: "a.py", Lang: Python, fileResult: fileResult{Sites: []Site{{Line: 1, Spec: "x"}}}}}))
+	f.Add([]byte(cacheMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := decodeCache(data)
+		if err == nil && !slices.Equal(encodeCache(entries), data) {
+			t.Fatalf("accepted input does not re-encode identically")
+		}
+	})
+}
+
+func TestStatTrustworthy(t *testing.T) {
+	start := time.Unix(1000, 500)
+	tests := []struct {
+		mtime int64
+		want  bool
+	}{
+		{start.UnixNano() - 1, true},
+		{start.UnixNano(), false},
+		{start.UnixNano() + 1, false},
+		{time.Unix(999, 0).UnixNano(), false}, // whole seconds: too close
+		{time.Unix(997, 0).UnixNano(), true},
+	}
+	for _, tt := range tests {
+		if got := statTrustworthy(tt.mtime, start); got != tt.want {
+			t.Errorf("statTrustworthy(%d) = %v, want %v", tt.mtime, got, tt.want)
+		}
+	}
+}
+
+func TestScanWalk(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.py"), []byte("import secret\n"), 0o644)
+	root := writeTree(t, map[string]string{
+		"ok.py":               "import os\n",
+		"node_modules/m/x.js": "require('y')\n",
+		"build/gen.py":        "import gen\n",
+		"gen/skip.py":         "import skip\n",
+		"deep/x_test.py":      "import unittest\n",
+		"big.py":              "import big\n" + strings.Repeat("#\n", 600),
+		"bin.py":              "import a\x00\n",
+		"latin1.py":           "import a # caf\xe9\n",
+		"broken.py":           "import ok2\nfrom x imp y\n",
+		"README.md":           "import nothing\n",
+	})
+	os.Symlink(root, filepath.Join(root, "loop"))
+	os.Symlink(filepath.Join(outside, "secret.py"), filepath.Join(root, "escape.py"))
+	os.Symlink(filepath.Join(root, "ok.py"), filepath.Join(root, "alias.py"))
+	os.Symlink(filepath.Join(root, "nowhere.py"), filepath.Join(root, "dangling.py"))
+	res := mustScan(t, root, Options{NoCache: true, Exclude: []string{"gen", "*_test.py"}, MaxFileSize: 1000})
+	wantRecs := []string{"alias.py:1 os -> stdlib os", "broken.py:1 ok2 -> external ok2", "ok.py:1 os -> stdlib os"}
+	if diff := cmp.Diff(wantRecs, siteKeys(res.Records)); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	var warns []string
+	for _, w := range res.Warnings {
+		warns = append(warns, w.File+":"+strconv.Itoa(w.Line))
+	}
+	wantWarns := []string{"big.py:0", "bin.py:0", "broken.py:2", "dangling.py:0", "escape.py:0", "latin1.py:0"}
+	if diff := cmp.Diff(wantWarns, warns); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s\n%v", diff, res.Warnings)
+	}
+}
+
+func TestScanGitMode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := writeTree(t, map[string]string{
+		".gitignore":    "ignored/\n",
+		"tracked.py":    "import a\n",
+		"untracked.py":  "import b\n",
+		"ignored/x.py":  "import c\n",
+		"build/keep.py": "import d\n", // build/ is only a default exclude outside git
+		"vendor/v.go":   "package v\nimport \"e\"\n",
+	})
+	for _, args := range [][]string{{"init", "-q"}, {"add", "tracked.py", ".gitignore"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.Remove(filepath.Join(root, "tracked.py")) // deleted but still in the index
+	res := mustScan(t, root, Options{NoCache: true})
+	want := []string{"build/keep.py:1 d -> external d", "untracked.py:1 b -> external b"}
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("unexpected warnings %v", res.Warnings)
+	}
+}
+
+func TestScanErrors(t *testing.T) {
+	if _, err := Scan(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}); err == nil || !strings.Contains(err.Error(), ErrNotFound.Error()) {
+		t.Errorf("missing root: err = %v, want ErrNotFound", err)
+	}
+	f := filepath.Join(t.TempDir(), "file.py")
+	os.WriteFile(f, nil, 0o644)
+	if _, err := Scan(context.Background(), f, Options{}); err == nil {
+		t.Errorf("file root: want an error")
+	}
+}
+
+func TestScanLangFilter(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.py": "import x\n", "b.go": "package b\nimport \"y\"\n"})
+	res := mustScan(t, root, Options{NoCache: true, Langs: []Lang{Go}})
+	if diff := cmp.Diff([]string{"b.go:2 y -> stdlib y"}, siteKeys(res.Records)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
