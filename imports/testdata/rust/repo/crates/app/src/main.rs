@@ -1,0 +1,6 @@
+mod config;
+mod net;
+#[path = "platform/linux.rs"]
+mod sys;
+mod missing;
+fn main() {}
