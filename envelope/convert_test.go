@@ -122,9 +122,9 @@ func FuzzAppendString(f *testing.F) {
 }
 
 func FuzzParse(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds in testdata: %v", err)
+	files, err := filepath.Glob(filepath.Join("testdata", "*.*"))
+	if err != nil || len(files) < 3 {
+		f.Fatalf("want the envelopes in testdata as seeds, got %v: %v", files, err)
 	}
 	for _, p := range files {
 		data, err := os.ReadFile(p)
