@@ -139,7 +139,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, w...)
 	}
 	if want[JavaScript] || want[TypeScript] || want[Rust] {
-		others, w := otherResolvers(repo)
+		others, w := otherResolvers(repo, want)
 		for l, r := range others {
 			resolvers[l] = r
 		}
