@@ -59,7 +59,7 @@ func (lx *jsLexer) newline() {
 }
 
 func lexJS(src []byte) ([]jsTok, []SyntaxError) {
-	lx := &jsLexer{src: src, line: 1}
+	lx := &jsLexer{src: src, line: 1, toks: make([]jsTok, 0, len(src)/6)}
 	// A hashbang line is not JavaScript.
 	if bytes.HasPrefix(src, []byte("#!")) {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {

@@ -25,7 +25,12 @@ import "strings"
 // maxRustUseDepth bounds nested use groups so input cannot exhaust the stack.
 const maxRustUseDepth = 200
 
+// rustVisibilityWord lists the words of `pub(in crate::a)` and the like,
+// which may stand between an attribute and the item it applies to.
+var rustVisibilityWord = map[string]bool{"pub": true, "crate": true, "in": true, "self": true, "super": true}
+
 type rustParser struct {
+	src    []byte
 	toks   []rustTok
 	sites  []Site
 	errs   []SyntaxError
@@ -34,14 +39,17 @@ type rustParser struct {
 
 func extractRust(src []byte) ([]Site, []SyntaxError) {
 	toks, errs := lexRust(src)
-	p := &rustParser{toks: toks, errs: errs}
+	p := &rustParser{src: src, toks: toks, errs: errs}
 	p.run()
 	return p.sites, p.errs
 }
 
 func (p *rustParser) isIdent(i int, w string) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent && p.toks[i].val == w
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent && string(p.src[p.toks[i].start:p.toks[i].end]) == w
 }
+
+// name returns the text of identifier token i.
+func (p *rustParser) name(i int) string { return string(p.src[p.toks[i].start:p.toks[i].end]) }
 
 func (p *rustParser) isPunct(i int, w string) bool {
 	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustPunct && p.toks[i].val == w
@@ -101,7 +109,7 @@ func (p *rustParser) run() {
 		case p.isIdent(i, "use") && !p.isPunct(i-1, "::") && i+1 < len(p.toks) && !p.isPunct(i+1, "<"):
 			i = p.useTree(i+1, nil, 0)
 		case p.isIdent(i, "mod") && p.ident(i+1) && p.isPunct(i+2, ";"):
-			name := p.toks[i+1].val
+			name := p.name(i + 1)
 			spec := strings.Join(append(append([]string(nil), p.inline...), name), "::")
 			if pathAttr != "" {
 				spec = pathAttr
@@ -110,15 +118,15 @@ func (p *rustParser) run() {
 			p.sites = append(p.sites, Site{Line: n.line, Column: n.col, Kind: KindMod, Spec: spec, Names: []string{name}})
 			i += 3
 		case p.isIdent(i, "mod") && p.ident(i+1) && p.isPunct(i+2, "{"):
-			p.inline = append(p.inline, p.toks[i+1].val)
+			p.inline = append(p.inline, p.name(i+1))
 			braces = append(braces, brace{module: true})
 			i += 3
 		case p.isIdent(i, "extern") && p.isIdent(i+1, "crate") && p.ident(i+2):
 			n := p.toks[i+2]
-			s := Site{Line: n.line, Column: n.col, Kind: KindExternCrate, Spec: n.val}
+			s := Site{Line: n.line, Column: n.col, Kind: KindExternCrate, Spec: p.name(i + 2)}
 			i += 3
 			if p.isIdent(i, "as") && p.ident(i+1) {
-				s.Alias = p.toks[i+1].val
+				s.Alias = p.name(i + 1)
 				i += 2
 			}
 			p.sites = append(p.sites, s)
@@ -137,7 +145,7 @@ func (p *rustParser) run() {
 			i++
 		}
 		// An attribute applies to the next item only; visibility keeps it.
-		if t.kind != rustIdent || (t.val != "pub" && t.val != "crate" && t.val != "in" && t.val != "self" && t.val != "super") {
+		if t.kind != rustIdent || !rustVisibilityWord[string(p.src[t.start:t.end])] {
 			if !(t.kind == rustPunct && (t.val == "(" || t.val == ")")) {
 				pathAttr = ""
 			}
@@ -168,9 +176,9 @@ func (p *rustParser) useTree(i int, prefix []string, depth int) int {
 				return i
 			}
 			i++
-		case p.ident(i) && p.toks[i].val != "as":
+		case p.ident(i) && !p.isIdent(i, "as"):
 			last := i
-			path = append(path, p.toks[i].val)
+			path = append(path, p.name(i))
 			i++
 			if p.isPunct(i, "::") {
 				i++
@@ -182,8 +190,8 @@ func (p *rustParser) useTree(i int, prefix []string, depth int) int {
 			if leaf == "self" && len(path) > 1 {
 				spec = path[:len(path)-1]
 			}
-			if p.isIdent(i, "as") && (p.ident(i+1) || p.isPunct(i+1, "_")) {
-				s.Alias = p.toks[i+1].val
+			if p.isIdent(i, "as") && p.ident(i+1) {
+				s.Alias = p.name(i + 1)
 				i += 2
 			}
 			s.Spec = p.joinPath(spec)

@@ -17,10 +17,11 @@ const (
 )
 
 type rustTok struct {
-	kind rustTokKind
-	line int
-	col  int
-	val  string
+	kind       rustTokKind
+	line       int
+	col        int
+	start, end int    // identifier text, raw prefix excluded; read with rustParser.text
+	val        string // string literal contents and punctuation
 }
 
 type rustLexer struct {
@@ -39,7 +40,7 @@ func isRustIdentStart(c byte) bool {
 func isRustIdentPart(c byte) bool { return isRustIdentStart(c) || (c >= '0' && c <= '9') }
 
 func lexRust(src []byte) ([]rustTok, []SyntaxError) {
-	lx := &rustLexer{src: src, line: 1}
+	lx := &rustLexer{src: src, line: 1, toks: make([]rustTok, 0, len(src)/6)}
 	// A shebang line (but not an inner attribute #![...]) is not Rust.
 	if len(src) > 2 && src[0] == '#' && src[1] == '!' && src[2] != '[' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
@@ -54,6 +55,11 @@ func lexRust(src []byte) ([]rustTok, []SyntaxError) {
 
 func (lx *rustLexer) emit(kind rustTokKind, start, line, lineStart int, val string) {
 	lx.toks = append(lx.toks, rustTok{kind: kind, line: line, col: start - lineStart + 1, val: val})
+}
+
+// emitIdent records an identifier without copying its text.
+func (lx *rustLexer) emitIdent(start, textStart, line, lineStart int) {
+	lx.toks = append(lx.toks, rustTok{kind: rustIdent, line: line, col: start - lineStart + 1, start: textStart, end: lx.pos})
 }
 
 // skipTo advances to end, counting the newlines it passes.
@@ -103,7 +109,7 @@ func (lx *rustLexer) next() {
 		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
 			lx.pos++
 		}
-		lx.emit(rustIdent, start, line, lineStart, string(src[p+2:lx.pos]))
+		lx.emitIdent(start, p+2, line, lineStart)
 	case c == 'r' && (lx.at(p+1) == '"' || lx.at(p+1) == '#'):
 		lx.pos++
 		lx.rawString(start, line, lineStart)
@@ -114,7 +120,7 @@ func (lx *rustLexer) next() {
 		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
 			lx.pos++
 		}
-		lx.emit(rustIdent, start, line, lineStart, string(src[p:lx.pos]))
+		lx.emitIdent(start, p, line, lineStart)
 	case c >= '0' && c <= '9':
 		for lx.pos < len(src) && (isRustIdentPart(src[lx.pos]) ||
 			src[lx.pos] == '.' && lx.at(lx.pos+1) >= '0' && lx.at(lx.pos+1) <= '9') {
