@@ -50,6 +50,10 @@ type converter struct {
 	maxBytes int64
 	maxDepth int
 	used     int64 // bytes produced by earlier convert calls
+	// sizeHint, when set, pre-sizes the next output buffer: the JSON of an
+	// envelope is about as long as its YAML, and growing a many-megabyte
+	// buffer by doubling would allocate several times the final size.
+	sizeHint int
 	buf      []byte
 	// active lists the anchored nodes being expanded, innermost last; an
 	// alias to one of them would expand forever.
@@ -80,6 +84,10 @@ func (c *converter) convert(n *yaml.Node) (out []byte, err error) {
 		return nil, &Error{File: c.file, Msg: "missing value; write a value"}
 	}
 	c.buf, c.sized, c.root, c.active = nil, false, n, c.active[:0]
+	if c.sizeHint > 0 {
+		c.buf = make([]byte, 0, c.sizeHint)
+		c.sizeHint = 0
+	}
 	if err := c.value(n, 1); err != nil {
 		return nil, err
 	}
@@ -262,7 +270,7 @@ func (c *converter) scalar(n *yaml.Node) error {
 		// yaml.v3 resolves a plain integer too big for 64 bits as a float,
 		// silently losing digits; an identifier-like number would then
 		// compare wrongly, so refuse it as the integer it was written as.
-		if n.Style&yaml.TaggedStyle == 0 && outOfRange(n.Value) {
+		if n.Style&yaml.TaggedStyle == 0 && onlyDigits(n.Value) && outOfRange(n.Value) {
 			return c.errAt(n, "integer out of range of a 64-bit signed integer; quote it to keep it as a string")
 		}
 		f, err := decodeFloat(n)
@@ -371,4 +379,22 @@ func isSimpleFloat(s string) bool {
 func outOfRange(s string) bool {
 	_, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
 	return errors.Is(err, strconv.ErrRange)
+}
+
+// onlyDigits reports an optional sign followed by digits and underscores:
+// the only integer spelling that yaml.v3 turns into a float when too large.
+// It keeps the costly outOfRange check off ordinary floats.
+func onlyDigits(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '_' {
+			return false
+		}
+	}
+	return true
 }

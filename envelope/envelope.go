@@ -220,6 +220,7 @@ func Parse(file string, data []byte, lim Limits) (*Envelope, error) {
 		return nil, at(file, root, "the envelope has no facts: key; add facts: with a mapping of facts (facts: {} if there are none)")
 	}
 	c := newConverter(file, lim)
+	c.sizeHint = len(data)
 	switch fr := resolveAlias(facts); {
 	case fr == nil || isNull(fr):
 		return nil, at(file, factsKey, "facts is empty (null); write facts: {} or a mapping of facts")

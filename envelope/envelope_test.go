@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,6 +160,10 @@ func TestParseErrors(t *testing.T) {
 		{"nan", "facts:\n  x: .NaN\n", Limits{}, 2, 6, `".NaN" is not a finite number and JSON cannot hold it`},
 		{"self alias", "facts:\n  a: &a [1, *a]\n", Limits{}, 2, 13, "alias *a refers to the value that contains it"},
 		{"self alias in mapping", "facts: {a: &a {b: {c: *a}}}\n", Limits{}, 1, 23, "alias *a refers to the value that contains it"},
+		{"facts anchored and aliased inside", "facts: &f {x: *f}\n", Limits{}, 1, 15, "alias *f refers to the value that contains it"},
+		{"metadata cycle", "facts: {}\nmetadata: &m {a: [*m]}\n", Limits{}, 2, 19, "alias *m refers to the value that contains it"},
+		{"json duplicate key", `{"facts": {"a": 1, "a": 2}}`, Limits{}, 1, 20, `duplicate key "a" (first defined at line 1)`},
+		{"nul byte", "facts: {a: 1}\x00\n", Limits{}, 0, 0, "not valid YAML: control characters are not allowed"},
 		{"too deep", "facts: {a: " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "}\n", Limits{}, 1, 12 + 255, "nest deeper than the limit of 256 levels here; flatten the data or raise the limit with --max-depth"},
 		{"too deep custom", "facts:\n  a:\n    b:\n      c: 1\n", Limits{MaxDepth: 2}, 4, 7, "limit of 2 levels"},
 		{"deep via alias", "facts: {a: &x [[1]], b: [*x]}\n", Limits{MaxDepth: 3}, 1, 16, "limit of 3 levels"},
@@ -311,5 +316,22 @@ func TestSHA256(t *testing.T) {
 	const want = "59fe63f68c9401389b4f6e53840b7cfaa62696c2befc11e22c2c41ba55abce36"
 	if env.SHA256 != want {
 		t.Errorf("SHA256 = %s, want %s", env.SHA256, want)
+	}
+}
+
+// TestAliasBombIsCheap checks that refusing billion laughs costs memory in
+// proportion to the file, not to the 10^9-element expansion. TotalAlloc is
+// cumulative, so the figure does not depend on when the GC runs.
+func TestAliasBombIsCheap(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse("bomb.yaml", []byte(billionLaughs), DefaultLimits())
+	runtime.ReadMemStats(&after)
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "alias *lol8 expands to more than") {
+		t.Fatalf("got %v, want the alias bomb refused", err)
+	}
+	if spent := after.TotalAlloc - before.TotalAlloc; spent > 1<<20 {
+		t.Errorf("refusing the bomb allocated %d bytes, want under 1 MiB", spent)
 	}
 }
