@@ -30,9 +30,9 @@ func (c *converter) checkExpansion() error {
 // lowerBound returns a lower bound on the length of n's JSON, saturating
 // just above maxBytes so that exponential growth cannot overflow. Alias
 // targets are memoized, which keeps the work linear in the size of the
-// document however often each anchor is repeated. Below maxDepth the bound
-// is cut to 1 byte: that stays a lower bound, and conversion will report
-// the depth anyway.
+// document however often each anchor is repeated. Beyond maxDepth the
+// bound is cut to 1 byte: that stays a lower bound, keeps the recursion
+// shallow, and conversion will report the depth anyway.
 func (c *converter) lowerBound(n *yaml.Node, depth int) (int64, error) {
 	switch n.Kind {
 	case yaml.DocumentNode:
