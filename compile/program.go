@@ -66,13 +66,14 @@ func ConditionCheck(i int) string { return fmt.Sprintf("w%d", i) }
 func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64)}
 	var warnings []string
+	uses := usesOf(rs)
 	for _, cl := range rs.Claims {
 		res := cl.Selector.Select(facts)
 		if res.Warning != "" {
 			warnings = append(warnings, fmt.Sprintf("claim %q: %s", cl.Name, res.Warning))
 		}
 		c.prog.Claims = append(c.prog.Claims, ClaimValue{Claim: cl, Result: res})
-		c.claims[cl.Name] = newClaimInfo(res)
+		c.claims[cl.Name] = newClaimInfo(res, uses[cl.Name])
 	}
 	c.rankNumbers(rs)
 
@@ -137,11 +138,17 @@ func (p *Program) WriteDL(w io.Writer, header []string) error {
 // need it.
 type claimInfo struct {
 	present bool
-	typ     Type
-	key     string
-	value   gjson.Result
-	elems   []elemInfo // distinct elements, first occurrence order
-	nums    []number   // numeric elements (or the scalar number)
+	use     use
+	// count is the number of distinct elements; elems lists them only when
+	// a check reads them.
+	count int
+	types []Type   // element types, first occurrence order
+	strs  []string // distinct string elements, when a matches check reads them
+	typ   Type
+	key   string
+	value gjson.Result
+	elems []elemInfo // distinct elements, first occurrence order
+	nums  []number   // numeric elements (or the scalar number)
 }
 
 type elemInfo struct {
@@ -149,28 +156,49 @@ type elemInfo struct {
 	key string
 }
 
-func newClaimInfo(res selectors.Result) *claimInfo {
-	ci := &claimInfo{present: res.Present}
+func newClaimInfo(res selectors.Result, u use) *claimInfo {
+	ci := &claimInfo{present: res.Present, use: u}
 	if !res.Present {
 		return ci
 	}
 	ci.value = res.Value
 	ci.typ = typeOf(res.Value)
-	ci.key = canonicalKey(res.Value)
+	switch ci.typ {
+	case TArray, TObject:
+		if u.key {
+			ci.key = canonicalKey(res.Value)
+		}
+	default:
+		ci.key = canonicalKey(res.Value)
+	}
 	switch ci.typ {
 	case TNumber:
 		ci.nums = append(ci.nums, parseNumber(res.Value.Raw))
 	case TArray:
+		seenType := make(map[Type]bool)
 		seen := make(map[elemInfo]bool)
+		seenStr := make(map[string]bool)
 		res.Value.ForEach(func(_, e gjson.Result) bool {
-			ei := elemInfo{typ: typeOf(e), key: canonicalKey(e)}
-			if !seen[ei] {
-				seen[ei] = true
-				ci.elems = append(ci.elems, ei)
-				if ei.typ == TNumber {
-					ci.nums = append(ci.nums, parseNumber(e.Raw))
+			t := typeOf(e)
+			if !seenType[t] {
+				seenType[t] = true
+				ci.types = append(ci.types, t)
+			}
+			if t == TNumber {
+				ci.nums = append(ci.nums, parseNumber(e.Raw))
+			}
+			if u.strs && t == TString && !seenStr[e.Str] {
+				seenStr[e.Str] = true
+				ci.strs = append(ci.strs, e.Str)
+			}
+			if u.elems {
+				ei := elemInfo{typ: t, key: canonicalKey(e)}
+				if !seen[ei] {
+					seen[ei] = true
+					ci.elems = append(ci.elems, ei)
 				}
 			}
+			ci.count++
 			return true
 		})
 	}
@@ -184,6 +212,45 @@ type compiler struct {
 	// list of every number that a comparison can meet. Mangle compares only
 	// int64 values, so comparing ranks is how floats compare exactly.
 	ranks map[string]int64
+}
+
+// use records which facts a claim's checks read.
+type use struct {
+	// elems: a check reads the elements one by one (contains, any_of,
+	// ...). key: a check compares a composite value whole (equals). A
+	// 100,000-element array read only by greater_than needs neither, and
+	// building and loading facts nobody reads is most of the cost of
+	// evaluating large arrays.
+	elems, key bool
+	// strs: a matches check runs its pattern on each distinct string
+	// element.
+	strs bool
+}
+
+func usesOf(rs *rulespec.Rulespec) map[string]use {
+	uses := make(map[string]use)
+	mark := func(ch *rulespec.Check) {
+		if ch == nil {
+			return
+		}
+		u := uses[ch.Claim]
+		switch ch.Rule {
+		case rulespec.Contains, rulespec.NotContains:
+			u.elems = true
+		case rulespec.AnyOf, rulespec.NoneOf:
+			u.elems, u.key = true, true
+		case rulespec.Equals:
+			u.key = true
+		case rulespec.Matches:
+			u.strs = true
+		}
+		uses[ch.Claim] = u
+	}
+	for i := range rs.Predicates {
+		mark(&rs.Predicates[i].Check)
+		mark(rs.Predicates[i].When)
+	}
+	return uses
 }
 
 // rankNumbers ranks the numbers comparisons can see: scalar numeric claims,
@@ -277,10 +344,8 @@ func (c *compiler) regexFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {
 	case TString:
 		test(ci.key)
 	case TArray:
-		for _, e := range ci.elems {
-			if e.typ == TString {
-				test(e.key)
-			}
+		for _, e := range ci.strs {
+			test(e)
 		}
 	}
 	return out
@@ -295,7 +360,10 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 		return sec
 	}
 	cn := str(name0)
-	sec.Facts = append(sec.Facts, atom("claim", cn, name(string(ci.typ))), atom("claim_key", cn, str(ci.key)))
+	sec.Facts = append(sec.Facts, atom("claim", cn, name(string(ci.typ))))
+	if (ci.typ != TArray && ci.typ != TObject) || ci.use.key {
+		sec.Facts = append(sec.Facts, atom("claim_key", cn, str(ci.key)))
+	}
 	if n, ok := length(ci.value); ok {
 		sec.Facts = append(sec.Facts, atom("claim_length", cn, num(n)))
 	}
@@ -303,16 +371,10 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 	case TNumber:
 		sec.Facts = append(sec.Facts, atom("claim_rank", cn, num(c.ranks[ci.key])))
 	case TArray:
-		sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(len(ci.elems)))))
-		types := make(map[Type]bool)
-		var typeOrder []Type
-		for _, e := range ci.elems {
-			if !types[e.typ] {
-				types[e.typ] = true
-				typeOrder = append(typeOrder, e.typ)
-			}
+		if ci.use.elems {
+			sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(len(ci.elems)))))
 		}
-		for _, t := range typeOrder {
+		for _, t := range ci.types {
 			sec.Facts = append(sec.Facts, atom("elem_type", cn, name(string(t))))
 		}
 		if len(ci.nums) > 0 {
