@@ -198,6 +198,8 @@ var ruleCases = []ruleCase{
 	{"not_contains", `"x"`, "false", fail},
 	{"not_contains", "1", "[1.0]", fail},
 	{"not_contains", "1", `["1"]`, pass},
+	{"not_contains", "1", `"123"`, pass},   // contains fails: a number is no substring
+	{"not_contains", "[x]", `"[x]"`, pass}, // nor is an array
 
 	// any_of: a scalar equals a member; every element of an array does.
 	{"any_of", "[a, b]", missing, fail},
