@@ -7,6 +7,7 @@
 package rulespec
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -135,7 +136,7 @@ func osReason(err error) string {
 // is an ErrorList holding every problem found.
 func Parse(file string, data []byte) (*Rulespec, error) {
 	sum := sha256.Sum256(data)
-	l := &loader{file: file}
+	l := &loader{file: file, lines: strings.Split(string(data), "\n")}
 	doc, err := l.decode(data)
 	if err != nil {
 		return nil, err
@@ -156,8 +157,9 @@ func Parse(file string, data []byte) (*Rulespec, error) {
 }
 
 type loader struct {
-	file string
-	errs ErrorList
+	file  string
+	lines []string // the file's lines, for positions inside scalars
+	errs  ErrorList
 }
 
 func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
@@ -179,21 +181,44 @@ func (l *loader) decode(data []byte) (doc *yaml.Node, err error) {
 			doc, err = nil, ErrorList{{File: l.file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
 		}
 	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		msg := err.Error()
-		e := &Error{File: l.file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			e.Line, _ = strconv.Atoi(m[1])
-			e.Col = 1
-			e.Msg = "not valid YAML: " + m[2]
+	if err := dec.Decode(&root); err != nil && err != io.EOF {
+		return nil, ErrorList{l.yamlError(err)}
+	}
+	if root.Kind == 0 || len(root.Content) == 0 || isNull(root.Content[0]) {
+		return nil, ErrorList{{File: l.file, Msg: "rulespec is empty; it needs claims: and predicates:"}}
+	}
+	// yaml.Unmarshal would read the first document and silently drop the
+	// rest, and with them any predicates written there.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, ErrorList{l.yamlError(err)}
+	default:
+		e := &Error{File: l.file, Msg: "the rulespec holds more than one YAML document; remove the '---' separator and keep claims: and predicates: in one document"}
+		if len(next.Content) > 0 {
+			e.Line, e.Col = next.Content[0].Line, next.Content[0].Column
+		} else {
+			e.Line, e.Col = next.Line, next.Column
 		}
 		return nil, ErrorList{e}
 	}
-	if root.Kind == 0 || len(root.Content) == 0 {
-		return nil, ErrorList{{File: l.file, Msg: "rulespec is empty; it needs claims: and predicates:"}}
-	}
 	return root.Content[0], nil
+}
+
+// yamlError positions one of yaml.v3's syntax errors. yaml.v3 gives the
+// line but not the column.
+func (l *loader) yamlError(err error) *Error {
+	msg := err.Error()
+	e := &Error{File: l.file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Col = 1
+		e.Msg = "not valid YAML: " + m[2]
+	}
+	return e
 }
 
 // fields walks a mapping node, reporting duplicate and unknown keys, and
@@ -224,6 +249,14 @@ func (l *loader) fields(n *yaml.Node, what string, known []string) map[string]*y
 		out[k.Value] = v
 	}
 	return out
+}
+
+// quoted is " \"name\"", or "" for an empty name.
+func quoted(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " " + strconv.Quote(name)
 }
 
 func contains(list []string, s string) bool {
@@ -292,7 +325,7 @@ func (l *loader) top(doc *yaml.Node, rs *Rulespec) {
 func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 	names := make(map[string]bool)
 	if n == nil || isNull(n) {
-		l.errorf(parent, "the rulespec has no claims: list; add claims with a name and a selector")
+		l.errorf(parent, "the rulespec has no claims; add claims: with a name and a selector for each claim")
 		return names
 	}
 	n = deref(n)
@@ -309,10 +342,10 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 		c := Claim{Pos: Pos{item.Line, item.Column}}
 		nameOK := false
 		if v, ok := f["name"]; !ok {
-			l.errorf(item, "claim has no name:; add a unique name that predicates refer to")
+			l.errorf(item, "claim has no name; add name: with a unique name that predicates refer to")
 		} else if c.Name, nameOK = l.str(v, "claim name"); nameOK {
 			if c.Name == "" {
-				l.errorf(v, "claim name is empty")
+				l.errorf(v, "claim name is empty; write a unique name that predicates refer to")
 				nameOK = false
 			} else if line, dup := first[c.Name]; dup {
 				l.errorf(v, "duplicate claim name %q (first at line %d); claim names must be unique", c.Name, line)
@@ -322,19 +355,19 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 			}
 		}
 		if v, ok := f["selector"]; !ok {
-			l.errorf(item, "claim %q has no selector:; add a path into the envelope's facts such as feature.capabilities", c.Name)
+			l.errorf(item, "claim%s has no selector; add selector: with a path into the envelope's facts such as feature.capabilities", quoted(c.Name))
 			nameOK = false
 		} else if text, ok := l.str(v, "selector"); ok {
 			sel, err := selectors.Parse(text)
 			if err != nil {
-				col := v.Column
 				var se *selectors.SyntaxError
 				if errors.As(err, &se) {
-					col += se.Col - 1
-					if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-						col++
+					pos, exact := l.scalarPos(v, se.Col)
+					msg := "invalid selector " + strconv.Quote(text) + ": " + se.Msg
+					if !exact {
+						msg = fmt.Sprintf("invalid selector %q at column %d of the selector: %s", text, se.Col, se.Msg)
 					}
-					l.errs = append(l.errs, &Error{File: l.file, Pos: Pos{v.Line, col}, Msg: "invalid selector " + strconv.Quote(text) + ": " + se.Msg})
+					l.errs = append(l.errs, &Error{File: l.file, Pos: pos, Msg: msg})
 				} else {
 					l.errorf(v, "invalid selector %q: %v", text, err)
 				}
@@ -356,13 +389,82 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 	return names
 }
 
+// scalarPos maps col, a 1-based rune column within the value of the scalar
+// v, to its position in the file. When the value's characters cannot be
+// traced back to the source (an alias, a block or multi-line scalar, an
+// escape it does not follow), it returns v's own position and false.
+func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
+	at := Pos{v.Line, v.Column}
+	if v.Kind != yaml.ScalarNode || v.Line < 1 || v.Line > len(l.lines) || v.Column < 1 {
+		return at, false
+	}
+	line := []rune(l.lines[v.Line-1])
+	i := v.Column - 1 // rune index of the scalar's first character
+	// An anchor (&a) or a tag (!!str) may come before the value.
+	for i < len(line) && (line[i] == '!' || line[i] == '&') {
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	style := v.Style &^ yaml.TaggedStyle
+	switch style {
+	case 0:
+		if strings.ContainsRune(v.Value, '\n') {
+			return at, false
+		}
+		if i+col-1 >= len(line) {
+			return at, false
+		}
+		return Pos{v.Line, i + col}, true
+	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
+		if i >= len(line) || (line[i] != '\'' && line[i] != '"') {
+			return at, false
+		}
+		i++
+		for k := 1; k < col; k++ {
+			if i >= len(line) {
+				return at, false
+			}
+			switch {
+			case style == yaml.SingleQuotedStyle && line[i] == '\'':
+				i += 2 // '' stands for '
+			case style == yaml.DoubleQuotedStyle && line[i] == '\\':
+				if i+1 >= len(line) {
+					return at, false
+				}
+				switch line[i+1] {
+				case 'x':
+					i += 4
+				case 'u':
+					i += 6
+				case 'U':
+					i += 10
+				default:
+					i += 2
+				}
+			default:
+				i++
+			}
+		}
+		if i >= len(line) {
+			return at, false
+		}
+		return Pos{v.Line, i + 1}, true
+	}
+	return at, false
+}
+
 var predicateKeys = []string{"claim", "id", "notes", "rule", "source", "value", "when"}
 var whenKeys = []string{"claim", "rule", "value"}
+var wholeNumber = regexp.MustCompile(`^\+?[0-9_]+$`)
 var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[string]bool) {
 	if n == nil || isNull(n) {
-		l.errorf(parent, "the rulespec has no predicates:; a rulespec that checks nothing cannot pass")
+		l.errorf(parent, "the rulespec has no predicates; add predicates: with at least one predicate (a rulespec that checks nothing cannot pass)")
 		return
 	}
 	n = deref(n)
@@ -371,7 +473,7 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 		return
 	}
 	if len(n.Content) == 0 {
-		l.errorf(n, "predicates is empty; a rulespec that checks nothing cannot pass")
+		l.errorf(n, "predicates is empty; add at least one predicate (a rulespec that checks nothing cannot pass)")
 		return
 	}
 	ids := make(map[string]int)
@@ -399,7 +501,10 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 				ok = false
 			}
 		}
-		if v, has := f["source"]; has && !isNull(v) {
+		if v, has := f["source"]; has && isNull(v) {
+			l.errorf(v, "source is empty; use task_prompt or memory, or remove source:")
+			ok = false
+		} else if has {
 			if s, sok := l.str(v, "source"); sok {
 				if !contains(sources, s) {
 					l.errorf(v, "unknown source %q%s; use task_prompt or memory", s, suggest.Hint(s, sources))
@@ -443,7 +548,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 	c.Pos = Pos{n.Line, n.Column}
 	ok := true
 	if v, has := f["claim"]; !has {
-		l.errorf(n, "%s has no claim:; name one of the claims", what)
+		l.errorf(n, "%s has no claim; add claim: naming one of the claims", what)
 		ok = false
 	} else if name, sok := l.str(v, "claim"); sok {
 		if !claims[name] {
@@ -461,7 +566,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 	}
 	rv, has := f["rule"]
 	if !has {
-		l.errorf(n, "%s has no rule:; use one of %s", what, ruleList())
+		l.errorf(n, "%s has no rule; add rule: with one of %s", what, ruleList())
 		return false
 	}
 	name, sok := l.str(rv, "rule")
@@ -501,7 +606,7 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 		return true
 	}
 	if v == nil {
-		l.errorf(parent, "rule %s needs value: (%s)", c.Rule, kind.describe())
+		l.errorf(parent, "rule %s needs %s; add value:", c.Rule, kind.describe())
 		return false
 	}
 	if isNull(v) {
@@ -519,11 +624,15 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 			l.errorf(v, "rule %s needs a list such as [a, b], found %s", c.Rule, kindName(d))
 			return false
 		}
+		ok := true
 		for _, item := range d.Content {
 			if isNull(item) {
-				l.errorf(item, "rule %s: list members must not be null (null is never a value)", c.Rule)
-				return false
+				l.errorf(item, "rule %s: list members must not be null (null is never a value); remove it, or quote it if you mean the string", c.Rule)
+				ok = false
 			}
+		}
+		if !ok {
+			return false
 		}
 	case NumberValue:
 		if d.Kind != yaml.ScalarNode || (d.Tag != "!!int" && d.Tag != "!!float") {
@@ -531,12 +640,21 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 			return false
 		}
 	case LengthValue:
+		if d.Kind == yaml.ScalarNode && d.Tag == "!!float" && wholeNumber.MatchString(d.Value) {
+			// yaml.v3 reads integers beyond 64 bits as floats.
+			l.errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
+			return false
+		}
 		if d.Kind != yaml.ScalarNode || d.Tag != "!!int" {
 			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, kindName(d))
 			return false
 		}
 		var n int64
-		if err := d.Decode(&n); err != nil || n < 0 {
+		if err := d.Decode(&n); err != nil {
+			l.errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
+			return false
+		}
+		if n < 0 {
 			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, d.Value)
 			return false
 		}
