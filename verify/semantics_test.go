@@ -854,3 +854,35 @@ func TestRulesAsConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestOneClaimManyRules reads one claim with rules that need different facts
+// about it (whole key, elements, strings, numbers, length), as predicates and
+// as conditions.
+func TestOneClaimManyRules(t *testing.T) {
+	const rs = `claims:
+  - name: xs
+    selector: xs
+predicates:
+  - {claim: xs, rule: equals, value: [a, 1, b, 2.5]}
+  - {claim: xs, rule: contains, value: 2.5}
+  - {claim: xs, rule: not_contains, value: c}
+  - {claim: xs, rule: any_of, value: [a, b, 1, 2.5]}
+  - {claim: xs, rule: none_of, value: [b]}
+  - {claim: xs, rule: matches, value: "^[ab]$"}
+  - {claim: xs, rule: greater_than, value: 0}
+  - {claim: xs, rule: min_length, value: 4}
+  - {claim: xs, rule: max_length, value: 3}
+  - {claim: xs, rule: exists, when: {claim: xs, rule: matches, value: "^[a-z]$"}}
+  - {claim: xs, rule: exists, when: {claim: xs, rule: any_of, value: [a, b, 1]}}
+`
+	out := runYAML(t, rs, "facts:\n  xs: [a, 1, b, 2.5, a]\n", false)
+	var gotOut []outcome
+	for _, p := range out.Report.Predicates {
+		gotOut = append(gotOut, got(p))
+	}
+	want := []outcome{fail, pass, pass, pass, fail, fail, fail, pass, fail, skipped, skipped}
+	if diff := cmp.Diff(want, gotOut); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	checkSummary(t, out.Report, Summary{Total: 11, Passed: 4, Failed: 5, Skipped: 2}, "fail")
+}
