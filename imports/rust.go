@@ -18,12 +18,20 @@ import "strings"
 // the path "p" as written (a module name never holds '/' or '.'), so the
 // resolver can honour it.
 //
-// macro_rules! bodies are skipped: a `use` there is a template expanded
-// elsewhere, usually with $crate. Other macro invocations (cfg_if! {...})
-// are scanned like code, because their bodies hold real items.
+// macro_rules! and quote!-family bodies are skipped: a `use` there is a
+// template of code generated elsewhere. Other macro invocations
+// (cfg_if! {...}, tokio's cfg_rt! {...}) are scanned like code, because
+// their bodies hold the crate's real items.
 
 // maxRustUseDepth bounds nested use groups so input cannot exhaust the stack.
 const maxRustUseDepth = 200
+
+// rustTemplateMacro names the macros whose bodies are code templates, not
+// items of the file.
+var rustTemplateMacro = map[string]bool{
+	"macro_rules": true, "quote": true, "quote_spanned": true,
+	"parse_quote": true, "parse_quote_spanned": true,
+}
 
 // rustVisibilityWord lists the words of `pub(in crate::a)` and the like,
 // which may stand between an attribute and the item it applies to.
@@ -98,7 +106,7 @@ func (p *rustParser) run() {
 			}
 			i = p.skipGroup(j)
 			continue
-		case p.isIdent(i, "macro_rules") && p.isPunct(i+1, "!"):
+		case t.kind == rustIdent && rustTemplateMacro[string(p.src[t.start:t.end])] && p.isPunct(i+1, "!"):
 			j := i + 2
 			if p.ident(j) {
 				j++

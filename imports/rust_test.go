@@ -54,6 +54,7 @@ func TestExtractRustForms(t *testing.T) {
 			use(2, 5, "q", "q", ""), use(3, 32, "r", "r", "")}},
 		{"raw identifier", "use r#mod::r#use;", []Site{use(1, 12, "mod::use", "use", "")}},
 		{"macro_rules body skipped", "macro_rules! m { () => { use $crate::x; } }\nuse y;", []Site{use(2, 5, "y", "y", "")}},
+		{"quote body skipped", "let t = quote! { use ::serde::Serialize; };\nlet u = quote_spanned! {span=> mod m; };", nil},
 		{"other macro bodies scanned", "cfg_if::cfg_if! { if #[cfg(unix)] { use libc::c_int; mod unix; } }", []Site{
 			use(1, 47, "libc::c_int", "c_int", ""),
 			{Line: 1, Column: 58, Kind: KindMod, Spec: "unix", Names: []string{"unix"}}}},
