@@ -63,7 +63,9 @@ func (p *rustParser) isPunct(i int, w string) bool {
 	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustPunct && p.toks[i].val == w
 }
 
-func (p *rustParser) ident(i int) bool { return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent }
+func (p *rustParser) ident(i int) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustIdent
+}
 
 // skipGroup returns the index after the bracketed group opening at i.
 func (p *rustParser) skipGroup(i int) int {
