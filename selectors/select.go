@@ -37,10 +37,75 @@ type Result struct {
 // the first wildcard is; if that path reaches something other than an array,
 // the result is an empty array with a Warning naming what was found.
 func (s *Selector) Select(facts gjson.Result) Result {
+	return s.SelectDoc(NewDoc(facts))
+}
+
+// Doc is a facts mapping prepared for many selections. Looking a key up in a
+// JSON object means scanning it, so a rulespec of n claims over an object of
+// m keys would cost n*m; Doc remembers the keys of each large object it has
+// searched, making repeated lookups constant time. A Doc is not safe for
+// concurrent use.
+type Doc struct {
+	root gjson.Result
+	// rootKeys and keys are built on first use. Nested objects are keyed
+	// by their byte offset in the document, which gjson reports as Index.
+	rootKeys map[string]gjson.Result
+	keys     map[int]map[string]gjson.Result
+}
+
+// indexThreshold is the object size in bytes above which Doc builds a key
+// map rather than scanning; below it a scan is cheaper than the map.
+const indexThreshold = 512
+
+// NewDoc prepares facts for selection.
+func NewDoc(facts gjson.Result) *Doc {
+	return &Doc{root: facts}
+}
+
+// lookup finds key in obj, through the key maps for large objects.
+func (d *Doc) lookup(obj gjson.Result, key string, isRoot bool) (gjson.Result, bool) {
+	if !obj.IsObject() {
+		return gjson.Result{}, false
+	}
+	if len(obj.Raw) < indexThreshold || (!isRoot && obj.Index <= 0) {
+		return lookupKey(obj, key)
+	}
+	var m map[string]gjson.Result
+	if isRoot {
+		if d.rootKeys == nil {
+			d.rootKeys = keyMap(obj)
+		}
+		m = d.rootKeys
+	} else {
+		if d.keys == nil {
+			d.keys = make(map[int]map[string]gjson.Result)
+		}
+		m = d.keys[obj.Index]
+		if m == nil {
+			m = keyMap(obj)
+			d.keys[obj.Index] = m
+		}
+	}
+	v, ok := m[key]
+	return v, ok
+}
+
+func keyMap(obj gjson.Result) map[string]gjson.Result {
+	m := make(map[string]gjson.Result)
+	obj.ForEach(func(k, v gjson.Result) bool {
+		m[k.Str] = v
+		return true
+	})
+	return m
+}
+
+// SelectDoc is Select on a prepared document.
+func (s *Selector) SelectDoc(d *Doc) Result {
+	facts := d.root
 	steps := s.steps
 	var warnings []string
 	if len(steps) > 0 && steps[0].Kind == Key && steps[0].Key == "facts" {
-		if _, has := lookupKey(facts, "facts"); !has {
+		if _, has := d.lookup(facts, "facts", true); !has {
 			if len(steps) == 1 {
 				return Result{Warning: fmt.Sprintf(
 					"selector %q names the key \"facts\", which the facts mapping does not have; selectors are relative to the facts mapping, so name a key inside it",
@@ -56,12 +121,13 @@ func (s *Selector) Select(facts gjson.Result) Result {
 				s.text, prefix, canonical(steps)))
 		}
 	}
-	res := evaluate(facts, steps, &warnings)
+	res := evaluate(d, steps, &warnings)
 	res.Warning = strings.Join(warnings, "; ")
 	return res
 }
 
-func evaluate(facts gjson.Result, steps []Step, warnings *[]string) Result {
+func evaluate(d *Doc, steps []Step, warnings *[]string) Result {
+	facts := d.root
 	first := len(steps)
 	for i, st := range steps {
 		if st.Kind == Wildcard {
@@ -70,8 +136,8 @@ func evaluate(facts gjson.Result, steps []Step, warnings *[]string) Result {
 		}
 	}
 	v := facts
-	for _, st := range steps[:first] {
-		next, ok := step(v, st)
+	for i, st := range steps[:first] {
+		next, ok := d.step(v, st, i == 0)
 		if !ok {
 			return Result{}
 		}
@@ -91,7 +157,7 @@ func evaluate(facts gjson.Result, steps []Step, warnings *[]string) Result {
 		*warnings = append(*warnings, fmt.Sprintf("%s is %s, not an array; [*] matched nothing", name, describe(v)))
 		return Result{Present: true, Value: gjson.Parse("[]")}
 	}
-	c := collector{}
+	c := collector{doc: d}
 	c.buf.Grow(len(v.Raw) + 2)
 	c.buf.WriteByte('[')
 	c.walk(v, steps[first:])
@@ -102,13 +168,14 @@ func evaluate(facts gjson.Result, steps []Step, warnings *[]string) Result {
 // collector gathers the raw JSON of wildcard matches into one array text,
 // which is cheaper than building gjson values one by one.
 type collector struct {
+	doc   *Doc
 	buf   strings.Builder
 	count int
 }
 
 func (c *collector) walk(v gjson.Result, steps []Step) {
 	for len(steps) > 0 && steps[0].Kind != Wildcard {
-		next, ok := step(v, steps[0])
+		next, ok := c.doc.step(v, steps[0], false)
 		if !ok {
 			return
 		}
@@ -135,10 +202,10 @@ func (c *collector) walk(v gjson.Result, steps []Step) {
 }
 
 // step applies one Key or Index step; ok is false when nothing is there.
-func step(v gjson.Result, st Step) (gjson.Result, bool) {
+func (d *Doc) step(v gjson.Result, st Step, isRoot bool) (gjson.Result, bool) {
 	switch st.Kind {
 	case Key:
-		return lookupKey(v, st.Key)
+		return d.lookup(v, st.Key, isRoot)
 	case Index:
 		return lookupIndex(v, st.Index)
 	}

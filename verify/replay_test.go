@@ -91,7 +91,6 @@ func reported(o *Outcome) []string {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-
 // TestReplayWrittenProgram proves the .dl artifact is self-contained: stock
 // Mangle evaluating the file alone gives exactly the verdicts vouch reported,
 // in normal and strict mode, for every shipped example.
