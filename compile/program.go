@@ -67,8 +67,9 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64)}
 	var warnings []string
 	uses := usesOf(rs)
+	doc := selectors.NewDoc(facts)
 	for _, cl := range rs.Claims {
-		res := cl.Selector.Select(facts)
+		res := cl.Selector.SelectDoc(doc)
 		if res.Warning != "" {
 			warnings = append(warnings, fmt.Sprintf("claim %q: %s", cl.Name, res.Warning))
 		}
