@@ -43,6 +43,31 @@ type jsLexer struct {
 	toks      []jsTok
 	errs      []SyntaxError
 	depth     int
+	// closingAt caches, per element name, the offset of the last </name>
+	// in the source (-1 if none), so checking many bare <Name> tags costs
+	// one search per distinct name.
+	closingAt map[string]int
+}
+
+// maxJSXNames bounds the distinct names searched for closing tags, keeping
+// the lexer linear on adversarial input; past it a bare <Name> is not JSX.
+const maxJSXNames = 256
+
+func (lx *jsLexer) lastClosingTag(name []byte) int {
+	if at, ok := lx.closingAt[string(name)]; ok {
+		return at
+	}
+	if lx.closingAt == nil {
+		lx.closingAt = map[string]int{}
+	}
+	if len(lx.closingAt) >= maxJSXNames {
+		return -1
+	}
+	closing := make([]byte, 0, len(name)+3)
+	closing = append(append(append(closing, '<', '/'), name...), '>')
+	at := bytes.LastIndex(lx.src, closing)
+	lx.closingAt[string(name)] = at
+	return at
 }
 
 // text returns the source text of t without allocating a copy.
@@ -391,9 +416,7 @@ func (lx *jsLexer) jsxStart() bool {
 	case c == '{':
 		return true
 	case c == '>':
-		closing := make([]byte, 0, len(name)+2)
-		closing = append(append(append(closing, '<', '/'), name...), '>')
-		return bytes.Contains(src[i:], closing)
+		return lx.lastClosingTag(name) > i
 	case isJSIdentStart(c):
 		j := i
 		for j < len(src) && isJSIdentPart(src[j]) {
