@@ -129,6 +129,11 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		if p.Vacuous {
 			b.WriteString(" (vacuous)")
 		}
+		if p.Actual == nil {
+			b.WriteString(" | found: nothing")
+		} else {
+			b.WriteString(" | found: " + short(string(p.Actual)))
+		}
 		b.WriteString("\n")
 		if p.Message != "" && (p.Status != Pass || p.Vacuous) {
 			b.WriteString("     " + p.Message + "\n")
