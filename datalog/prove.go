@@ -62,7 +62,8 @@ func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof,
 		if err != nil {
 			continue
 		}
-		sol, ok, err := solve(q, clause.Premises, subst)
+		premises := nameWildcards(clause.Premises)
+		sol, ok, err := solve(q, premises, subst)
 		if err != nil {
 			return nil, fmt.Errorf("prove %s: %w", fact, err)
 		}
@@ -70,7 +71,7 @@ func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof,
 			continue
 		}
 		p := &Proof{Fact: fact, Clause: &clause}
-		for _, prem := range clause.Premises {
+		for _, prem := range premises {
 			lit, err := r.literal(q, prem, sol, depth)
 			if err != nil {
 				return nil, err
@@ -82,6 +83,31 @@ func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof,
 	// An initial fact written in the program text (such as a rule-kind
 	// table) has no clause with a body.
 	return &Proof{Fact: fact}, nil
+}
+
+// nameWildcards gives each `_` in a positive atom its own variable, so the
+// ground literal shown in a proof names the fact that matched instead of
+// keeping the wildcard.
+func nameWildcards(premises []ast.Term) []ast.Term {
+	out := make([]ast.Term, len(premises))
+	n := 0
+	for i, p := range premises {
+		a, ok := p.(ast.Atom)
+		if !ok {
+			out[i] = p
+			continue
+		}
+		args := make([]ast.BaseTerm, len(a.Args))
+		for j, arg := range a.Args {
+			if v, isVar := arg.(ast.Variable); isVar && v.Symbol == "_" {
+				arg = ast.Variable{Symbol: fmt.Sprintf("Wildcard%d", n)}
+				n++
+			}
+			args[j] = arg
+		}
+		out[i] = ast.Atom{Predicate: a.Predicate, Args: args}
+	}
+	return out
 }
 
 // solve finds the first substitution satisfying every premise in order.
