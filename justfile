@@ -21,6 +21,7 @@ fuzz fuzztime="30s":
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./envelope/
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./rulespec/
     go test -run '^$' -fuzz FuzzQuoteString -fuzztime {{fuzztime}} ./compile/
+    go test -run '^$' -fuzz FuzzProgramRoundTrip -fuzztime {{fuzztime}} ./verify/
 
 # Regenerate golden files and testscript expectations.
 update:
