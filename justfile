@@ -14,7 +14,7 @@ test:
 bench:
     go test -run '^$' -bench . -benchmem ./...
 
-# Fuzz each parser for a while (FUZZTIME=1m just fuzz).
+# Fuzz each parser for a while (`just fuzz 2m` for longer).
 fuzz fuzztime="30s":
     go test -run '^$' -fuzz FuzzParse -fuzztime {{fuzztime}} ./selectors/
     go test -run '^$' -fuzz FuzzSelect -fuzztime {{fuzztime}} ./selectors/
