@@ -31,27 +31,45 @@ func WriteText(w io.Writer, res *Result) error {
 	return bw.Flush()
 }
 
-// jsonOutput is the documented JSON shape: both arrays always present.
-type jsonOutput struct {
-	Records  []Record  `json:"records"`
-	Warnings []Warning `json:"warnings"`
-}
-
 // WriteJSON writes {"records": [...], "warnings": [...]}, indented, with
-// the field names of Record and Warning.
+// the field names of Record and Warning; both arrays are always present.
+// Records are encoded one at a time so output of any size streams in
+// constant memory.
 func WriteJSON(w io.Writer, res *Result) error {
-	out := jsonOutput{Records: res.Records, Warnings: res.Warnings}
-	if out.Records == nil {
-		out.Records = []Record{}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{\n  \"records\": ")
+	if err := writeJSONArray(bw, res.Records); err != nil {
+		return err
 	}
-	if out.Warnings == nil {
-		out.Warnings = []Warning{}
+	bw.WriteString(",\n  \"warnings\": ")
+	if err := writeJSONArray(bw, res.Warnings); err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	bw.WriteString("\n}\n")
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
+	return nil
+}
+
+func writeJSONArray[T any](bw *bufio.Writer, items []T) error {
+	if len(items) == 0 {
+		bw.WriteString("[]")
+		return nil
+	}
+	bw.WriteString("[")
+	for i := range items {
+		data, err := json.MarshalIndent(items[i], "    ", "  ")
+		if err != nil {
+			return fmt.Errorf("writing JSON: %w", err)
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		bw.Write(data)
+	}
+	bw.WriteString("\n  ]")
 	return nil
 }
 

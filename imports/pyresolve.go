@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // pyResolver resolves Python module names against the repository's package
@@ -14,6 +15,9 @@ type pyResolver struct {
 	pyDirs map[string]bool // directories with a .py/.pyi file at or below them
 	roots  []string        // repository-relative; "" is the repository root
 	stdlib map[string]bool
+	// memo caches resolutions by (directory, kind, spec, name): resolution
+	// depends on nothing else, and files in one directory repeat imports.
+	memo sync.Map
 }
 
 // newPythonResolver builds a resolver. With no configured roots it uses the
@@ -133,6 +137,20 @@ func (r *pyResolver) rootsFor(file string) []string {
 }
 
 func (r *pyResolver) resolve(file string, s Site) Resolution {
+	name := ""
+	if s.Kind == KindFrom && len(s.Names) == 1 {
+		name = s.Names[0]
+	}
+	key := dirOf(file) + "\x00" + string(s.Kind) + "\x00" + s.Spec + "\x00" + name
+	if v, ok := r.memo.Load(key); ok {
+		return v.(Resolution)
+	}
+	res := r.resolveUncached(file, s)
+	r.memo.Store(key, res)
+	return res
+}
+
+func (r *pyResolver) resolveUncached(file string, s Site) Resolution {
 	spec := s.Spec
 	level := len(spec) - len(strings.TrimLeft(spec, "."))
 	mod := spec[level:]

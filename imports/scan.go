@@ -308,16 +308,33 @@ func statTrustworthy(mtime int64, start time.Time) bool {
 }
 
 func sortRecords(rs []Record) {
-	slices.SortFunc(rs, func(a, b Record) int {
-		return cmp.Or(
-			strings.Compare(a.File, b.File),
-			cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Column, b.Column),
-			strings.Compare(string(a.Kind), string(b.Kind)),
-			strings.Compare(a.Spec, b.Spec),
-			slices.Compare(a.Names, b.Names),
-		)
-	})
+	// Records arrive in file order and mostly in source order, so the check
+	// usually saves the sort.
+	if slices.IsSortedFunc(rs, compareRecords) {
+		return
+	}
+	slices.SortStableFunc(rs, compareRecords)
+}
+
+// compareRecords orders by position, then form; it returns early because
+// it runs hundreds of thousands of times on large repositories.
+func compareRecords(a, b Record) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if a.Line != b.Line {
+		return cmp.Compare(a.Line, b.Line)
+	}
+	if a.Column != b.Column {
+		return cmp.Compare(a.Column, b.Column)
+	}
+	if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Spec, b.Spec); c != 0 {
+		return c
+	}
+	return slices.Compare(a.Names, b.Names)
 }
 
 func sortWarnings(ws []Warning) []Warning {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -58,6 +60,9 @@ func runImports(c *cli.Context) error {
 		}
 	}
 	if c.NArg() > 1 {
+		if strings.HasPrefix(c.Args().Get(1), "-") {
+			return cli.Exit(fmt.Sprintf("vouch imports: flag %s after PATH; put flags before PATH", c.Args().Get(1)), 2)
+		}
 		return cli.Exit("vouch imports: at most one PATH argument", 2)
 	}
 	root := "."
@@ -66,6 +71,12 @@ func runImports(c *cli.Context) error {
 	}
 	if c.Int64("max-file-size") <= 0 {
 		return cli.Exit("vouch imports: --max-file-size must be positive", 2)
+	}
+	// Extraction allocates fast on two or more cores and the collector lags
+	// behind; a soft limit keeps peak memory near the documented 300 MiB
+	// on large monorepos. GOMEMLIMIT, when set, wins.
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(300 << 20)
 	}
 	res, err := imports.Scan(c.Context, root, imports.Options{
 		Langs:       langs,
