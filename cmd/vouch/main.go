@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/suggest"
 )
 
 // Exit codes shared by every command.
@@ -45,7 +47,17 @@ func fail(code int, err error) error { return &exitCodeError{code: code, err: er
 // run is main without the process exit, so tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	unknown := ""
+	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
 	err := app.Run(args)
+	if unknown != "" {
+		var names []string
+		for _, c := range app.Commands {
+			names = append(names, c.Name)
+		}
+		fmt.Fprintf(stderr, "vouch: unknown command %q%s; run 'vouch --help' for the list\n", unknown, suggest.Hint(unknown, names))
+		return exitError
+	}
 	if err == nil {
 		return exitPass
 	}
@@ -72,9 +84,8 @@ compiled into one Mangle datalog program and evaluated to a fixed point; the pro
 evaluation trace are written next to the envelope so every verdict can be audited and replayed.
 
 Exit codes: 0 every predicate passed, 1 a predicate failed, 2 bad input or evaluation error.`,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
+		Writer:    stdout,
+		ErrWriter: stderr,
 		// Errors are printed once, by run.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commands(),
