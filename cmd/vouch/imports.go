@@ -37,8 +37,8 @@ func importsCommand() *cli.Command {
 func runImports(c *cli.Context) error {
 	format := c.String("format")
 	if !slices.Contains(imports.Formats(), format) {
-		return cli.Exit(fmt.Sprintf("vouch imports: unknown --format %q%s; want one of %s",
-			format, suggest.Hint(format, imports.Formats()), strings.Join(imports.Formats(), ", ")), 2)
+		return fail(exitError, fmt.Errorf("imports: unknown --format %q%s; want one of %s",
+			format, suggest.Hint(format, imports.Formats()), strings.Join(imports.Formats(), ", ")))
 	}
 	var known []string
 	for _, l := range imports.Langs() {
@@ -53,24 +53,24 @@ func runImports(c *cli.Context) error {
 			}
 			l, ok := imports.ParseLang(name)
 			if !ok {
-				return cli.Exit(fmt.Sprintf("vouch imports: unknown --lang %q%s; want one of %s",
-					name, suggest.Hint(name, known), strings.Join(known, ", ")), 2)
+				return fail(exitError, fmt.Errorf("imports: unknown --lang %q%s; want one of %s",
+					name, suggest.Hint(name, known), strings.Join(known, ", ")))
 			}
 			langs = append(langs, l)
 		}
 	}
 	if c.NArg() > 1 {
 		if strings.HasPrefix(c.Args().Get(1), "-") {
-			return cli.Exit(fmt.Sprintf("vouch imports: flag %s after PATH; put flags before PATH", c.Args().Get(1)), 2)
+			return fail(exitError, fmt.Errorf("imports: flag %s after PATH; put flags before PATH", c.Args().Get(1)))
 		}
-		return cli.Exit("vouch imports: at most one PATH argument", 2)
+		return fail(exitError, errors.New("imports: at most one PATH argument"))
 	}
 	root := "."
 	if c.NArg() == 1 {
 		root = c.Args().First()
 	}
 	if c.Int64("max-file-size") <= 0 {
-		return cli.Exit("vouch imports: --max-file-size must be positive", 2)
+		return fail(exitError, errors.New("imports: --max-file-size must be positive"))
 	}
 	// Extraction allocates fast on two or more cores and the collector lags
 	// behind; a soft limit keeps peak memory near the documented 300 MiB
@@ -86,10 +86,8 @@ func runImports(c *cli.Context) error {
 		PythonRoots: c.StringSlice("python-root"),
 	})
 	if err != nil {
-		if errors.Is(err, imports.ErrNotFound) {
-			return cli.Exit("vouch imports: "+err.Error(), 2)
-		}
-		return cli.Exit("vouch imports: "+err.Error(), 1)
+		// Both a missing path and an unreadable tree are input errors.
+		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
 	out := c.App.Writer
 	switch format {
@@ -102,7 +100,7 @@ func runImports(c *cli.Context) error {
 		writeWarnings(c.App.ErrWriter, res.Warnings)
 	}
 	if err != nil {
-		return cli.Exit("vouch imports: writing output: "+err.Error(), 1)
+		return fail(exitError, fmt.Errorf("imports: writing output: %w", err))
 	}
 	return nil
 }
