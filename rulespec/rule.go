@@ -2,7 +2,7 @@ package rulespec
 
 import "sort"
 
-// Rule is one of the twelve predicate rule types.
+// Rule is one of the fourteen predicate rule types.
 type Rule string
 
 // The rule types a predicate or a when condition may use.
@@ -19,6 +19,11 @@ const (
 	MinLength   Rule = "min_length"
 	MaxLength   Rule = "max_length"
 	Matches     Rule = "matches"
+	// FileExists and NoFileExists check evidence: every value of the claim
+	// (a string, or an array of strings) cites a path under the repository
+	// root, optionally with a line (path:42) or a line range (path:10-20).
+	FileExists   Rule = "file_exists"
+	NoFileExists Rule = "no_file_exists"
 )
 
 // ValueKind says what a rule expects in its `value:` field.
@@ -47,6 +52,9 @@ var ruleValues = map[Rule]ValueKind{
 	MinLength:   LengthValue,
 	MaxLength:   LengthValue,
 	Matches:     RegexValue,
+	// The evidence rules take no value: the claim itself holds the paths.
+	FileExists:   NoValue,
+	NoFileExists: NoValue,
 }
 
 // Rules lists every rule type in a stable order.
@@ -59,7 +67,7 @@ func Rules() []Rule {
 	return out
 }
 
-// Valid reports whether r is one of the twelve rule types.
+// Valid reports whether r is one of the fourteen rule types.
 func (r Rule) Valid() bool {
 	_, ok := ruleValues[r]
 	return ok
@@ -94,3 +102,21 @@ const (
 )
 
 var sources = []string{string(Memory), string(TaskPrompt)}
+
+// Evidence reports whether r checks files in the working tree, so its
+// claim's values must be resolved against the repository root.
+func (r Rule) Evidence() bool { return r == FileExists || r == NoFileExists }
+
+// Mode says whether a predicate's failure fails the run.
+type Mode string
+
+// The modes a rulespec or a predicate may declare.
+const (
+	// Enforce is the default: a failure fails the run.
+	Enforce Mode = "enforce"
+	// Observe reports a failure without failing the run, so a team can roll
+	// out a new rule and watch what it would reject before enforcing it.
+	Observe Mode = "observe"
+)
+
+var modes = []string{string(Enforce), string(Observe)}

@@ -45,6 +45,8 @@ type Rulespec struct {
 	SHA256     string
 	Claims     []Claim
 	Predicates []Predicate
+	// Mode is the rulespec-wide mode (`mode:`); Enforce when not set.
+	Mode Mode
 }
 
 // Claim names a selector into the envelope's facts.
@@ -77,6 +79,14 @@ type Predicate struct {
 	Notes  string
 	// When, if set, is the condition under which the predicate applies.
 	When *Check
+	// Mode is the predicate's own `mode:`, or "" to follow the rulespec.
+	Mode Mode
+}
+
+// Observed reports whether a failure of p is only reported: p or its
+// rulespec is in observe mode.
+func (rs *Rulespec) Observed(p Predicate) bool {
+	return p.Mode == Observe || (p.Mode == "" && rs.Mode == Observe)
 }
 
 // Error is one problem found in a rulespec.
@@ -311,15 +321,38 @@ func (l *loader) str(n *yaml.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
-var topKeys = []string{"claims", "predicates"}
+var topKeys = []string{"claims", "mode", "predicates"}
 
 func (l *loader) top(doc *yaml.Node, rs *Rulespec) {
 	f := l.fields(doc, "the rulespec", topKeys)
 	if f == nil {
 		return
 	}
+	rs.Mode = Enforce
+	if v, ok := f["mode"]; ok {
+		if m, ok := l.mode(v); ok {
+			rs.Mode = m
+		}
+	}
 	claims := l.claims(f["claims"], doc, rs)
 	l.predicates(f["predicates"], doc, rs, claims)
+}
+
+// mode reads a `mode:` value: enforce or observe.
+func (l *loader) mode(v *yaml.Node) (Mode, bool) {
+	if isNull(v) {
+		l.errorf(v, "mode is empty; use enforce or observe, or remove mode:")
+		return "", false
+	}
+	s, ok := l.str(v, "mode")
+	if !ok {
+		return "", false
+	}
+	if !contains(modes, s) {
+		l.errorf(v, "unknown mode %q%s; use enforce or observe", s, suggest.Hint(s, modes))
+		return "", false
+	}
+	return Mode(s), true
 }
 
 func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
@@ -457,7 +490,7 @@ func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 	return at, false
 }
 
-var predicateKeys = []string{"claim", "id", "notes", "rule", "source", "value", "when"}
+var predicateKeys = []string{"claim", "id", "mode", "notes", "rule", "source", "value", "when"}
 var whenKeys = []string{"claim", "rule", "value"}
 var wholeNumber = regexp.MustCompile(`^\+?[0-9_]+$`)
 var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
@@ -522,6 +555,13 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 				ok = false
 			}
 		}
+		if v, has := f["mode"]; has {
+			if m, mok := l.mode(v); mok {
+				p.Mode = m
+			} else {
+				ok = false
+			}
+		}
 		if v, has := f["when"]; has {
 			wf := l.fields(v, "a when condition", whenKeys)
 			if wf == nil {
@@ -575,7 +615,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 	}
 	c.Rule = Rule(name)
 	if !c.Rule.Valid() {
-		names := make([]string, 0, 12)
+		names := make([]string, 0, len(ruleValues))
 		for _, r := range Rules() {
 			names = append(names, string(r))
 		}
@@ -586,7 +626,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 }
 
 func ruleList() string {
-	names := make([]string, 0, 12)
+	names := make([]string, 0, len(ruleValues))
 	for _, r := range Rules() {
 		names = append(names, string(r))
 	}

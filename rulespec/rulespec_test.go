@@ -201,14 +201,14 @@ func TestParseErrors(t *testing.T) {
 		yaml: "claims:\n  - name: caps\n    selector: a.caps\npredicate:\n  - claim: caps\n    rule: exists\n",
 		want: []wantErr{
 			{"1:1", "the rulespec has no predicates; add predicates: with at least one predicate (a rulespec that checks nothing cannot pass)", true},
-			{"4:1", `unknown key "predicate" in the rulespec (did you mean "predicates"?); allowed keys are claims, predicates`, true},
+			{"4:1", `unknown key "predicate" in the rulespec (did you mean "predicates"?); allowed keys are claims, mode, predicates`, true},
 		},
 	}, {
 		name: "unknown predicate key",
 		yaml: header + "  - claim: caps\n    rule: contains\n    valeu: x\n",
 		want: []wantErr{
 			{"7:5", "rule contains needs a value; add value:", true},
-			{"9:5", `unknown key "valeu" in a predicate (did you mean "value"?); allowed keys are claim, id, notes, rule, source, value, when`, true},
+			{"9:5", `unknown key "valeu" in a predicate (did you mean "value"?); allowed keys are claim, id, mode, notes, rule, source, value, when`, true},
 		},
 	}, {
 		name: "unknown when key",
@@ -224,8 +224,24 @@ func TestParseErrors(t *testing.T) {
 		name: "unknown rule",
 		yaml: header + "  - claim: caps\n    rule: min_len\n    value: 2\n",
 		want: []wantErr{
-			{"8:11", `unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, greater_than, less_than, matches, max_length, min_length, none_of, not_contains, not_exists`, true},
+			{"8:11", `unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists`, true},
 		},
+	}, {
+		name: "unknown predicate mode",
+		yaml: header + "  - claim: caps\n    rule: exists\n    mode: observer\n",
+		want: []wantErr{{"9:11", `unknown mode "observer" (did you mean "observe"?); use enforce or observe`, true}},
+	}, {
+		name: "unknown rulespec mode",
+		yaml: "mode: enforced\n" + header + "  - claim: caps\n    rule: exists\n",
+		want: []wantErr{{"1:7", `unknown mode "enforced" (did you mean "enforce"?); use enforce or observe`, true}},
+	}, {
+		name: "empty mode",
+		yaml: header + "  - claim: caps\n    rule: exists\n    mode:\n",
+		want: []wantErr{{"9:10", "mode is empty; use enforce or observe, or remove mode:", true}},
+	}, {
+		name: "evidence rule takes no value",
+		yaml: header + "  - claim: file\n    rule: file_exists\n    value: x\n",
+		want: []wantErr{{"9:12", "rule file_exists takes no value; remove value:", true}},
 	}, {
 		name: "rule not a string",
 		yaml: header + "  - claim: caps\n    rule: [exists]\n",
@@ -539,7 +555,7 @@ claims:
 	_, err := Parse("r.yaml", []byte(in))
 	errorList(t, err)
 	want := strings.Join([]string{
-		`r.yaml:3:11: unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, greater_than, less_than, matches, max_length, min_length, none_of, not_contains, not_exists`,
+		`r.yaml:3:11: unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists`,
 		`r.yaml:4:12: predicate names undefined claim "nope"; define it under claims:`,
 		`r.yaml:6:13: unknown source "mem" (did you mean "memory"?); use task_prompt or memory`,
 		`r.yaml:9:17: invalid selector "a..b": empty key between dots; remove one '.', or write [""] to select the empty key`,
@@ -573,10 +589,37 @@ func TestLoadTooLarge(t *testing.T) {
 	}
 }
 
+// TestModes checks that a predicate inherits the rulespec's mode unless it
+// declares its own.
+func TestModes(t *testing.T) {
+	tests := []struct {
+		name     string
+		top      string
+		pred     string
+		observed bool
+	}{
+		{"default enforces", "", "", false},
+		{"rulespec observes", "mode: observe\n", "", true},
+		{"predicate observes", "", "    mode: observe\n", true},
+		{"predicate enforces in an observing rulespec", "mode: observe\n", "    mode: enforce\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := Parse("r.yaml", []byte(tt.top+header+"  - claim: caps\n    rule: exists\n"+tt.pred))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rs.Observed(rs.Predicates[0]); got != tt.observed {
+				t.Errorf("Observed = %v, want %v", got, tt.observed)
+			}
+		})
+	}
+}
+
 func TestRules(t *testing.T) {
 	rules := Rules()
-	if len(rules) != 12 {
-		t.Fatalf("Rules() has %d rules, want 12", len(rules))
+	if len(rules) != 14 {
+		t.Fatalf("Rules() has %d rules, want 14", len(rules))
 	}
 	for _, r := range rules {
 		if !r.Valid() {
