@@ -1,5 +1,5 @@
 // Package compile turns a rulespec and an envelope's facts into one Mangle
-// datalog program: fixed clauses that define what each of the twelve rule
+// datalog program: fixed clauses that define what each of the fourteen rule
 // types means, plus extensional facts describing the predicates to check and
 // the values the claims' selectors found.
 //
@@ -18,6 +18,7 @@ import (
 	"github.com/google/mangle/ast"
 	"github.com/tidwall/gjson"
 
+	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/selectors"
 )
@@ -32,6 +33,13 @@ func Semantics() string { return semantics }
 type Options struct {
 	// Strict turns vacuous passes into failures.
 	Strict bool
+	// Observe reports every failure without failing the run (the gate's
+	// --observe), whatever the rulespec's modes say.
+	Observe bool
+	// Root is the repository root that file_exists and no_file_exists
+	// citations are resolved under. Empty makes every citation invalid, so
+	// evidence rules fail closed rather than look in an arbitrary place.
+	Root string
 }
 
 // ClaimValue is what a claim's selector found in the facts.
@@ -64,7 +72,7 @@ func ConditionCheck(i int) string { return fmt.Sprintf("w%d", i) }
 
 // Compile selects every claim from facts and builds the program.
 func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
-	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64)}
+	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64), cited: make(map[string]bool)}
 	var warnings []string
 	uses := usesOf(rs)
 	doc := selectors.NewDoc(facts)
@@ -78,13 +86,23 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	}
 	c.rankNumbers(rs)
 
+	var options []ast.Atom
 	if opts.Strict {
-		c.prog.Sections = append(c.prog.Sections, Section{Comment: "Options", Facts: []ast.Atom{atom("option", name("/strict"))}})
+		options = append(options, atom("option", name("/strict")))
+	}
+	if opts.Observe {
+		options = append(options, atom("option", name("/observe")))
+	}
+	if len(options) > 0 {
+		c.prog.Sections = append(c.prog.Sections, Section{Comment: "Options", Facts: options})
 	}
 	for _, p := range rs.Predicates {
 		sec := Section{Comment: describePredicate(p)}
 		ch := PredicateCheck(p.Index)
 		sec.Facts = append(sec.Facts, atom("predicate", num(int64(p.Index)), str(ch)))
+		if rs.Observed(p) {
+			sec.Facts = append(sec.Facts, atom("observe_mode", num(int64(p.Index))))
+		}
 		sec.Facts = append(sec.Facts, c.checkFacts(ch, p.Check)...)
 		if p.When != nil {
 			w := ConditionCheck(p.Index)
@@ -92,6 +110,9 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 			sec.Facts = append(sec.Facts, c.checkFacts(w, *p.When)...)
 		}
 		c.prog.Sections = append(c.prog.Sections, sec)
+	}
+	if len(c.cited) > 0 {
+		c.prog.Sections = append(c.prog.Sections, c.evidenceSection(opts.Root))
 	}
 	for _, cv := range c.prog.Claims {
 		c.prog.Sections = append(c.prog.Sections, c.claimSection(cv))
@@ -213,6 +234,9 @@ type compiler struct {
 	// list of every number that a comparison can meet. Mangle compares only
 	// int64 values, so comparing ranks is how floats compare exactly.
 	ranks map[string]int64
+	// cited collects every citation an evidence check reads, to resolve
+	// them all under the root in one pass.
+	cited map[string]bool
 }
 
 // use records which facts a claim's checks read.
@@ -242,7 +266,7 @@ func usesOf(rs *rulespec.Rulespec) map[string]use {
 			u.elems, u.key = true, true
 		case rulespec.Equals:
 			u.key = true
-		case rulespec.Matches:
+		case rulespec.Matches, rulespec.FileExists, rulespec.NoFileExists:
 			u.strs = true
 		}
 		uses[ch.Claim] = u
@@ -325,7 +349,63 @@ func (c *compiler) checkFacts(ch string, chk rulespec.Check) []ast.Atom {
 		out = append(out, atom("check_value", id, name(string(TString)), str(chk.Value.Str)))
 		out = append(out, c.regexFacts(id, chk)...)
 	}
+	if chk.Rule.Evidence() {
+		out = append(out, c.citeFacts(id, chk)...)
+	}
 	return out
+}
+
+// citeFacts records which citations an evidence check reads: the claim's
+// string, or each distinct string element of an array.
+func (c *compiler) citeFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {
+	ci := c.claims[chk.Claim]
+	if ci == nil || !ci.present {
+		return nil
+	}
+	var refs []string
+	switch ci.typ {
+	case TString:
+		refs = []string{ci.key}
+	case TArray:
+		refs = ci.strs
+	}
+	out := make([]ast.Atom, 0, len(refs))
+	for _, r := range refs {
+		c.cited[r] = true
+		out = append(out, atom("cites", id, str(r)))
+	}
+	return out
+}
+
+// evidenceSection resolves every citation under root and states what the
+// working tree holds, as facts, so the written program replays without the
+// tree.
+func (c *compiler) evidenceSection(root string) Section {
+	refs := make([]string, 0, len(c.cited))
+	for r := range c.cited {
+		refs = append(refs, r)
+	}
+	sort.Strings(refs)
+	infos := evidence.Check(root, refs)
+	sec := Section{Comment: "evidence: the cited paths, checked under the repository root"}
+	for _, r := range refs {
+		info := infos[r]
+		id := str(r)
+		if info.Ref.Ranged() {
+			sec.Facts = append(sec.Facts, atom("ref_range", id, num(info.Ref.First), num(info.Ref.Last)))
+		}
+		if info.Invalid != "" {
+			sec.Facts = append(sec.Facts, atom("ref_invalid", id, str(info.Invalid)))
+			continue
+		}
+		if info.Exists {
+			sec.Facts = append(sec.Facts, atom("ref_exists", id, name("/"+string(info.Kind))))
+		}
+		if info.LinesKnown {
+			sec.Facts = append(sec.Facts, atom("ref_lines", id, num(info.Lines)))
+		}
+	}
+	return sec
 }
 
 func (c *compiler) regexFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {

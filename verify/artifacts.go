@@ -52,6 +52,7 @@ func (o *Outcome) header() []string {
 		"rulespec: " + o.Rulespec.File + " sha256:" + o.Rulespec.SHA256,
 		"envelope: " + o.Envelope.File + " sha256:" + o.Envelope.SHA256,
 		fmt.Sprintf("strict: %v", o.Strict),
+		fmt.Sprintf("observe: %v", o.Observe),
 	}
 }
 
@@ -93,7 +94,7 @@ func (o *Outcome) Trace(program []byte) []byte {
 	fmt.Fprintf(&b, "input rulespec: %s sha256:%s\n", o.Rulespec.File, o.Rulespec.SHA256)
 	fmt.Fprintf(&b, "input envelope: %s sha256:%s\n", o.Envelope.File, o.Envelope.SHA256)
 	fmt.Fprintf(&b, "program: %s sha256:%s\n", ProgramFile, hex.EncodeToString(sum[:]))
-	fmt.Fprintf(&b, "options: strict=%v\n", o.Strict)
+	fmt.Fprintf(&b, "options: strict=%v observe=%v\n", o.Strict, o.Observe)
 	fmt.Fprintf(&b, "timing: load %s, compile %s, evaluate %s, collect %s\n", o.Elapsed.Load, o.Elapsed.Compile, o.Elapsed.Evaluate, o.Elapsed.Collect)
 
 	b.WriteString("\nstrata (evaluated in this order):\n")
@@ -120,13 +121,16 @@ func (o *Outcome) Trace(program []byte) []byte {
 	b.WriteString("\nstatistics:\n")
 	fmt.Fprintf(&b, "  extensional facts loaded: %d\n", res.InputFacts)
 	fmt.Fprintf(&b, "  facts in the final store: %d extensional-or-initial, %d derived\n", edb, idb)
-	fmt.Fprintf(&b, "  predicates: %d, verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict)
+	fmt.Fprintf(&b, "  predicates: %d, verdict: %s, gate verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict, o.Report.GateVerdict)
 
 	b.WriteString("\nverdicts and why:\n")
 	for _, p := range o.Report.Predicates {
 		fmt.Fprintf(&b, "\npredicate %d: %s -> %s", p.Index, compile.DescribeCheck(o.Rulespec.Predicates[indexOf(o, p.Index)].Check), p.Status)
 		if p.Vacuous {
 			b.WriteString(" (vacuous)")
+		}
+		if p.Observed {
+			b.WriteString(" (observed)")
 		}
 		b.WriteString("\n")
 		fact := ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2},
@@ -137,6 +141,13 @@ func (o *Outcome) Trace(program []byte) []byte {
 			continue
 		}
 		b.WriteString(proof.Format("  "))
+		if p.Observed {
+			obs := ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{ast.Number(int64(p.Index))}}
+			if proof, err := res.Prove(obs); err == nil {
+				b.WriteString("  observe mode: reported, not enforced\n")
+				b.WriteString(proof.Format("  "))
+			}
+		}
 		if p.Status == Fail {
 			for _, f := range o.failureFacts(p.Index) {
 				fmt.Fprintf(&b, "  relevant: %s\n", f)
@@ -161,6 +172,9 @@ func (o *Outcome) failureFacts(idx int) []string {
 		{Predicate: ast.PredicateSym{Symbol: "stray", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}},
 		{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}},
 		{Predicate: ast.PredicateSym{Symbol: "regex_miss", Arity: 2}, Args: []ast.BaseTerm{ch, v}},
+		{Predicate: ast.PredicateSym{Symbol: "not_found", Arity: 2}, Args: []ast.BaseTerm{ch, v}},
+		{Predicate: ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}, Args: []ast.BaseTerm{ch, v}},
+		{Predicate: ast.PredicateSym{Symbol: "found_ref", Arity: 2}, Args: []ast.BaseTerm{ch, v}},
 		{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{ast.Number(int64(idx))}},
 	} {
 		facts := o.Result.Query(q)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/google/mangle/ast"
@@ -22,6 +23,8 @@ type Report struct {
 	Predicates []PredicateReport `json:"predicates"`
 	Warnings   []string          `json:"warnings"`
 	Artifacts  Artifacts         `json:"artifacts"`
+	// GateVerdict is the program's gate_verdict: what `vouch gate` decides.
+	GateVerdict string `json:"-"`
 }
 
 // Summary counts predicates by status.
@@ -31,6 +34,8 @@ type Summary struct {
 	Failed  int `json:"failed"`
 	Skipped int `json:"skipped"`
 	Vacuous int `json:"vacuous"`
+	// Observed counts failures in observe mode: reported, not enforced.
+	Observed int `json:"observed"`
 }
 
 // Artifacts are the files a verification wrote.
@@ -63,8 +68,13 @@ type PredicateReport struct {
 	When     *ConditionReport `json:"when,omitempty"`
 	Status   Status           `json:"status"`
 	Vacuous  bool             `json:"vacuous"`
-	Actual   RawJSON          `json:"actual"`
-	Message  string           `json:"message"`
+	// Observed marks a failure in observe mode: it does not fail the run.
+	Observed bool    `json:"observed"`
+	Actual   RawJSON `json:"actual"`
+	Message  string  `json:"message"`
+	// Line and Col locate the predicate in the rulespec, for annotations.
+	Line int `json:"-"`
+	Col  int `json:"-"`
 }
 
 // ConditionReport describes a predicate's when condition.
@@ -129,6 +139,9 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		if p.Vacuous {
 			b.WriteString(" (vacuous)")
 		}
+		if p.Observed {
+			b.WriteString(paint("33", " (observed: reported, not enforced)"))
+		}
 		if p.Actual == nil {
 			b.WriteString(" | found: nothing")
 		} else {
@@ -144,6 +157,9 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	}
 	s := r.Summary
 	summary := fmt.Sprintf("%d/%d passed, %d failed, %d skipped", s.Passed, s.Total, s.Failed, s.Skipped)
+	if s.Observed > 0 {
+		summary = fmt.Sprintf("%d/%d passed, %d failed (%d observed), %d skipped", s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
+	}
 	if s.Vacuous > 0 {
 		summary += fmt.Sprintf(" (%d vacuous)", s.Vacuous)
 	}
@@ -281,6 +297,8 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 			return fmt.Sprintf("length %d is more than %s (%s)", n, want, found)
 		}
 		return fmt.Sprintf("%s measures strings, arrays and mappings, found %s", p.Rule, found)
+	case rulespec.FileExists, rulespec.NoFileExists:
+		return evidenceMessage(p, found, ch, res)
 	case rulespec.Matches:
 		if typeWord(found) == "array" {
 			if has("non_string_elem", ast.String(p.Claim)) {
@@ -315,4 +333,59 @@ func listOf(items []string) string {
 		quoted = append(quoted, short(fmt.Sprintf("%q", s)))
 	}
 	return strings.Join(quoted, ", ")
+}
+
+// evidenceMessage explains a failed file_exists or no_file_exists from the
+// citations the program found missing, present or invalid.
+func evidenceMessage(p rulespec.Predicate, found string, ch ast.Constant, res *datalog.Result) string {
+	v := ast.Variable{Symbol: "_"}
+	query := func(pred string, args ...ast.BaseTerm) []ast.Atom {
+		return res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: len(args)}, Args: args})
+	}
+	w := typeWord(found)
+	if (w != "string" && w != "array") || (w == "array" && len(query("non_string_elem", ast.String(p.Claim))) > 0) {
+		return fmt.Sprintf("%s needs a path string or an array of path strings, found %s", p.Rule, found)
+	}
+	why := func(ref string) string {
+		r := ast.String(ref)
+		if inv := query("ref_invalid", r, v); len(inv) == 1 {
+			return strArg(inv[0], 1)
+		}
+		rng := query("ref_range", r, v, v)
+		if len(rng) == 1 {
+			first, _ := intArg(rng[0], 1)
+			last, _ := intArg(rng[0], 2)
+			if ls := query("ref_lines", r, v); len(ls) == 1 {
+				n, _ := intArg(ls[0], 1)
+				return fmt.Sprintf("the file has %d lines, so lines %d-%d are not all in it", n, first, last)
+			}
+			if len(query("ref_exists", r, v)) == 1 {
+				return "not a regular file, so it has no lines"
+			}
+		}
+		if len(query("ref_exists", r, v)) == 1 {
+			return "exists"
+		}
+		return "does not exist under the repository root"
+	}
+	var refs []string
+	var head string
+	if p.Rule == rulespec.FileExists {
+		head = "cited paths not found"
+		refs = sortedStrings(query("not_found", ch, v), 1)
+	} else {
+		head = "cited paths that exist or cannot be checked"
+		refs = append(sortedStrings(query("found_ref", ch, v), 1), sortedStrings(query("invalid_ref", ch, v), 1)...)
+		sort.Strings(refs)
+	}
+	const max = 5
+	parts := make([]string, 0, max+1)
+	for i, r := range refs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(refs)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", short(fmt.Sprintf("%q", r)), why(r)))
+	}
+	return head + ": " + strings.Join(parts, "; ")
 }

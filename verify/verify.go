@@ -25,8 +25,21 @@ type Input struct {
 	EnvelopePath string
 	Limits       envelope.Limits
 	Strict       bool
+	// Observe reports every failure without failing the run.
+	Observe bool
+	// Root is the repository root that evidence rules (file_exists,
+	// no_file_exists) resolve citations under; empty means ".".
+	Root string
 	// FactLimit caps facts derived during evaluation; zero means the
 	// datalog package's default.
+	FactLimit int
+}
+
+// Options tune a verification of files already loaded.
+type Options struct {
+	Strict, Observe bool
+	// Root is the repository root for evidence rules; empty means ".".
+	Root      string
 	FactLimit int
 }
 
@@ -45,6 +58,9 @@ type Outcome struct {
 	Result   *datalog.Result
 	Report   *Report
 	Strict   bool
+	Observe  bool
+	// Root is the directory evidence was checked under.
+	Root string
 	// Elapsed is the wall time of each stage.
 	Elapsed Timings
 }
@@ -67,17 +83,26 @@ func Run(in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoaded(rs, env, in.Strict, in.FactLimit, time.Since(t0))
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, FactLimit: in.FactLimit}, time.Since(t0))
 }
 
-// RunLoaded is Run for files already loaded.
+// RunLoaded is Run for files already loaded, with evidence resolved under
+// the working directory.
 func RunLoaded(rs *rulespec.Rulespec, env *envelope.Envelope, strict bool, factLimit int, loadTime time.Duration) (*Outcome, error) {
-	out := &Outcome{Rulespec: rs, Envelope: env, Strict: strict}
+	return RunLoadedWith(rs, env, Options{Strict: strict, FactLimit: factLimit}, loadTime)
+}
+
+// RunLoadedWith is RunLoaded with every option.
+func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, loadTime time.Duration) (*Outcome, error) {
+	if opts.Root == "" {
+		opts.Root = "."
+	}
+	out := &Outcome{Rulespec: rs, Envelope: env, Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root}
 	out.Elapsed.Load = loadTime
 	t1 := time.Now()
-	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: strict})
+	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root})
 	t2 := time.Now()
-	res, err := datalog.Eval(compile.Semantics(), out.Program.Facts(), datalog.Options{FactLimit: factLimit})
+	res, err := datalog.Eval(compile.Semantics(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
 	if err != nil {
 		return nil, fmt.Errorf("verification did not complete: %w", err)
 	}
@@ -92,7 +117,8 @@ func RunLoaded(rs *rulespec.Rulespec, env *envelope.Envelope, strict bool, factL
 	return out, nil
 }
 
-// Status is a predicate's verdict.
+// Status is a predicate's verdict. An observed failure is still Fail; its
+// report carries Observed.
 type Status string
 
 // The three verdicts a predicate can get.
@@ -117,12 +143,8 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 		}
 		statuses[idx] = append(statuses[idx], Status(st[1:]))
 	}
-	vacuous := make(map[int64]bool)
-	for _, f := range res.Facts("vacuous", 1) {
-		if idx, ok := intArg(f, 0); ok {
-			vacuous[idx] = true
-		}
-	}
+	vacuous := indexSet(res.Facts("vacuous", 1))
+	observed := indexSet(res.Facts("observed", 1))
 	claims := make(map[string]compile.ClaimValue)
 	for _, cv := range prog.Claims {
 		claims[cv.Claim.Name] = cv
@@ -148,7 +170,13 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 			Notes:    p.Notes,
 			Status:   st[0],
 			Vacuous:  vacuous[int64(p.Index)],
+			Observed: observed[int64(p.Index)],
 			Actual:   actual(cv),
+			Line:     p.Pos.Line,
+			Col:      p.Pos.Col,
+		}
+		if pr.Observed && pr.Status != Fail {
+			return nil, fmt.Errorf("%w: predicate %d is observed but did not fail", errVerdicts, p.Index)
 		}
 		if p.When != nil {
 			wc := claims[p.When.Claim]
@@ -168,6 +196,9 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 		if pr.Vacuous {
 			rep.Summary.Vacuous++
 		}
+		if pr.Observed {
+			rep.Summary.Observed++
+		}
 	}
 	runs := res.Facts("run_verdict", 1)
 	if len(runs) != 1 {
@@ -175,10 +206,33 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 	}
 	v, _ := nameArg(runs[0], 0)
 	rep.Verdict = v[1:]
-	if (rep.Verdict == "pass") != (rep.Summary.Failed == 0) {
-		return nil, fmt.Errorf("%w: run verdict %s disagrees with %d failures", errVerdicts, rep.Verdict, rep.Summary.Failed)
+	enforced := rep.Summary.Failed - rep.Summary.Observed
+	if (rep.Verdict == "pass") != (enforced == 0) {
+		return nil, fmt.Errorf("%w: run verdict %s disagrees with %d enforced failures", errVerdicts, rep.Verdict, enforced)
+	}
+	gates := res.Facts("gate_verdict", 1)
+	if len(gates) != 1 {
+		return nil, fmt.Errorf("%w: %d gate verdicts", errVerdicts, len(gates))
+	}
+	g, _ := nameArg(gates[0], 0)
+	rep.GateVerdict = g[1:]
+	if rep.GateVerdict != rep.Verdict {
+		// Until architecture rules add blockers of their own, the gate
+		// blocks exactly when the rulespec fails.
+		return nil, fmt.Errorf("%w: gate verdict %s disagrees with run verdict %s", errVerdicts, rep.GateVerdict, rep.Verdict)
 	}
 	return rep, nil
+}
+
+// indexSet collects the predicate indexes of unary facts.
+func indexSet(facts []ast.Atom) map[int64]bool {
+	out := make(map[int64]bool, len(facts))
+	for _, f := range facts {
+		if idx, ok := intArg(f, 0); ok {
+			out[idx] = true
+		}
+	}
+	return out
 }
 
 func intArg(a ast.Atom, i int) (int64, bool) {

@@ -1,0 +1,216 @@
+package verify
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/mangle/analysis"
+	"github.com/google/mangle/ast"
+	"github.com/google/mangle/engine"
+	"github.com/google/mangle/factstore"
+	"github.com/google/mangle/parse"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/rulespec"
+)
+
+// runWith verifies envelope text against rulespec text with opts.
+func runWith(t *testing.T, rs, env string, opts Options) *Outcome {
+	t.Helper()
+	r, err := rulespec.Parse("r.yaml", []byte(rs))
+	if err != nil {
+		t.Fatalf("rulespec.Parse: %v\n%s", err, rs)
+	}
+	e, err := envelope.Parse("e.yaml", []byte(env), envelope.DefaultLimits())
+	if err != nil {
+		t.Fatalf("envelope.Parse: %v", err)
+	}
+	out, err := RunLoadedWith(r, e, opts, 0)
+	if err != nil {
+		t.Fatalf("RunLoadedWith: %v", err)
+	}
+	return out
+}
+
+const twoRules = `claims:
+  - {name: a, selector: a}
+predicates:
+  - {claim: a, rule: equals, value: 1}
+  - {claim: a, rule: equals, value: 2%s}
+`
+
+// TestObserve: an observed failure is reported with Observed set and does
+// not fail the run or the gate; an enforced failure still does.
+func TestObserve(t *testing.T) {
+	tests := []struct {
+		name       string
+		top, pred  string
+		observe    bool
+		env        string
+		verdict    string
+		observed   []bool
+		summaryObs int
+	}{
+		{"enforced failure fails", "", "", false, "facts: {a: 1}", "fail", []bool{false, false}, 0},
+		{"predicate observe", "", ", mode: observe", false, "facts: {a: 1}", "pass", []bool{false, true}, 0 + 1},
+		{"rulespec observe", "mode: observe\n", "", false, "facts: {a: 1}", "pass", []bool{false, true}, 1},
+		{"flag observe", "", "", true, "facts: {a: 3}", "pass", []bool{true, true}, 2},
+		{"predicate enforce overrides rulespec observe", "mode: observe\n", ", mode: enforce", false, "facts: {a: 1}", "fail", []bool{false, false}, 0},
+		{"observe passes stay plain passes", "", ", mode: observe", false, "facts: {a: 2}", "fail", []bool{false, false}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := tt.top + strings.Replace(twoRules, "%s", tt.pred, 1)
+			out := runWith(t, rs, tt.env, Options{Observe: tt.observe})
+			rep := out.Report
+			if rep.Verdict != tt.verdict || rep.GateVerdict != tt.verdict {
+				t.Errorf("verdict %s, gate %s, want %s", rep.Verdict, rep.GateVerdict, tt.verdict)
+			}
+			for i, want := range tt.observed {
+				if rep.Predicates[i].Observed != want {
+					t.Errorf("predicate %d observed = %v, want %v", i, rep.Predicates[i].Observed, want)
+				}
+			}
+			if rep.Summary.Observed != tt.summaryObs {
+				t.Errorf("summary observed = %d, want %d", rep.Summary.Observed, tt.summaryObs)
+			}
+		})
+	}
+}
+
+// TestObservedShownEverywhere: text and trace both say a failure was only
+// observed.
+func TestObservedShownEverywhere(t *testing.T) {
+	out := runWith(t, strings.Replace(twoRules, "%s", ", mode: observe", 1), "facts: {a: 1}", Options{})
+	var text bytes.Buffer
+	if err := out.Report.WriteText(&text, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"FAIL [1] a equals 2 (observed: reported, not enforced)", "PASS 1/2 passed, 1 failed (1 observed), 0 skipped"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	var dl bytes.Buffer
+	if err := out.Program.WriteDL(&dl, nil); err != nil {
+		t.Fatal(err)
+	}
+	trace := string(out.Trace(dl.Bytes()))
+	if !strings.Contains(trace, "predicate 1: a equals 2 -> fail (observed)") {
+		t.Errorf("trace does not mark the observed failure:\n%s", trace)
+	}
+}
+
+// evidenceRoot is a repository holding src/a.go (3 lines) and a symlink
+// to a file outside it.
+func evidenceRoot(t *testing.T) string {
+	t.Helper()
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("1\n2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../secret", filepath.Join(root, "leak")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestEvidenceMessages(t *testing.T) {
+	root := evidenceRoot(t)
+	tests := []struct {
+		rule, fact string
+		status     Status
+		parts      []string
+	}{
+		{"file_exists", `["src/a.go:2-3", "src/a.go"]`, Pass, nil},
+		{"file_exists", `"src/a.go:2-9"`, Fail, []string{`"src/a.go:2-9" (the file has 3 lines, so lines 2-9 are not all in it)`}},
+		{"file_exists", `["src/b.go", "src/a.go"]`, Fail, []string{`cited paths not found: "src/b.go" (does not exist under the repository root)`}},
+		{"file_exists", `"leak"`, Fail, []string{`"leak" (path resolves through a symlink to outside the repository root)`}},
+		{"file_exists", `"../secret"`, Fail, []string{"path escapes the repository root"}},
+		{"file_exists", `"/etc/hostname"`, Fail, []string{"absolute path"}},
+		{"file_exists", `"src:3"`, Fail, []string{"not a regular file, so it has no lines"}},
+		{"file_exists", `["src/a.go", 3]`, Fail, []string{"needs a path string or an array of path strings"}},
+		{"no_file_exists", `["src/a.go", "gone.go"]`, Fail, []string{`cited paths that exist or cannot be checked: "src/a.go" (exists)`}},
+		{"no_file_exists", `"leak"`, Fail, []string{"resolves through a symlink"}},
+		{"no_file_exists", `"src/a.go:4"`, Pass, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+" "+tt.fact, func(t *testing.T) {
+			out := runWith(t, oneRule("v", tt.rule, ""), factsV(tt.fact), Options{Root: root})
+			p := out.Report.Predicates[0]
+			if p.Status != tt.status {
+				t.Fatalf("status %s, want %s (message %q)", p.Status, tt.status, p.Message)
+			}
+			for _, part := range tt.parts {
+				if !strings.Contains(p.Message, part) {
+					t.Errorf("message %q lacks %q", p.Message, part)
+				}
+			}
+		})
+	}
+}
+
+// TestEvidenceReplays: the written program carries the evidence as facts,
+// so stock Mangle reaches the same verdicts, observed failures and gate
+// verdict without the working tree.
+func TestEvidenceReplays(t *testing.T) {
+	root := evidenceRoot(t)
+	rs := `mode: observe
+claims:
+  - {name: files, selector: files}
+predicates:
+  - {claim: files, rule: file_exists}
+  - {claim: files, rule: no_file_exists, mode: enforce}
+`
+	out := runWith(t, rs, `facts: {files: ["src/a.go:3", "leak", "nope"]}`, Options{Root: root})
+	dir := t.TempDir()
+	if err := out.WriteArtifacts(dir); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, ProgramFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit, err := parse.Unit(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := analysis.AnalyzeOneUnit(unit, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strata, p2s, err := analysis.Stratify(analysis.Program{EdbPredicates: info.EdbPredicates, IdbPredicates: info.IdbPredicates, Rules: info.Rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := factstore.NewMultiIndexedArrayInMemoryStore()
+	if _, err := engine.EvalStratifiedProgramWithStats(info, strata, p2s, store, engine.WithCreatedFactLimit(1_000_000)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pred := range []ast.PredicateSym{{Symbol: "verdict", Arity: 2}, {Symbol: "observed", Arity: 1}, {Symbol: "gate_verdict", Arity: 1}} {
+		store.GetFacts(ast.NewQuery(pred), func(a ast.Atom) error {
+			got = append(got, a.String())
+			return nil
+		})
+	}
+	sort.Strings(got)
+	want := []string{"gate_verdict(/fail)", "observed(0)", "verdict(0,/fail)", "verdict(1,/fail)"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("replayed %v, want %v", got, want)
+	}
+	if out.Report.GateVerdict != "fail" || !out.Report.Predicates[0].Observed || out.Report.Predicates[1].Observed {
+		t.Errorf("reported gate %s, predicates %+v", out.Report.GateVerdict, out.Report.Predicates)
+	}
+}
