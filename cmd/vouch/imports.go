@@ -74,9 +74,10 @@ func runImports(c *cli.Context) error {
 	}
 	// Extraction allocates fast on two or more cores and the collector lags
 	// behind; a soft limit keeps peak memory near the documented 300 MiB
-	// on large monorepos. GOMEMLIMIT, when set, wins.
+	// on large monorepos (256 MiB of heap leaves room for the rest of the
+	// process). GOMEMLIMIT, when set, wins.
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(300 << 20)
+		debug.SetMemoryLimit(256 << 20)
 	}
 	res, err := imports.Scan(c.Context, root, imports.Options{
 		Langs:       langs,
