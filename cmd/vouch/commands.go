@@ -7,5 +7,6 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		verifyCommand(),
 		importsCommand(),
+		explainCommand(),
 	}
 }

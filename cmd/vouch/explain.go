@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/explain"
+	"github.com/vouch-dev/vouch/rulespec"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// explainCommand is `vouch explain`: what each predicate means and, with an
+// envelope, why it passed, failed or was skipped.
+func explainCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "say what predicates require and, with --envelope, why they passed or failed",
+		ArgsUsage: "[PREDICATE ...]",
+		Description: `PREDICATE picks predicates by index (0-based), by id, or by claim name; default all.
+
+Without --envelope, each predicate gets one sentence of what it requires, its source and
+notes, its selectors in vouch syntax and in words, and the Mangle facts and clauses it
+compiled to. With --envelope, also what each selector found, the status, and the
+derivation that decided it, read from the evaluated datalog store, with hints: the nearest
+existing paths for a selector that found nothing, type mismatches, and the strings a
+pattern was tried against.
+
+Exit codes: 0 explained (whatever the verdicts), 2 bad input.
+
+Examples:
+  vouch explain caps
+  vouch explain --envelope envelope.yaml --format json 7`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Value: defaultRulespec, Usage: "rulespec `FILE`"},
+			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "explain verdicts on this envelope `FILE`"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			&cli.BoolFlag{Name: "strict", Usage: "evaluate as verify --strict does"},
+		},
+		Action: runExplain,
+	}
+}
+
+func runExplain(c *cli.Context) error {
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	}
+	rs, err := rulespec.Load(c.String("rulespec"))
+	if err != nil {
+		return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
+	}
+	var env *envelope.Envelope
+	if p := c.String("envelope"); p != "" {
+		env, err = envelope.Load(p, envelope.DefaultLimits())
+		if err != nil {
+			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
+		}
+	}
+	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: c.Bool("strict")})
+	if err != nil {
+		var se *explain.SelectionError
+		if errors.As(err, &se) {
+			return fail(exitError, err)
+		}
+		return fail(exitError, err)
+	}
+	if format == "json" {
+		err = ex.WriteJSON(c.App.Writer)
+	} else {
+		err = ex.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return fail(exitError, fmt.Errorf("write explanation: %w", err))
+	}
+	return nil
+}
