@@ -1,0 +1,390 @@
+// Package config reads vouch.yaml, the optional repository configuration,
+// and finds the repository root that every command resolves paths under.
+//
+// The root is the directory holding vouch.yaml, found upward from the
+// working directory; else the git top level (the nearest directory with a
+// .git entry); else the working directory. Paths in vouch.yaml are relative
+// to the root. Command-line flags override the file.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// FileName is the configuration file's name at the repository root.
+const FileName = "vouch.yaml"
+
+// MaxBytes caps the size of vouch.yaml: it is a handful of settings.
+const MaxBytes = 1 << 20
+
+// Defaults for settings the file leaves out.
+const (
+	DefaultRulespec = "analysis/rulespec.yaml"
+	DefaultEnvelope = ".vouch/envelope.yaml"
+)
+
+// Config is the repository configuration with defaults filled in. Paths
+// are joined to Root, so they work from the working directory as they are.
+type Config struct {
+	// File is the vouch.yaml that was read, or "" when there is none.
+	File string
+	// Root is the repository root, relative to the working directory when
+	// it was discovered (".", "..", ...).
+	Root string
+	// Rulespec and Envelope are the default rulespec and envelope paths.
+	Rulespec, Envelope string
+	// Out is the directory for artifacts and the receipt; "" means the
+	// envelope's directory.
+	Out string
+	// Strict turns vacuous passes into failures.
+	Strict bool
+	// Limits bound the envelope; zero fields mean the defaults.
+	Limits envelope.Limits
+}
+
+// Error is one problem in vouch.yaml, positioned for editors.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+// Error formats the problem as file:line:col: message.
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is every problem found in one file, in file order.
+type ErrorList []*Error
+
+// Error joins the problems one per line.
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Load finds the root from wd (or takes root when it is not empty, as
+// --root does) and reads root/vouch.yaml if it exists. A malformed file is
+// an ErrorList; a file that cannot be read is a plain error.
+func Load(wd, root string) (*Config, error) {
+	file := ""
+	if root == "" {
+		var err error
+		if root, file, err = Discover(wd); err != nil {
+			return nil, err
+		}
+	} else {
+		st, err := os.Stat(root)
+		if err != nil {
+			return nil, fmt.Errorf("--root %s: %w", root, err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("--root %s: not a directory", root)
+		}
+		if _, err := os.Stat(filepath.Join(root, FileName)); err == nil {
+			file = filepath.Join(root, FileName)
+		}
+	}
+	if file == "" {
+		return defaults(root), nil
+	}
+	data, err := readLimited(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, root, data)
+}
+
+// Discover walks up from wd. It returns root relative to wd, and the path
+// of vouch.yaml when one was found.
+func Discover(wd string) (root, file string, err error) {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		return "", "", fmt.Errorf("find the repository root: %w", err)
+	}
+	rel := func(dir string) string {
+		r, err := filepath.Rel(abs, dir)
+		if err != nil {
+			return dir
+		}
+		return r
+	}
+	gitTop := ""
+	for dir := abs; ; {
+		if st, err := os.Stat(filepath.Join(dir, FileName)); err == nil && st.Mode().IsRegular() {
+			r := rel(dir)
+			return r, filepath.Join(r, FileName), nil
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			// A vouch.yaml above the git top level belongs to another
+			// project: stop here.
+			gitTop = dir
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if gitTop != "" {
+		return rel(gitTop), "", nil
+	}
+	return ".", "", nil
+}
+
+func readLimited(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, ErrorList{{File: file, Msg: "cannot read: " + reason(err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, ErrorList{{File: file, Msg: "cannot read: " + reason(err)}}
+	}
+	if len(data) > MaxBytes {
+		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("larger than %d bytes; vouch.yaml holds a few settings", MaxBytes)}}
+	}
+	return data, nil
+}
+
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func defaults(root string) *Config {
+	return &Config{
+		Root:     root,
+		Rulespec: filepath.Join(root, DefaultRulespec),
+		Envelope: filepath.Join(root, DefaultEnvelope),
+		Limits:   envelope.DefaultLimits(),
+	}
+}
+
+// Keys are the settings vouch.yaml may hold, for did-you-mean hints.
+var (
+	topKeys    = []string{"envelope", "limits", "out", "rulespec", "strict"}
+	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
+	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+)
+
+// Parse reads vouch.yaml's text. file names it in errors; root is the
+// directory its paths are relative to. Every problem is reported at once.
+func Parse(file, root string, data []byte) (cfg *Config, err error) {
+	defer func() {
+		// yaml.v3 has panicked on hostile input before; a config file must
+		// never crash vouch.
+		if r := recover(); r != nil {
+			cfg, err = nil, ErrorList{{File: file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
+		}
+	}()
+	cfg = defaults(root)
+	cfg.File = file
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return cfg, nil // an empty vouch.yaml marks the root and sets nothing
+		}
+		return nil, ErrorList{yamlError(file, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document; remove the '---' separator"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, ErrorList{yamlError(file, err)}
+	}
+	p := &parser{file: file}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	top := doc.Content[0]
+	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+		return cfg, nil
+	}
+	for k, v := range p.fields(top, "vouch.yaml", topKeys) {
+		switch k {
+		case "rulespec":
+			if s, ok := p.path(v, k); ok {
+				cfg.Rulespec = filepath.Join(root, s)
+			}
+		case "envelope":
+			if s, ok := p.path(v, k); ok {
+				cfg.Envelope = filepath.Join(root, s)
+			}
+		case "out":
+			if s, ok := p.path(v, k); ok {
+				cfg.Out = filepath.Join(root, s)
+			}
+		case "strict":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				p.errorf(v, "strict must be true or false, found %s", kindName(v))
+			} else {
+				cfg.Strict = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+			}
+		case "limits":
+			for lk, lv := range p.fields(v, "limits", limitsKeys) {
+				n, ok := p.positive(lv, lk)
+				if !ok {
+					continue
+				}
+				switch lk {
+				case "max_envelope_bytes":
+					cfg.Limits.MaxBytes = n
+				case "max_depth":
+					if n > envelope.HardMaxDepth {
+						p.errorf(lv, "max_depth %d is above the hard limit %d", n, envelope.HardMaxDepth)
+						continue
+					}
+					cfg.Limits.MaxDepth = int(n)
+				}
+			}
+		}
+	}
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool {
+			if p.errs[i].Line != p.errs[j].Line {
+				return p.errs[i].Line < p.errs[j].Line
+			}
+			return p.errs[i].Col < p.errs[j].Col
+		})
+		return nil, p.errs
+	}
+	return cfg, nil
+}
+
+func yamlError(file string, err error) *Error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Line: line, Col: 1, Msg: "not valid YAML: " + m[2]}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+type parser struct {
+	file string
+	errs ErrorList
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields returns the known keys of a mapping, reporting anything else.
+func (p *parser) fields(n *yaml.Node, what string, known []string) map[string]*yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping of settings, found %s", what, kindName(n))
+		return nil
+	}
+	out := make(map[string]*yaml.Node)
+	seen := make(map[string]int)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, "keys in %s must be plain words, found %s", what, kindName(k))
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			p.errorf(k, "duplicate key %q in %s (first at line %d); remove one of them", k.Value, what, first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		if !contains(known, k.Value) {
+			p.errorf(k, "unknown key %q in %s%s; allowed keys are %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
+			continue
+		}
+		if v.Kind == yaml.AliasNode {
+			p.errorf(v, "aliases are not supported in %s; write the value out", what)
+			continue
+		}
+		out[k.Value] = v
+	}
+	return out
+}
+
+// path reads a relative path setting.
+func (p *parser) path(v *yaml.Node, key string) (string, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
+		p.errorf(v, "%s must be a path relative to the repository root, found %s", key, kindName(v))
+		return "", false
+	}
+	if filepath.IsAbs(v.Value) {
+		p.errorf(v, "%s must be relative to the repository root, found the absolute path %q", key, v.Value)
+		return "", false
+	}
+	local := filepath.FromSlash(v.Value)
+	if !filepath.IsLocal(local) {
+		p.errorf(v, "%s must stay inside the repository root, found %q", key, v.Value)
+		return "", false
+	}
+	return local, true
+}
+
+// positive reads a positive integer setting.
+func (p *parser) positive(v *yaml.Node, key string) (int64, bool) {
+	var n int64
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil || n <= 0 {
+		p.errorf(v, "%s must be a positive integer, found %s", key, kindName(v))
+		return 0, false
+	}
+	return n, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!str":
+			if len(n.Value) > 40 {
+				return strconv.Quote(n.Value[:40] + "...")
+			}
+			return strconv.Quote(n.Value)
+		}
+		return n.Value
+	}
+	return "nothing"
+}

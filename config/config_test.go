@@ -1,0 +1,159 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	cfg, err := Parse("vouch.yaml", "repo", []byte(`# settings
+rulespec: rules/spec.yaml
+envelope: work/env.yaml
+out: build/vouch
+strict: true
+limits:
+  max_envelope_bytes: 1024
+  max_depth: 8
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{File: "vouch.yaml", Root: "repo", Rulespec: filepath.Join("repo", "rules", "spec.yaml"),
+		Envelope: filepath.Join("repo", "work", "env.yaml"), Out: filepath.Join("repo", "build", "vouch"), Strict: true}
+	want.Limits.MaxBytes, want.Limits.MaxDepth = 1024, 8
+	if *cfg != want {
+		t.Errorf("got %+v\nwant %+v", *cfg, want)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	for _, text := range []string{"", "# nothing yet\n", "~\n", "{}\n"} {
+		cfg, err := Parse("vouch.yaml", ".", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if cfg.Rulespec != DefaultRulespec || cfg.Envelope != filepath.FromSlash(DefaultEnvelope) || cfg.Out != "" || cfg.Strict {
+			t.Errorf("%q: got %+v", text, cfg)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"unknown key", "rulespecs: a.yaml\n", []string{`vouch.yaml:1:1: unknown key "rulespecs" in vouch.yaml (did you mean "rulespec"?); allowed keys are envelope, limits, out, rulespec, strict`}},
+		{"unknown limit", "limits:\n  max_dept: 3\n", []string{`vouch.yaml:2:3: unknown key "max_dept" in limits (did you mean "max_depth"?)`}},
+		{"every problem at once", "out: 3\nstrict: yes please\nenvelope: /abs/e.yaml\n", []string{
+			`vouch.yaml:1:6: out must be a path relative to the repository root, found 3`,
+			`vouch.yaml:2:9: strict must be true or false, found "yes please"`,
+			`vouch.yaml:3:11: envelope must be relative to the repository root, found the absolute path "/abs/e.yaml"`,
+		}},
+		{"bad limit", "limits: {max_depth: -1, max_envelope_bytes: big}\n", []string{"1:21: max_depth must be a positive integer", "1:45: max_envelope_bytes must be a positive integer"}},
+		{"escaping path", "rulespec: ../other/r.yaml\n", []string{`vouch.yaml:1:11: rulespec must stay inside the repository root, found "../other/r.yaml"`}},
+		{"depth above hard limit", "limits: {max_depth: 20000}\n", []string{"above the hard limit 10000"}},
+		{"duplicate", "out: a\nout: b\n", []string{`vouch.yaml:2:1: duplicate key "out" in vouch.yaml (first at line 1)`}},
+		{"not a mapping", "- a\n", []string{"vouch.yaml:1:1: vouch.yaml must be a mapping of settings, found a list"}},
+		{"two documents", "out: a\n---\nout: b\n", []string{"more than one YAML document"}},
+		{"syntax", "out: [a\n", []string{"vouch.yaml:1:1: not valid YAML"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("vouch.yaml", ".", []byte(tt.text))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msgs := strings.Split(err.Error(), "\n")
+			if len(msgs) != len(tt.want) {
+				t.Fatalf("got %d errors, want %d:\n%s", len(msgs), len(tt.want), err)
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(msgs[i], w) {
+					t.Errorf("error %d = %q, want it to contain %q", i, msgs[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	base := t.TempDir()
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(base, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p string) {
+		if err := os.WriteFile(filepath.Join(base, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("cfg/a/b")
+	write("cfg/vouch.yaml")
+	mk("git/.git")
+	mk("git/sub/dir")
+	write("vouch.yaml") // above the git top level: must not be used
+	mk("git/nested/.git")
+	tests := []struct {
+		wd, root, file string
+	}{
+		{"cfg/a/b", filepath.Join("..", ".."), filepath.Join("..", "..", "vouch.yaml")},
+		{"cfg", ".", "vouch.yaml"},
+		{"git/sub/dir", filepath.Join("..", ".."), ""},
+		{"git/nested", ".", ""},
+	}
+	for _, tt := range tests {
+		root, file, err := Discover(filepath.Join(base, tt.wd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root != tt.root || file != tt.file {
+			t.Errorf("Discover(%s) = %q, %q; want %q, %q", tt.wd, root, file, tt.root, tt.file)
+		}
+	}
+}
+
+func TestLoadRootFlag(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("out: o\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(".", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Out != filepath.Join(dir, "o") || cfg.File != filepath.Join(dir, FileName) {
+		t.Errorf("got %+v", cfg)
+	}
+	if _, err := Load(".", filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing --root is not an error")
+	}
+}
+
+// FuzzParse: no input makes Parse panic, and an accepted file yields paths
+// under the root.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"", "rulespec: a.yaml\n", "limits: {max_depth: 3, max_envelope_bytes: 10}\n", "out: [\n",
+		"strict: true\nenvelope: e.yaml\n", "a: &x [*x]\n", "rulespec: *a\n", "- 1\n", "---\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse("vouch.yaml", "root", data)
+		if err != nil {
+			if _, ok := err.(ErrorList); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		for _, p := range []string{cfg.Rulespec, cfg.Envelope} {
+			if !strings.HasPrefix(p, "root") {
+				t.Fatalf("path %q is not under the root", p)
+			}
+		}
+	})
+}
