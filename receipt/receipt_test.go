@@ -1,0 +1,183 @@
+package receipt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var key = []byte("0123456789abcdef0123456789abcdef")
+
+// setup writes three inputs and a signed receipt in out/, returning the
+// receipt's path.
+func setup(t *testing.T, sign bool) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	files := map[string]string{
+		"analysis/rulespec.yaml":   "claims: []\n",
+		"out/envelope.yaml":        "facts: {a: 1}\n",
+		"out/rulespec.compiled.dl": "verdict(0, /pass).\n",
+	}
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path = filepath.Join(dir, "out", FileName)
+	r, err := New(path, Inputs{
+		Rulespec: filepath.Join(dir, "analysis/rulespec.yaml"),
+		Envelope: filepath.Join(dir, "out/envelope.yaml"),
+		Program:  filepath.Join(dir, "out/rulespec.compiled.dl"),
+	}, "test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Verdict = "pass"
+	r.Predicates = []Predicate{{Index: 0, Status: "pass"}}
+	if sign {
+		if err := r.Sign(key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+func TestRoundTrip(t *testing.T) {
+	_, path := setup(t, true)
+	r, probs, err := Verify(path, key)
+	if err != nil || len(probs) != 0 {
+		t.Fatalf("Verify = %v, %v", probs, err)
+	}
+	if r.Rulespec.Path != "../analysis/rulespec.yaml" || r.Envelope.Path != "envelope.yaml" || r.Created != "2026-01-02T03:04:05Z" {
+		t.Errorf("receipt %+v", r)
+	}
+}
+
+// TestTamper: changing any input or any byte of meaning in the receipt is
+// detected.
+func TestTamper(t *testing.T) {
+	tests := []struct {
+		name    string
+		tamper  func(t *testing.T, dir, path string)
+		subject string
+	}{
+		{"rulespec edited", appendTo("analysis/rulespec.yaml"), "rulespec"},
+		{"envelope edited", appendTo("out/envelope.yaml"), "envelope"},
+		{"program edited", appendTo("out/rulespec.compiled.dl"), "program"},
+		{"envelope removed", func(t *testing.T, dir, _ string) { os.Remove(filepath.Join(dir, "out/envelope.yaml")) }, "envelope"},
+		{"verdict rewritten", replaceIn(`"status": "pass"`, `"status": "fail"`), "mac"},
+		{"hash rewritten to match an edited envelope", func(t *testing.T, dir, path string) {
+			appendTo("out/envelope.yaml")(t, dir, path)
+			sum, err := hashFile(filepath.Join(dir, "out/envelope.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Envelope.SHA256 = sum
+			if err := r.Write(path); err != nil {
+				t.Fatal(err)
+			}
+		}, "mac"},
+		{"MAC stripped", func(t *testing.T, _, path string) {
+			r, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.MAC = nil
+			if err := r.Write(path); err != nil {
+				t.Fatal(err)
+			}
+		}, "mac"},
+		{"created moved", replaceIn(`2026-01-02`, `2026-01-03`), "mac"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, path := setup(t, true)
+			tt.tamper(t, dir, path)
+			_, probs, err := Verify(path, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, p := range probs {
+				found = found || p.Subject == tt.subject
+			}
+			if !found {
+				t.Errorf("problems %+v lack one about %s", probs, tt.subject)
+			}
+		})
+	}
+}
+
+func TestWrongKeyAndNoKey(t *testing.T) {
+	_, path := setup(t, true)
+	if _, probs, err := Verify(path, []byte("another key, long enough")); err != nil || len(probs) != 1 || probs[0].Subject != "mac" {
+		t.Errorf("wrong key: %v, %v", probs, err)
+	}
+	if _, _, err := Verify(path, nil); err == nil || !strings.Contains(err.Error(), "signed") {
+		t.Errorf("no key: %v", err)
+	}
+	if _, _, err := Verify(path, []byte("short")); err == nil {
+		t.Error("a short key is accepted")
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for name, text := range map[string]string{
+		"not json":      "{",
+		"unknown field": `{"format": "vouch-receipt/1", "extra": 1}`,
+		"other format":  `{"format": "vouch-receipt/2"}`,
+		"trailing data": `{"format": "vouch-receipt/1"} {}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, path := setup(t, false)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := Verify(path, nil); err == nil {
+				t.Error("malformed receipt accepted")
+			}
+		})
+	}
+}
+
+func appendTo(rel string) func(t *testing.T, dir, path string) {
+	return func(t *testing.T, dir, _ string) {
+		f, err := os.OpenFile(filepath.Join(dir, rel), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString("# tampered\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func replaceIn(old, new string) func(t *testing.T, dir, path string) {
+	return func(t *testing.T, _, path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(b), old, new, 1)
+		if s == string(b) {
+			t.Fatalf("%q not in the receipt", old)
+		}
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
