@@ -8,5 +8,6 @@ func commands() []*cli.Command {
 		verifyCommand(),
 		importsCommand(),
 		explainCommand(),
+		checkCommand(),
 	}
 }

@@ -1,0 +1,55 @@
+package rulecheck
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/rulespec"
+)
+
+func TestCheck(t *testing.T) {
+	const claims = "claims:\n  - {name: a, selector: x.a}\n  - {name: b, selector: x.b}\npredicates:\n"
+	tests := []struct {
+		name  string
+		preds string
+		want  []string // code@line:col
+	}{
+		{"clean", "  - {claim: a, rule: exists}\n  - {claim: b, rule: equals, value: 1}\n", nil},
+		{"unused claim", "  - {claim: a, rule: exists}\n", []string{"unused-claim@3:5"}},
+		{"duplicate ignores notes and ids", "  - {claim: a, rule: exists}\n  - {claim: a, rule: exists, id: x, notes: n}\n  - {claim: b, rule: exists}\n", []string{"duplicate@6:5"}},
+		{"numbers compare by value", "  - {claim: a, rule: equals, value: 1}\n  - {claim: a, rule: equals, value: 1.0}\n  - {claim: b, rule: exists}\n", []string{"duplicate@6:5"}},
+		{"mapping key order is ignored", "  - {claim: a, rule: equals, value: {p: 1, q: 2}}\n  - {claim: a, rule: equals, value: {q: 2, p: 1}}\n  - {claim: b, rule: exists}\n", []string{"duplicate@6:5"}},
+		{"equals twice", "  - {claim: a, rule: equals, value: x}\n  - {claim: a, rule: equals, value: y}\n  - {claim: b, rule: exists}\n", []string{"contradiction@6:5"}},
+		{"equals on different claims", "  - {claim: a, rule: equals, value: x}\n  - {claim: b, rule: equals, value: y}\n", nil},
+		{"any_of partly allowed", "  - {claim: a, rule: any_of, value: [p, q]}\n  - {claim: a, rule: none_of, value: [p]}\n  - {claim: b, rule: exists}\n", nil},
+		{"any_of all forbidden", "  - {claim: a, rule: none_of, value: [p, q]}\n  - {claim: a, rule: any_of, value: [q]}\n  - {claim: b, rule: exists}\n", []string{"contradiction@6:5"}},
+		{"lengths equal is fine", "  - {claim: a, rule: min_length, value: 2}\n  - {claim: a, rule: max_length, value: 2}\n  - {claim: b, rule: exists}\n", nil},
+		{"bounds meet", "  - {claim: a, rule: greater_than, value: 1.5}\n  - {claim: a, rule: less_than, value: 1.5}\n  - {claim: b, rule: exists}\n", []string{"contradiction@6:5"}},
+		{"bounds leave room", "  - {claim: a, rule: greater_than, value: 1}\n  - {claim: a, rule: less_than, value: 1.5}\n  - {claim: b, rule: exists}\n", nil},
+		{"different conditions", "  - {claim: a, rule: exists, when: {claim: b, rule: exists}}\n  - {claim: a, rule: not_exists, when: {claim: b, rule: not_exists}}\n", nil},
+		{"same condition", "  - {claim: a, rule: exists, when: {claim: b, rule: exists}}\n  - {claim: a, rule: not_exists, when: {claim: b, rule: exists}}\n", []string{"contradiction@6:5"}},
+		{"max_length guarded by min_length", "  - {claim: a, rule: max_length, value: 3}\n  - {claim: a, rule: min_length, value: 1}\n  - {claim: b, rule: exists}\n", nil},
+		{"max_length alone", "  - {claim: a, rule: max_length, value: 3}\n  - {claim: b, rule: exists}\n", []string{"vacuous-when-absent@5:5"}},
+		{"when not_exists on own claim", "  - {claim: a, rule: none_of, value: [x], when: {claim: a, rule: not_exists}}\n  - {claim: b, rule: exists}\n", []string{"never-fails@5:49"}},
+		{"anchored patterns", "  - {claim: a, rule: matches, value: '^x'}\n  - {claim: b, rule: matches, value: 'y$'}\n", nil},
+		{"unanchored when", "  - {claim: a, rule: exists, when: {claim: b, rule: matches, value: y}}\n", []string{"unanchored-pattern@5:36"}},
+		{"none_of [] in a when", "  - {claim: a, rule: exists, when: {claim: b, rule: none_of, value: []}}\n", []string{"never-fails@5:36"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := rulespec.Parse("r.yaml", []byte(claims+tt.preds))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range Check(rs) {
+				got = append(got, w.Code+"@"+strconv.Itoa(w.Line)+":"+strconv.Itoa(w.Col))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
