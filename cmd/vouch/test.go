@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/ruletest"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// defaultTestFile is where a repository keeps its rulespec's tests.
+const defaultTestFile = "analysis/rulespec_test.yaml"
+
+// testCommand is `vouch test`: run a rulespec's test cases.
+func testCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "test",
+		Usage:     "run rulespec test cases: envelopes with the verdicts they should get",
+		ArgsUsage: "[PATH ...]",
+		Description: `Runs each test file (default analysis/rulespec_test.yaml; a directory means every
+*_test.yaml in it). Each case names an envelope (a path, or inline facts:) and the verdict
+and/or per-predicate statuses it should get; docs/testing.md describes the format.
+
+Prints like go test: a -want +got block per failing case, then ok or FAIL per file with
+which of pass, fail and skipped the cases took. --coverage lists the predicates whose
+failing path no case takes.
+
+Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "run", Usage: "run only cases whose name matches `REGEX`"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			&cli.BoolFlag{Name: "coverage", Usage: "list predicates whose failing path no case takes"},
+		},
+		Action: runTest,
+	}
+}
+
+func runTest(c *cli.Context) error {
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	}
+	var opts ruletest.Options
+	if expr := c.String("run"); expr != "" {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return fail(exitError, fmt.Errorf("invalid --run %q: %w", expr, err))
+		}
+		opts.Run = re
+	}
+	paths, err := testFiles(c.Args().Slice())
+	if err != nil {
+		return fail(exitError, err)
+	}
+	var results []*ruletest.Result
+	for _, p := range paths {
+		f, err := ruletest.Load(p)
+		if err != nil {
+			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
+		}
+		r, err := ruletest.Run(f, opts)
+		if err != nil {
+			var se *ruletest.SetupError
+			if errors.As(err, &se) {
+				return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
+			}
+			return fail(exitError, err)
+		}
+		results = append(results, r)
+	}
+	if format == "json" {
+		err = ruletest.WriteJSON(c.App.Writer, results)
+	} else {
+		err = ruletest.WriteText(c.App.Writer, results, c.Bool("coverage"))
+	}
+	if err != nil {
+		return fail(exitError, err)
+	}
+	for _, r := range results {
+		if !r.OK {
+			return fail(exitFail, nil)
+		}
+	}
+	return nil
+}
+
+// testFiles expands the arguments: files as given, directories to the
+// *_test.yaml files directly inside them, sorted.
+func testFiles(args []string) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{defaultTestFile}
+	}
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(filepath.Join(a, "*_test.yaml"))
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: no *_test.yaml files in this directory", a)
+		}
+		sort.Strings(m)
+		out = append(out, m...)
+	}
+	return out, nil
+}
