@@ -9,5 +9,6 @@ func commands() []*cli.Command {
 		importsCommand(),
 		explainCommand(),
 		checkCommand(),
+		testCommand(),
 	}
 }
