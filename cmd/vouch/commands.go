@@ -6,6 +6,10 @@ import "github.com/urfave/cli/v2"
 func commands() []*cli.Command {
 	return []*cli.Command{
 		verifyCommand(),
+		gateCommand(),
+		envelopeCommand(),
+		receiptCommand(),
+		initCommand(),
 		importsCommand(),
 		explainCommand(),
 		checkCommand(),

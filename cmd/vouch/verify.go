@@ -44,6 +44,8 @@ Examples:
 			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
 			&cli.IntFlag{Name: "max-depth", Value: lim.MaxDepth, Usage: "refuse envelopes nested deeper than `N` levels"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto, always or never (NO_COLOR disables auto)"},
+			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing (as mode: observe on every predicate)"},
+			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
 		},
 		Action: runVerify,
 	}
@@ -64,11 +66,28 @@ func runVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	envPath := c.Args().First()
+	// vouch.yaml supplies the defaults; flags given on the command line win.
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	rulespecPath, lim := cfg.Rulespec, cfg.Limits
+	if c.IsSet("rulespec") {
+		rulespecPath = c.String("rulespec")
+	}
+	if c.IsSet("max-envelope-bytes") {
+		lim.MaxBytes = c.Int64("max-envelope-bytes")
+	}
+	if c.IsSet("max-depth") {
+		lim.MaxDepth = c.Int("max-depth")
+	}
 	out, err := verify.Run(verify.Input{
-		RulespecPath: c.String("rulespec"),
+		RulespecPath: rulespecPath,
 		EnvelopePath: envPath,
-		Limits:       envelope.Limits{MaxBytes: c.Int64("max-envelope-bytes"), MaxDepth: c.Int("max-depth")},
-		Strict:       c.Bool("strict"),
+		Limits:       lim,
+		Strict:       c.Bool("strict") || cfg.Strict,
+		Observe:      c.Bool("observe"),
+		Root:         cfg.Root,
 	})
 	if err != nil {
 		var ie *verify.InputError
@@ -78,7 +97,7 @@ func runVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	if !c.Bool("no-artifacts") {
-		dir := c.String("out")
+		dir := pick(c.String("out"), cfg.Out)
 		if dir == "" {
 			dir = filepath.Dir(envPath)
 		}

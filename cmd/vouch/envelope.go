@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/verify"
+)
+
+func envelopeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "envelope",
+		Usage: "write an action envelope",
+		Subcommands: []*cli.Command{{
+			Name:      "write",
+			Usage:     "validate an envelope, save it atomically, and say what still fails",
+			ArgsUsage: "[PATH]",
+			Description: `Reads an envelope from --from FILE (or standard input, also with --from -), checks it
+with the same loader and limits as verify, refuses one whose facts: is missing or empty, and
+writes it to PATH (default: vouch.yaml's envelope, else .vouch/envelope.yaml) through a temporary
+file and a rename, so no reader ever sees half an envelope. It then verifies the envelope and
+prints the counts and every failing predicate: its id and claim, what was expected, what was
+found, why, and its notes.
+
+Exit codes: 0 written and passing, 1 written but failing, 2 not written (bad input), or written
+but the rulespec could not be checked.`,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "from", Value: "-", Usage: "read the envelope from `FILE` ('-' for standard input)"},
+				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml)"},
+				&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: found from the working directory)"},
+			},
+			Action: runEnvelopeWrite,
+		}},
+	}
+}
+
+func runEnvelopeWrite(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return fail(exitError, fmt.Errorf("envelope write takes at most one PATH, got %d", c.NArg()))
+	}
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	dst := pick(c.Args().First(), cfg.Envelope)
+	src := c.String("from")
+	var data []byte
+	name := src
+	if src == "-" {
+		name = "<stdin>"
+		data, err = io.ReadAll(io.LimitReader(c.App.Reader, normLimit(cfg.Limits)+1))
+	} else {
+		data, err = readLimited(src, normLimit(cfg.Limits))
+	}
+	if err != nil {
+		return fail(exitError, fmt.Errorf("read the envelope from %s: %w", name, err))
+	}
+	env, err := envelope.Parse(name, data, cfg.Limits)
+	if err != nil {
+		return fail(exitError, fmt.Errorf("invalid envelope, nothing written:\n%w", err))
+	}
+	if string(env.Facts) == "{}" {
+		return fail(exitError, fmt.Errorf("%s: facts is empty, nothing written; list what you did under facts: (the rulespec's claims name the facts it checks)", name))
+	}
+	if err := atomicfile.Write(dst, data, 0o644); err != nil {
+		return fail(exitError, err)
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "wrote %s\n", dst)
+	out, err := verify.Run(verify.Input{
+		RulespecPath: pick(c.String("rulespec"), cfg.Rulespec),
+		EnvelopePath: dst,
+		Limits:       cfg.Limits,
+		Strict:       cfg.Strict,
+		Root:         cfg.Root,
+	})
+	if err != nil {
+		var ie *verify.InputError
+		if errors.As(err, &ie) {
+			return fail(exitError, fmt.Errorf("the envelope was written, but it could not be verified:\n%w", err))
+		}
+		return fail(exitError, err)
+	}
+	if err := out.Report.WriteFixes(w); err != nil {
+		return fail(exitError, err)
+	}
+	if out.Report.Verdict != "pass" {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// normLimit is the byte limit the loader will apply.
+func normLimit(l envelope.Limits) int64 {
+	if l.MaxBytes <= 0 {
+		return envelope.DefaultLimits().MaxBytes
+	}
+	return l.MaxBytes
+}
+
+// readLimited reads at most limit+1 bytes, so the loader can refuse an
+// oversized file without vouch reading all of it.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}

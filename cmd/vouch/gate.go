@@ -1,0 +1,437 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/rulespec"
+	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/verify"
+)
+
+var gateFormats = []string{"claude-hook", "github", "json", "text"}
+
+func gateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "gate",
+		Usage:     "decide whether an agent's work is done: envelope present, well formed, and passing",
+		ArgsUsage: " ",
+		Description: `The one command a harness or CI calls at plan completion. It requires the envelope
+(default from vouch.yaml, else .vouch/envelope.yaml), verifies it against the rulespec with
+evidence checked under the repository root, writes the program and trace, and on a pass writes
+verification.json (a receipt, signed with --key-file or VOUCH_KEY) beside them.
+
+Exit codes: 0 pass, 1 fail (including a missing envelope), 2 bad input or evaluation error.
+With --format claude-hook the exit code is always 0 and the decision is in the JSON, as Claude
+Code's Stop hook protocol expects: {"decision": "block", "reason": ...} on anything but a pass,
+nothing on a pass.
+
+Examples:
+  vouch gate
+  vouch gate --format claude-hook        # in .claude/settings.json, hooks.Stop
+  vouch gate --format github --observe   # in CI, while rolling out new rules`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "envelope `FILE` (default: vouch.yaml's envelope, else .vouch/envelope.yaml)"},
+			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's rulespec, else analysis/rulespec.yaml)"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, claude-hook or github"},
+			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing the gate (roll out rules safely)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts and the receipt into `DIR` (default: vouch.yaml's out, else the envelope's directory)"},
+			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
+			&cli.StringFlag{Name: "key-file", Usage: "sign the receipt with the key in `FILE` (else $VOUCH_KEY)"},
+			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously"},
+		},
+		Action: runGate,
+	}
+}
+
+// gateResult is everything a gate run decided, for the renderers.
+type gateResult struct {
+	Verdict  string
+	Envelope string
+	Rulespec string
+	Root     string
+	Observe  bool
+	Receipt  string
+	Signed   bool
+	// Missing is set when there is no envelope; Report is nil then.
+	Missing bool
+	// Err is an input or evaluation error; Report is nil then.
+	Err    error
+	Report *verify.Report
+}
+
+// gateJSON is the JSON output: the verify report's fields plus "gate".
+type gateJSON struct {
+	*verify.Report
+	Gate gateFields `json:"gate"`
+}
+
+type gateFields struct {
+	Verdict  string `json:"verdict"`
+	Observe  bool   `json:"observe"`
+	Root     string `json:"root"`
+	Rulespec string `json:"rulespec"`
+	Envelope string `json:"envelope"`
+	Receipt  string `json:"receipt"`
+	Signed   bool   `json:"signed"`
+	// Problem says why there is no report: missing_envelope or error.
+	Problem string `json:"problem,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func runGate(c *cli.Context) error {
+	format := c.String("format")
+	if !slices.Contains(gateFormats, format) {
+		return fail(exitError, fmt.Errorf("unknown --format %q%s; use %s", format, suggest.Hint(format, gateFormats), strings.Join(gateFormats, ", ")))
+	}
+	if c.NArg() > 0 {
+		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
+	}
+	g := gate(c)
+	return renderGate(c, format, g)
+}
+
+// gate runs the whole decision. It never returns a pass on an error.
+func gate(c *cli.Context) *gateResult {
+	g := &gateResult{Verdict: "fail", Observe: c.Bool("observe")}
+	cfg, err := loadConfig(c)
+	if err != nil {
+		g.Err = err
+		return g
+	}
+	g.Root = cfg.Root
+	g.Envelope = pick(c.String("envelope"), cfg.Envelope)
+	g.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
+	key, err := receiptKey(c)
+	if err != nil {
+		g.Err = err
+		return g
+	}
+	if _, err := os.Stat(g.Envelope); errors.Is(err, fs.ErrNotExist) {
+		g.Missing = true
+		return g
+	}
+	out, err := verify.Run(verify.Input{
+		RulespecPath: g.Rulespec,
+		EnvelopePath: g.Envelope,
+		Limits:       cfg.Limits,
+		Strict:       c.Bool("strict") || cfg.Strict,
+		Observe:      g.Observe,
+		Root:         cfg.Root,
+	})
+	if err != nil {
+		var ie *verify.InputError
+		if errors.As(err, &ie) {
+			err = fmt.Errorf("invalid input:\n%w", err)
+		}
+		g.Err = err
+		return g
+	}
+	dir := pick(c.String("out"), cfg.Out)
+	if dir == "" {
+		dir = filepath.Dir(g.Envelope)
+	}
+	if err := out.WriteArtifacts(dir); err != nil {
+		g.Err = err
+		return g
+	}
+	g.Report = out.Report
+	g.Receipt = filepath.Join(dir, receipt.FileName)
+	if out.Report.GateVerdict != "pass" {
+		// A receipt from an earlier pass must not outlive this failure.
+		if err := os.Remove(g.Receipt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			g.Err = fmt.Errorf("remove the stale receipt: %w", err)
+			g.Report = nil
+		}
+		g.Receipt = ""
+		return g
+	}
+	if err := writeReceipt(g.Receipt, out, key); err != nil {
+		g.Err = err
+		g.Report = nil
+		return g
+	}
+	g.Signed = key != nil
+	g.Verdict = "pass"
+	return g
+}
+
+func writeReceipt(path string, out *verify.Outcome, key []byte) error {
+	r, err := receipt.New(path, receipt.Inputs{
+		Rulespec: out.Rulespec.File,
+		Envelope: out.Envelope.File,
+		Program:  out.Report.Artifacts.Program,
+	}, version, time.Now())
+	if err != nil {
+		return err
+	}
+	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, out.Report.GateVerdict
+	for _, p := range out.Report.Predicates {
+		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
+	}
+	if key != nil {
+		if err := r.Sign(key); err != nil {
+			return err
+		}
+	}
+	return r.Write(path)
+}
+
+// loadConfig reads vouch.yaml (found from the working directory, or under
+// --root).
+func loadConfig(c *cli.Context) (*config.Config, error) {
+	root := ""
+	if c.IsSet("root") {
+		root = c.String("root")
+		if root == "" {
+			return nil, errors.New("--root is empty")
+		}
+	}
+	cfg, err := config.Load(".", root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	return cfg, nil
+}
+
+// receiptKey reads the MAC key from --key-file or VOUCH_KEY; nil means
+// unsigned receipts.
+func receiptKey(c *cli.Context) ([]byte, error) {
+	var key []byte
+	switch {
+	case c.String("key-file") != "":
+		b, err := os.ReadFile(c.String("key-file"))
+		if err != nil {
+			return nil, fmt.Errorf("--key-file: %w", err)
+		}
+		key = bytes.TrimRight(b, "\r\n")
+	case os.Getenv("VOUCH_KEY") != "":
+		key = []byte(os.Getenv("VOUCH_KEY"))
+	default:
+		return nil, nil
+	}
+	if len(key) < receipt.MinKeyBytes {
+		return nil, fmt.Errorf("the receipt key is %d bytes; use at least %d random bytes (e.g. openssl rand -hex 32)", len(key), receipt.MinKeyBytes)
+	}
+	return key, nil
+}
+
+func pick(flag, fallback string) string {
+	if flag != "" {
+		return flag
+	}
+	return fallback
+}
+
+// missingMessage tells the agent exactly how to produce the envelope.
+func missingMessage(path string) string {
+	return fmt.Sprintf("no envelope at %s: the work is not done until it has one. Write the facts of what you did "+
+		"as YAML under a top-level facts: mapping, then save it with\n  vouch envelope write %s < envelope.yaml\n"+
+		"(or write the file directly) and finish again. The rulespec's claims name the facts it checks.", path, path)
+}
+
+func renderGate(c *cli.Context, format string, g *gateResult) error {
+	w := c.App.Writer
+	var err error
+	switch format {
+	case "claude-hook":
+		// The Stop hook protocol: exit 0 always; block with a reason on
+		// anything but a pass, print nothing on a pass.
+		if g.Verdict == "pass" {
+			return nil
+		}
+		if err := writeJSON(w, map[string]string{"decision": "block", "reason": "vouch gate: " + gateReason(g)}); err != nil {
+			return fail(exitError, err)
+		}
+		return nil
+	case "json":
+		j := gateJSON{Report: g.Report, Gate: gateFields{Verdict: g.Verdict, Observe: g.Observe, Root: g.Root,
+			Rulespec: g.Rulespec, Envelope: g.Envelope, Receipt: g.Receipt, Signed: g.Signed}}
+		if g.Report == nil {
+			j.Report = &verify.Report{Verdict: "fail", Predicates: []verify.PredicateReport{}, Warnings: []string{}}
+			j.Gate.Problem, j.Gate.Message = "error", errText(g.Err)
+			if g.Missing {
+				j.Gate.Problem, j.Gate.Message = "missing_envelope", missingMessage(g.Envelope)
+			}
+		}
+		err = writeJSON(w, j)
+	case "github":
+		err = writeGitHub(w, g)
+	default:
+		err = writeGateText(c, g)
+	}
+	if err != nil {
+		return fail(exitError, err)
+	}
+	switch {
+	case g.Err != nil:
+		return fail(exitError, g.Err)
+	case g.Verdict != "pass":
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// gateReason is the text an agent reads when the gate blocks it.
+func gateReason(g *gateResult) string {
+	switch {
+	case g.Missing:
+		return missingMessage(g.Envelope)
+	case g.Err != nil:
+		return "the gate could not verify the work, so it is not done (fail closed): " + g.Err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the envelope %s does not pass the rulespec %s. ", g.Envelope, g.Rulespec)
+	_ = g.Report.WriteFixes(&b)
+	return b.String()
+}
+
+func writeGateText(c *cli.Context, g *gateResult) error {
+	w := c.App.Writer
+	if g.Missing {
+		_, err := fmt.Fprintf(w, "FAIL gate: %s\n", missingMessage(g.Envelope))
+		return err
+	}
+	if g.Report == nil {
+		return nil // the error goes to stderr
+	}
+	color, err := useColor("auto", w)
+	if err != nil {
+		return err
+	}
+	if err := g.Report.WriteText(w, verify.TextOptions{Color: color}); err != nil {
+		return err
+	}
+	if g.Verdict == "pass" {
+		signed := "unsigned"
+		if g.Signed {
+			signed = "signed"
+		}
+		_, err = fmt.Fprintf(w, "gate: PASS; receipt %s (%s)\n", g.Receipt, signed)
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "gate: FAIL\n"); err != nil {
+		return err
+	}
+	return g.Report.WriteFixes(w)
+}
+
+// writeGitHub prints GitHub Actions workflow commands: an error annotation
+// per enforced failure and a warning per observed one, on the predicate's
+// line in the rulespec.
+func writeGitHub(w io.Writer, g *gateResult) error {
+	var b strings.Builder
+	switch {
+	case g.Missing:
+		fmt.Fprintf(&b, "::error file=%s,title=%s::%s\n", ghProp(g.Envelope), ghProp("vouch: missing envelope"), ghData(missingMessage(g.Envelope)))
+	case g.Err != nil:
+		for _, a := range errorAnnotations(g.Err) {
+			b.WriteString(a)
+		}
+	default:
+		for _, p := range g.Report.Predicates {
+			if p.Status != verify.Fail {
+				continue
+			}
+			level := "error"
+			if p.Observed {
+				level = "warning"
+			}
+			name := fmt.Sprintf("[%d]", p.Index)
+			if p.ID != "" {
+				name = fmt.Sprintf("[%d %s]", p.Index, p.ID)
+			}
+			msg := fmt.Sprintf("%s %s %s failed: %s", name, p.Claim, p.Rule, p.Message)
+			if p.Notes != "" {
+				msg += " (note: " + p.Notes + ")"
+			}
+			if p.Observed {
+				msg += " [observed: not blocking]"
+			}
+			fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, ghProp(g.Rulespec), p.Line, p.Col, ghProp("vouch "+name), ghData(msg))
+		}
+		s := g.Report.Summary
+		fmt.Fprintf(&b, "vouch gate: %s, %d/%d passed, %d failed (%d observed), %d skipped\n", strings.ToUpper(g.Verdict), s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// errorAnnotations turns positioned input errors into annotations on their
+// files; anything else becomes one unpositioned annotation.
+func errorAnnotations(err error) []string {
+	var out []string
+	var rl rulespec.ErrorList
+	var cl config.ErrorList
+	var ee *envelope.Error
+	switch {
+	case errors.As(err, &rl):
+		for _, e := range rl {
+			out = append(out, ghAnnotation(e.File, e.Line, e.Col, e.Msg))
+		}
+	case errors.As(err, &cl):
+		for _, e := range cl {
+			out = append(out, ghAnnotation(e.File, e.Line, e.Col, e.Msg))
+		}
+	case errors.As(err, &ee):
+		out = append(out, ghAnnotation(ee.File, ee.Line, ee.Col, ee.Msg))
+	default:
+		out = append(out, "::error title=vouch::"+ghData(err.Error())+"\n")
+	}
+	return out
+}
+
+func ghAnnotation(file string, line, col int, msg string) string {
+	props := "file=" + ghProp(file)
+	if line > 0 {
+		props += fmt.Sprintf(",line=%d", line)
+		if col > 0 {
+			props += fmt.Sprintf(",col=%d", col)
+		}
+	}
+	return "::error " + props + "::" + ghData(msg) + "\n"
+}
+
+// ghData escapes an annotation message as the workflow command syntax
+// requires.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes an annotation property value.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode output: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
