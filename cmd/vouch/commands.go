@@ -14,5 +14,6 @@ func commands() []*cli.Command {
 		explainCommand(),
 		checkCommand(),
 		testCommand(),
+		schemaCommand(),
 	}
 }

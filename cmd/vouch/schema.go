@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/schema"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// schemaCommand is `vouch schema KIND`: print a file kind's JSON Schema.
+func schemaCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "schema",
+		Usage:     "print the JSON Schema of a rulespec, envelope or rulespec test file",
+		ArgsUsage: "rulespec|envelope|rulespec-test",
+		Description: `Prints a JSON Schema (draft 2020-12) for editors. Save it and point yaml-language-server
+at it with a first line such as:
+
+  # yaml-language-server: $schema=../.vouch/rulespec.schema.json
+
+Exit codes: 0 printed, 2 unknown kind.`,
+		Action: runSchema,
+	}
+}
+
+func runSchema(c *cli.Context) error {
+	kinds := schema.Kinds()
+	if c.NArg() != 1 {
+		return fail(exitError, fmt.Errorf("schema needs exactly one KIND argument: %s", strings.Join(kinds, ", ")))
+	}
+	kind := c.Args().First()
+	data, ok := schema.Get(kind)
+	if !ok {
+		return fail(exitError, fmt.Errorf("unknown schema kind %q%s; use one of %s", kind, suggest.Hint(kind, kinds), strings.Join(kinds, ", ")))
+	}
+	if _, err := c.App.Writer.Write(data); err != nil {
+		return fail(exitError, fmt.Errorf("write schema: %w", err))
+	}
+	return nil
+}
