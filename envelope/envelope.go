@@ -174,6 +174,17 @@ func Parse(file string, data []byte, lim Limits) (*Envelope, error) {
 		return nil, tooLargeFile(file, lim.MaxBytes)
 	}
 	sum := sha256.Sum256(data)
+	if looksLikeJSON(data) {
+		if env, ok, err := parseJSON(file, data, lim, hex.EncodeToString(sum[:])); ok {
+			return env, err
+		}
+	}
+	return parseYAML(file, data, lim, sum)
+}
+
+// parseYAML is Parse through yaml.v3's node tree, for YAML and for any JSON
+// that parseJSON declines.
+func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*Envelope, error) {
 	doc, err := decodeSingle(file, data)
 	if err != nil {
 		return nil, err
