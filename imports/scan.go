@@ -60,7 +60,11 @@ type Stats struct {
 // Result is the outcome of a Scan: records sorted by file, line and
 // column, warnings sorted by file and line.
 type Result struct {
-	Records  []Record  `json:"records"`
+	Records []Record `json:"records"`
+	// Files lists every source file in the selected languages, sorted,
+	// including files without imports: callers that map files to owners
+	// (vouch lint) need files that import nothing too.
+	Files    []string  `json:"-"`
 	Warnings []Warning `json:"warnings"`
 	Stats    Stats     `json:"-"`
 }
@@ -177,6 +181,12 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 
 	res.Stats.Files = len(sources)
+	res.Files = make([]string, len(sources))
+	for i, s := range sources {
+		res.Files[i] = s.rel
+	}
+	slices.Sort(res.Files)
+	res.Files = slices.Compact(res.Files)
 	dirty := false
 	var entries []*cacheEntry
 	n := 0

@@ -1,0 +1,202 @@
+package arch
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// AutoKind is the kind of a node derived from a source directory, by the
+// language of the first file that created it.
+func AutoKind(file string) string {
+	switch path.Ext(file) {
+	case ".go":
+		return "go_package"
+	case ".py", ".pyi":
+		return "python_package"
+	case ".rs":
+		return "rust_module"
+	}
+	return "js_directory"
+}
+
+// Finish completes a loaded model against the repository's source files:
+// with no declared nodes it derives one node per directory holding source
+// files (named by its path, "." for the root), applies `tags:` maps, and
+// checks every cross-reference (edge endpoints, matcher ref_ids and
+// excludes, unique names). Every problem is returned at once, sorted by
+// position.
+func (m *Model) Finish(files []string) error {
+	var errs ErrorList
+	if len(m.Nodes) == 0 {
+		m.Auto = true
+		seen := map[string]bool{}
+		for _, f := range files {
+			dir := path.Dir(f)
+			if seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			m.Nodes = append(m.Nodes, Node{ID: dir, Kind: AutoKind(f), Source: CleanSource(dir)})
+		}
+		slices.SortFunc(m.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	}
+	ids := make(map[string]int, len(m.Nodes))
+	var names []string
+	for i, n := range m.Nodes {
+		if j, dup := ids[n.ID]; dup {
+			errs = append(errs, &Error{Pos: n.Pos, Msg: fmt.Sprintf("node %q is declared twice (first at %s)", n.ID, m.Nodes[j].Pos)})
+			continue
+		}
+		ids[n.ID] = i
+		names = append(names, n.ID)
+	}
+	sort.Strings(names)
+	unknown := func(pos Pos, what, id string) {
+		errs = append(errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s %q is not a node of the graph%s", what, id, suggest.Hint(id, names))})
+	}
+	var tagged []string
+	for id := range m.pendingTags {
+		tagged = append(tagged, id)
+	}
+	sort.Strings(tagged)
+	for _, id := range tagged {
+		i, ok := ids[id]
+		if !ok {
+			unknown(m.pendingPos[id], "tags entry", id)
+			continue
+		}
+		for _, t := range m.pendingTags[id] {
+			if !slices.Contains(m.Nodes[i].Tags, t) {
+				m.Nodes[i].Tags = append(m.Nodes[i].Tags, t)
+			}
+		}
+	}
+	m.pendingTags = nil
+	for _, e := range m.Edges {
+		if _, ok := ids[e.Src]; !ok {
+			unknown(e.Pos, "edge src", e.Src)
+		}
+		if _, ok := ids[e.Dst]; !ok {
+			unknown(e.Pos, "edge dst", e.Dst)
+		}
+	}
+	rules := map[string]Pos{}
+	for _, r := range m.Rules {
+		if r.Name != "" {
+			if p, dup := rules[r.Name]; dup {
+				errs = append(errs, &Error{Pos: r.Pos, Msg: fmt.Sprintf("rule name %q is used twice (first at %s)", r.Name, p)})
+			}
+			rules[r.Name] = r.Pos
+		}
+		for _, mt := range []Matcher{r.From, r.To} {
+			if mt.RefID != "" {
+				if g, err := CompileGlob(mt.RefID); err == nil && g.IsLiteral() {
+					if _, ok := ids[mt.RefID]; !ok {
+						unknown(mt.Pos, "ref_id", mt.RefID)
+					}
+				}
+			}
+			for _, x := range mt.Exclude {
+				if _, ok := ids[x]; !ok {
+					unknown(mt.Pos, "exclude", x)
+				}
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return errs
+}
+
+// Owners maps repository paths to the node that owns them: the node whose
+// source is the longest prefix of the path (whole path segments only).
+type Owners struct {
+	bySource map[string]string
+	sourceOf map[string]string
+}
+
+// NewOwners indexes the nodes' sources. Two nodes with the same source: the
+// first in id order owns, so the choice is stable.
+func NewOwners(nodes []Node) *Owners {
+	o := &Owners{bySource: map[string]string{}, sourceOf: map[string]string{}}
+	sorted := slices.Clone(nodes)
+	slices.SortFunc(sorted, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	for _, n := range sorted {
+		o.sourceOf[n.ID] = n.Source
+		if n.Source == "" && n.ID != "." {
+			continue
+		}
+		if _, taken := o.bySource[n.Source]; !taken {
+			o.bySource[n.Source] = n.ID
+		}
+	}
+	return o
+}
+
+// Owner returns the node owning p (a file or directory), if any.
+func (o *Owners) Owner(p string) (string, bool) {
+	for {
+		if id, ok := o.bySource[p]; ok {
+			return id, true
+		}
+		if p == "" {
+			return "", false
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			p = ""
+		} else {
+			p = p[:i]
+		}
+	}
+}
+
+// Covers reports whether node id may claim file through an annotation:
+// its source covers the file, or it has no source.
+func (o *Owners) Covers(id, file string) bool {
+	src, ok := o.sourceOf[id]
+	if !ok {
+		return false
+	}
+	return src == "" || file == src || strings.HasPrefix(file, src+"/")
+}
+
+// Annotations returns the node ids a file names in `beadloom:key=value`
+// comments (`# beadloom:domain=billing`, `// beadloom:service=auth`), in
+// file order. Values may be comma-separated.
+func Annotations(data []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		i := bytes.Index(line, []byte("beadloom:"))
+		if i < 0 {
+			continue
+		}
+		for _, f := range strings.Fields(string(line[i+len("beadloom:"):])) {
+			k, v, ok := strings.Cut(f, "=")
+			if !ok || k == "" {
+				continue
+			}
+			for _, id := range strings.Split(v, ",") {
+				if id = strings.TrimSpace(id); id != "" {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out
+}

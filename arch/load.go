@@ -1,0 +1,770 @@
+package arch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// Default locations, relative to the repository root.
+const (
+	// FileName is vouch's own architecture file.
+	FileName = "architecture.yaml"
+	// BeadloomDir holds the seed tool's graph: *.yml files of nodes and
+	// edges, and rules.yml.
+	BeadloomDir = ".beadloom/_graph"
+	// BeadloomRules is the rules file inside BeadloomDir.
+	BeadloomRules = "rules.yml"
+)
+
+// MaxBytes caps one configuration file: graphs are hand-written YAML.
+const MaxBytes = 8 << 20
+
+var (
+	vouchTopKeys    = []string{"edges", "nodes", "rules", "tags", "version"}
+	rulesTopKeys    = []string{"rules", "tags", "version"}
+	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
+	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
+	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
+	layersExtraKeys = []string{"allow_skip", "edge_kind", "enforce"}
+	matcherKeys     = []string{"exclude", "kind", "ref_id", "tag"}
+	exemptKeys      = []string{"from", "reason", "to", "until"}
+	severities      = []string{SeverityError, SeverityWarn}
+)
+
+// Load reads the architecture of the repository at root. config, when not
+// empty, names the file to read (architecture.yaml style, or a .beadloom
+// rules.yml / _graph directory); otherwise root/architecture.yaml is read if
+// present, else root/.beadloom/_graph, else the model is empty (Layout
+// "none"). Every problem in every file is returned at once as an ErrorList.
+func Load(root, config string) (*Model, error) {
+	if config != "" {
+		st, err := os.Stat(config)
+		if err != nil {
+			return nil, ErrorList{{Pos: Pos{File: config}, Msg: "cannot read: " + reason(err)}}
+		}
+		if st.IsDir() {
+			return LoadBeadloom(config)
+		}
+		if filepath.Base(config) == BeadloomRules {
+			return LoadBeadloom(filepath.Dir(config))
+		}
+		return loadVouch(config)
+	}
+	if f := filepath.Join(root, FileName); exists(f) {
+		return loadVouch(f)
+	}
+	if d := filepath.Join(root, filepath.FromSlash(BeadloomDir)); exists(d) {
+		return LoadBeadloom(d)
+	}
+	return &Model{Layout: "none"}, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func loadVouch(file string) (*Model, error) {
+	data, err := readLimited(file)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Layout: "vouch", Files: []string{file}}
+	p := &parser{file: file}
+	p.document(m, data, vouchTopKeys, false)
+	return m, p.result()
+}
+
+// LoadBeadloom reads a .beadloom/_graph directory: every *.yml / *.yaml file
+// but rules.yml contributes nodes and edges (other keys belong to the seed's
+// tool and are ignored), and rules.yml (versions 1 to 3) the rules. Files
+// are read in name order so positions and duplicates are reported the same
+// way on every run.
+func LoadBeadloom(dir string) (*Model, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: dir}, Msg: "cannot read: " + reason(err)}}
+	}
+	m := &Model{Layout: "beadloom", Annotations: true}
+	var errs ErrorList
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".yaml")) {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		file := filepath.Join(dir, n)
+		data, err := readLimited(file)
+		if err != nil {
+			var el ErrorList
+			if errors.As(err, &el) {
+				errs = append(errs, el...)
+			}
+			continue
+		}
+		m.Files = append(m.Files, file)
+		p := &parser{file: file, lenient: true}
+		if n == BeadloomRules {
+			p.document(m, data, rulesTopKeys, true)
+		} else {
+			p.document(m, data, nil, true)
+		}
+		errs = append(errs, p.errs...)
+	}
+	if len(errs) > 0 {
+		return m, errs
+	}
+	return m, nil
+}
+
+// Parse reads one architecture.yaml document. It is the entry point the
+// fuzz test drives; Load adds file discovery.
+func Parse(file string, data []byte) (*Model, error) {
+	m := &Model{Layout: "vouch", Files: []string{file}}
+	p := &parser{file: file}
+	p.document(m, data, vouchTopKeys, false)
+	return m, p.result()
+}
+
+// ParseBeadloom reads one file of the .beadloom/_graph layout; rules says
+// whether it is rules.yml.
+func ParseBeadloom(file string, data []byte, rules bool) (*Model, error) {
+	m := &Model{Layout: "beadloom", Annotations: true, Files: []string{file}}
+	p := &parser{file: file, lenient: true}
+	if rules {
+		p.document(m, data, rulesTopKeys, true)
+	} else {
+		p.document(m, data, nil, true)
+	}
+	return m, p.result()
+}
+
+func readLimited(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: file}, Msg: "cannot read: " + reason(err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: file}, Msg: "cannot read: " + reason(err)}}
+	}
+	if len(data) > MaxBytes {
+		return nil, ErrorList{{Pos: Pos{File: file}, Msg: fmt.Sprintf("larger than %d bytes", MaxBytes)}}
+	}
+	return data, nil
+}
+
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parser walks yaml.Node trees, collecting every problem rather than
+// stopping at the first.
+type parser struct {
+	file string
+	// lenient ignores unknown keys in graph files and unknown rule types
+	// (the seed's tool has more than vouch evaluates).
+	lenient bool
+	errs    ErrorList
+	// tags from a top-level `tags: {tag: [ref_id...]}` map (rules.yml v3),
+	// applied to nodes after loading.
+	tags   map[string][]string
+	tagPos map[string]Pos
+}
+
+func (p *parser) result() error {
+	if len(p.errs) == 0 {
+		return nil
+	}
+	return p.errs
+}
+
+func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.file, Line: n.Line, Col: n.Column} }
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...)})
+}
+
+// document parses one YAML file into m. topKeys nil accepts any top-level
+// key (graph files of the seed's layout carry other tools' settings).
+func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool) {
+	defer func() {
+		// yaml.v3 has panicked on hostile input before; configuration must
+		// never crash vouch.
+		if r := recover(); r != nil {
+			p.errs = append(p.errs, &Error{Pos: Pos{File: p.file}, Msg: fmt.Sprintf("not valid YAML: %v", r)})
+		}
+	}()
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		p.errs = append(p.errs, &Error{Pos: Pos{File: p.file}, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
+		return
+	}
+	if len(doc.Content) == 0 {
+		return
+	}
+	top := doc.Content[0]
+	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+		return
+	}
+	for _, kv := range p.fields(top, "the file", topKeys) {
+		k, v := kv.key, kv.val
+		switch k {
+		case "version":
+			p.version(v, beadloom && topKeys != nil)
+		case "nodes":
+			for _, n := range p.seq(v, "nodes") {
+				if node, ok := p.node(n); ok {
+					m.Nodes = append(m.Nodes, node)
+				}
+			}
+		case "edges":
+			for _, n := range p.seq(v, "edges") {
+				if e, ok := p.edge(n); ok {
+					m.Edges = append(m.Edges, e)
+				}
+			}
+		case "rules":
+			for _, n := range p.seq(v, "rules") {
+				p.rule(m, n)
+			}
+		case "tags":
+			p.tagMap(v)
+		}
+	}
+	if len(p.tags) > 0 {
+		applyTags(m, p.tags, p.tagPos)
+	}
+}
+
+// applyTags adds the tags of a `tags:` map to the nodes it names. Nodes
+// loaded later (another graph file) are tagged by Finish.
+func applyTags(m *Model, tags map[string][]string, pos map[string]Pos) {
+	if m.pendingTags == nil {
+		m.pendingTags = map[string][]string{}
+		m.pendingPos = map[string]Pos{}
+	}
+	var names []string
+	for tag := range tags {
+		names = append(names, tag)
+	}
+	sort.Strings(names)
+	for _, tag := range names {
+		for _, id := range tags[tag] {
+			m.pendingTags[id] = append(m.pendingTags[id], tag)
+			if _, ok := m.pendingPos[id]; !ok {
+				m.pendingPos[id] = pos[tag]
+			}
+		}
+	}
+}
+
+func (p *parser) version(v *yaml.Node, seedRules bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+		p.errorf(v, "version must be a number, found %s", kindName(v))
+		return
+	}
+	ok := v.Value == "1"
+	want := "1"
+	if seedRules {
+		ok = v.Value == "1" || v.Value == "2" || v.Value == "3"
+		want = "1, 2 or 3"
+	}
+	if !ok {
+		p.errorf(v, "unsupported version %s; want %s", v.Value, want)
+	}
+}
+
+type field struct {
+	key      string
+	keyNode  *yaml.Node
+	val      *yaml.Node
+	position Pos
+}
+
+// fields returns a mapping's entries in file order, reporting duplicate
+// keys and, when known is not nil, unknown ones with a did-you-mean hint.
+func (p *parser) fields(n *yaml.Node, what string, known []string) []field {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping, found %s", what, kindName(n))
+		return nil
+	}
+	var out []field
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			p.errorf(k, "duplicate key %q in %s", k.Value, what)
+			continue
+		}
+		seen[k.Value] = true
+		if known != nil && !slices.Contains(known, k.Value) {
+			p.errorf(k, "unknown key %q in %s%s; want one of %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
+			continue
+		}
+		out = append(out, field{key: k.Value, keyNode: k, val: v, position: p.pos(k)})
+	}
+	return out
+}
+
+func (p *parser) seq(n *yaml.Node, what string) []*yaml.Node {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list, found %s", what, kindName(n))
+		return nil
+	}
+	return n.Content
+}
+
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errorf(n, "%s must be a string, found %s", what, kindName(n))
+		return "", false
+	}
+	if n.Value == "" {
+		p.errorf(n, "%s must not be empty", what)
+		return "", false
+	}
+	return n.Value, true
+}
+
+// strList accepts a list of strings or a single string.
+func (p *parser) strList(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		if s, ok := p.str(n, what); ok {
+			return []string{s}
+		}
+		return nil
+	}
+	var out []string
+	for _, e := range p.seq(n, what) {
+		if s, ok := p.str(e, what+" entry"); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		p.errorf(n, "%s must be true or false, found %s", what, kindName(n))
+		return false
+	}
+	return strings.EqualFold(n.Value, "true")
+}
+
+func (p *parser) known(keys []string) []string {
+	if p.lenient {
+		return nil
+	}
+	return keys
+}
+
+func (p *parser) node(n *yaml.Node) (Node, bool) {
+	node := Node{Pos: p.pos(n)}
+	for _, kv := range p.fields(n, "a node", p.known(nodeKeys)) {
+		switch kv.key {
+		case "ref_id":
+			node.ID, _ = p.str(kv.val, "ref_id")
+		case "kind":
+			node.Kind, _ = p.str(kv.val, "kind")
+		case "tags":
+			node.Tags = p.strList(kv.val, "tags")
+		case "source":
+			if s, ok := p.str(kv.val, "source"); ok {
+				node.Source = CleanSource(s)
+			}
+		case "lifecycle":
+			node.Lifecycle, _ = p.str(kv.val, "lifecycle")
+		}
+	}
+	if node.ID == "" {
+		p.errorf(n, "node has no ref_id")
+		return node, false
+	}
+	return node, true
+}
+
+// CleanSource normalises a node source to a repository-relative path
+// without "./" or a trailing "/"; the repository root is "".
+func CleanSource(s string) string {
+	s = filepath.ToSlash(s)
+	for strings.HasPrefix(s, "./") {
+		s = s[2:]
+	}
+	s = strings.TrimRight(s, "/")
+	if s == "." {
+		return ""
+	}
+	return s
+}
+
+func (p *parser) edge(n *yaml.Node) (Edge, bool) {
+	e := Edge{Pos: p.pos(n)}
+	for _, kv := range p.fields(n, "an edge", p.known(edgeKeys)) {
+		switch kv.key {
+		case "src":
+			e.Src, _ = p.str(kv.val, "src")
+		case "dst":
+			e.Dst, _ = p.str(kv.val, "dst")
+		case "kind":
+			e.Kind, _ = p.str(kv.val, "kind")
+		case "lifecycle":
+			e.Lifecycle, _ = p.str(kv.val, "lifecycle")
+		}
+	}
+	ok := true
+	for _, f := range []struct{ name, v string }{{"src", e.Src}, {"dst", e.Dst}, {"kind", e.Kind}} {
+		if f.v == "" {
+			p.errorf(n, "edge has no %s", f.name)
+			ok = false
+		}
+	}
+	return e, ok
+}
+
+func (p *parser) tagMap(n *yaml.Node) {
+	for _, kv := range p.fields(n, "tags", nil) {
+		if p.tags == nil {
+			p.tags = map[string][]string{}
+			p.tagPos = map[string]Pos{}
+		}
+		p.tagPos[kv.key] = kv.position
+		p.tags[kv.key] = append(p.tags[kv.key], p.strList(kv.val, "tag "+kv.key)...)
+	}
+}
+
+func (p *parser) rule(m *Model, n *yaml.Node) {
+	r := Rule{Pos: p.pos(n), Severity: SeverityError}
+	var typeFields []field
+	var extra []field
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "a rule must be a mapping, found %s", kindName(n))
+		return
+	}
+	for _, kv := range p.fields(n, "a rule", nil) {
+		switch {
+		case slices.Contains(ruleCommonKeys, kv.key):
+			switch kv.key {
+			case "name":
+				r.Name, _ = p.str(kv.val, "name")
+			case "description":
+				r.Description, _ = p.str(kv.val, "description")
+			case "reason":
+				r.Reason, _ = p.str(kv.val, "reason")
+			case "severity":
+				if s, ok := p.str(kv.val, "severity"); ok {
+					if s == "warning" {
+						s = SeverityWarn
+					}
+					if !slices.Contains(severities, s) {
+						p.errorf(kv.val, "severity %q%s; want error or warn", s, suggest.Hint(s, severities))
+					}
+					r.Severity = s
+				}
+			case "exempt":
+				for _, e := range p.seq(kv.val, "exempt") {
+					if ex, ok := p.exemption(e); ok {
+						r.Exempt = append(r.Exempt, ex)
+					}
+				}
+			}
+		case slices.Contains(layersExtraKeys, kv.key):
+			extra = append(extra, kv)
+		default:
+			typeFields = append(typeFields, kv)
+		}
+	}
+	if r.Name == "" {
+		p.errorf(n, "rule has no name")
+	}
+	var known []field
+	for _, f := range typeFields {
+		if slices.Contains(RuleTypes(), f.key) {
+			known = append(known, f)
+			continue
+		}
+		if p.lenient {
+			// A rule type of the seed's tool that vouch does not evaluate
+			// (check, module_coverage, ...): reported as skipped.
+			m.Skipped = append(m.Skipped, Skipped{Name: r.Name, Type: f.key, Pos: f.position})
+			return
+		}
+		keys := append(append([]string{}, ruleCommonKeys...), RuleTypes()...)
+		p.errorf(f.keyNode, "unknown key %q in a rule%s; want one of %s", f.key, suggest.Hint(f.key, keys), strings.Join(keys, ", "))
+	}
+	switch {
+	case len(known) == 0 && len(typeFields) == 0:
+		p.errorf(n, "rule %q has no type; want exactly one of %s", r.Name, strings.Join(RuleTypes(), ", "))
+		return
+	case len(known) > 1:
+		p.errorf(known[1].keyNode, "rule %q has more than one type (%s and %s); want exactly one", r.Name, known[0].key, known[1].key)
+		return
+	case len(known) == 0:
+		return
+	}
+	t := known[0]
+	r.Type = RuleType(t.key)
+	if r.Type != Layers {
+		for _, f := range extra {
+			p.errorf(f.keyNode, "key %q belongs inside the rule's %s", f.key, r.Type)
+		}
+	}
+	switch r.Type {
+	case Deny:
+		for _, kv := range p.fields(t.val, "deny", []string{"from", "to", "unless_edge"}) {
+			switch kv.key {
+			case "from":
+				r.From = p.matcher(kv.val, "from")
+			case "to":
+				r.To = p.matcher(kv.val, "to")
+			case "unless_edge":
+				r.UnlessEdge = p.strList(kv.val, "unless_edge")
+			}
+		}
+		p.need(t, r.From.Pos.Line != 0, "deny needs from")
+		p.need(t, r.To.Pos.Line != 0, "deny needs to")
+	case Require:
+		for _, kv := range p.fields(t.val, "require", []string{"edge_kind", "for", "has_edge_to"}) {
+			switch kv.key {
+			case "for":
+				r.From = p.matcher(kv.val, "for")
+			case "has_edge_to":
+				r.To = p.matcher(kv.val, "has_edge_to")
+			case "edge_kind":
+				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			}
+		}
+		p.need(t, r.From.Pos.Line != 0, "require needs for")
+		p.need(t, r.To.Pos.Line != 0, "require needs has_edge_to")
+	case Forbid:
+		for _, kv := range p.fields(t.val, "forbid", []string{"edge_kind", "from", "to"}) {
+			switch kv.key {
+			case "from":
+				r.From = p.matcher(kv.val, "from")
+			case "to":
+				r.To = p.matcher(kv.val, "to")
+			case "edge_kind":
+				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			}
+		}
+		p.need(t, r.From.Pos.Line != 0, "forbid needs from")
+		p.need(t, r.To.Pos.Line != 0, "forbid needs to")
+	case ForbidImport:
+		for _, kv := range p.fields(t.val, "forbid_import", []string{"from", "to"}) {
+			s, ok := p.str(kv.val, kv.key)
+			if !ok {
+				continue
+			}
+			if _, err := CompileGlob(s); err != nil {
+				p.errorf(kv.val, "%v", err)
+				continue
+			}
+			if kv.key == "from" {
+				r.FromGlob = s
+			} else {
+				r.ToGlob = s
+			}
+		}
+		if t.val.Kind == yaml.MappingNode {
+			p.need(t, hasKey(t.val, "from"), "forbid_import needs from")
+			p.need(t, hasKey(t.val, "to"), "forbid_import needs to")
+		}
+	case ForbidCycles:
+		if !(t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null") {
+			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"edge_kind"}) {
+				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			}
+		}
+	case Layers:
+		r.AllowSkip = true
+		var list *yaml.Node
+		opts := extra
+		if t.val.Kind == yaml.MappingNode {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "edge_kind", "enforce", "layers"}) {
+				if kv.key == "layers" {
+					list = kv.val
+				} else {
+					opts = append(opts, kv)
+				}
+			}
+		} else {
+			list = t.val
+		}
+		for _, kv := range opts {
+			switch kv.key {
+			case "allow_skip":
+				r.AllowSkip = p.boolean(kv.val, "allow_skip")
+			case "edge_kind":
+				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			case "enforce":
+				if s, ok := p.str(kv.val, "enforce"); ok && s != "top-down" {
+					p.errorf(kv.val, "enforce %q%s; only top-down is supported", s, suggest.Hint(s, []string{"top-down"}))
+				}
+			}
+		}
+		if list == nil {
+			p.errorf(t.keyNode, "layers needs a list of {name, tag}")
+			break
+		}
+		for _, ln := range p.seq(list, "layers") {
+			var l Layer
+			for _, kv := range p.fields(ln, "a layer", []string{"name", "tag"}) {
+				if kv.key == "name" {
+					l.Name, _ = p.str(kv.val, "name")
+				} else {
+					l.Tag, _ = p.str(kv.val, "tag")
+				}
+			}
+			if l.Tag == "" {
+				p.errorf(ln, "layer %q has no tag", l.Name)
+				continue
+			}
+			if l.Name == "" {
+				l.Name = l.Tag
+			}
+			r.Layers = append(r.Layers, l)
+		}
+		if len(r.Layers) < 2 && len(r.Layers) > 0 {
+			p.errorf(t.keyNode, "layers needs at least two layers")
+		}
+	}
+	m.Rules = append(m.Rules, r)
+}
+
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) need(f field, ok bool, msg string) {
+	if !ok {
+		p.errorf(f.keyNode, "%s", msg)
+	}
+}
+
+func (p *parser) matcher(n *yaml.Node, what string) Matcher {
+	m := Matcher{Pos: p.pos(n)}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return m
+	}
+	for _, kv := range p.fields(n, what, matcherKeys) {
+		switch kv.key {
+		case "ref_id":
+			if s, ok := p.str(kv.val, "ref_id"); ok {
+				if _, err := CompileGlob(s); err != nil {
+					p.errorf(kv.val, "%v", err)
+				}
+				m.RefID = s
+			}
+		case "kind":
+			m.Kind, _ = p.str(kv.val, "kind")
+		case "tag":
+			m.Tag, _ = p.str(kv.val, "tag")
+		case "exclude":
+			m.Exclude = p.strList(kv.val, "exclude")
+		}
+	}
+	return m
+}
+
+func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {
+	e := Exemption{Pos: p.pos(n)}
+	for _, kv := range p.fields(n, "an exemption", exemptKeys) {
+		switch kv.key {
+		case "from", "to":
+			s, ok := p.str(kv.val, kv.key)
+			if !ok {
+				continue
+			}
+			if _, err := CompileGlob(s); err != nil {
+				p.errorf(kv.val, "%v", err)
+			}
+			if kv.key == "from" {
+				e.From = s
+			} else {
+				e.To = s
+			}
+		case "reason":
+			e.Reason, _ = p.str(kv.val, "reason")
+		case "until":
+			s, ok := p.str(kv.val, "until")
+			if !ok {
+				continue
+			}
+			d, err := time.Parse("2006-01-02", s)
+			if err != nil {
+				p.errorf(kv.val, "until %q is not a date; want YYYY-MM-DD", s)
+				continue
+			}
+			e.Until, e.UntilDay = s, Day(d)
+		}
+	}
+	ok := true
+	if e.Reason == "" {
+		p.errorf(n, "exemption needs a reason")
+		ok = false
+	}
+	if e.Until == "" {
+		p.errorf(n, "exemption needs until (YYYY-MM-DD)")
+		ok = false
+	}
+	return e, ok
+}
+
+// Day is t's date as days since 1970-01-01 (UTC): datalog compares only
+// integers.
+func Day(t time.Time) int64 {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "nothing"
+	case "!!str":
+		return fmt.Sprintf("the string %q", n.Value)
+	}
+	return n.Value
+}

@@ -1,0 +1,197 @@
+// Package arch is vouch's architecture model: the nodes of a repository
+// (domains, services, packages, ...), the edges declared between them, and
+// the rules the code must follow. It loads vouch's own architecture.yaml,
+// the .beadloom/_graph layout unchanged, or, with no graph at all, derives
+// one node per source directory so glob rules work with no setup.
+//
+// The package only reads and validates; package lint turns the model and the
+// repository's imports into datalog facts and lets the engine decide.
+package arch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos locates something in a configuration file for error messages.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String formats the position as file:line:col, the form editors link.
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Node is one element of the architecture.
+type Node struct {
+	ID   string
+	Kind string
+	Tags []string
+	// Source is a repository-relative directory prefix or file; the node
+	// with the longest source covering a file owns it. "" means the node
+	// owns no files of its own (it may still own annotated files).
+	Source    string
+	Lifecycle string
+	Pos       Pos
+}
+
+// Edge is a declared relation between two nodes.
+type Edge struct {
+	Src, Dst, Kind string
+	Lifecycle      string
+	Pos            Pos
+}
+
+// RuleType names what a rule checks.
+type RuleType string
+
+// The rule types vouch evaluates.
+const (
+	Deny         RuleType = "deny"
+	Require      RuleType = "require"
+	Forbid       RuleType = "forbid"
+	ForbidImport RuleType = "forbid_import"
+	ForbidCycles RuleType = "forbid_cycles"
+	Layers       RuleType = "layers"
+)
+
+// RuleTypes lists every rule type, for did-you-mean hints.
+func RuleTypes() []string {
+	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers)}
+}
+
+// Severity of a rule's findings.
+const (
+	SeverityError = "error"
+	SeverityWarn  = "warn"
+)
+
+// Matcher selects nodes; every field given must hold (AND). The zero
+// Matcher, written {}, selects every node.
+type Matcher struct {
+	// RefID is a node id or a glob over node ids.
+	RefID   string
+	Kind    string
+	Tag     string
+	Exclude []string
+	Pos     Pos
+}
+
+// Empty reports whether the matcher has no condition.
+func (m Matcher) Empty() bool {
+	return m.RefID == "" && m.Kind == "" && m.Tag == "" && len(m.Exclude) == 0
+}
+
+// String spells the matcher as it would be written in YAML.
+func (m Matcher) String() string {
+	var parts []string
+	if m.RefID != "" {
+		parts = append(parts, "ref_id: "+m.RefID)
+	}
+	if m.Kind != "" {
+		parts = append(parts, "kind: "+m.Kind)
+	}
+	if m.Tag != "" {
+		parts = append(parts, "tag: "+m.Tag)
+	}
+	if len(m.Exclude) > 0 {
+		parts = append(parts, "exclude: ["+strings.Join(m.Exclude, ", ")+"]")
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// Layer is one level of a layers rule; layers are listed top-down.
+type Layer struct {
+	Name, Tag string
+}
+
+// Exemption waives a rule's findings between matching endpoints until a
+// date. From and To are globs over the finding's endpoints (node ids, or
+// file and import target for forbid_import); empty means any.
+type Exemption struct {
+	From, To string
+	Reason   string
+	// Until is the last day (YYYY-MM-DD) the exemption applies; UntilDay
+	// is the same day as days since 1970-01-01, the form datalog compares.
+	Until    string
+	UntilDay int64
+	Pos      Pos
+}
+
+// Rule is one architecture rule.
+type Rule struct {
+	Name        string
+	Description string
+	Severity    string
+	Reason      string
+	Type        RuleType
+	// From and To are the node matchers of deny and forbid; for require
+	// From is `for` and To is `has_edge_to`.
+	From, To Matcher
+	// UnlessEdge lists edge kinds that exempt a deny.
+	UnlessEdge []string
+	// EdgeKind restricts require, forbid, forbid_cycles and layers to one
+	// kind of graph edge.
+	EdgeKind string
+	// FromGlob and ToGlob are forbid_import's file and target patterns.
+	FromGlob, ToGlob string
+	Layers           []Layer
+	AllowSkip        bool
+	Exempt           []Exemption
+	Pos              Pos
+}
+
+// Skipped is a rule of the seed's layout that vouch does not evaluate
+// (check, module_coverage, ...): reported, never silently dropped.
+type Skipped struct {
+	Name, Type string
+	Pos        Pos
+}
+
+// Model is everything a lint run reads from configuration.
+type Model struct {
+	Nodes   []Node
+	Edges   []Edge
+	Rules   []Rule
+	Skipped []Skipped
+	// Files are the configuration files read, in reading order.
+	Files []string
+	// Layout is "vouch" (architecture.yaml), "beadloom" (.beadloom/_graph)
+	// or "none".
+	Layout string
+	// Annotations says whether `beadloom:key=value` file annotations
+	// assign files to nodes (the beadloom layout's behaviour).
+	Annotations bool
+	// Auto is set when the nodes were derived from the source tree.
+	Auto bool
+	// pendingTags are tags from a `tags:` map by node id, applied by
+	// Finish once every graph file is read.
+	pendingTags map[string][]string
+	pendingPos  map[string]Pos
+}
+
+// Error is one configuration problem, positioned for editors.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error formats the problem as file:line:col: message.
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList is every problem found, in file order.
+type ErrorList []*Error
+
+// Error joins the problems one per line.
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}

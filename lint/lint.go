@@ -1,0 +1,363 @@
+// Package lint checks a repository against its architecture rules. The
+// graph, the file-to-node mapping and the imports become extensional facts,
+// every rule becomes facts read by fixed clauses (semantics.dl), and the
+// findings are relations the Mangle engine derives. Go prepares facts and
+// renders; it never decides a finding.
+package lint
+
+import (
+	"cmp"
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/imports"
+)
+
+// Semantics are the fixed clauses that define every rule type.
+//
+//go:embed semantics.dl
+var semantics string
+
+// Semantics returns the fixed clauses, for documentation and replay tests.
+func Semantics() string { return semantics }
+
+// Finding types besides the rule types themselves.
+const (
+	TypeExemptionUnused  = "exemption_unused"
+	TypeExemptionExpired = "exemption_expired"
+	TypeInert            = "inert"
+)
+
+// Finding is one result of a lint run.
+type Finding struct {
+	Rule     string `json:"rule"`
+	Type     string `json:"type"`
+	Severity string `json:"severity"`
+	// File and Line locate the finding: the import site for import rules,
+	// the configuration entry for exemption and inert findings; empty for
+	// graph-only findings.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// From and To are the endpoints: node ids, or importing file and
+	// import target for forbid_import.
+	From    string `json:"from,omitempty"`
+	To      string `json:"to,omitempty"`
+	Message string `json:"message"`
+	Reason  string `json:"reason,omitempty"`
+	Cycle   *Cycle `json:"cycle,omitempty"`
+	// Baseline marks a finding recorded in the baseline file: reported,
+	// never failing the run.
+	Baseline bool `json:"baseline,omitempty"`
+}
+
+// Cycle describes a strongly connected component found by forbid_cycles.
+type Cycle struct {
+	// Graph is "imports" or "graph" (declared edges).
+	Graph   string   `json:"graph"`
+	Members []string `json:"members"`
+	// Witness is one shortest cycle through the component's first member,
+	// starting and ending there.
+	Witness []string    `json:"witness"`
+	Edges   []CycleEdge `json:"edges"`
+}
+
+// CycleEdge is one step of a witness cycle with the imports behind it.
+type CycleEdge struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Sites []Site `json:"sites,omitempty"`
+}
+
+// Stats counts what a run looked at.
+type Stats struct {
+	Files           int `json:"files_scanned"`
+	ImportsResolved int `json:"imports_resolved"`
+	Nodes           int `json:"nodes"`
+	Edges           int `json:"edges"`
+	NodeDeps        int `json:"node_dependencies"`
+	Rules           int `json:"rules_evaluated"`
+	Facts           int `json:"facts"`
+}
+
+// Timing is where the time went.
+type Timing struct {
+	Prepare, Evaluate, Collect time.Duration
+}
+
+// Options tune a run.
+type Options struct {
+	// Today is the run's date in days since 1970-01-01 (arch.Day); an
+	// exemption expires after its until day.
+	Today int64
+	// FactLimit bounds derived facts; zero means datalog.DefaultFactLimit.
+	FactLimit int
+}
+
+// Outcome is an evaluated lint run.
+type Outcome struct {
+	Model    *arch.Model
+	Facts    []ast.Atom
+	Result   *datalog.Result
+	Findings []Finding
+	Stats    Stats
+	Timing   Timing
+	Today    int64
+}
+
+// Run prepares facts, evaluates them and collects the findings. annot maps
+// files to the node ids their annotations name (nil when the layout has
+// none). Any evaluation error is returned: a run that did not finish has
+// no findings to trust.
+func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Options) (*Outcome, error) {
+	t0 := time.Now()
+	pr := prepare(m, scan, annot, opts.Today)
+	t1 := time.Now()
+	unit, err := datalog.ParseRules(semantics)
+	if err != nil {
+		return nil, err
+	}
+	dopts := datalog.Options{FactLimit: opts.FactLimit}
+	res, err := datalog.EvalUnit(unit, pr.facts, dopts)
+	if err != nil {
+		return nil, err
+	}
+	// Second round: the import sites behind the node pairs the engine
+	// flagged. Only those enter the program, so relations stay small.
+	wanted := res.Facts("want_sites", 2)
+	if len(wanted) > 0 {
+		for _, w := range wanted {
+			k := pair{constStr(w.Args[0]), constStr(w.Args[1])}
+			for _, s := range pr.sites[k] {
+				pr.facts = append(pr.facts, atom("dep_site", str(k.a), str(k.b), str(s.File), num(int64(s.Line))))
+			}
+		}
+		if res, err = datalog.EvalUnit(unit, pr.facts, dopts); err != nil {
+			return nil, err
+		}
+	}
+	t2 := time.Now()
+	o := &Outcome{Model: m, Facts: pr.facts, Result: res, Stats: pr.stats, Today: opts.Today}
+	o.Stats.Rules = len(m.Rules)
+	o.Stats.Facts = len(pr.facts)
+	o.Findings = collect(res, pr)
+	o.Timing = Timing{Prepare: t1.Sub(t0), Evaluate: t2.Sub(t1), Collect: time.Since(t2)}
+	return o, nil
+}
+
+func constStr(t ast.BaseTerm) string {
+	if c, ok := t.(ast.Constant); ok {
+		if c.Type == ast.StringType {
+			return c.Symbol
+		}
+		if c.Type == ast.NumberType {
+			return itoa(int(c.NumValue))
+		}
+		return c.Symbol
+	}
+	return t.String()
+}
+
+func constInt(t ast.BaseTerm) int {
+	if c, ok := t.(ast.Constant); ok && c.Type == ast.NumberType {
+		return int(c.NumValue)
+	}
+	return 0
+}
+
+// collect reads the derived findings back, in a stable order.
+func collect(res *datalog.Result, pr *prepared) []Finding {
+	var out []Finding
+	cycles := map[string][]ast.Atom{}
+	for _, c := range res.Facts("cycle", 3) {
+		k := constStr(c.Args[0]) + "\x00" + constStr(c.Args[2])
+		cycles[k] = append(cycles[k], c)
+	}
+	for _, v := range res.Facts("violation", 5) {
+		name := constStr(v.Args[0])
+		r := pr.rules[name]
+		if r == nil {
+			continue
+		}
+		f := Finding{Rule: name, Type: string(r.Type), Severity: r.Severity, Reason: r.Reason,
+			From: constStr(v.Args[1]), To: constStr(v.Args[2]), File: constStr(v.Args[3]), Line: constInt(v.Args[4])}
+		f.Message = message(r, f)
+		if r.Type == arch.Layers {
+			f.Message = fmt.Sprintf("%s (layer %s) depends on %s (layer %s)", f.From, layerName(res, r, f.From), f.To, layerName(res, r, f.To))
+			if f.File == "" {
+				f.Message += " through a " + r.EdgeKind + " edge"
+			}
+		}
+		if r.Type == arch.ForbidCycles {
+			for _, c := range cycles[name+"\x00"+f.From] {
+				cf := f
+				cf.To = ""
+				cf.Cycle = witness(res, pr, constStr(c.Args[1]), f.From)
+				cf.Message = fmt.Sprintf("dependency cycle in the %s through %d nodes: %s", cf.Cycle.Graph, len(cf.Cycle.Members), strings.Join(cf.Cycle.Witness, " -> "))
+				out = append(out, cf)
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	for _, kind := range []string{"exempt_unused", "exempt_expired"} {
+		for _, e := range res.Facts(kind, 2) {
+			name := constStr(e.Args[0])
+			r := pr.rules[name]
+			i := constInt(e.Args[1])
+			if r == nil || i >= len(r.Exempt) {
+				continue
+			}
+			ex := r.Exempt[i]
+			f := Finding{Rule: name, Severity: arch.SeverityWarn, File: ex.Pos.File, Line: ex.Pos.Line, From: ex.From, To: ex.To, Reason: ex.Reason}
+			if kind == "exempt_unused" {
+				f.Type = TypeExemptionUnused
+				f.Message = fmt.Sprintf("exemption %s -> %s matches no finding of rule %s: remove it", orAny(ex.From), orAny(ex.To), name)
+			} else {
+				f.Type = TypeExemptionExpired
+				f.Message = fmt.Sprintf("exemption %s -> %s expired on %s: fix the code or renew it", orAny(ex.From), orAny(ex.To), ex.Until)
+			}
+			out = append(out, f)
+		}
+	}
+	for _, e := range res.Facts("inert", 1) {
+		name := constStr(e.Args[0])
+		r := pr.rules[name]
+		if r == nil {
+			continue
+		}
+		out = append(out, Finding{Rule: name, Type: TypeInert, Severity: arch.SeverityWarn, File: r.Pos.File, Line: r.Pos.Line,
+			Message: inertMessage(r)})
+	}
+	SortFindings(out)
+	return out
+}
+
+func orAny(s string) string {
+	if s == "" {
+		return "*"
+	}
+	return s
+}
+
+// SortFindings orders findings by rule, type, file, line, from, to.
+func SortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.Type, b.Type),
+			strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
+	})
+}
+
+func message(r *arch.Rule, f Finding) string {
+	switch r.Type {
+	case arch.Deny:
+		return fmt.Sprintf("%s imports %s", f.From, f.To)
+	case arch.Require:
+		kind := "an edge"
+		if r.EdgeKind != "" {
+			kind = "a " + r.EdgeKind + " edge"
+		}
+		return fmt.Sprintf("node %s has no %s to a node matching %s", f.From, kind, r.To)
+	case arch.Forbid:
+		return fmt.Sprintf("graph edge %s -> %s is forbidden", f.From, f.To)
+	case arch.ForbidImport:
+		return fmt.Sprintf("%s imports %s (matches %s)", f.From, f.To, r.ToGlob)
+	}
+	return f.From + " -> " + f.To
+}
+
+// layerName names the layers the engine placed node n in (layer_of).
+func layerName(res *datalog.Result, r *arch.Rule, n string) string {
+	var names []string
+	for _, f := range res.Query(atom("layer_of", str(r.Name), str(n), ast.Variable{Symbol: "I"})) {
+		if i := constInt(f.Args[2]); i >= 0 && i < len(r.Layers) {
+			names = append(names, r.Layers[i].Name)
+		}
+	}
+	return strings.Join(names, "/")
+}
+
+func inertMessage(r *arch.Rule) string {
+	switch r.Type {
+	case arch.ForbidImport:
+		return fmt.Sprintf("rule can never fire: from %q matches no file or to %q matches no import", r.FromGlob, r.ToGlob)
+	case arch.Layers:
+		return "rule can never fire: no node carries any of its layer tags"
+	}
+	return fmt.Sprintf("rule can never fire: a matcher (%s or %s) selects no node", r.From, r.To)
+}
+
+// witness finds one shortest cycle through p inside the component the
+// engine derived (scc(G, p, N)), by BFS over the component's edges. It is
+// rendering only: the engine already decided the cycle exists.
+func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
+	cg := pr.graphs[g]
+	c := &Cycle{Graph: "imports"}
+	if !cg.imports {
+		c.Graph = "graph"
+		if cg.kind != "" {
+			c.Graph = "graph (" + cg.kind + " edges)"
+		}
+	}
+	members := map[string]bool{}
+	for _, f := range res.Query(atom("scc", str(g), str(p), ast.Variable{Symbol: "N"})) {
+		n := constStr(f.Args[2])
+		members[n] = true
+		c.Members = append(c.Members, n)
+	}
+	adj := map[string][]string{}
+	for _, f := range res.Query(atom("cyc_edge", str(g), ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"})) {
+		a, b := constStr(f.Args[1]), constStr(f.Args[2])
+		if members[a] && members[b] {
+			adj[a] = append(adj[a], b)
+		}
+	}
+	prev := map[string]string{}
+	queue := []string{p}
+	seen := map[string]bool{p: true}
+	found := false
+	for len(queue) > 0 && !found {
+		u := queue[0]
+		queue = queue[1:]
+		for _, v := range adj[u] { // adjacency is sorted: Query sorts facts
+			if v == p {
+				prev[p] = u
+				found = true
+				break
+			}
+			if !seen[v] {
+				seen[v] = true
+				prev[v] = u
+				queue = append(queue, v)
+			}
+		}
+	}
+	path := []string{p}
+	for cur := prev[p]; found && cur != p; cur = prev[cur] {
+		path = append(path, cur)
+	}
+	slices.Reverse(path[1:])
+	path = append(path, p)
+	if !found {
+		path = []string{p}
+	}
+	c.Witness = path
+	for i := 0; i+1 < len(path); i++ {
+		e := CycleEdge{From: path[i], To: path[i+1]}
+		if cg.imports {
+			e.Sites = pr.sites[pair{path[i], path[i+1]}]
+			if len(e.Sites) > 5 {
+				e.Sites = e.Sites[:5]
+			}
+		}
+		c.Edges = append(c.Edges, e)
+	}
+	return c
+}

@@ -1,0 +1,130 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/imports"
+)
+
+// imp is an internal import from file:line to target.
+func imp(file string, line int, target string) imports.Record {
+	return imports.Record{File: file, Line: line, Column: 1, Lang: imports.Go, Kind: imports.KindImport, Spec: target,
+		Resolution: imports.Resolution{Kind: imports.Internal, Target: target}}
+}
+
+// ext is an import resolving outside the repository.
+func ext(file string, line int, lang imports.Lang, spec string) imports.Record {
+	return imports.Record{File: file, Line: line, Column: 1, Lang: lang, Kind: imports.KindImport, Spec: spec,
+		Resolution: imports.Resolution{Kind: imports.External, Target: spec}}
+}
+
+func lintYAML(t *testing.T, src string, files []string, recs []imports.Record) *Outcome {
+	t.Helper()
+	m, err := arch.Parse("architecture.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if err := m.Finish(files); err != nil {
+		t.Fatalf("finish: %v", err)
+	}
+	o, err := Run(m, &imports.Result{Files: files, Records: recs}, nil, Options{Today: 20000})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return o
+}
+
+// short renders findings as rule:type:severity:file:line:from:to.
+func short(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, strings.Join([]string{f.Rule, f.Type, f.Severity, f.File, itoa(f.Line), f.From, f.To}, ":"))
+	}
+	return out
+}
+
+const seedGraph = `
+nodes:
+  - {ref_id: billing, kind: domain, source: src/billing}
+  - {ref_id: auth, kind: domain, source: src/auth}
+  - {ref_id: cli, kind: service, source: src/cli}
+  - {ref_id: api, kind: service, source: src/api}
+  - {ref_id: notifications, kind: service, source: src/notify}
+  - {ref_id: core, kind: feature, source: src/core}
+  - {ref_id: adr-1, kind: adr}
+edges:
+  - {src: api, dst: cli, kind: uses}
+  - {src: cli, dst: adr-1, kind: documented_by}
+  - {src: api, dst: adr-1, kind: documented_by}
+`
+
+var seedFiles = []string{"src/billing/invoice.py", "src/auth/tokens.py", "src/cli/main.py", "src/api/h.py", "src/notify/n.py", "src/core/c.py", "src/billing/tax.py"}
+
+var seedImports = []imports.Record{
+	imp("src/billing/invoice.py", 12, "src/auth/tokens.py"),
+	imp("src/billing/invoice.py", 13, "src/billing/tax.py"), // same node: never a boundary
+	imp("src/api/h.py", 3, "src/cli/main.py"),               // api -> cli, exempt by a uses edge
+	imp("src/notify/n.py", 4, "src/api/h.py"),               // notifications -> api, no edge
+	imp("src/core/c.py", 7, "src/cli/main.py"),
+}
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules string
+		want  []string
+	}{
+		{"deny by ref_id (seed billing-auth-boundary)", `
+  - name: billing-auth-boundary
+    description: Billing must not import from auth directly
+    deny: {from: {ref_id: billing}, to: {ref_id: auth}}`,
+			[]string{"billing-auth-boundary:deny:error:src/billing/invoice.py:12:billing:auth"}},
+		{"deny unless_edge (seed domain-isolation)", `
+  - name: domain-isolation
+    deny: {from: {kind: service}, to: {kind: service}, unless_edge: [depends_on, uses]}`,
+			[]string{"domain-isolation:deny:error:src/notify/n.py:4:notifications:api"}},
+		{"deny kind to ref_id (seed core-dependency-direction)", `
+  - name: core-dependency-direction
+    severity: warn
+    deny: {from: {kind: feature}, to: {ref_id: cli}}`,
+			[]string{"core-dependency-direction:deny:warn:src/core/c.py:7:core:cli"}},
+		{"require (seed adr-required-for-new-services)", `
+  - name: adr-required-for-new-services
+    require: {for: {kind: service}, has_edge_to: {kind: adr}}`,
+			[]string{"adr-required-for-new-services:require:error::0:notifications:"}},
+		{"require edge_kind and {}", `
+  - name: part-of
+    require: {for: {kind: domain}, has_edge_to: {}, edge_kind: part_of}`,
+			[]string{"part-of:require:error::0:auth:", "part-of:require:error::0:billing:"}},
+		{"forbid graph edge", `
+  - name: no-uses
+    forbid: {from: {kind: service}, to: {ref_id: "c*"}, edge_kind: uses}`,
+			[]string{"no-uses:forbid:error::0:api:cli"}},
+		{"exclude", `
+  - name: adr
+    require: {for: {kind: service, exclude: [notifications]}, has_edge_to: {kind: adr}}`,
+			nil},
+		{"inert matcher", `
+  - name: nothing
+    deny: {from: {kind: gateway}, to: {}}`,
+			[]string{"nothing:inert:warn:architecture.yaml:" + "LINE" + "::"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := lintYAML(t, seedGraph+"rules:"+tt.rules, seedFiles, seedImports)
+			got := short(o.Findings)
+			for i := range tt.want {
+				if strings.Contains(tt.want[i], "LINE") && len(got) > i {
+					tt.want[i] = strings.Replace(tt.want[i], "LINE", itoa(o.Findings[i].Line), 1)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
