@@ -107,7 +107,12 @@ func Load(wd, root string) (*Config, error) {
 		}
 	}
 	if file == "" {
-		return defaults(root), nil
+		// Without vouch.yaml, paths stay relative to the working
+		// directory, as `vouch verify envelope.yaml` documents; only
+		// file_exists evidence is checked against the discovered root.
+		cfg := defaults(root)
+		cfg.Rulespec, cfg.Envelope = DefaultRulespec, DefaultEnvelope
+		return cfg, nil
 	}
 	data, err := readLimited(file)
 	if err != nil {
