@@ -11,6 +11,7 @@ func commands() []*cli.Command {
 		receiptCommand(),
 		initCommand(),
 		importsCommand(),
+		lintCommand(),
 		explainCommand(),
 		checkCommand(),
 		testCommand(),

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/lint"
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// lintCommand is `vouch lint [PATH]`: architecture rules over the
+// repository's graph and its imports, decided in datalog.
+func lintCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "check the repository's imports and graph against its architecture rules",
+		ArgsUsage: "[PATH]",
+		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
+else derives one node per source directory. Imports are extracted as by 'vouch imports'.
+The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
+
+Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
+2 configuration or input error. See docs/lint.md.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github or sarif"},
+			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
+			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, or a .beadloom/_graph directory or its rules.yml)"},
+			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
+			&cli.BoolFlag{Name: "update-baseline", Usage: "write today's findings to --baseline and exit 0"},
+			&cli.StringFlag{Name: "out", Usage: "directory for architecture.compiled.dl and lint_evaluation.txt (default PATH/.vouch/lint)"},
+			&cli.StringFlag{Name: "today", Usage: "the date exemptions are checked against, YYYY-MM-DD (default: today, UTC)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache"},
+		},
+		Action: runLint,
+	}
+}
+
+func runLint(c *cli.Context) error {
+	start := time.Now()
+	format := c.String("format")
+	if !slices.Contains(lint.Formats(), format) {
+		return fail(exitError, fmt.Errorf("lint: unknown --format %q%s; want one of %s",
+			format, suggest.Hint(format, lint.Formats()), strings.Join(lint.Formats(), ", ")))
+	}
+	out, errOut := c.App.Writer, c.App.ErrWriter
+	// Configuration errors are rendered in the chosen format, so a SARIF
+	// consumer always receives a valid log.
+	configFail := func(errs []lint.ConfigError) error {
+		r := &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.BaselineEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
+		switch format {
+		case "sarif":
+			_ = r.WriteSARIF(out, version)
+		case "json":
+			_ = r.WriteJSON(out)
+		case "github":
+			_ = r.WriteGitHub(out)
+		}
+		for _, e := range errs {
+			fmt.Fprintln(errOut, "vouch: lint: "+e.String())
+		}
+		return fail(exitError, nil)
+	}
+	one := func(err error) error { return configFail([]lint.ConfigError{{Message: err.Error()}}) }
+
+	if c.NArg() > 1 {
+		if strings.HasPrefix(c.Args().Get(1), "-") {
+			return one(fmt.Errorf("flag %s after PATH; put flags before PATH", c.Args().Get(1)))
+		}
+		return one(errors.New("at most one PATH argument"))
+	}
+	root := "."
+	if c.NArg() == 1 {
+		root = c.Args().First()
+	}
+	if c.Bool("update-baseline") && c.String("baseline") == "" {
+		return one(errors.New("--update-baseline needs --baseline FILE"))
+	}
+	today := arch.Day(time.Now())
+	if s := c.String("today"); s != "" {
+		d, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			return one(fmt.Errorf("--today %q is not a date; want YYYY-MM-DD", s))
+		}
+		today = arch.Day(d)
+	}
+	model, err := arch.Load(root, c.String("config"))
+	if err != nil {
+		return configFail(configErrors(err))
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		// Same soft limit as vouch imports: extraction outpaces the
+		// collector on large trees.
+		debug.SetMemoryLimit(256 << 20)
+	}
+	scan, err := imports.Scan(c.Context, root, imports.Options{NoCache: c.Bool("no-cache")})
+	if err != nil {
+		return one(err)
+	}
+	var annot map[string][]string
+	if model.Annotations {
+		annot = readAnnotations(root, scan.Files)
+	}
+	if err := model.Finish(scan.Files); err != nil {
+		return configFail(configErrors(err))
+	}
+	var baseline []lint.BaselineEntry
+	if b := c.String("baseline"); b != "" && !c.Bool("update-baseline") {
+		if baseline, err = lint.ReadBaseline(b); err != nil {
+			return one(err)
+		}
+	}
+	o, err := lint.Run(model, scan, annot, lint.Options{Today: today})
+	if err != nil {
+		return one(err)
+	}
+	dir := c.String("out")
+	if dir == "" {
+		dir = filepath.Join(root, ".vouch", "lint")
+	}
+	arts, err := writeLintArtifacts(o, dir)
+	if err != nil {
+		return one(err)
+	}
+	strict := c.Bool("strict")
+	rep := lint.NewReport(o, strict)
+	rep.Artifacts = arts
+	if c.Bool("update-baseline") {
+		entries := lint.MakeBaseline(rep.Findings)
+		if err := lint.WriteBaseline(c.String("baseline"), entries); err != nil {
+			return one(err)
+		}
+		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", len(rep.Findings), c.String("baseline"))
+		return nil
+	}
+	if baseline != nil {
+		rep.Stale = lint.ApplyBaseline(rep.Findings, baseline)
+	}
+	rep.Time = time.Since(start)
+	rep.Count()
+	switch format {
+	case "json":
+		err = rep.WriteJSON(out)
+	case "porcelain":
+		err = rep.WritePorcelain(out)
+	case "github":
+		err = rep.WriteGitHub(out)
+	case "sarif":
+		err = rep.WriteSARIF(out, version)
+	default:
+		err = rep.WriteText(out, lint.TextOptions{Color: lint.ColorWanted(out)})
+	}
+	if err != nil {
+		return fail(exitError, fmt.Errorf("lint: writing output: %w", err))
+	}
+	if rep.Fails(strict) {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+func configErrors(err error) []lint.ConfigError {
+	var el arch.ErrorList
+	if errors.As(err, &el) {
+		out := make([]lint.ConfigError, 0, len(el))
+		for _, e := range el {
+			out = append(out, lint.ConfigError{File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col, Message: e.Msg})
+		}
+		return out
+	}
+	return []lint.ConfigError{{Message: err.Error()}}
+}
+
+// readAnnotations reads `beadloom:key=value` annotations from every source
+// file; unreadable files simply have none (the import scan already warned).
+func readAnnotations(root string, files []string) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil || !bytes.Contains(data, []byte("beadloom:")) {
+			continue
+		}
+		if ids := arch.Annotations(data); len(ids) > 0 {
+			out[f] = ids
+		}
+	}
+	return out
+}
+
+func writeLintArtifacts(o *lint.Outcome, dir string) (*lint.Artifacts, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output directory: %w", err)
+	}
+	var dl bytes.Buffer
+	if err := o.WriteDL(&dl); err != nil {
+		return nil, fmt.Errorf("render program: %w", err)
+	}
+	prog := filepath.Join(dir, lint.ProgramFile)
+	trace := filepath.Join(dir, lint.TraceFile)
+	if err := atomicfile.Write(prog, dl.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
+		return nil, err
+	}
+	return &lint.Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
+}
+

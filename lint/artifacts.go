@@ -1,0 +1,148 @@
+package lint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
+)
+
+// Artifact file names written into --out.
+const (
+	ProgramFile = "architecture.compiled.dl"
+	TraceFile   = "lint_evaluation.txt"
+)
+
+// maxProofs bounds the derivations written to the trace: a run with
+// thousands of findings keeps a readable trace; the .dl replays them all.
+const maxProofs = 50
+
+// WriteDL writes the self-contained program: header comments, the fixed
+// semantics, then every extensional fact, one commented section per
+// relation, in a stable order. Replaying it with any Mangle v0.4.0
+// evaluator derives exactly the findings of the run.
+func (o *Outcome) WriteDL(w io.Writer) error {
+	var b strings.Builder
+	for _, h := range o.header() {
+		b.WriteString("# " + h + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(semantics)
+	facts := append([]ast.Atom(nil), o.Facts...)
+	datalog.SortAtoms(facts)
+	last := ""
+	for _, f := range facts {
+		if f.Predicate.Symbol != last {
+			last = f.Predicate.Symbol
+			fmt.Fprintf(&b, "\n# %s\n", last)
+		}
+		b.WriteString(compile.FormatFact(f))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (o *Outcome) header() []string {
+	h := []string{
+		"vouch lint program: replay with any Mangle v0.4.0 evaluator, e.g.",
+		"  mg -load " + ProgramFile + " -exec 'violation(R, From, To, File, Line)'",
+		"layout: " + o.Model.Layout,
+	}
+	for _, f := range o.Model.Files {
+		h = append(h, "input: "+f+" sha256:"+fileSum(f))
+	}
+	h = append(h, fmt.Sprintf("today: %d", o.Today))
+	return h
+}
+
+func fileSum(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "unreadable"
+	}
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// Trace renders the evaluation trace. Every line is identical across runs
+// with the same inputs, except lines beginning "timing:".
+func (o *Outcome) Trace(program []byte) []byte {
+	var b strings.Builder
+	sum := sha256.Sum256(program)
+	res := o.Result
+	b.WriteString("vouch lint evaluation trace\n")
+	fmt.Fprintf(&b, "engine: %s\n", datalog.EngineVersion)
+	for _, h := range o.header()[2:] {
+		b.WriteString(h + "\n")
+	}
+	fmt.Fprintf(&b, "program: %s sha256:%s\n", ProgramFile, hex.EncodeToString(sum[:]))
+	fmt.Fprintf(&b, "timing: prepare %s, evaluate %s, collect %s\n", o.Timing.Prepare, o.Timing.Evaluate, o.Timing.Collect)
+	b.WriteString("\nstrata (evaluated in this order):\n")
+	for i, s := range res.Strata() {
+		fmt.Fprintf(&b, "  %d: %s\n", i, strings.Join(s, ", "))
+	}
+	for i, d := range res.Timings() {
+		fmt.Fprintf(&b, "timing: stratum %d %s\n", i, d)
+	}
+	b.WriteString("\nfacts per relation:\n")
+	for _, p := range res.Predicates() {
+		kind := "derived"
+		if p.Extensional {
+			kind = "extensional"
+		}
+		fmt.Fprintf(&b, "  %-22s %-11s %d\n", fmt.Sprintf("%s/%d", p.Name, p.Arity), kind, res.Count(p.Name, p.Arity))
+	}
+	s := o.Stats
+	b.WriteString("\nstatistics:\n")
+	fmt.Fprintf(&b, "  files scanned: %d, imports resolved: %d\n", s.Files, s.ImportsResolved)
+	fmt.Fprintf(&b, "  nodes: %d, edges: %d, node-level dependencies: %d, rules: %d\n", s.Nodes, s.Edges, s.NodeDeps, s.Rules)
+	fmt.Fprintf(&b, "  extensional facts loaded: %d, findings: %d\n", res.InputFacts, len(o.Findings))
+
+	b.WriteString("\nfindings and why:\n")
+	proved := 0
+	for _, f := range o.Findings {
+		fmt.Fprintf(&b, "\n%s %s %s: %s\n", f.Rule, f.Type, f.Severity, f.Message)
+		if proved == maxProofs {
+			continue
+		}
+		fact, ok := o.findingFact(f)
+		if !ok {
+			continue
+		}
+		proved++
+		proof, err := res.Prove(fact)
+		if err != nil {
+			fmt.Fprintf(&b, "  no derivation found: %v\n", err)
+			continue
+		}
+		b.WriteString(proof.Format("  "))
+	}
+	if proved == maxProofs {
+		fmt.Fprintf(&b, "\n(derivations shown for the first %d findings; replay the program for the rest)\n", maxProofs)
+	}
+	return []byte(b.String())
+}
+
+// findingFact is the derived fact behind a finding, for its proof.
+func (o *Outcome) findingFact(f Finding) (ast.Atom, bool) {
+	R := str(f.Rule)
+	switch f.Type {
+	case TypeInert:
+		return atom("inert", R), true
+	case TypeExemptionUnused, TypeExemptionExpired:
+		return ast.Atom{}, false
+	}
+	to := f.To
+	if f.Cycle != nil {
+		to = f.From
+	}
+	return atom("violation", R, str(f.From), str(to), str(f.File), num(int64(f.Line))), true
+}

@@ -1,0 +1,313 @@
+package lint
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vouch-dev/vouch/arch"
+)
+
+// Formats lists the output formats of vouch lint.
+func Formats() []string { return []string{"text", "json", "porcelain", "github", "sarif"} }
+
+// ReportVersion is the version of the JSON report schema (docs/lint.md).
+const ReportVersion = 1
+
+// Report is what every format renders: the findings of a run after the
+// baseline is applied, or the configuration errors that stopped it.
+type Report struct {
+	Version  int       `json:"version"`
+	Findings []Finding `json:"findings"`
+	// Stale are baseline entries that no longer occur.
+	Stale   []BaselineEntry `json:"stale_baseline"`
+	Skipped []SkippedRule   `json:"skipped_rules"`
+	Errors  []ConfigError   `json:"errors"`
+	Summary Summary         `json:"summary"`
+	// Artifacts are the written program and trace.
+	Artifacts *Artifacts `json:"artifacts,omitempty"`
+	// Rules describes every rule, for SARIF's reportingDescriptors.
+	Rules []RuleInfo `json:"-"`
+	// Source names the configuration read, for the text header.
+	Source string        `json:"-"`
+	Time   time.Duration `json:"-"`
+}
+
+// Artifacts names the files a run wrote.
+type Artifacts struct {
+	Program string `json:"program"`
+	Trace   string `json:"trace"`
+}
+
+// SkippedRule is a rule of the seed's layout that vouch does not evaluate.
+type SkippedRule struct {
+	Rule string `json:"rule"`
+	Type string `json:"type"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// ConfigError is a configuration or input problem (exit 2).
+type ConfigError struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+// Summary counts the findings that decide the exit code.
+type Summary struct {
+	Errors          int   `json:"errors"`
+	Warnings        int   `json:"warnings"`
+	Baselined       int   `json:"baselined"`
+	FilesScanned    int   `json:"files_scanned"`
+	ImportsResolved int   `json:"imports_resolved"`
+	RulesEvaluated  int   `json:"rules_evaluated"`
+	ElapsedMS       int64 `json:"elapsed_ms"`
+}
+
+// RuleInfo describes a rule for SARIF.
+type RuleInfo struct {
+	Name, Type, Description, Severity string
+}
+
+// NewReport builds the report of a finished run. strict turns inert rules
+// into errors.
+func NewReport(o *Outcome, strict bool) *Report {
+	r := &Report{Version: ReportVersion, Findings: slices.Clone(o.Findings), Stale: []BaselineEntry{}, Errors: []ConfigError{}, Skipped: []SkippedRule{}}
+	for i := range r.Findings {
+		if strict && r.Findings[i].Type == TypeInert {
+			r.Findings[i].Severity = arch.SeverityError
+		}
+	}
+	for _, s := range o.Model.Skipped {
+		r.Skipped = append(r.Skipped, SkippedRule{Rule: s.Name, Type: s.Type, File: s.Pos.File, Line: s.Pos.Line})
+	}
+	for _, rule := range o.Model.Rules {
+		r.Rules = append(r.Rules, RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity})
+	}
+	r.Summary.FilesScanned = o.Stats.Files
+	r.Summary.ImportsResolved = o.Stats.ImportsResolved
+	r.Summary.RulesEvaluated = o.Stats.Rules
+	r.Source = strings.Join(o.Model.Files, ", ")
+	if r.Source == "" {
+		r.Source = "no configuration"
+	}
+	return r
+}
+
+// Count fills in the summary's error and warning counts; baseline findings
+// count for neither.
+func (r *Report) Count() {
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Baselined = 0, 0, 0
+	for _, f := range r.Findings {
+		switch {
+		case f.Baseline:
+			r.Summary.Baselined++
+		case f.Severity == arch.SeverityError:
+			r.Summary.Errors++
+		default:
+			r.Summary.Warnings++
+		}
+	}
+	if r.Time > 0 {
+		r.Summary.ElapsedMS = r.Time.Milliseconds()
+	}
+}
+
+// Fails reports whether the run must exit 1: an error-severity finding, or
+// with strict any warning.
+func (r *Report) Fails(strict bool) bool {
+	return r.Summary.Errors > 0 || strict && r.Summary.Warnings > 0
+}
+
+// WriteJSON writes the report as indented JSON (schema in docs/lint.md).
+func (r *Report) WriteJSON(w io.Writer) error {
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode report: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// WritePorcelain writes rule:type:severity:file:line:from:to per finding,
+// baseline findings excluded; nothing at all when clean.
+func (r *Report) WritePorcelain(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range r.Findings {
+		if f.Baseline {
+			continue
+		}
+		line := ""
+		if f.Line > 0 {
+			line = itoa(f.Line)
+		}
+		fmt.Fprintf(bw, "%s:%s:%s:%s:%s:%s:%s\n", f.Rule, f.Type, f.Severity, f.File, line, f.From, f.To)
+	}
+	return bw.Flush()
+}
+
+// WriteGitHub writes GitHub Actions workflow commands, one per finding.
+func (r *Report) WriteGitHub(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range r.Errors {
+		fmt.Fprintf(bw, "::error%s::%s\n", ghProps(e.File, e.Line, "vouch lint"), ghData(e.Message))
+	}
+	for _, f := range r.Findings {
+		if f.Baseline {
+			continue
+		}
+		level := "warning"
+		if f.Severity == arch.SeverityError {
+			level = "error"
+		}
+		fmt.Fprintf(bw, "::%s%s::%s\n", level, ghProps(f.File, f.Line, f.Rule), ghData(findingText(f)))
+	}
+	return bw.Flush()
+}
+
+func ghProps(file string, line int, title string) string {
+	var ps []string
+	if file != "" {
+		ps = append(ps, "file="+ghProp(file))
+		if line > 0 {
+			ps = append(ps, "line="+itoa(line))
+		}
+	}
+	ps = append(ps, "title="+ghProp(title))
+	return " " + strings.Join(ps, ",")
+}
+
+// ghData escapes a workflow command's message as the runner expects.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func findingText(f Finding) string {
+	s := f.Message
+	if f.Reason != "" {
+		s += " (" + f.Reason + ")"
+	}
+	return s
+}
+
+// TextOptions tune the human format.
+type TextOptions struct {
+	Color bool
+}
+
+// ColorWanted reports whether w is a terminal and NO_COLOR is unset.
+func ColorWanted(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// WriteText writes the human report: a header, findings grouped by rule,
+// and a summary.
+func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(bw, "%s\n", e.String())
+	}
+	if len(r.Errors) > 0 {
+		return bw.Flush()
+	}
+	s := r.Summary
+	fmt.Fprintf(bw, "vouch lint: %d files scanned, %d imports resolved, %d rules evaluated (%s)\n", s.FilesScanned, s.ImportsResolved, s.RulesEvaluated, r.Source)
+	for _, sk := range r.Skipped {
+		fmt.Fprintf(bw, "%s:%d: note: rule %s (%s) is not evaluated by vouch\n", sk.File, sk.Line, sk.Rule, sk.Type)
+	}
+	descr := map[string]string{}
+	for _, ri := range r.Rules {
+		descr[ri.Name] = ri.Description
+	}
+	last := ""
+	for _, f := range r.Findings {
+		if f.Rule != last {
+			last = f.Rule
+			mark := paint("31", "✗")
+			if f.Severity != arch.SeverityError {
+				mark = paint("33", "!")
+			}
+			fmt.Fprintf(bw, "\n%s %s\n", mark, paint("1", f.Rule))
+			if d := descr[f.Rule]; d != "" {
+				fmt.Fprintf(bw, "  %s\n", d)
+			}
+		}
+		loc := ""
+		if f.File != "" {
+			loc = f.File
+			if f.Line > 0 {
+				loc += ":" + itoa(f.Line)
+			}
+			loc += ": "
+		}
+		tag := f.Severity
+		if f.Baseline {
+			tag = "baseline"
+		}
+		fmt.Fprintf(bw, "  %s%s [%s, %s]\n", loc, f.Message, f.Type, tag)
+		if f.Reason != "" {
+			fmt.Fprintf(bw, "    reason: %s\n", f.Reason)
+		}
+		if c := f.Cycle; c != nil {
+			for _, e := range c.Edges {
+				fmt.Fprintf(bw, "    %s -> %s", e.From, e.To)
+				for i, st := range e.Sites {
+					sep := ", "
+					if i == 0 {
+						sep = "  via "
+					}
+					fmt.Fprintf(bw, "%s%s:%d", sep, st.File, st.Line)
+				}
+				bw.WriteString("\n")
+			}
+		}
+	}
+	for _, st := range r.Stale {
+		fmt.Fprintf(bw, "\nbaseline entry no longer occurs: %s\n", st.Key())
+	}
+	fmt.Fprintf(bw, "\n%d errors, %d warnings", s.Errors, s.Warnings)
+	if s.Baselined > 0 {
+		fmt.Fprintf(bw, ", %d in the baseline", s.Baselined)
+	}
+	fmt.Fprintf(bw, " (%s)\n", r.Time.Round(time.Millisecond))
+	return bw.Flush()
+}
+
+// String formats a configuration error as file:line:col: message.
+func (e ConfigError) String() string {
+	switch {
+	case e.File == "":
+		return "error: " + e.Message
+	case e.Line == 0:
+		return e.File + ": " + e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+}
