@@ -102,7 +102,7 @@ type sarifLogical struct {
 // as toolExecutionNotifications so the file stays valid when vouch fails.
 func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "vouch", InformationURI: "https://github.com/vouch-dev/vouch", Version: version, Rules: []sarifDescriptor{}}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "vouch", InformationURI: "https://github.com/vouch-dev/vouch", Version: version, Rules: []sarifDescriptor{}}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: len(r.Errors) == 0, Notifications: []sarifNotification{}}},
 		Results:     []sarifResult{},
 	}

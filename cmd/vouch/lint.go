@@ -216,4 +216,3 @@ func writeLintArtifacts(o *lint.Outcome, dir string) (*lint.Artifacts, error) {
 	}
 	return &lint.Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
 }
-
