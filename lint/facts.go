@@ -128,6 +128,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 
 	add(atom("today", num(today)))
 	var keys []string // distinct import keys, for forbid_import targets
+	targetKeys := map[string]bool{}
 	var keyRows []importKeys
 	for i, r := range m.Rules {
 		rule := &m.Rules[i]
@@ -161,6 +162,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			for _, k := range keys {
 				if tg.Match(k) {
 					add(atom("fi_target", R, str(k)))
+					targetKeys[k] = true
 				}
 			}
 		case arch.ForbidCycles:
@@ -215,26 +217,30 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 		}
 	}
-	// fi_key rows only for files some forbid_import from glob matches: the
-	// relation stays proportional to what the rules can see.
+	// fi_key rows only for files some forbid_import from glob matches and
+	// keys some to glob matches: a semijoin reduction that keeps the
+	// relation proportional to what the rules can see. Which rule matches
+	// which file and key is still joined by the engine (fi_hit).
 	if keyRows != nil {
-		var globs []arch.Glob
+		var fromGlobs []arch.Glob
 		for _, r := range m.Rules {
 			if r.Type == arch.ForbidImport {
 				g, _ := arch.CompileGlob(r.FromGlob)
-				globs = append(globs, g)
+				fromGlobs = append(fromGlobs, g)
 			}
 		}
 		last, lastOK := "", false
 		for _, kr := range keyRows {
 			if kr.file != last {
-				last, lastOK = kr.file, slices.ContainsFunc(globs, func(g arch.Glob) bool { return g.Match(kr.file) })
+				last, lastOK = kr.file, slices.ContainsFunc(fromGlobs, func(g arch.Glob) bool { return g.Match(kr.file) })
 			}
 			if !lastOK {
 				continue
 			}
 			for _, k := range kr.keys {
-				add(atom("fi_key", str(kr.file), num(int64(kr.line)), str(kr.target), str(k)))
+				if targetKeys[k] {
+					add(atom("fi_key", str(kr.file), num(int64(kr.line)), str(kr.target), str(k)))
+				}
 			}
 		}
 	}

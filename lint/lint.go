@@ -313,8 +313,8 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 		c.Members = append(c.Members, n)
 	}
 	adj := map[string][]string{}
-	for _, f := range res.Query(atom("cyc_edge", str(g), ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"})) {
-		a, b := constStr(f.Args[1]), constStr(f.Args[2])
+	for _, f := range res.Query(atom("cyc_edge", ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"}, str(g))) {
+		a, b := constStr(f.Args[0]), constStr(f.Args[1])
 		if members[a] && members[b] {
 			adj[a] = append(adj[a], b)
 		}
