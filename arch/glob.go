@@ -10,7 +10,8 @@ import (
 // whole segment matches any number of segments (zero included), every other
 // segment is a path.Match pattern, so "*" never crosses a '/'. Because "**"
 // may match zero segments, "pkg/**" matches "pkg" itself: a bare package
-// import such as "requests" is caught by a rule on "requests/**".
+// import such as "requests" is caught by a rule on "requests/**". A class
+// is negated with "[!...]" (fnmatch) or "[^...]".
 type Glob struct {
 	pattern string
 	segs    []string
@@ -23,10 +24,14 @@ func CompileGlob(pattern string) (Glob, error) {
 	}
 	p := strings.TrimPrefix(pattern, "./")
 	segs := strings.Split(p, "/")
-	for _, s := range segs {
+	for i, s := range segs {
 		if s == "**" {
 			continue
 		}
+		// fnmatch (the seed's tool is Python) negates a class with "[!";
+		// path.Match with "[^".
+		s = strings.ReplaceAll(s, "[!", "[^")
+		segs[i] = s
 		if _, err := path.Match(s, ""); err != nil {
 			return Glob{}, fmt.Errorf("bad glob %q: %w", pattern, err)
 		}

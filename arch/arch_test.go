@@ -1,0 +1,142 @@
+package arch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"src/**", "src/a/b.py", true},
+		{"src/**", "src", true}, // a bare package import matches pkg/**
+		{"requests/**", "requests", true},
+		{"src/*", "src/a/b.py", false}, // * never crosses '/'
+		{"src/*/b.py", "src/a/b.py", true},
+		{"**/b.py", "src/a/b.py", true},
+		{"src/beadloom/[!a]*/**", "src/beadloom/ai_agents/x.py", false},
+		{"src/beadloom/[!a]*/**", "src/beadloom/graph/x.py", true},
+		{"src/beadloom/a[!i]*/**", "src/beadloom/application/x.py", true},
+	}
+	for _, tt := range tests {
+		g, err := CompileGlob(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(tt.name); got != tt.want {
+			t.Errorf("%q.Match(%q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestErrorsAllAtOnce: every problem is reported with file:line:col and a
+// did-you-mean hint where one is near.
+func TestErrorsAllAtOnce(t *testing.T) {
+	src := `nodes:
+  - {ref_id: billing, kind: domain, sorce: src/billing}
+rules:
+  - name: r1
+    deny: {frm: {ref_id: billing}, to: {}}
+  - name: r2
+    requre: {for: {}, has_edge_to: {}}
+  - name: r3
+    severity: fatal
+    forbid_cycles: {}
+    exempt: [{from: a}]
+`
+	_, err := Parse("architecture.yaml", []byte(src))
+	want := []string{
+		`architecture.yaml:2:37: unknown key "sorce" in a node (did you mean "source"?); want one of kind, lifecycle, ref_id, source, tags`,
+		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of from, to, unless_edge`,
+		`architecture.yaml:5:5: deny needs from`,
+		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers`,
+		`architecture.yaml:9:15: severity "fatal"; want error or warn`,
+		`architecture.yaml:11:14: exemption needs a reason`,
+		`architecture.yaml:11:14: exemption needs until (YYYY-MM-DD)`,
+	}
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestFinishChecksReferences(t *testing.T) {
+	m, err := Parse("a.yaml", []byte(`nodes:
+  - {ref_id: billing, kind: domain, source: src/billing}
+edges:
+  - {src: billing, dst: biling, kind: uses}
+rules:
+  - {name: r, deny: {from: {ref_id: biling}, to: {ref_id: "bil*"}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.Finish(nil)
+	want := []string{
+		`a.yaml:4:5: edge dst "biling" is not a node of the graph (did you mean "billing"?)`,
+		`a.yaml:6:28: ref_id "biling" is not a node of the graph (did you mean "billing"?)`,
+	}
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestBeadloomLayout loads the seed tool's layout unchanged: graph files,
+// a v3 rules.yml with a tags map and rule types vouch skips.
+func TestBeadloomLayout(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("cli.yml", "nodes:\n  - ref_id: cli\n    kind: service\n    summary: ignored\n    source: src/cli.py\n    docs: [x.md]\nedges:\n  - {src: cli, dst: app, kind: part_of}\n")
+	write("app.yml", "nodes:\n  - {ref_id: app, kind: service, source: src/app/}\n")
+	write("rules.yml", "version: 3\ntags:\n  layer-service: [cli]\nrules:\n  - name: size\n    check: {for: {kind: domain}, max_symbols: 10}\n  - name: cyc\n    forbid_cycles: {edge_kind: depends_on}\n")
+	m, err := LoadBeadloom(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(m.Nodes); got != 2 {
+		t.Fatalf("nodes = %d, want 2", got)
+	}
+	if diff := cmp.Diff([]string{"layer-service"}, m.Nodes[1].Tags); diff != "" {
+		t.Errorf("cli tags (-want +got):\n%s", diff)
+	}
+	if m.Nodes[0].Source != "src/app" {
+		t.Errorf("app source = %q, want src/app (trailing slash dropped)", m.Nodes[0].Source)
+	}
+	if len(m.Rules) != 1 || len(m.Skipped) != 1 || m.Skipped[0].Type != "check" {
+		t.Errorf("rules = %d, skipped = %+v; want 1 rule and the check rule skipped", len(m.Rules), m.Skipped)
+	}
+	o := NewOwners(m.Nodes)
+	for file, want := range map[string]string{"src/cli.py": "cli", "src/app/x/y.py": "app", "src/other.py": ""} {
+		if got, _ := o.Owner(file); got != want {
+			t.Errorf("Owner(%s) = %q, want %q", file, got, want)
+		}
+	}
+	if !o.Covers("app", "src/app/z.py") || o.Covers("app", "src/cli.py") {
+		t.Error("Covers: an annotation counts only inside the node's source")
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	got := Annotations([]byte("# beadloom:domain=billing\nx = 1\n// beadloom:service=auth,api feature=x\n"))
+	if diff := cmp.Diff([]string{"billing", "auth", "api", "x"}, got); diff != "" {
+		t.Errorf("annotations (-want +got):\n%s", diff)
+	}
+}

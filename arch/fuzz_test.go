@@ -1,0 +1,52 @@
+package arch
+
+import (
+	"testing"
+)
+
+// FuzzParse drives both loaders with arbitrary YAML: they must never panic,
+// and a document that loads must survive Finish without panicking either.
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"nodes:\n  - {ref_id: a, kind: domain, source: src/a}\nedges:\n  - {src: a, dst: a, kind: uses}\nrules:\n  - {name: r, deny: {from: {ref_id: a}, to: {}}}\n",
+		"version: 3\ntags:\n  layer-a: [a]\nrules:\n  - name: l\n    layers:\n      - {name: a, tag: layer-a}\n      - {name: b, tag: layer-b}\n    enforce: top-down\n    allow_skip: true\n",
+		"rules:\n  - {name: f, forbid_import: {from: \"src/**\", to: \"x/[!a]*\"}, exempt: [{from: a, reason: r, until: 2030-01-01}]}\n",
+		"rules:\n  - {name: c, forbid_cycles: {edge_kind: depends_on}}\n  - {name: c, module_coverage: {}}\n",
+		"nodes: [1, 2]\nrules: {a: b}\n",
+		"- a\n- b\n",
+		"&a [*a]",
+	}
+	for _, s := range seeds {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, src string, beadloom bool) {
+		var m *Model
+		var err error
+		if beadloom {
+			m, err = ParseBeadloom("rules.yml", []byte(src), true)
+		} else {
+			m, err = Parse("architecture.yaml", []byte(src))
+		}
+		if err != nil {
+			if _, ok := err.(ErrorList); !ok {
+				t.Fatalf("error is %T, want ErrorList", err)
+			}
+			return
+		}
+		_ = m.Finish([]string{"src/a/x.go", "b.py"})
+	})
+}
+
+func FuzzGlob(f *testing.F) {
+	for _, s := range [][2]string{{"src/**", "src"}, {"a/*/c", "a/b/c"}, {"**/x/**", "x"}, {"[!a]*", "b"}, {"[", "x"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		g, err := CompileGlob(pattern)
+		if err != nil {
+			return
+		}
+		g.Match(name)
+	})
+}
