@@ -7,13 +7,10 @@
 package rulespec
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -25,6 +22,7 @@ import (
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/selectors"
 	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // MaxBytes caps the size of a rulespec file. Rulespecs are written by the
@@ -33,9 +31,7 @@ import (
 const MaxBytes = 16 << 20
 
 // Pos is a 1-based position in the rulespec file.
-type Pos struct {
-	Line, Col int
-}
+type Pos = yamldoc.Pos
 
 // Rulespec is a validated rulespec.
 type Rulespec struct {
@@ -89,176 +85,45 @@ func (rs *Rulespec) Observed(p Predicate) bool {
 	return p.Mode == Observe || (p.Mode == "" && rs.Mode == Observe)
 }
 
-// Error is one problem found in a rulespec.
-type Error struct {
-	File string
-	Pos
-	Msg string
-}
-
-// Error formats the problem as file:line:col: message.
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.File + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// Error is one problem found in a rulespec, at file:line:col.
+type Error = yamldoc.Error
 
 // ErrorList is every problem found in one rulespec, in file order.
-type ErrorList []*Error
-
-// Error joins the problems one per line.
-func (l ErrorList) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
+type ErrorList = yamldoc.ErrorList
 
 // Load reads and validates the rulespec at path. A returned error is an
 // ErrorList.
 func Load(path string) (*Rulespec, error) {
-	f, err := os.Open(path)
+	data, err := yamldoc.ReadFile(path, "rulespec", MaxBytes)
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: "cannot read rulespec: " + osReason(err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
-	if err != nil {
-		return nil, ErrorList{{File: path, Msg: "cannot read rulespec: " + osReason(err)}}
-	}
-	if len(data) > MaxBytes {
-		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("rulespec is larger than %d bytes; split it or remove generated content", MaxBytes)}}
+		return nil, err
 	}
 	return Parse(path, data)
-}
-
-func osReason(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // Parse validates rulespec text. file names it in errors. A returned error
 // is an ErrorList holding every problem found.
 func Parse(file string, data []byte) (*Rulespec, error) {
 	sum := sha256.Sum256(data)
-	l := &loader{file: file, lines: strings.Split(string(data), "\n")}
-	doc, err := l.decode(data)
+	l := &loader{Parser: yamldoc.Parser{File: file}, lines: strings.Split(string(data), "\n")}
+	doc, err := yamldoc.Decode(file, data, "rulespec")
 	if err != nil {
 		return nil, err
 	}
+	if doc == nil {
+		return nil, ErrorList{{File: file, Msg: "rulespec is empty; it needs claims: and predicates:"}}
+	}
 	rs := &Rulespec{File: file, SHA256: hex.EncodeToString(sum[:])}
 	l.top(doc, rs)
-	if len(l.errs) > 0 {
-		sort.SliceStable(l.errs, func(i, j int) bool {
-			a, b := l.errs[i], l.errs[j]
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Col < b.Col
-		})
-		return nil, l.errs
+	if err := l.Err(); err != nil {
+		return nil, err
 	}
 	return rs, nil
 }
 
 type loader struct {
-	file  string
+	yamldoc.Parser
 	lines []string // the file's lines, for positions inside scalars
-	errs  ErrorList
-}
-
-func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
-	e := &Error{File: l.file, Msg: fmt.Sprintf(format, args...)}
-	if n != nil {
-		e.Line, e.Col = n.Line, n.Column
-	}
-	l.errs = append(l.errs, e)
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// decode parses the YAML document, turning yaml.v3's errors into positioned
-// ones. yaml.v3 can panic on some malformed input, so a panic becomes an
-// error too.
-func (l *loader) decode(data []byte) (doc *yaml.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			doc, err = nil, ErrorList{{File: l.file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root yaml.Node
-	if err := dec.Decode(&root); err != nil && err != io.EOF {
-		return nil, ErrorList{l.yamlError(err)}
-	}
-	if root.Kind == 0 || len(root.Content) == 0 || isNull(root.Content[0]) {
-		return nil, ErrorList{{File: l.file, Msg: "rulespec is empty; it needs claims: and predicates:"}}
-	}
-	// yaml.Unmarshal would read the first document and silently drop the
-	// rest, and with them any predicates written there.
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
-	case err != nil:
-		return nil, ErrorList{l.yamlError(err)}
-	default:
-		e := &Error{File: l.file, Msg: "the rulespec holds more than one YAML document; remove the '---' separator and keep claims: and predicates: in one document"}
-		if len(next.Content) > 0 {
-			e.Line, e.Col = next.Content[0].Line, next.Content[0].Column
-		} else {
-			e.Line, e.Col = next.Line, next.Column
-		}
-		return nil, ErrorList{e}
-	}
-	return root.Content[0], nil
-}
-
-// yamlError positions one of yaml.v3's syntax errors. yaml.v3 gives the
-// line but not the column.
-func (l *loader) yamlError(err error) *Error {
-	msg := err.Error()
-	e := &Error{File: l.file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		e.Col = 1
-		e.Msg = "not valid YAML: " + m[2]
-	}
-	return e
-}
-
-// fields walks a mapping node, reporting duplicate and unknown keys, and
-// returns the value node of each known key.
-func (l *loader) fields(n *yaml.Node, what string, known []string) map[string]*yaml.Node {
-	n = deref(n)
-	if n.Kind != yaml.MappingNode {
-		l.errorf(n, "%s must be a mapping, found %s", what, kindName(n))
-		return nil
-	}
-	out := make(map[string]*yaml.Node)
-	keys := make(map[string]int)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			l.errorf(k, "%s keys must be plain words, found %s", what, kindName(k))
-			continue
-		}
-		if first, dup := keys[k.Value]; dup {
-			l.errorf(k, "duplicate key %q in %s (first at line %d); remove one of them", k.Value, what, first)
-			continue
-		}
-		keys[k.Value] = k.Line
-		if !contains(known, k.Value) {
-			l.errorf(k, "unknown key %q in %s%s; allowed keys are %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
-			continue
-		}
-		out[k.Value] = v
-	}
-	return out
 }
 
 // quoted is " \"name\"", or "" for an empty name.
@@ -269,62 +134,10 @@ func quoted(name string) string {
 	return " " + strconv.Quote(name)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func kindName(n *yaml.Node) string {
-	n = deref(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "null"
-		case "!!int", "!!float":
-			return "the number " + n.Value
-		case "!!bool":
-			return "the boolean " + n.Value
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "nothing"
-}
-
-func isNull(n *yaml.Node) bool {
-	n = deref(n)
-	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
-}
-
-// str returns a string scalar's value, reporting anything else.
-func (l *loader) str(n *yaml.Node, what string) (string, bool) {
-	n = deref(n)
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		l.errorf(n, "%s must be a string, found %s", what, kindName(n))
-		return "", false
-	}
-	return n.Value, true
-}
-
 var topKeys = []string{"claims", "mode", "predicates"}
 
 func (l *loader) top(doc *yaml.Node, rs *Rulespec) {
-	f := l.fields(doc, "the rulespec", topKeys)
+	f := l.Fields(doc, "the rulespec", topKeys)
 	if f == nil {
 		return
 	}
@@ -340,16 +153,16 @@ func (l *loader) top(doc *yaml.Node, rs *Rulespec) {
 
 // mode reads a `mode:` value: enforce or observe.
 func (l *loader) mode(v *yaml.Node) (Mode, bool) {
-	if isNull(v) {
-		l.errorf(v, "mode is empty; use enforce or observe, or remove mode:")
+	if yamldoc.IsNull(v) {
+		l.Errorf(v, "mode is empty; use enforce or observe, or remove mode:")
 		return "", false
 	}
-	s, ok := l.str(v, "mode")
+	s, ok := l.Str(v, "mode")
 	if !ok {
 		return "", false
 	}
-	if !contains(modes, s) {
-		l.errorf(v, "unknown mode %q%s; use enforce or observe", s, suggest.Hint(s, modes))
+	if !yamldoc.Contains(modes, s) {
+		l.Errorf(v, "unknown mode %q%s; use enforce or observe", s, suggest.Hint(s, modes))
 		return "", false
 	}
 	return Mode(s), true
@@ -357,40 +170,40 @@ func (l *loader) mode(v *yaml.Node) (Mode, bool) {
 
 func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 	names := make(map[string]bool)
-	if n == nil || isNull(n) {
-		l.errorf(parent, "the rulespec has no claims; add claims: with a name and a selector for each claim")
+	if n == nil || yamldoc.IsNull(n) {
+		l.Errorf(parent, "the rulespec has no claims; add claims: with a name and a selector for each claim")
 		return names
 	}
-	n = deref(n)
+	n = yamldoc.Deref(n)
 	if n.Kind != yaml.SequenceNode {
-		l.errorf(n, "claims must be a list, found %s", kindName(n))
+		l.Errorf(n, "claims must be a list, found %s", yamldoc.KindName(n))
 		return names
 	}
 	first := make(map[string]int)
 	for _, item := range n.Content {
-		f := l.fields(item, "a claim", []string{"name", "selector"})
+		f := l.Fields(item, "a claim", []string{"name", "selector"})
 		if f == nil {
 			continue
 		}
-		c := Claim{Pos: Pos{item.Line, item.Column}}
+		c := Claim{Pos: Pos{Line: item.Line, Col: item.Column}}
 		nameOK := false
 		if v, ok := f["name"]; !ok {
-			l.errorf(item, "claim has no name; add name: with a unique name that predicates refer to")
-		} else if c.Name, nameOK = l.str(v, "claim name"); nameOK {
+			l.Errorf(item, "claim has no name; add name: with a unique name that predicates refer to")
+		} else if c.Name, nameOK = l.Str(v, "claim name"); nameOK {
 			if c.Name == "" {
-				l.errorf(v, "claim name is empty; write a unique name that predicates refer to")
+				l.Errorf(v, "claim name is empty; write a unique name that predicates refer to")
 				nameOK = false
 			} else if line, dup := first[c.Name]; dup {
-				l.errorf(v, "duplicate claim name %q (first at line %d); claim names must be unique", c.Name, line)
+				l.Errorf(v, "duplicate claim name %q (first at line %d); claim names must be unique", c.Name, line)
 				nameOK = false
 			} else {
 				first[c.Name] = v.Line
 			}
 		}
 		if v, ok := f["selector"]; !ok {
-			l.errorf(item, "claim%s has no selector; add selector: with a path into the envelope's facts such as feature.capabilities", quoted(c.Name))
+			l.Errorf(item, "claim%s has no selector; add selector: with a path into the envelope's facts such as feature.capabilities", quoted(c.Name))
 			nameOK = false
-		} else if text, ok := l.str(v, "selector"); ok {
+		} else if text, ok := l.Str(v, "selector"); ok {
 			sel, err := selectors.Parse(text)
 			if err != nil {
 				var se *selectors.SyntaxError
@@ -400,9 +213,9 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 					if !exact {
 						msg = fmt.Sprintf("invalid selector %q at column %d of the selector: %s", text, se.Col, se.Msg)
 					}
-					l.errs = append(l.errs, &Error{File: l.file, Pos: pos, Msg: msg})
+					l.Errs = append(l.Errs, &Error{File: l.File, Pos: pos, Msg: msg})
 				} else {
-					l.errorf(v, "invalid selector %q: %v", text, err)
+					l.Errorf(v, "invalid selector %q: %v", text, err)
 				}
 				nameOK = false
 			}
@@ -427,7 +240,7 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 // traced back to the source (an alias, a block or multi-line scalar, an
 // escape it does not follow), it returns v's own position and false.
 func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
-	at := Pos{v.Line, v.Column}
+	at := Pos{Line: v.Line, Col: v.Column}
 	if v.Kind != yaml.ScalarNode || v.Line < 1 || v.Line > len(l.lines) || v.Column < 1 {
 		return at, false
 	}
@@ -451,7 +264,7 @@ func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 		if i+col-1 >= len(line) {
 			return at, false
 		}
-		return Pos{v.Line, i + col}, true
+		return Pos{Line: v.Line, Col: i + col}, true
 	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
 		if i >= len(line) || (line[i] != '\'' && line[i] != '"') {
 			return at, false
@@ -485,7 +298,7 @@ func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 		if i >= len(line) {
 			return at, false
 		}
-		return Pos{v.Line, i + 1}, true
+		return Pos{Line: v.Line, Col: i + 1}, true
 	}
 	return at, false
 }
@@ -496,35 +309,35 @@ var wholeNumber = regexp.MustCompile(`^\+?[0-9_]+$`)
 var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[string]bool) {
-	if n == nil || isNull(n) {
-		l.errorf(parent, "the rulespec has no predicates; add predicates: with at least one predicate (a rulespec that checks nothing cannot pass)")
+	if n == nil || yamldoc.IsNull(n) {
+		l.Errorf(parent, "the rulespec has no predicates; add predicates: with at least one predicate (a rulespec that checks nothing cannot pass)")
 		return
 	}
-	n = deref(n)
+	n = yamldoc.Deref(n)
 	if n.Kind != yaml.SequenceNode {
-		l.errorf(n, "predicates must be a list, found %s", kindName(n))
+		l.Errorf(n, "predicates must be a list, found %s", yamldoc.KindName(n))
 		return
 	}
 	if len(n.Content) == 0 {
-		l.errorf(n, "predicates is empty; add at least one predicate (a rulespec that checks nothing cannot pass)")
+		l.Errorf(n, "predicates is empty; add at least one predicate (a rulespec that checks nothing cannot pass)")
 		return
 	}
 	ids := make(map[string]int)
 	for i, item := range n.Content {
-		f := l.fields(item, "a predicate", predicateKeys)
+		f := l.Fields(item, "a predicate", predicateKeys)
 		if f == nil {
 			continue
 		}
 		p := Predicate{Index: i}
 		ok := l.check(item, f, &p.Check, claims, "predicate")
 		if v, has := f["id"]; has {
-			if id, sok := l.str(v, "id"); sok {
+			if id, sok := l.Str(v, "id"); sok {
 				switch {
 				case !idPattern.MatchString(id):
-					l.errorf(v, "id %q may use only lower-case letters, digits, '_' and '-'", id)
+					l.Errorf(v, "id %q may use only lower-case letters, digits, '_' and '-'", id)
 					ok = false
 				case ids[id] != 0:
-					l.errorf(v, "duplicate id %q (first at line %d); ids must be unique", id, ids[id])
+					l.Errorf(v, "duplicate id %q (first at line %d); ids must be unique", id, ids[id])
 					ok = false
 				default:
 					ids[id] = v.Line
@@ -534,13 +347,13 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 				ok = false
 			}
 		}
-		if v, has := f["source"]; has && isNull(v) {
-			l.errorf(v, "source is empty; use task_prompt or memory, or remove source:")
+		if v, has := f["source"]; has && yamldoc.IsNull(v) {
+			l.Errorf(v, "source is empty; use task_prompt or memory, or remove source:")
 			ok = false
 		} else if has {
-			if s, sok := l.str(v, "source"); sok {
-				if !contains(sources, s) {
-					l.errorf(v, "unknown source %q%s; use task_prompt or memory", s, suggest.Hint(s, sources))
+			if s, sok := l.Str(v, "source"); sok {
+				if !yamldoc.Contains(sources, s) {
+					l.Errorf(v, "unknown source %q%s; use task_prompt or memory", s, suggest.Hint(s, sources))
 					ok = false
 				}
 				p.Source = Source(s)
@@ -548,8 +361,8 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 				ok = false
 			}
 		}
-		if v, has := f["notes"]; has && !isNull(v) {
-			if s, sok := l.str(v, "notes"); sok {
+		if v, has := f["notes"]; has && !yamldoc.IsNull(v) {
+			if s, sok := l.Str(v, "notes"); sok {
 				p.Notes = s
 			} else {
 				ok = false
@@ -563,12 +376,12 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 			}
 		}
 		if v, has := f["when"]; has {
-			wf := l.fields(v, "a when condition", whenKeys)
+			wf := l.Fields(v, "a when condition", whenKeys)
 			if wf == nil {
 				ok = false
 			} else {
 				w := &Check{}
-				if l.check(deref(v), wf, w, claims, "when condition") {
+				if l.check(yamldoc.Deref(v), wf, w, claims, "when condition") {
 					p.When = w
 				} else {
 					ok = false
@@ -584,20 +397,20 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 // check validates the claim/rule/value trio shared by predicates and when
 // conditions.
 func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims map[string]bool, what string) bool {
-	n = deref(n)
-	c.Pos = Pos{n.Line, n.Column}
+	n = yamldoc.Deref(n)
+	c.Pos = Pos{Line: n.Line, Col: n.Column}
 	ok := true
 	if v, has := f["claim"]; !has {
-		l.errorf(n, "%s has no claim; add claim: naming one of the claims", what)
+		l.Errorf(n, "%s has no claim; add claim: naming one of the claims", what)
 		ok = false
-	} else if name, sok := l.str(v, "claim"); sok {
+	} else if name, sok := l.Str(v, "claim"); sok {
 		if !claims[name] {
 			known := make([]string, 0, len(claims))
 			for k := range claims {
 				known = append(known, k)
 			}
 			sort.Strings(known)
-			l.errorf(v, "%s names undefined claim %q%s; define it under claims:", what, name, suggest.Hint(name, known))
+			l.Errorf(v, "%s names undefined claim %q%s; define it under claims:", what, name, suggest.Hint(name, known))
 			ok = false
 		}
 		c.Claim = name
@@ -606,10 +419,10 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 	}
 	rv, has := f["rule"]
 	if !has {
-		l.errorf(n, "%s has no rule; add rule: with one of %s", what, ruleList())
+		l.Errorf(n, "%s has no rule; add rule: with one of %s", what, ruleList())
 		return false
 	}
-	name, sok := l.str(rv, "rule")
+	name, sok := l.Str(rv, "rule")
 	if !sok {
 		return false
 	}
@@ -619,7 +432,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 		for _, r := range Rules() {
 			names = append(names, string(r))
 		}
-		l.errorf(rv, "unknown rule %q%s; use one of %s", name, suggest.Hint(name, names), ruleList())
+		l.Errorf(rv, "unknown rule %q%s; use one of %s", name, suggest.Hint(name, names), ruleList())
 		return false
 	}
 	return l.value(n, f["value"], c) && ok
@@ -640,34 +453,34 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 	kind := c.Rule.Value()
 	if kind == NoValue {
 		if v != nil {
-			l.errorf(v, "rule %s takes no value; remove value:", c.Rule)
+			l.Errorf(v, "rule %s takes no value; remove value:", c.Rule)
 			return false
 		}
 		return true
 	}
 	if v == nil {
-		l.errorf(parent, "rule %s needs %s; add value:", c.Rule, kind.describe())
+		l.Errorf(parent, "rule %s needs %s; add value:", c.Rule, kind.describe())
 		return false
 	}
-	if isNull(v) {
+	if yamldoc.IsNull(v) {
 		hint := ""
 		if c.Rule == Equals {
 			hint = "; to require that a claim is absent use rule: not_exists"
 		}
-		l.errorf(v, "rule %s needs %s, found null%s", c.Rule, kind.describe(), hint)
+		l.Errorf(v, "rule %s needs %s, found null%s", c.Rule, kind.describe(), hint)
 		return false
 	}
-	d := deref(v)
+	d := yamldoc.Deref(v)
 	switch kind {
 	case ListValue:
 		if d.Kind != yaml.SequenceNode {
-			l.errorf(v, "rule %s needs a list such as [a, b], found %s", c.Rule, kindName(d))
+			l.Errorf(v, "rule %s needs a list such as [a, b], found %s", c.Rule, yamldoc.KindName(d))
 			return false
 		}
 		ok := true
 		for _, item := range d.Content {
-			if isNull(item) {
-				l.errorf(item, "rule %s: list members must not be null (null is never a value); remove it, or quote it if you mean the string", c.Rule)
+			if yamldoc.IsNull(item) {
+				l.Errorf(item, "rule %s: list members must not be null (null is never a value); remove it, or quote it if you mean the string", c.Rule)
 				ok = false
 			}
 		}
@@ -676,49 +489,49 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 		}
 	case NumberValue:
 		if d.Kind != yaml.ScalarNode || (d.Tag != "!!int" && d.Tag != "!!float") {
-			l.errorf(v, "rule %s needs a number, found %s", c.Rule, kindName(d))
+			l.Errorf(v, "rule %s needs a number, found %s", c.Rule, yamldoc.KindName(d))
 			return false
 		}
 	case LengthValue:
 		if d.Kind == yaml.ScalarNode && d.Tag == "!!float" && wholeNumber.MatchString(d.Value) {
 			// yaml.v3 reads integers beyond 64 bits as floats.
-			l.errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
+			l.Errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
 			return false
 		}
 		if d.Kind != yaml.ScalarNode || d.Tag != "!!int" {
-			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, kindName(d))
+			l.Errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, yamldoc.KindName(d))
 			return false
 		}
 		var n int64
 		if err := d.Decode(&n); err != nil {
-			l.errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
+			l.Errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
 			return false
 		}
 		if n < 0 {
-			l.errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, d.Value)
+			l.Errorf(v, "rule %s needs a non-negative integer, found %s", c.Rule, d.Value)
 			return false
 		}
 	case RegexValue:
 		if d.Kind != yaml.ScalarNode || d.Tag != "!!str" {
-			l.errorf(v, "rule %s needs a regular expression string, found %s; quote it", c.Rule, kindName(d))
+			l.Errorf(v, "rule %s needs a regular expression string, found %s; quote it", c.Rule, yamldoc.KindName(d))
 			return false
 		}
 		re, err := regexp.Compile(d.Value)
 		if err != nil {
 			msg := err.Error()
 			msg = strings.TrimPrefix(msg, "error parsing regexp: ")
-			l.errorf(v, "invalid regular expression %q: %s (RE2 syntax: https://github.com/google/re2/wiki/Syntax)", d.Value, msg)
+			l.Errorf(v, "invalid regular expression %q: %s (RE2 syntax: https://github.com/google/re2/wiki/Syntax)", d.Value, msg)
 			return false
 		}
 		c.Regexp = re
 	}
-	js, err := envelope.ToJSON(l.file, v, envelope.DefaultLimits())
+	js, err := envelope.ToJSON(l.File, v, envelope.DefaultLimits())
 	if err != nil {
 		var ee *envelope.Error
 		if errors.As(err, &ee) {
-			l.errs = append(l.errs, &Error{File: l.file, Pos: Pos{ee.Line, ee.Col}, Msg: ee.Msg})
+			l.Errs = append(l.Errs, &Error{File: l.File, Pos: Pos{Line: ee.Line, Col: ee.Col}, Msg: ee.Msg})
 		} else {
-			l.errorf(v, "%v", err)
+			l.Errorf(v, "%v", err)
 		}
 		return false
 	}

@@ -69,30 +69,30 @@ func TestLoadSeed(t *testing.T) {
 		claims = append(claims, claimView{c.Name, c.Selector.String(), c.Pos})
 	}
 	wantClaims := []claimView{
-		{"caps", "csv_importer.capabilities", Pos{2, 5}},
-		{"file", "csv_importer.file", Pos{4, 5}},
-		{"tests", "csv_importer.tests", Pos{6, 5}},
-		{"breaking", "api_changes.breaking", Pos{8, 5}},
-		{"no_breaking", "breaking_changes", Pos{10, 5}},
+		{"caps", "csv_importer.capabilities", Pos{Line: 2, Col: 5}},
+		{"file", "csv_importer.file", Pos{Line: 4, Col: 5}},
+		{"tests", "csv_importer.tests", Pos{Line: 6, Col: 5}},
+		{"breaking", "api_changes.breaking", Pos{Line: 8, Col: 5}},
+		{"no_breaking", "breaking_changes", Pos{Line: 10, Col: 5}},
 	}
 	if diff := cmp.Diff(wantClaims, claims); diff != "" {
 		t.Errorf("claims (-want +got):\n%s", diff)
 	}
 
 	wantPreds := []predicateView{
-		{Index: 0, Check: checkView{"caps", Exists, "", Pos{13, 5}}, Source: TaskPrompt},
-		{Index: 1, Check: checkView{"caps", Contains, `"handle_csv"`, Pos{16, 5}}, Source: TaskPrompt},
-		{Index: 2, Check: checkView{"caps", NotContains, `"legacy_parser"`, Pos{20, 5}}, Source: Memory},
-		{Index: 3, Check: checkView{"caps", MinLength, `2`, Pos{24, 5}}, Source: TaskPrompt},
-		{Index: 4, Check: checkView{"file", Matches, `"^src/.*\\.rs$"`, Pos{28, 5}}, Source: TaskPrompt},
-		{Index: 5, Check: checkView{"tests", MinLength, `1`, Pos{32, 5}}, Source: TaskPrompt},
-		{Index: 6, Check: checkView{"no_breaking", NotExists, "", Pos{36, 5}}, Source: TaskPrompt},
+		{Index: 0, Check: checkView{"caps", Exists, "", Pos{Line: 13, Col: 5}}, Source: TaskPrompt},
+		{Index: 1, Check: checkView{"caps", Contains, `"handle_csv"`, Pos{Line: 16, Col: 5}}, Source: TaskPrompt},
+		{Index: 2, Check: checkView{"caps", NotContains, `"legacy_parser"`, Pos{Line: 20, Col: 5}}, Source: Memory},
+		{Index: 3, Check: checkView{"caps", MinLength, `2`, Pos{Line: 24, Col: 5}}, Source: TaskPrompt},
+		{Index: 4, Check: checkView{"file", Matches, `"^src/.*\\.rs$"`, Pos{Line: 28, Col: 5}}, Source: TaskPrompt},
+		{Index: 5, Check: checkView{"tests", MinLength, `1`, Pos{Line: 32, Col: 5}}, Source: TaskPrompt},
+		{Index: 6, Check: checkView{"no_breaking", NotExists, "", Pos{Line: 36, Col: 5}}, Source: TaskPrompt},
 		{
 			Index:  7,
-			Check:  checkView{"caps", Contains, `"migration_guide"`, Pos{39, 5}},
+			Check:  checkView{"caps", Contains, `"migration_guide"`, Pos{Line: 39, Col: 5}},
 			Source: TaskPrompt,
 			Notes:  "Breaking changes require a migration guide capability",
-			When:   &checkView{"breaking", Equals, `true`, Pos{44, 7}},
+			When:   &checkView{"breaking", Equals, `true`, Pos{Line: 44, Col: 7}},
 		},
 	}
 	if diff := cmp.Diff(wantPreds, viewPredicates(rs.Predicates)); diff != "" {
@@ -141,17 +141,17 @@ func TestParseValid(t *testing.T) {
   - {claim: caps, rule: exists, notes: ~}
 `,
 		want: []predicateView{
-			{Index: 0, ID: "caps-exist_1", Check: checkView{"caps", Exists, "", Pos{7, 5}}},
-			{Index: 1, ID: "x2", Check: checkView{"caps", NotExists, "", Pos{8, 5}}},
-			{Index: 2, Check: checkView{"caps", Equals, `{"a":[1,"b"]}`, Pos{9, 5}}},
-			{Index: 3, Check: checkView{"caps", AnyOf, `["a",1,true]`, Pos{10, 5}}},
-			{Index: 4, Check: checkView{"caps", NoneOf, `[]`, Pos{11, 5}}},
-			{Index: 5, Check: checkView{"caps", GreaterThan, `-1.5`, Pos{12, 5}}},
-			{Index: 6, Check: checkView{"caps", LessThan, `10`, Pos{13, 5}}},
-			{Index: 7, Check: checkView{"caps", MaxLength, `0`, Pos{14, 5}}},
-			{Index: 8, Check: checkView{"file", Matches, `"x"`, Pos{15, 5}}},
-			{Index: 9, Check: checkView{"caps", Equals, `"null"`, Pos{16, 5}}},
-			{Index: 10, Check: checkView{"caps", Exists, "", Pos{17, 5}}},
+			{Index: 0, ID: "caps-exist_1", Check: checkView{"caps", Exists, "", Pos{Line: 7, Col: 5}}},
+			{Index: 1, ID: "x2", Check: checkView{"caps", NotExists, "", Pos{Line: 8, Col: 5}}},
+			{Index: 2, Check: checkView{"caps", Equals, `{"a":[1,"b"]}`, Pos{Line: 9, Col: 5}}},
+			{Index: 3, Check: checkView{"caps", AnyOf, `["a",1,true]`, Pos{Line: 10, Col: 5}}},
+			{Index: 4, Check: checkView{"caps", NoneOf, `[]`, Pos{Line: 11, Col: 5}}},
+			{Index: 5, Check: checkView{"caps", GreaterThan, `-1.5`, Pos{Line: 12, Col: 5}}},
+			{Index: 6, Check: checkView{"caps", LessThan, `10`, Pos{Line: 13, Col: 5}}},
+			{Index: 7, Check: checkView{"caps", MaxLength, `0`, Pos{Line: 14, Col: 5}}},
+			{Index: 8, Check: checkView{"file", Matches, `"x"`, Pos{Line: 15, Col: 5}}},
+			{Index: 9, Check: checkView{"caps", Equals, `"null"`, Pos{Line: 16, Col: 5}}},
+			{Index: 10, Check: checkView{"caps", Exists, "", Pos{Line: 17, Col: 5}}},
 		},
 	}, {
 		name: "leading document marker and anchors",
@@ -165,9 +165,9 @@ func TestParseValid(t *testing.T) {
 ...
 `,
 		want: []predicateView{
-			{Index: 0, Check: checkView{"caps", AnyOf, `["a","b"]`, Pos{8, 5}}},
-			{Index: 1, Check: checkView{"caps", NoneOf, `["a","b"]`, Pos{11, 5}},
-				When: &checkView{"file", Exists, "", Pos{14, 11}}},
+			{Index: 0, Check: checkView{"caps", AnyOf, `["a","b"]`, Pos{Line: 8, Col: 5}}},
+			{Index: 1, Check: checkView{"caps", NoneOf, `["a","b"]`, Pos{Line: 11, Col: 5}},
+				When: &checkView{"file", Exists, "", Pos{Line: 14, Col: 11}}},
 		},
 	}}
 	for _, tt := range tests {
@@ -474,7 +474,7 @@ func TestParseErrors(t *testing.T) {
 	}, {
 		name: "two documents",
 		yaml: header + "  - claim: caps\n    rule: exists\n---\npredicates:\n  - claim: file\n    rule: exists\n",
-		want: []wantErr{{"10:1", "the rulespec holds more than one YAML document; remove the '---' separator and keep claims: and predicates: in one document", true}},
+		want: []wantErr{{"10:1", "the rulespec holds more than one YAML document; remove the '---' separator and keep everything in one document", true}},
 	}, {
 		name: "broken second document",
 		yaml: header + "  - claim: caps\n    rule: exists\n---\nfoo: [\n",

@@ -1,0 +1,258 @@
+// Package yamldoc reads the YAML files people write for vouch (rulespecs,
+// rule tests, vouch.yaml) strictly: one document, known keys only, no
+// duplicates, and every problem reported at once with its file:line:col.
+//
+// Envelopes are not read here: they come from agents and need the size,
+// depth and alias limits of the envelope package.
+package yamldoc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/suggest"
+)
+
+// Pos is a 1-based position in a file; zero means unknown.
+type Pos struct {
+	Line, Col int
+}
+
+// Error is one problem found in a file.
+type Error struct {
+	File string
+	Pos
+	Msg string
+}
+
+// Error formats the problem as file:line:col: message.
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is every problem found in one file, in file order.
+type ErrorList []*Error
+
+// Error joins the problems one per line.
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Sort orders the problems by position, keeping the order of problems at
+// the same place.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Line != l[j].Line {
+			return l[i].Line < l[j].Line
+		}
+		return l[i].Col < l[j].Col
+	})
+}
+
+// ReadFile reads path, refusing files over max bytes without reading them
+// whole. what names the kind of file in messages ("rulespec").
+func ReadFile(path, what string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + Reason(err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + Reason(err)}}
+	}
+	if int64(len(data)) > max {
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("%s is larger than %d bytes", what, max)}}
+	}
+	return data, nil
+}
+
+// Reason is an OS error without the path, which the message already names.
+func Reason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// Decode parses data as exactly one YAML document and returns its root
+// value, or nil for an empty document (no content, or just null). A second
+// document is an error: yaml.Unmarshal would silently drop it and anything
+// written there. what names the kind of file in messages.
+func Decode(file string, data []byte, what string) (doc *yaml.Node, err error) {
+	// yaml.v3 panics on some malformed input; that is bad input, not a
+	// crash.
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, ErrorList{{File: file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil && err != io.EOF {
+		return nil, ErrorList{syntaxError(file, err)}
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, ErrorList{syntaxError(file, err)}
+	default:
+		e := &Error{File: file, Pos: Pos{next.Line, next.Column},
+			Msg: "the " + what + " holds more than one YAML document; remove the '---' separator and keep everything in one document"}
+		if len(next.Content) > 0 {
+			e.Pos = Pos{next.Content[0].Line, next.Content[0].Column}
+		}
+		return nil, ErrorList{e}
+	}
+	if root.Kind == 0 || len(root.Content) == 0 || IsNull(root.Content[0]) {
+		return nil, nil
+	}
+	return root.Content[0], nil
+}
+
+// syntaxError positions one of yaml.v3's syntax errors, which carry a line
+// but no column.
+func syntaxError(file string, err error) *Error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Pos: Pos{line, 1}, Msg: "not valid YAML: " + m[2]}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// Parser collects every problem found while walking one file's nodes.
+type Parser struct {
+	File string
+	Errs ErrorList
+}
+
+// Errorf records a problem at n (or at no position when n is nil).
+func (p *Parser) Errorf(n *yaml.Node, format string, args ...any) {
+	e := &Error{File: p.File, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	p.Errs = append(p.Errs, e)
+}
+
+// Err returns the problems found, sorted, or nil.
+func (p *Parser) Err() error {
+	if len(p.Errs) == 0 {
+		return nil
+	}
+	p.Errs.Sort()
+	return p.Errs
+}
+
+// Fields walks a mapping, reporting non-scalar, duplicate and unknown keys
+// (with a did-you-mean), and returns the value node of each known key. It
+// returns nil when n is not a mapping.
+func (p *Parser) Fields(n *yaml.Node, what string, known []string) map[string]*yaml.Node {
+	n = Deref(n)
+	if n.Kind != yaml.MappingNode {
+		p.Errorf(n, "%s must be a mapping, found %s", what, KindName(n))
+		return nil
+	}
+	out := make(map[string]*yaml.Node)
+	lines := make(map[string]int)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.Errorf(k, "%s keys must be plain words, found %s", what, KindName(k))
+			continue
+		}
+		if first, dup := lines[k.Value]; dup {
+			p.Errorf(k, "duplicate key %q in %s (first at line %d); remove one of them", k.Value, what, first)
+			continue
+		}
+		lines[k.Value] = k.Line
+		if !Contains(known, k.Value) {
+			p.Errorf(k, "unknown key %q in %s%s; allowed keys are %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
+			continue
+		}
+		out[k.Value] = v
+	}
+	return out
+}
+
+// Str returns a string scalar's value, reporting anything else.
+func (p *Parser) Str(n *yaml.Node, what string) (string, bool) {
+	n = Deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.Errorf(n, "%s must be a string, found %s", what, KindName(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+// Contains reports whether list holds s.
+func Contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Deref follows aliases to the node they name. The bound stops a malformed,
+// hand-built alias cycle; yaml.v3 itself never produces one here.
+func Deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// IsNull reports whether n is missing or a YAML null.
+func IsNull(n *yaml.Node) bool {
+	n = Deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// KindName describes a node for messages: "a mapping", "the number 3",
+// "\"text\"".
+func KindName(n *yaml.Node) string {
+	n = Deref(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "nothing"
+}
