@@ -49,7 +49,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad verdict", "cases: [{name: a, facts: {}, verdict: skipped}]", []string{`t.yaml:1:39: unknown verdict "skipped"; use pass or fail`}},
 		{"negative index", "cases: [{name: a, facts: {}, predicates: {-1: pass}}]", []string{`t.yaml:1:43: predicate index -1 must be a non-negative integer`}},
 		{"duplicate names", "cases:\n  - {name: a, facts: {}, verdict: pass}\n  - {name: a, facts: {}, verdict: pass}", []string{`t.yaml:3:5: duplicate case name "a" (first at line 2); names must be unique so --run can pick one`}},
-		{"two documents", "cases: []\n---\ncases: []", []string{`t.yaml:3:1: the test file holds more than one YAML document; keep every case in one document`}},
+		{"two documents", "cases: []\n---\ncases: []", []string{`t.yaml:3:1: the test file holds more than one YAML document; remove the '---' separator and keep everything in one document`}},
 		{"duplicate facts keys", "cases: [{name: a, facts: {x: 1, x: 2}, verdict: pass}]", []string{`t.yaml:1:33: duplicate key "x" (first defined at line 1); remove one of them`}},
 	}
 	for _, tt := range tests {
@@ -82,9 +82,9 @@ cases:
 		t.Fatal(err)
 	}
 	want := &File{Path: "dir/t.yaml", Rulespec: "r.yaml", Strict: true, Cases: []Case{
-		{Name: "one", Pos: Pos{4, 5}, EnvelopePath: "e.yaml", Verdict: "fail", Predicates: []Expect{
-			{Index: 3, Status: "skipped", Pos: Pos{7, 18}}, {Index: -1, ID: "my-id", Status: "pass", Pos: Pos{7, 30}}}},
-		{Name: "two", Pos: Pos{8, 5}, Facts: []byte(`{"a":[1,"x"]}`), Verdict: "pass"},
+		{Name: "one", Pos: Pos{Line: 4, Col: 5}, EnvelopePath: "e.yaml", Verdict: "fail", Predicates: []Expect{
+			{Index: 3, Status: "skipped", Pos: Pos{Line: 7, Col: 18}}, {Index: -1, ID: "my-id", Status: "pass", Pos: Pos{Line: 7, Col: 30}}}},
+		{Name: "two", Pos: Pos{Line: 8, Col: 5}, Facts: []byte(`{"a":[1,"x"]}`), Verdict: "pass"},
 	}}
 	if diff := cmp.Diff(want, f); diff != "" {
 		t.Errorf("parse (-want +got):\n%s", diff)
