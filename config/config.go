@@ -55,7 +55,35 @@ type Config struct {
 	Strict bool
 	// Limits bound the envelope; zero fields mean the defaults.
 	Limits envelope.Limits
+	// Architecture is the architecture: section, nil when the file has
+	// none. With it, `vouch gate` also evaluates the architecture rules.
+	Architecture *Architecture
 }
+
+// Architecture configures the architecture rules (`vouch lint`, and the
+// gate when the section is present).
+type Architecture struct {
+	// Config is the architecture file (architecture.yaml style), a
+	// .beadloom/_graph directory or its rules.yml, joined to the root; ""
+	// means vouch lint's search: architecture.yaml, else .beadloom/_graph.
+	Config string
+	// Baseline is the JSON file of accepted findings, joined to the root;
+	// "" means none.
+	Baseline string
+	// Strict makes warnings (and inert rules) fail.
+	Strict bool
+	// Observe reports architecture findings in the gate without blocking
+	// (mode: observe).
+	Observe bool
+	// Line and Col locate the architecture: key, for messages.
+	Line, Col int
+}
+
+// Architecture modes.
+const (
+	ModeEnforce = "enforce"
+	ModeObserve = "observe"
+)
 
 // Error is one problem in vouch.yaml, positioned for editors.
 type Error struct {
@@ -194,8 +222,10 @@ func defaults(root string) *Config {
 
 // Keys are the settings vouch.yaml may hold, for did-you-mean hints.
 var (
-	topKeys    = []string{"envelope", "limits", "out", "rulespec", "strict"}
+	topKeys    = []string{"architecture", "envelope", "limits", "out", "rulespec", "strict"}
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
+	archKeys   = []string{"baseline", "config", "mode", "strict"}
+	archModes  = []string{ModeEnforce, ModeObserve}
 	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 )
 
@@ -248,11 +278,9 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 				cfg.Out = filepath.Join(root, s)
 			}
 		case "strict":
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				p.errorf(v, "strict must be true or false, found %s", kindName(v))
-			} else {
-				cfg.Strict = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
-			}
+			cfg.Strict, _ = p.boolean(v, k)
+		case "architecture":
+			cfg.Architecture = p.architecture(v, root)
 		case "limits":
 			for lk, lv := range p.fields(v, "limits", limitsKeys) {
 				n, ok := p.positive(lv, lk)
@@ -350,6 +378,49 @@ func (p *parser) path(v *yaml.Node, key string) (string, bool) {
 		return "", false
 	}
 	return local, true
+}
+
+// boolean reads a true/false setting.
+func (p *parser) boolean(v *yaml.Node, key string) (bool, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		p.errorf(v, "%s must be true or false, found %s", key, kindName(v))
+		return false, false
+	}
+	return v.Value == "true" || v.Value == "True" || v.Value == "TRUE", true
+}
+
+// architecture reads the architecture: section. An empty section (null or
+// {}) turns the architecture rules on with vouch lint's defaults.
+func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
+	a := &Architecture{Line: v.Line, Col: v.Column}
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return a
+	}
+	for k, av := range p.fields(v, "architecture", archKeys) {
+		switch k {
+		case "config":
+			if s, ok := p.path(av, "architecture.config"); ok {
+				a.Config = filepath.Join(root, s)
+			}
+		case "baseline":
+			if s, ok := p.path(av, "architecture.baseline"); ok {
+				a.Baseline = filepath.Join(root, s)
+			}
+		case "strict":
+			a.Strict, _ = p.boolean(av, "architecture.strict")
+		case "mode":
+			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !contains(archModes, av.Value) {
+				hint := ""
+				if av.Kind == yaml.ScalarNode {
+					hint = suggest.Hint(av.Value, archModes)
+				}
+				p.errorf(av, "architecture.mode must be enforce or observe, found %s%s", kindName(av), hint)
+				continue
+			}
+			a.Observe = av.Value == ModeObserve
+		}
+	}
+	return a
 }
 
 // positive reads a positive integer setting.

@@ -28,6 +28,37 @@ limits:
 	}
 }
 
+func TestParseArchitecture(t *testing.T) {
+	cfg, err := Parse("vouch.yaml", "repo", []byte("rulespec: r.yaml\narchitecture:\n  config: .beadloom/_graph\n  baseline: .vouch/arch-baseline.json\n  strict: true\n  mode: observe\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Architecture{Config: filepath.Join("repo", ".beadloom", "_graph"), Baseline: filepath.Join("repo", ".vouch", "arch-baseline.json"),
+		Strict: true, Observe: true, Line: 3, Col: 3}
+	if cfg.Architecture == nil || *cfg.Architecture != want {
+		t.Errorf("got %+v\nwant %+v", cfg.Architecture, want)
+	}
+	if cfg.Strict {
+		t.Error("architecture.strict leaked into the rulespec's strict")
+	}
+	// An empty section turns the rules on with lint's defaults.
+	for _, text := range []string{"architecture:\n", "architecture: {}\n", "architecture: {mode: enforce}\n"} {
+		cfg, err := Parse("vouch.yaml", ".", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		a := cfg.Architecture
+		if a == nil || a.Config != "" || a.Baseline != "" || a.Strict || a.Observe || a.Line != 1 {
+			t.Errorf("%q: got %+v", text, a)
+		}
+	}
+	// No section: no architecture rules in the gate.
+	cfg, err = Parse("vouch.yaml", ".", []byte("strict: true\n"))
+	if err != nil || cfg.Architecture != nil {
+		t.Errorf("got %+v, %v; want no architecture", cfg, err)
+	}
+}
+
 func TestParseDefaults(t *testing.T) {
 	for _, text := range []string{"", "# nothing yet\n", "~\n", "{}\n"} {
 		cfg, err := Parse("vouch.yaml", ".", []byte(text))
@@ -45,7 +76,17 @@ func TestParseErrors(t *testing.T) {
 		name, text string
 		want       []string
 	}{
-		{"unknown key", "rulespecs: a.yaml\n", []string{`vouch.yaml:1:1: unknown key "rulespecs" in vouch.yaml (did you mean "rulespec"?); allowed keys are envelope, limits, out, rulespec, strict`}},
+		{"unknown key", "rulespecs: a.yaml\n", []string{`vouch.yaml:1:1: unknown key "rulespecs" in vouch.yaml (did you mean "rulespec"?); allowed keys are architecture, envelope, limits, out, rulespec, strict`}},
+		{"unknown architecture key", "architecture:\n  basline: b.json\n", []string{`vouch.yaml:2:3: unknown key "basline" in architecture (did you mean "baseline"?); allowed keys are baseline, config, mode, strict`}},
+		{"misspelt section", "architectur: {}\n", []string{`vouch.yaml:1:1: unknown key "architectur" in vouch.yaml (did you mean "architecture"?)`}},
+		{"bad architecture values", "architecture:\n  config: /etc/arch.yaml\n  baseline: ../b.json\n  strict: maybe\n  mode: obsrve\n", []string{
+			`vouch.yaml:2:11: architecture.config must be relative to the repository root, found the absolute path "/etc/arch.yaml"`,
+			`vouch.yaml:3:13: architecture.baseline must stay inside the repository root, found "../b.json"`,
+			`vouch.yaml:4:11: architecture.strict must be true or false, found "maybe"`,
+			`vouch.yaml:5:9: architecture.mode must be enforce or observe, found "obsrve" (did you mean "observe"?)`,
+		}},
+		{"architecture not a mapping", "architecture: [a]\n", []string{"vouch.yaml:1:15: architecture must be a mapping of settings, found a list"}},
+		{"architecture duplicate", "architecture: {strict: true, strict: false}\n", []string{`vouch.yaml:1:30: duplicate key "strict" in architecture`}},
 		{"unknown limit", "limits:\n  max_dept: 3\n", []string{`vouch.yaml:2:3: unknown key "max_dept" in limits (did you mean "max_depth"?)`}},
 		{"every problem at once", "out: 3\nstrict: yes please\nenvelope: /abs/e.yaml\n", []string{
 			`vouch.yaml:1:6: out must be a path relative to the repository root, found 3`,
@@ -138,7 +179,9 @@ func TestLoadRootFlag(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"", "rulespec: a.yaml\n", "limits: {max_depth: 3, max_envelope_bytes: 10}\n", "out: [\n",
-		"strict: true\nenvelope: e.yaml\n", "a: &x [*x]\n", "rulespec: *a\n", "- 1\n", "---\n---\n",
+		"strict: true\nenvelope: e.yaml\n", "a: &x [*x]\n",
+		"architecture:\n  config: architecture.yaml\n  baseline: b.json\n  strict: true\n  mode: observe\n",
+		"architecture: {config: .beadloom/_graph, mode: enforce}\n", "architecture:\n", "architecture: {mode: [x], baseline: ../x}\n", "rulespec: *a\n", "- 1\n", "---\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -150,7 +193,15 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		for _, p := range []string{cfg.Rulespec, cfg.Envelope} {
+		paths := []string{cfg.Rulespec, cfg.Envelope}
+		if a := cfg.Architecture; a != nil {
+			for _, p := range []string{a.Config, a.Baseline} {
+				if p != "" {
+					paths = append(paths, p)
+				}
+			}
+		}
+		for _, p := range paths {
 			if !strings.HasPrefix(p, "root") {
 				t.Fatalf("path %q is not under the root", p)
 			}

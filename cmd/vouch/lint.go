@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/lint"
@@ -28,7 +29,9 @@ func lintCommand() *cli.Command {
 		Usage:     "check the repository's imports and graph against its architecture rules",
 		ArgsUsage: "[PATH]",
 		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
-else derives one node per source directory. Imports are extracted as by 'vouch imports'.
+else derives one node per source directory. vouch.yaml's architecture: section (config,
+baseline, strict) supplies defaults; flags override it. Without PATH the root is the
+directory of vouch.yaml when one is found, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
 
 Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
@@ -84,8 +87,30 @@ func runLint(c *cli.Context) error {
 	if c.NArg() == 1 {
 		root = c.Args().First()
 	}
-	if c.Bool("update-baseline") && c.String("baseline") == "" {
-		return one(errors.New("--update-baseline needs --baseline FILE"))
+	// vouch.yaml's architecture: section supplies defaults; flags override.
+	arc, cfgRoot, err := lintConfig(c)
+	if err != nil {
+		var cl config.ErrorList
+		if errors.As(err, &cl) {
+			errs := make([]lint.ConfigError, 0, len(cl))
+			for _, e := range cl {
+				errs = append(errs, lint.ConfigError{File: e.File, Line: e.Line, Column: e.Col, Message: e.Msg})
+			}
+			return configFail(errs)
+		}
+		return one(err)
+	}
+	if c.NArg() == 0 && cfgRoot != "" {
+		root = cfgRoot
+	}
+	archConfig := pick(c.String("config"), arc.Config)
+	baselineFile := pick(c.String("baseline"), arc.Baseline)
+	strict := arc.Strict
+	if c.IsSet("strict") {
+		strict = c.Bool("strict")
+	}
+	if c.Bool("update-baseline") && baselineFile == "" {
+		return one(errors.New("--update-baseline needs --baseline FILE (or architecture.baseline in vouch.yaml)"))
 	}
 	today := arch.Day(time.Now())
 	if s := c.String("today"); s != "" {
@@ -95,7 +120,7 @@ func runLint(c *cli.Context) error {
 		}
 		today = arch.Day(d)
 	}
-	model, err := arch.Load(root, c.String("config"))
+	model, err := arch.Load(root, archConfig)
 	if err != nil {
 		return configFail(configErrors(err))
 	}
@@ -116,7 +141,7 @@ func runLint(c *cli.Context) error {
 		return configFail(configErrors(err))
 	}
 	var baseline []lint.BaselineEntry
-	if b := c.String("baseline"); b != "" && !c.Bool("update-baseline") {
+	if b := baselineFile; b != "" && !c.Bool("update-baseline") {
 		if baseline, err = lint.ReadBaseline(b); err != nil {
 			return one(err)
 		}
@@ -133,15 +158,14 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return one(err)
 	}
-	strict := c.Bool("strict")
 	rep := lint.NewReport(o, strict)
 	rep.Artifacts = arts
 	if c.Bool("update-baseline") {
 		entries := lint.MakeBaseline(rep.Findings)
-		if err := lint.WriteBaseline(c.String("baseline"), entries); err != nil {
+		if err := lint.WriteBaseline(baselineFile, entries); err != nil {
 			return one(err)
 		}
-		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", len(rep.Findings), c.String("baseline"))
+		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", len(rep.Findings), baselineFile)
 		return nil
 	}
 	if baseline != nil {
@@ -168,6 +192,33 @@ func runLint(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// lintConfig reads vouch.yaml for vouch lint: PATH/vouch.yaml when PATH is
+// given, else the one found upward from the working directory (whose
+// directory then becomes the root scanned). It returns the architecture
+// settings (empty when there is no section) and the root of the vouch.yaml
+// read, "" when none was read.
+func lintConfig(c *cli.Context) (*config.Architecture, string, error) {
+	none := &config.Architecture{}
+	at := ""
+	if c.NArg() == 1 {
+		at = c.Args().First()
+		if st, err := os.Stat(at); err != nil || !st.IsDir() {
+			return none, "", nil // the scan reports a bad PATH
+		}
+	}
+	cfg, err := config.Load(".", at)
+	if err != nil {
+		return none, "", err
+	}
+	if cfg.File == "" {
+		return none, "", nil
+	}
+	if cfg.Architecture != nil {
+		return cfg.Architecture, cfg.Root, nil
+	}
+	return none, cfg.Root, nil
 }
 
 func configErrors(err error) []lint.ConfigError {
