@@ -53,7 +53,63 @@ type Receipt struct {
 	Observe    bool        `json:"observe"`
 	Verdict    string      `json:"verdict"`
 	Predicates []Predicate `json:"predicates"`
-	MAC        *MAC        `json:"mac,omitempty"`
+	// Architecture is present when the gate also evaluated the
+	// architecture rules.
+	Architecture *Architecture `json:"architecture,omitempty"`
+	MAC          *MAC          `json:"mac,omitempty"`
+}
+
+// Architecture records the architecture rules a gate evaluated: their
+// input files (configuration, then the baseline), the architecture program
+// and the gate program that combined the two verdicts, by sha256.
+type Architecture struct {
+	Files   []File `json:"files"`
+	Program File   `json:"program"`
+	Gate    File   `json:"gate_program"`
+	Strict  bool   `json:"strict"`
+	Observe bool   `json:"observe"`
+	Verdict string `json:"verdict"`
+}
+
+// ArchInputs are the architecture files a receipt vouches for, by path as
+// the caller sees them.
+type ArchInputs struct {
+	Files         []string
+	Program, Gate string
+}
+
+// AddArchitecture hashes the architecture inputs from disk into the
+// receipt to be written at path.
+func (r *Receipt) AddArchitecture(path string, in ArchInputs, strict, observe bool, verdict string) error {
+	a := &Architecture{Files: []File{}, Strict: strict, Observe: observe, Verdict: verdict}
+	dir := filepath.Dir(path)
+	hash := func(p string) (File, error) {
+		sum, err := hashFile(p)
+		if err != nil {
+			return File{}, err
+		}
+		rel, err := relTo(dir, p)
+		if err != nil {
+			return File{}, err
+		}
+		return File{Path: rel, SHA256: sum}, nil
+	}
+	for _, p := range in.Files {
+		f, err := hash(p)
+		if err != nil {
+			return err
+		}
+		a.Files = append(a.Files, f)
+	}
+	var err error
+	if a.Program, err = hash(in.Program); err != nil {
+		return err
+	}
+	if a.Gate, err = hash(in.Gate); err != nil {
+		return err
+	}
+	r.Architecture = a
+	return nil
 }
 
 // File is one input, by path and content hash.
@@ -220,7 +276,7 @@ func Read(path string) (*Receipt, error) {
 // Problem is one way a receipt does not hold.
 type Problem struct {
 	// Subject is what failed: "rulespec", "envelope", "program",
-	// "verdict" or "mac".
+	// "architecture", "verdict" or "mac".
 	Subject string
 	Msg     string
 }
@@ -235,10 +291,21 @@ func Verify(path string, key []byte) (*Receipt, []Problem, error) {
 	}
 	var probs []Problem
 	dir := filepath.Dir(path)
-	for _, f := range []struct {
+	type named struct {
 		name string
 		f    File
-	}{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}} {
+	}
+	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}}
+	if a := r.Architecture; a != nil {
+		for _, f := range a.Files {
+			files = append(files, named{"architecture", f})
+		}
+		files = append(files, named{"architecture", a.Program}, named{"architecture", a.Gate})
+		if a.Verdict != "pass" && !a.Observe {
+			probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records architecture verdict %q outside observe mode", a.Verdict)})
+		}
+	}
+	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.f.Path))
 		sum, err := hashFile(p)
 		switch {

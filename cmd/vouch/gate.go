@@ -33,7 +33,9 @@ func gateCommand() *cli.Command {
 		Description: `The one command a harness or CI calls at plan completion. It requires the envelope
 (default from vouch.yaml, else .vouch/envelope.yaml), verifies it against the rulespec with
 evidence checked under the repository root, writes the program and trace, and on a pass writes
-verification.json (a receipt, signed with --key-file or VOUCH_KEY) beside them.
+verification.json (a receipt, signed with --key-file or VOUCH_KEY) beside them. When vouch.yaml
+has an architecture: section (or with --lint) the architecture rules of 'vouch lint' are
+evaluated too, and their error findings block the gate like failing predicates.
 
 Exit codes: 0 pass, 1 fail (including a missing envelope), 2 bad input or evaluation error.
 With --format claude-hook the exit code is always 0 and the decision is in the JSON, as Claude
@@ -52,7 +54,9 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts and the receipt into `DIR` (default: vouch.yaml's out, else the envelope's directory)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
 			&cli.StringFlag{Name: "key-file", Usage: "sign the receipt with the key in `FILE` (else $VOUCH_KEY)"},
-			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously"},
+			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously, and architecture warnings"},
+			&cli.BoolFlag{Name: "lint", Usage: "also evaluate the architecture rules (the default when vouch.yaml has an architecture: section)"},
+			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules"},
 		},
 		Action: runGate,
 	}
@@ -72,12 +76,16 @@ type gateResult struct {
 	// Err is an input or evaluation error; Report is nil then.
 	Err    error
 	Report *verify.Report
+	// Lint is the architecture half, nil when the rules were not evaluated.
+	Lint *gateLint
 }
 
 // gateJSON is the JSON output: the verify report's fields plus "gate".
 type gateJSON struct {
 	*verify.Report
 	Gate gateFields `json:"gate"`
+	// Lint is present when the architecture rules were evaluated.
+	Lint *gateLintJSON `json:"lint,omitempty"`
 }
 
 type gateFields struct {
@@ -121,6 +129,11 @@ func gate(c *cli.Context) *gateResult {
 		g.Err = err
 		return g
 	}
+	withLint, err := lintWanted(c, cfg)
+	if err != nil {
+		g.Err = err
+		return g
+	}
 	if _, err := os.Stat(g.Envelope); errors.Is(err, fs.ErrNotExist) {
 		g.Missing = true
 		return g
@@ -149,9 +162,24 @@ func gate(c *cli.Context) *gateResult {
 		g.Err = err
 		return g
 	}
+	verdict := out.Report.GateVerdict
+	if withLint {
+		gl, err := runGateLint(c, cfg, g.Observe, c.Bool("strict"), dir)
+		g.Lint = gl
+		if err == nil {
+			// The gate program decides: the rulespec's verdict and the
+			// architecture findings, combined in datalog.
+			verdict, err = gl.combineGate(out.Report.GateVerdict, dir)
+		}
+		if err != nil {
+			g.Err = err
+			removeStale(filepath.Join(dir, receipt.FileName))
+			return g
+		}
+	}
 	g.Report = out.Report
 	g.Receipt = filepath.Join(dir, receipt.FileName)
-	if out.Report.GateVerdict != "pass" {
+	if verdict != "pass" {
 		// A receipt from an earlier pass must not outlive this failure.
 		if err := os.Remove(g.Receipt); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			g.Err = fmt.Errorf("remove the stale receipt: %w", err)
@@ -160,7 +188,7 @@ func gate(c *cli.Context) *gateResult {
 		g.Receipt = ""
 		return g
 	}
-	if err := writeReceipt(g.Receipt, out, key); err != nil {
+	if err := writeReceipt(g.Receipt, out, g.Lint, key); err != nil {
 		g.Err = err
 		g.Report = nil
 		return g
@@ -170,7 +198,13 @@ func gate(c *cli.Context) *gateResult {
 	return g
 }
 
-func writeReceipt(path string, out *verify.Outcome, key []byte) error {
+// removeStale deletes a receipt that must not outlive a run that did not
+// pass; the run's own error is what gets reported.
+func removeStale(path string) {
+	_ = os.Remove(path)
+}
+
+func writeReceipt(path string, out *verify.Outcome, gl *gateLint, key []byte) error {
 	r, err := receipt.New(path, receipt.Inputs{
 		Rulespec: out.Rulespec.File,
 		Envelope: out.Envelope.File,
@@ -182,6 +216,14 @@ func writeReceipt(path string, out *verify.Outcome, key []byte) error {
 	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, out.Report.GateVerdict
 	for _, p := range out.Report.Predicates {
 		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
+	}
+	if gl != nil {
+		in := receipt.ArchInputs{Files: gl.Files, Program: gl.Report.Artifacts.Program, Gate: gl.GateProgram}
+		if err := r.AddArchitecture(path, in, gl.Strict, gl.Observe, gl.Verdict); err != nil {
+			return err
+		}
+		// The receipt's verdict is the gate's: both programs passed.
+		r.Verdict = "pass"
 	}
 	if key != nil {
 		if err := r.Sign(key); err != nil {
@@ -268,6 +310,9 @@ func renderGate(c *cli.Context, format string, g *gateResult) error {
 				j.Gate.Problem, j.Gate.Message = "missing_envelope", missingMessage(g.Envelope)
 			}
 		}
+		if g.Lint != nil && g.Lint.Report != nil {
+			j.Lint = g.Lint.json()
+		}
 		err = writeJSON(w, j)
 	case "github":
 		err = writeGitHub(w, g)
@@ -302,8 +347,15 @@ func gateReason(g *gateResult) string {
 		return "the gate could not verify the work, so it is not done (fail closed): " + g.Err.Error()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the envelope %s does not pass the rulespec %s. ", g.Envelope, g.Rulespec)
-	_ = g.Report.WriteFixes(&b)
+	if g.Report.GateVerdict != "pass" {
+		fmt.Fprintf(&b, "the envelope %s does not pass the rulespec %s. ", g.Envelope, g.Rulespec)
+		_ = g.Report.WriteFixes(&b)
+	} else {
+		fmt.Fprintf(&b, "the envelope %s passes the rulespec %s, but the repository breaks its architecture rules (%s). ", g.Envelope, g.Rulespec, g.Lint.Source)
+	}
+	if g.Lint != nil {
+		g.Lint.writeLintFixes(&b)
+	}
 	return b.String()
 }
 
@@ -323,6 +375,11 @@ func writeGateText(c *cli.Context, g *gateResult) error {
 	if err := g.Report.WriteText(w, verify.TextOptions{Color: color}); err != nil {
 		return err
 	}
+	if g.Lint != nil {
+		if err := g.Lint.writeText(w); err != nil {
+			return err
+		}
+	}
 	if g.Verdict == "pass" {
 		signed := "unsigned"
 		if g.Signed {
@@ -334,7 +391,17 @@ func writeGateText(c *cli.Context, g *gateResult) error {
 	if _, err := fmt.Fprintf(w, "gate: FAIL\n"); err != nil {
 		return err
 	}
-	return g.Report.WriteFixes(w)
+	if g.Report.GateVerdict != "pass" {
+		if err := g.Report.WriteFixes(w); err != nil {
+			return err
+		}
+	}
+	if g.Lint != nil {
+		var b strings.Builder
+		g.Lint.writeLintFixes(&b)
+		_, err = io.WriteString(w, b.String())
+	}
+	return err
 }
 
 // writeGitHub prints GitHub Actions workflow commands: an error annotation
@@ -371,8 +438,15 @@ func writeGitHub(w io.Writer, g *gateResult) error {
 			}
 			fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, ghProp(g.Rulespec), p.Line, p.Col, ghProp("vouch "+name), ghData(msg))
 		}
+		if g.Lint != nil {
+			g.Lint.writeGitHub(&b)
+		}
 		s := g.Report.Summary
-		fmt.Fprintf(&b, "vouch gate: %s, %d/%d passed, %d failed (%d observed), %d skipped\n", strings.ToUpper(g.Verdict), s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
+		fmt.Fprintf(&b, "vouch gate: %s, %d/%d passed, %d failed (%d observed), %d skipped", strings.ToUpper(g.Verdict), s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
+		if g.Lint != nil {
+			fmt.Fprintf(&b, "; architecture %s", g.Lint.summary())
+		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -385,7 +459,12 @@ func errorAnnotations(err error) []string {
 	var rl rulespec.ErrorList
 	var cl config.ErrorList
 	var ee *envelope.Error
+	var ae *archConfigError
 	switch {
+	case errors.As(err, &ae):
+		for _, e := range ae.errs {
+			out = append(out, ghAnnotation(e.File, e.Line, e.Column, e.Message))
+		}
 	case errors.As(err, &rl):
 		for _, e := range rl {
 			out = append(out, ghAnnotation(e.File, e.Line, e.Col, e.Msg))
