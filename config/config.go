@@ -8,22 +8,16 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // FileName is the configuration file's name at the repository root.
@@ -85,32 +79,11 @@ const (
 	ModeObserve = "observe"
 )
 
-// Error is one problem in vouch.yaml, positioned for editors.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-// Error formats the problem as file:line:col: message.
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.File + ": " + e.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// Error is one problem in vouch.yaml, at file:line:col.
+type Error = yamldoc.Error
 
 // ErrorList is every problem found in one file, in file order.
-type ErrorList []*Error
-
-// Error joins the problems one per line.
-func (l ErrorList) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
+type ErrorList = yamldoc.ErrorList
 
 // Load finds the root from wd (or takes root when it is not empty, as
 // --root does) and reads root/vouch.yaml if it exists. A malformed file is
@@ -142,7 +115,7 @@ func Load(wd, root string) (*Config, error) {
 		cfg.Rulespec, cfg.Envelope = DefaultRulespec, DefaultEnvelope
 		return cfg, nil
 	}
-	data, err := readLimited(file)
+	data, err := yamldoc.ReadFile(file, "vouch.yaml", MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -187,30 +160,6 @@ func Discover(wd string) (root, file string, err error) {
 	return ".", "", nil
 }
 
-func readLimited(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, ErrorList{{File: file, Msg: "cannot read: " + reason(err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
-	if err != nil {
-		return nil, ErrorList{{File: file, Msg: "cannot read: " + reason(err)}}
-	}
-	if len(data) > MaxBytes {
-		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("larger than %d bytes; vouch.yaml holds a few settings", MaxBytes)}}
-	}
-	return data, nil
-}
-
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 func defaults(root string) *Config {
 	return &Config{
 		Root:     root,
@@ -226,7 +175,6 @@ var (
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
 	archKeys   = []string{"baseline", "config", "mode", "strict"}
 	archModes  = []string{ModeEnforce, ModeObserve}
-	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 )
 
 // Parse reads vouch.yaml's text. file names it in errors; root is the
@@ -241,28 +189,14 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 	}()
 	cfg = defaults(root)
 	cfg.File = file
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return cfg, nil // an empty vouch.yaml marks the root and sets nothing
-		}
-		return nil, ErrorList{yamlError(file, err)}
+	top, err := yamldoc.Decode(file, data, "vouch.yaml")
+	if err != nil {
+		return nil, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document; remove the '---' separator"}}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, ErrorList{yamlError(file, err)}
+	if top == nil {
+		return cfg, nil // an empty vouch.yaml marks the root and sets nothing
 	}
-	p := &parser{file: file}
-	if len(doc.Content) == 0 {
-		return cfg, nil
-	}
-	top := doc.Content[0]
-	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
-		return cfg, nil
-	}
+	p := &parser{Parser: yamldoc.Parser{File: file}}
 	for k, v := range p.fields(top, "vouch.yaml", topKeys) {
 		switch k {
 		case "rulespec":
@@ -292,7 +226,7 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 					cfg.Limits.MaxBytes = n
 				case "max_depth":
 					if n > envelope.HardMaxDepth {
-						p.errorf(lv, "max_depth %d is above the hard limit %d", n, envelope.HardMaxDepth)
+						p.Errorf(lv, "max_depth %d is above the hard limit %d", n, envelope.HardMaxDepth)
 						continue
 					}
 					cfg.Limits.MaxDepth = int(n)
@@ -300,81 +234,41 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 			}
 		}
 	}
-	if len(p.errs) > 0 {
-		sort.SliceStable(p.errs, func(i, j int) bool {
-			if p.errs[i].Line != p.errs[j].Line {
-				return p.errs[i].Line < p.errs[j].Line
-			}
-			return p.errs[i].Col < p.errs[j].Col
-		})
-		return nil, p.errs
+	if err := p.Err(); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
 
-func yamlError(file string, err error) *Error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: file, Line: line, Col: 1, Msg: "not valid YAML: " + m[2]}
-	}
-	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
-}
-
 type parser struct {
-	file string
-	errs ErrorList
+	yamldoc.Parser
 }
 
-func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
-}
-
-// fields returns the known keys of a mapping, reporting anything else.
+// fields is yamldoc's mapping walk, refusing aliases: vouch.yaml is a few
+// settings, and an alias there is more likely a mistake than a shortcut.
 func (p *parser) fields(n *yaml.Node, what string, known []string) map[string]*yaml.Node {
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n, "%s must be a mapping of settings, found %s", what, kindName(n))
-		return nil
-	}
-	out := make(map[string]*yaml.Node)
-	seen := make(map[string]int)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			p.errorf(k, "keys in %s must be plain words, found %s", what, kindName(k))
-			continue
-		}
-		if first, dup := seen[k.Value]; dup {
-			p.errorf(k, "duplicate key %q in %s (first at line %d); remove one of them", k.Value, what, first)
-			continue
-		}
-		seen[k.Value] = k.Line
-		if !contains(known, k.Value) {
-			p.errorf(k, "unknown key %q in %s%s; allowed keys are %s", k.Value, what, suggest.Hint(k.Value, known), strings.Join(known, ", "))
-			continue
-		}
+	out := p.Fields(n, what, known)
+	for k, v := range out {
 		if v.Kind == yaml.AliasNode {
-			p.errorf(v, "aliases are not supported in %s; write the value out", what)
-			continue
+			p.Errorf(v, "aliases are not supported in %s; write the value out", what)
+			delete(out, k)
 		}
-		out[k.Value] = v
 	}
 	return out
 }
 
-// path reads a relative path setting.
 func (p *parser) path(v *yaml.Node, key string) (string, bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
-		p.errorf(v, "%s must be a path relative to the repository root, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be a path relative to the repository root, found %s", key, kindName(v))
 		return "", false
 	}
 	if filepath.IsAbs(v.Value) {
-		p.errorf(v, "%s must be relative to the repository root, found the absolute path %q", key, v.Value)
+		p.Errorf(v, "%s must be relative to the repository root, found the absolute path %q", key, v.Value)
 		return "", false
 	}
 	local := filepath.FromSlash(v.Value)
 	if !filepath.IsLocal(local) {
-		p.errorf(v, "%s must stay inside the repository root, found %q", key, v.Value)
+		p.Errorf(v, "%s must stay inside the repository root, found %q", key, v.Value)
 		return "", false
 	}
 	return local, true
@@ -383,7 +277,7 @@ func (p *parser) path(v *yaml.Node, key string) (string, bool) {
 // boolean reads a true/false setting.
 func (p *parser) boolean(v *yaml.Node, key string) (bool, bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-		p.errorf(v, "%s must be true or false, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be true or false, found %s", key, kindName(v))
 		return false, false
 	}
 	return v.Value == "true" || v.Value == "True" || v.Value == "TRUE", true
@@ -409,12 +303,12 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 		case "strict":
 			a.Strict, _ = p.boolean(av, "architecture.strict")
 		case "mode":
-			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !contains(archModes, av.Value) {
+			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !yamldoc.Contains(archModes, av.Value) {
 				hint := ""
 				if av.Kind == yaml.ScalarNode {
 					hint = suggest.Hint(av.Value, archModes)
 				}
-				p.errorf(av, "architecture.mode must be enforce or observe, found %s%s", kindName(av), hint)
+				p.Errorf(av, "architecture.mode must be enforce or observe, found %s%s", kindName(av), hint)
 				continue
 			}
 			a.Observe = av.Value == ModeObserve
@@ -427,19 +321,10 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 func (p *parser) positive(v *yaml.Node, key string) (int64, bool) {
 	var n int64
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil || n <= 0 {
-		p.errorf(v, "%s must be a positive integer, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be a positive integer, found %s", key, kindName(v))
 		return 0, false
 	}
 	return n, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func kindName(n *yaml.Node) string {

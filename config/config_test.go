@@ -85,7 +85,7 @@ func TestParseErrors(t *testing.T) {
 			`vouch.yaml:4:11: architecture.strict must be true or false, found "maybe"`,
 			`vouch.yaml:5:9: architecture.mode must be enforce or observe, found "obsrve" (did you mean "observe"?)`,
 		}},
-		{"architecture not a mapping", "architecture: [a]\n", []string{"vouch.yaml:1:15: architecture must be a mapping of settings, found a list"}},
+		{"architecture not a mapping", "architecture: [a]\n", []string{"vouch.yaml:1:15: architecture must be a mapping, found a list"}},
 		{"architecture duplicate", "architecture: {strict: true, strict: false}\n", []string{`vouch.yaml:1:30: duplicate key "strict" in architecture`}},
 		{"unknown limit", "limits:\n  max_dept: 3\n", []string{`vouch.yaml:2:3: unknown key "max_dept" in limits (did you mean "max_depth"?)`}},
 		{"every problem at once", "out: 3\nstrict: yes please\nenvelope: /abs/e.yaml\n", []string{
@@ -97,7 +97,7 @@ func TestParseErrors(t *testing.T) {
 		{"escaping path", "rulespec: ../other/r.yaml\n", []string{`vouch.yaml:1:11: rulespec must stay inside the repository root, found "../other/r.yaml"`}},
 		{"depth above hard limit", "limits: {max_depth: 20000}\n", []string{"above the hard limit 10000"}},
 		{"duplicate", "out: a\nout: b\n", []string{`vouch.yaml:2:1: duplicate key "out" in vouch.yaml (first at line 1)`}},
-		{"not a mapping", "- a\n", []string{"vouch.yaml:1:1: vouch.yaml must be a mapping of settings, found a list"}},
+		{"not a mapping", "- a\n", []string{"vouch.yaml:1:1: vouch.yaml must be a mapping, found a list"}},
 		{"two documents", "out: a\n---\nout: b\n", []string{"more than one YAML document"}},
 		{"syntax", "out: [a\n", []string{"vouch.yaml:1:1: not valid YAML"}},
 	}
