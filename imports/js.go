@@ -1,5 +1,7 @@
 package imports
 
+import "sync"
+
 // JavaScript/TypeScript import extraction.
 //
 // Positions: a Site's Line and Column are those of the module specifier's
@@ -25,14 +27,48 @@ type jsParser struct {
 	errs  []SyntaxError
 }
 
+// jsLexers recycles lexers with their token buffers and JSX name caches:
+// the tokens of a file are dead once its sites are extracted.
+var jsLexers = sync.Pool{New: func() any { return new(jsLexer) }}
+
+// maxPooledJSToks caps the token buffer kept for reuse, so one huge file
+// does not pin its buffer for the rest of a scan.
+const maxPooledJSToks = 1 << 16
+
 func extractJS(src []byte, ts bool) ([]Site, []SyntaxError) {
 	_ = ts // the lexer and parser accept the union of JS and TS syntax
-	toks, errs := lexJS(src)
-	p := &jsParser{lx: &jsLexer{src: src}, toks: toks, errs: errs}
-	for i := 0; i < len(toks); {
+	lx := jsLexers.Get().(*jsLexer)
+	lx.lex(src, lx.toks)
+	p := jsParser{lx: lx, toks: lx.toks, errs: lx.errs}
+	for i := 0; i < len(p.toks); {
 		i = p.statement(i)
 	}
+	toks := lx.toks
+	if cap(toks) > maxPooledJSToks {
+		toks = nil
+	}
+	if len(lx.closingAt) > 64 {
+		lx.closingAt = nil
+	}
+	*lx = jsLexer{toks: toks[:0], closingAt: lx.closingAt}
+	jsLexers.Put(lx)
 	return p.sites, p.errs
+}
+
+// val returns the value of string or template token i: the decoded text of
+// a string, the raw text of a template without substitutions.
+func (p *jsParser) val(i int) string {
+	t := p.toks[i]
+	switch t.kind {
+	case jsString:
+		return jsStringValue(p.lx.text(t))
+	case jsTemplate:
+		if t.end == t.start {
+			return "" // unterminated: template() never closed it
+		}
+		return string(p.lx.src[t.start+1 : t.end-1])
+	}
+	return ""
 }
 
 func (p *jsParser) is(i int, word string) bool {
@@ -62,18 +98,31 @@ func (p *jsParser) literal(i int) bool {
 	return ok && (k == jsString || k == jsTemplate)
 }
 
+// name returns the text of identifier token i, or the value of a literal.
+func (p *jsParser) name(i int) string {
+	if p.toks[i].kind == jsIdent {
+		return string(p.lx.text(p.toks[i]))
+	}
+	return p.val(i)
+}
+
 func (p *jsParser) afterDot(i int) bool {
 	return i > 0 && p.lx.isDot(p.toks[i-1])
 }
 
 func (p *jsParser) add(i int, kind Kind, names []string, alias string) {
 	t := p.toks[i]
-	p.sites = append(p.sites, Site{Line: t.line, Column: t.col, Kind: kind, Spec: t.val, Names: names, Alias: alias})
+	p.sites = append(p.sites, Site{Line: t.line, Column: t.col, Kind: kind, Spec: p.val(i), Names: names, Alias: alias})
 }
 
 // statement looks for an import form at token i and returns the index of
 // the next token to examine.
 func (p *jsParser) statement(i int) int {
+	// Fast path: only the identifiers import, export and require (6 and 7
+	// bytes long) can start a form.
+	if t := p.toks[i]; t.kind != jsIdent || t.end-t.start != 6 && t.end-t.start != 7 {
+		return i + 1
+	}
 	switch {
 	case p.afterDot(i):
 		return i + 1
@@ -180,19 +229,13 @@ func (p *jsParser) namedList(j int) (int, []string, string, int) {
 		if !p.ident(j) && !p.literal(j) && !p.is(j, "default") {
 			return j, names, "", count // malformed: give up on this form
 		}
-		name := p.toks[j].val
-		if p.toks[j].kind == jsIdent {
-			name = string(p.lx.text(p.toks[j]))
-		}
+		name := p.name(j)
 		names = append(names, name)
 		count++
 		alias = ""
 		j++
 		if p.is(j, "as") && (p.ident(j+1) || p.literal(j+1)) {
-			alias = p.toks[j+1].val
-			if p.toks[j+1].kind == jsIdent {
-				alias = string(p.lx.text(p.toks[j+1]))
-			}
+			alias = p.name(j + 1)
 			j += 2
 		}
 	}
@@ -216,10 +259,7 @@ func (p *jsParser) exportForm(i int) int {
 		names = []string{"*"}
 		j++
 		if p.is(j, "as") && (p.ident(j+1) || p.literal(j+1)) {
-			alias = p.toks[j+1].val
-			if p.toks[j+1].kind == jsIdent {
-				alias = string(p.lx.text(p.toks[j+1]))
-			}
+			alias = p.name(j + 1)
 			j += 2
 		}
 	case p.is(j, "{"):

@@ -1,9 +1,6 @@
 package imports
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // jsTokKind classifies the tokens the JS/TS import extractor cares about.
 // The lexer is not a full ECMAScript scanner: it only has to be exact about
@@ -15,20 +12,23 @@ type jsTokKind uint8
 const (
 	jsIdent    jsTokKind = iota // identifiers and keywords alike
 	jsPunct                     // one punctuator; "..." "?." "=>" kept whole
-	jsString                    // '...' or "..."; val holds the decoded text
-	jsTemplate                  // `...` without substitutions; val holds the text
+	jsString                    // '...' or "..."; see jsStringValue
+	jsTemplate                  // `...` without substitutions
 	jsTmplSub                   // a template literal with ${} substitutions
 	jsNumber
 	jsRegex
 )
 
+// jsTok is one token. It holds no text of its own: identifiers and
+// punctuators are read from the source by offset, and a string's or a
+// template's value is decoded on demand (see jsParser.val), so lexing a
+// file allocates nothing per token.
 type jsTok struct {
 	kind  jsTokKind
 	start int // byte offset of the token in the source
 	end   int
 	line  int // 1-based
 	col   int // 1-based, in bytes
-	val   string
 }
 
 // maxJSNesting bounds the recursion through template substitutions and JSX
@@ -84,7 +84,19 @@ func (lx *jsLexer) newline() {
 }
 
 func lexJS(src []byte) ([]jsTok, []SyntaxError) {
-	lx := &jsLexer{src: src, line: 1, toks: make([]jsTok, 0, len(src)/6)}
+	lx := &jsLexer{}
+	lx.lex(src, nil)
+	return lx.toks, lx.errs
+}
+
+// lex tokenizes src into toks[:0], resetting the rest of the lexer's state
+// so that one lexer, and its token buffer, can serve file after file.
+func (lx *jsLexer) lex(src []byte, toks []jsTok) {
+	if toks == nil {
+		toks = make([]jsTok, 0, len(src)/6)
+	}
+	clear(lx.closingAt)
+	*lx = jsLexer{src: src, line: 1, toks: toks[:0], closingAt: lx.closingAt}
 	// A hashbang line is not JavaScript.
 	if bytes.HasPrefix(src, []byte("#!")) {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
@@ -92,7 +104,6 @@ func lexJS(src []byte) ([]jsTok, []SyntaxError) {
 		}
 	}
 	lx.lexTokens(false)
-	return lx.toks, lx.errs
 }
 
 func isJSIdentStart(c byte) bool {
@@ -140,9 +151,9 @@ func (lx *jsLexer) isDot(t jsTok) bool {
 	return len(s) == 1 && s[0] == '.' || len(s) == 2 && s[0] == '?'
 }
 
-func (lx *jsLexer) emit(kind jsTokKind, start int, val string) {
+func (lx *jsLexer) emit(kind jsTokKind, start int) {
 	lx.toks = append(lx.toks, jsTok{kind: kind, start: start, end: lx.pos,
-		line: lx.line, col: start - lx.lineStart + 1, val: val})
+		line: lx.line, col: start - lx.lineStart + 1})
 }
 
 // lexTokens scans code until the end of input or, when inBraces, until the
@@ -174,13 +185,13 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 			for lx.pos < len(src) && isJSIdentPart(src[lx.pos]) {
 				lx.pos++
 			}
-			lx.emit(jsIdent, start, "")
+			lx.emit(jsIdent, start)
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(src) && src[lx.pos+1] >= '0' && src[lx.pos+1] <= '9':
 			start := lx.pos
 			for lx.pos < len(src) && (isJSIdentPart(src[lx.pos]) || src[lx.pos] == '.') {
 				lx.pos++
 			}
-			lx.emit(jsNumber, start, "")
+			lx.emit(jsNumber, start)
 		case c == '<' && lx.slashIsRegex() && lx.jsxStart():
 			lx.jsxElement()
 		default:
@@ -204,7 +215,7 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 				}
 				braces--
 			}
-			lx.emit(jsPunct, start, "")
+			lx.emit(jsPunct, start)
 		}
 	}
 }
@@ -253,7 +264,7 @@ func (lx *jsLexer) regex() bool {
 			}
 			start := lx.pos
 			lx.pos = i
-			lx.emit(jsRegex, start, "")
+			lx.emit(jsRegex, start)
 			return true
 		}
 		i++
@@ -263,31 +274,23 @@ func (lx *jsLexer) regex() bool {
 
 // str scans a quoted string. An unescaped line break ends it with an error,
 // so one stray quote (say, an apostrophe in JSX text) spoils one line only.
+// The value is decoded later, by jsStringValue, for the few strings that
+// need it.
 func (lx *jsLexer) str(q byte) {
 	src := lx.src
 	start, line, col := lx.pos, lx.line, lx.pos-lx.lineStart+1
 	lx.pos++
-	var b strings.Builder
-	simple := true // no escapes seen: the value is a plain slice
 	for lx.pos < len(src) {
 		c := src[lx.pos]
 		switch {
 		case c == q:
 			lx.pos++
-			val := b.String()
-			if simple {
-				val = string(src[start+1 : lx.pos-1])
-			}
-			lx.toks = append(lx.toks, jsTok{kind: jsString, start: start, end: lx.pos, line: line, col: col, val: val})
+			lx.toks = append(lx.toks, jsTok{kind: jsString, start: start, end: lx.pos, line: line, col: col})
 			return
 		case c == '\n':
 			lx.errorf(line, "unterminated string literal")
 			return
 		case c == '\\':
-			if simple {
-				b.Write(src[start+1 : lx.pos])
-				simple = false
-			}
 			lx.pos++
 			if lx.pos >= len(src) {
 				break
@@ -303,30 +306,60 @@ func (lx *jsLexer) str(q byte) {
 					lx.pos++
 					lx.newline()
 				}
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case '0':
-				b.WriteByte(0)
-			default:
-				// \x, \u and the rest are kept as written; module
-				// specifiers with such escapes do not occur in practice.
-				if e == 'x' || e == 'u' {
-					b.WriteByte('\\')
-				}
-				b.WriteByte(e)
 			}
 		default:
-			if !simple {
-				b.WriteByte(c)
-			}
 			lx.pos++
 		}
 	}
 	lx.errorf(line, "unterminated string literal")
+}
+
+// jsStringValue decodes the string literal tok, quotes included, as str
+// scanned it.
+func jsStringValue(tok []byte) string {
+	body := tok[1 : len(tok)-1]
+	k := bytes.IndexByte(body, '\\')
+	if k < 0 {
+		return string(body)
+	}
+	b := make([]byte, k, len(body))
+	copy(b, body)
+	for i := k; i < len(body); {
+		c := body[i]
+		i++
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		if i >= len(body) {
+			break
+		}
+		e := body[i]
+		i++
+		switch e {
+		case '\n':
+		case '\r':
+			if i < len(body) && body[i] == '\n' {
+				i++
+			}
+		case 'n':
+			b = append(b, '\n')
+		case 't':
+			b = append(b, '\t')
+		case 'r':
+			b = append(b, '\r')
+		case '0':
+			b = append(b, 0)
+		default:
+			// \x, \u and the rest are kept as written; module
+			// specifiers with such escapes do not occur in practice.
+			if e == 'x' || e == 'u' {
+				b = append(b, '\\')
+			}
+			b = append(b, e)
+		}
+	}
+	return string(b)
 }
 
 // template scans a template literal, lexing the code of each ${}
@@ -335,7 +368,7 @@ func (lx *jsLexer) template() {
 	src := lx.src
 	start, line := lx.pos, lx.line
 	idx := len(lx.toks)
-	lx.emit(jsTemplate, start, "")
+	lx.emit(jsTemplate, start)
 	lx.pos++
 	subs := false
 	for lx.pos < len(src) {
@@ -348,9 +381,7 @@ func (lx *jsLexer) template() {
 			if subs {
 				t.kind = jsTmplSub
 				// A closing token so the next slash is seen as a division.
-				lx.emit(jsTmplSub, lx.pos-1, "")
-			} else {
-				t.val = string(src[start+1 : lx.pos-1])
+				lx.emit(jsTmplSub, lx.pos-1)
 			}
 			return
 		case c == '\n':

@@ -1,6 +1,9 @@
 package imports
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Rust import extraction.
 //
@@ -26,16 +29,26 @@ import "strings"
 // maxRustUseDepth bounds nested use groups so input cannot exhaust the stack.
 const maxRustUseDepth = 200
 
-// rustTemplateMacro names the macros whose bodies are code templates, not
-// items of the file.
-var rustTemplateMacro = map[string]bool{
-	"macro_rules": true, "quote": true, "quote_spanned": true,
-	"parse_quote": true, "parse_quote_spanned": true,
+// rustTemplateMacro reports whether w names a macro whose body is a code
+// template, not items of the file.
+func rustTemplateMacro(w []byte) bool {
+	switch string(w) {
+	case "macro_rules", "quote", "quote_spanned", "parse_quote", "parse_quote_spanned":
+		return true
+	}
+	return false
 }
 
-// rustVisibilityWord lists the words of `pub(in crate::a)` and the like,
-// which may stand between an attribute and the item it applies to.
-var rustVisibilityWord = map[string]bool{"pub": true, "crate": true, "in": true, "self": true, "super": true}
+// rustVisibilityWord reports whether w is one of the words of
+// `pub(in crate::a)` and the like, which may stand between an attribute and
+// the item it applies to.
+func rustVisibilityWord(w []byte) bool {
+	switch string(w) {
+	case "pub", "crate", "in", "self", "super":
+		return true
+	}
+	return false
+}
 
 type rustParser struct {
 	src    []byte
@@ -45,11 +58,35 @@ type rustParser struct {
 	inline []string // the inline modules enclosing the current token
 }
 
+// rustLexers recycles lexers with their token buffers: the tokens of a
+// file are dead once its sites are extracted.
+var rustLexers = sync.Pool{New: func() any { return new(rustLexer) }}
+
+// maxPooledRustToks caps the token buffer kept for reuse, so one huge file
+// does not pin its buffer for the rest of a scan.
+const maxPooledRustToks = 1 << 16
+
 func extractRust(src []byte) ([]Site, []SyntaxError) {
-	toks, errs := lexRust(src)
-	p := &rustParser{src: src, toks: toks, errs: errs}
+	lx := rustLexers.Get().(*rustLexer)
+	lx.lex(src, lx.toks)
+	p := &rustParser{src: src, toks: lx.toks, errs: lx.errs}
 	p.run()
+	toks := lx.toks
+	if cap(toks) > maxPooledRustToks {
+		toks = nil
+	}
+	*lx = rustLexer{toks: toks[:0]}
+	rustLexers.Put(lx)
 	return p.sites, p.errs
+}
+
+// punct returns the punctuation character of token t, or 0 if t is not a
+// one-character punctuator.
+func (p *rustParser) punct(t rustTok) byte {
+	if t.kind != rustPunct || t.end-t.start != 1 {
+		return 0
+	}
+	return p.src[t.start]
 }
 
 func (p *rustParser) isIdent(i int, w string) bool {
@@ -60,7 +97,7 @@ func (p *rustParser) isIdent(i int, w string) bool {
 func (p *rustParser) name(i int) string { return string(p.src[p.toks[i].start:p.toks[i].end]) }
 
 func (p *rustParser) isPunct(i int, w string) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustPunct && p.toks[i].val == w
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == rustPunct && string(p.src[p.toks[i].start:p.toks[i].end]) == w
 }
 
 func (p *rustParser) ident(i int) bool {
@@ -71,13 +108,10 @@ func (p *rustParser) ident(i int) bool {
 func (p *rustParser) skipGroup(i int) int {
 	depth := 0
 	for ; i < len(p.toks); i++ {
-		if p.toks[i].kind != rustPunct {
-			continue
-		}
-		switch p.toks[i].val {
-		case "(", "[", "{":
+		switch p.punct(p.toks[i]) {
+		case '(', '[', '{':
 			depth++
-		case ")", "]", "}":
+		case ')', ']', '}':
 			depth--
 			if depth <= 0 {
 				return i + 1
@@ -98,17 +132,17 @@ func (p *rustParser) run() {
 	for i := 0; i < len(p.toks); {
 		t := p.toks[i]
 		switch {
-		case t.kind == rustPunct && t.val == "#" && (p.isPunct(i+1, "[") || p.isPunct(i+1, "!") && p.isPunct(i+2, "[")):
+		case p.punct(t) == '#' && (p.isPunct(i+1, "[") || p.isPunct(i+1, "!") && p.isPunct(i+2, "[")):
 			j := i + 1
 			if p.isPunct(j, "!") {
 				j++
 			}
 			if p.isIdent(j+1, "path") && p.isPunct(j+2, "=") && j+3 < len(p.toks) && p.toks[j+3].kind == rustString && p.isPunct(j+4, "]") {
-				pathAttr = p.toks[j+3].val
+				pathAttr = string(rustTokText(p.src, p.toks[j+3]))
 			}
 			i = p.skipGroup(j)
 			continue
-		case t.kind == rustIdent && rustTemplateMacro[string(p.src[t.start:t.end])] && p.isPunct(i+1, "!"):
+		case t.kind == rustIdent && rustTemplateMacro(p.src[t.start:t.end]) && p.isPunct(i+1, "!"):
 			j := i + 2
 			if p.ident(j) {
 				j++
@@ -140,10 +174,10 @@ func (p *rustParser) run() {
 				i += 2
 			}
 			p.sites = append(p.sites, s)
-		case t.kind == rustPunct && t.val == "{":
+		case p.punct(t) == '{':
 			braces = append(braces, brace{})
 			i++
-		case t.kind == rustPunct && t.val == "}":
+		case p.punct(t) == '}':
 			if n := len(braces); n > 0 {
 				if braces[n-1].module {
 					p.inline = p.inline[:len(p.inline)-1]
@@ -155,8 +189,8 @@ func (p *rustParser) run() {
 			i++
 		}
 		// An attribute applies to the next item only; visibility keeps it.
-		if t.kind != rustIdent || !rustVisibilityWord[string(p.src[t.start:t.end])] {
-			if !(t.kind == rustPunct && (t.val == "(" || t.val == ")")) {
+		if t.kind != rustIdent || !rustVisibilityWord(p.src[t.start:t.end]) {
+			if c := p.punct(t); c != '(' && c != ')' {
 				pathAttr = ""
 			}
 		}

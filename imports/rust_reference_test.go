@@ -137,14 +137,14 @@ func rustMacroSpans(src []byte) [][2]rustPos {
 	toks, _ := lexRust(src)
 	var spans [][2]rustPos
 	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].kind != rustIdent || toks[i+1].kind != rustPunct || toks[i+1].val != "!" {
+		if toks[i].kind != rustIdent || toks[i+1].kind != rustPunct || string(rustTokText(src, toks[i+1])) != "!" {
 			continue
 		}
 		j := i + 2
 		if toks[j].kind == rustIdent { // macro_rules! name { ... }
 			j++
 		}
-		if j >= len(toks) || toks[j].kind != rustPunct || !strings.Contains("([{", toks[j].val) {
+		if j >= len(toks) || toks[j].kind != rustPunct || !strings.Contains("([{", string(rustTokText(src, toks[j]))) {
 			continue
 		}
 		depth, k := 0, j
@@ -152,7 +152,7 @@ func rustMacroSpans(src []byte) [][2]rustPos {
 			if toks[k].kind != rustPunct {
 				continue
 			}
-			switch toks[k].val {
+			switch string(rustTokText(src, toks[k])) {
 			case "(", "[", "{":
 				depth++
 			case ")", "]", "}":

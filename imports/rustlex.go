@@ -8,20 +8,32 @@ import "unicode/utf8"
 type rustTokKind uint8
 
 const (
-	rustIdent    rustTokKind = iota // identifiers, keywords, raw identifiers (val without r#)
+	rustIdent    rustTokKind = iota // identifiers, keywords, raw identifiers (text without r#)
 	rustPunct                       // one punctuation character, or "::"
-	rustString                      // any string literal; val holds a plain "..." literal's text
+	rustString                      // any string literal; its text is the contents
 	rustChar                        // character and byte literals
 	rustLifetime                    // 'a, also loop labels
 	rustNumber
 )
 
+// rustTok holds no text of its own: start and end delimit, in the source,
+// an identifier's text (raw prefix excluded), a punctuator, or a string
+// literal's contents; see rustTokText.
 type rustTok struct {
 	kind       rustTokKind
 	line       int
 	col        int
-	start, end int    // identifier text, raw prefix excluded; read with rustParser.text
-	val        string // string literal contents and punctuation
+	start, end int
+}
+
+// rustTokText returns the text of an identifier, a punctuator or a string
+// literal's contents; nothing for other tokens.
+func rustTokText(src []byte, t rustTok) []byte {
+	switch t.kind {
+	case rustIdent, rustPunct, rustString:
+		return src[t.start:t.end]
+	}
+	return nil
 }
 
 type rustLexer struct {
@@ -40,7 +52,18 @@ func isRustIdentStart(c byte) bool {
 func isRustIdentPart(c byte) bool { return isRustIdentStart(c) || (c >= '0' && c <= '9') }
 
 func lexRust(src []byte) ([]rustTok, []SyntaxError) {
-	lx := &rustLexer{src: src, line: 1, toks: make([]rustTok, 0, len(src)/6)}
+	lx := &rustLexer{}
+	lx.lex(src, nil)
+	return lx.toks, lx.errs
+}
+
+// lex tokenizes src into toks[:0], so that one lexer, and its token
+// buffer, can serve file after file.
+func (lx *rustLexer) lex(src []byte, toks []rustTok) {
+	if toks == nil {
+		toks = make([]rustTok, 0, len(src)/6)
+	}
+	*lx = rustLexer{src: src, line: 1, toks: toks[:0]}
 	// A shebang line (but not an inner attribute #![...]) is not Rust.
 	if len(src) > 2 && src[0] == '#' && src[1] == '!' && src[2] != '[' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
@@ -50,11 +73,11 @@ func lexRust(src []byte) ([]rustTok, []SyntaxError) {
 	for lx.pos < len(src) {
 		lx.next()
 	}
-	return lx.toks, lx.errs
 }
 
-func (lx *rustLexer) emit(kind rustTokKind, start, line, lineStart int, val string) {
-	lx.toks = append(lx.toks, rustTok{kind: kind, line: line, col: start - lineStart + 1, val: val})
+// emit records a token whose text, if any, is src[textStart:textEnd].
+func (lx *rustLexer) emit(kind rustTokKind, start, line, lineStart, textStart, textEnd int) {
+	lx.toks = append(lx.toks, rustTok{kind: kind, line: line, col: start - lineStart + 1, start: textStart, end: textEnd})
 }
 
 // emitIdent records an identifier without copying its text.
@@ -126,13 +149,13 @@ func (lx *rustLexer) next() {
 			src[lx.pos] == '.' && lx.at(lx.pos+1) >= '0' && lx.at(lx.pos+1) <= '9') {
 			lx.pos++
 		}
-		lx.emit(rustNumber, start, line, lineStart, "")
+		lx.emit(rustNumber, start, line, lineStart, 0, 0)
 	case c == ':' && lx.at(p+1) == ':':
 		lx.pos += 2
-		lx.emit(rustPunct, start, line, lineStart, "::")
+		lx.emit(rustPunct, start, line, lineStart, p, p+2)
 	default:
 		lx.pos++
-		lx.emit(rustPunct, start, line, lineStart, string(c))
+		lx.emit(rustPunct, start, line, lineStart, p, p+1)
 	}
 }
 
@@ -176,7 +199,7 @@ func (lx *rustLexer) quoted(start, line, lineStart int) {
 		return
 	}
 	lx.skipTo(i + 1)
-	lx.emit(rustString, start, line, lineStart, string(src[open+1:i]))
+	lx.emit(rustString, start, line, lineStart, open+1, i)
 }
 
 // rawString scans r#"..."# with lx.pos at the first '#' or the quote.
@@ -189,7 +212,7 @@ func (lx *rustLexer) rawString(start, line, lineStart int) {
 	}
 	if lx.at(lx.pos) != '"' {
 		// Not a raw string after all (r#[ is not Rust): keep going.
-		lx.emit(rustPunct, start, line, lineStart, string(src[start]))
+		lx.emit(rustPunct, start, line, lineStart, start, start+1)
 		lx.pos = start + 1
 		return
 	}
@@ -204,7 +227,7 @@ func (lx *rustLexer) rawString(start, line, lineStart int) {
 		}
 		if n == hashes {
 			lx.skipTo(i + 1 + hashes)
-			lx.emit(rustString, start, line, lineStart, string(src[body:i]))
+			lx.emit(rustString, start, line, lineStart, body, i)
 			return
 		}
 	}
@@ -224,14 +247,14 @@ func (lx *rustLexer) quote() {
 	_, size := utf8.DecodeRune(src[min(lx.pos+1, len(src)):])
 	if lx.at(lx.pos+1+size) == '\'' && lx.at(lx.pos+1) != '\n' {
 		lx.pos += 2 + size
-		lx.emit(rustChar, start, line, lineStart, "")
+		lx.emit(rustChar, start, line, lineStart, 0, 0)
 		return
 	}
 	lx.pos++
 	for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
 		lx.pos++
 	}
-	lx.emit(rustLifetime, start, line, lineStart, "")
+	lx.emit(rustLifetime, start, line, lineStart, 0, 0)
 }
 
 // charLit scans a character literal with lx.pos at its opening quote. It
@@ -251,5 +274,5 @@ func (lx *rustLexer) charLit(start, line, lineStart int) {
 		return
 	}
 	lx.skipTo(i + 1)
-	lx.emit(rustChar, start, line, lineStart, "")
+	lx.emit(rustChar, start, line, lineStart, 0, 0)
 }
