@@ -56,6 +56,7 @@ type rustParser struct {
 	sites  []Site
 	errs   []SyntaxError
 	inline []string // the inline modules enclosing the current token
+	path   []string // the use path being parsed; useTree's scratch stack
 }
 
 // rustLexers recycles lexers with their token buffers: the tokens of a
@@ -151,7 +152,8 @@ func (p *rustParser) run() {
 			pathAttr = ""
 			continue
 		case p.isIdent(i, "use") && !p.isPunct(i-1, "::") && i+1 < len(p.toks) && !p.isPunct(i+1, "<"):
-			i = p.useTree(i+1, nil, 0)
+			p.path = p.path[:0]
+			i = p.useTree(i+1, 0)
 		case p.isIdent(i, "mod") && p.ident(i+1) && p.isPunct(i+2, ";"):
 			name := p.name(i + 1)
 			spec := strings.Join(append(append([]string(nil), p.inline...), name), "::")
@@ -197,24 +199,24 @@ func (p *rustParser) run() {
 	}
 }
 
-// useTree parses a use tree at i with the path prefix written so far and
-// returns the index after it (after the ';' at top level).
-func (p *rustParser) useTree(i int, prefix []string, depth int) int {
+// useTree parses a use tree at i, with p.path holding the path prefix
+// written so far, and returns the index after it (after the ';' at top
+// level). It leaves its own segments on p.path for the caller to drop.
+func (p *rustParser) useTree(i int, depth int) int {
 	if depth > maxRustUseDepth {
 		p.errs = append(p.errs, SyntaxError{Line: p.toks[i-1].line, Message: "use groups nested too deeply"})
 		return len(p.toks)
 	}
-	path := append([]string(nil), prefix...)
 	if p.isPunct(i, "::") { // leading :: or {::a}
-		if len(path) == 0 {
-			path = append(path, "")
+		if len(p.path) == 0 {
+			p.path = append(p.path, "")
 		}
 		i++
 	}
 	for {
 		switch {
 		case p.isPunct(i, "$") && p.isIdent(i+1, "crate"):
-			path = append(path, "$crate")
+			p.path = append(p.path, "$crate")
 			i += 2
 			if !p.isPunct(i, "::") {
 				return i
@@ -222,12 +224,13 @@ func (p *rustParser) useTree(i int, prefix []string, depth int) int {
 			i++
 		case p.ident(i) && !p.isIdent(i, "as"):
 			last := i
-			path = append(path, p.name(i))
+			p.path = append(p.path, p.name(i))
 			i++
 			if p.isPunct(i, "::") {
 				i++
 				continue
 			}
+			path := p.path
 			leaf := path[len(path)-1]
 			s := Site{Line: p.toks[last].line, Column: p.toks[last].col, Kind: KindUse, Names: []string{leaf}}
 			spec := path
@@ -242,7 +245,7 @@ func (p *rustParser) useTree(i int, prefix []string, depth int) int {
 			p.sites = append(p.sites, s)
 			return p.endTree(i, depth)
 		case p.isPunct(i, "*"):
-			s := Site{Line: p.toks[i].line, Column: p.toks[i].col, Kind: KindUse, Spec: p.joinPath(path), Names: []string{"*"}}
+			s := Site{Line: p.toks[i].line, Column: p.toks[i].col, Kind: KindUse, Spec: p.joinPath(p.path), Names: []string{"*"}}
 			p.sites = append(p.sites, s)
 			return p.endTree(i+1, depth)
 		case p.isPunct(i, "{"):
@@ -252,7 +255,9 @@ func (p *rustParser) useTree(i int, prefix []string, depth int) int {
 					i++
 					continue
 				}
-				next := p.useTree(i, path, depth+1)
+				mark := len(p.path)
+				next := p.useTree(i, depth+1)
+				p.path = p.path[:mark]
 				if next == i {
 					next++ // malformed: never stall
 				}
