@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/google/mangle/ast"
@@ -16,63 +15,74 @@ import (
 // explicitly. Envelope strings are attacker-controlled: nothing in them may
 // end the literal early.
 func QuoteString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
+	return string(appendQuoted(make([]byte, 0, len(s)+2), s))
+}
+
+func appendQuoted(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
 		case r == '"':
-			b.WriteString(`\"`)
+			b = append(b, '\\', '"')
 		case r == '\\':
-			b.WriteString(`\\`)
+			b = append(b, '\\', '\\')
 		case r == '\n':
-			b.WriteString(`\n`)
+			b = append(b, '\\', 'n')
 		case r == '\t':
-			b.WriteString(`\t`)
+			b = append(b, '\\', 't')
 		case r >= 0x20 && r < 0x7f:
-			b.WriteRune(r)
+			b = append(b, byte(r))
 		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
+			b = append(b, '\\', 'x', hex[r>>4], hex[r&0xf])
 		default:
 			// An invalid byte decodes as U+FFFD; the loaders only hand
 			// over valid UTF-8, so this loses nothing in practice.
-			fmt.Fprintf(&b, `\u{%04x}`, r)
+			b = append(b, '\\', 'u', '{')
+			b = fmt.Appendf(b, "%04x", r)
+			b = append(b, '}')
 		}
 	}
-	b.WriteByte('"')
-	return b.String()
+	return append(b, '"')
 }
 
 // FormatTerm spells a constant as Mangle source.
 func FormatTerm(t ast.BaseTerm) string {
+	return string(appendTerm(nil, t))
+}
+
+func appendTerm(b []byte, t ast.BaseTerm) []byte {
 	c, ok := t.(ast.Constant)
 	if !ok {
-		return t.String()
+		return append(b, t.String()...)
 	}
 	switch c.Type {
 	case ast.StringType:
-		return QuoteString(c.Symbol)
+		return appendQuoted(b, c.Symbol)
 	case ast.NumberType:
-		return strconv.FormatInt(c.NumValue, 10)
+		return strconv.AppendInt(b, c.NumValue, 10)
 	}
-	return c.String()
+	return append(b, c.String()...)
 }
 
 // FormatFact spells a ground atom as a Mangle fact, with its final period.
 func FormatFact(a ast.Atom) string {
-	var b strings.Builder
-	b.WriteString(a.Predicate.Symbol)
-	b.WriteByte('(')
+	return string(AppendFact(nil, a))
+}
+
+// AppendFact appends FormatFact(a) to b, for writers of large programs.
+func AppendFact(b []byte, a ast.Atom) []byte {
+	b = append(b, a.Predicate.Symbol...)
+	b = append(b, '(')
 	for i, arg := range a.Args {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		b.WriteString(FormatTerm(arg))
+		b = appendTerm(b, arg)
 	}
-	b.WriteString(").")
-	return b.String()
+	return append(b, ")."...)
 }
 
 func str(s string) ast.Constant { return ast.String(s) }

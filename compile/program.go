@@ -9,6 +9,7 @@
 package compile
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"io"
@@ -139,21 +140,23 @@ func (p *Program) Facts() []ast.Atom {
 // comments, the fixed semantics, then every fact with comments tying it to
 // its predicate or claim.
 func (p *Program) WriteDL(w io.Writer, header []string) error {
-	var b strings.Builder
+	// Programs over large arrays run to many megabytes: stream them
+	// rather than build one string.
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, h := range header {
-		b.WriteString("# " + strings.ReplaceAll(h, "\n", " ") + "\n")
+		bw.WriteString("# " + strings.ReplaceAll(h, "\n", " ") + "\n")
 	}
-	b.WriteString("\n")
-	b.WriteString(semantics)
+	bw.WriteString("\n")
+	bw.WriteString(semantics)
+	var line []byte
 	for _, s := range p.Sections {
-		b.WriteString("\n# " + strings.ReplaceAll(s.Comment, "\n", " ") + "\n")
+		bw.WriteString("\n# " + strings.ReplaceAll(s.Comment, "\n", " ") + "\n")
 		for _, f := range s.Facts {
-			b.WriteString(FormatFact(f))
-			b.WriteByte('\n')
+			line = append(AppendFact(line[:0], f), '\n')
+			bw.Write(line)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return bw.Flush()
 }
 
 // claimInfo is a claim's selected value, broken down the way the facts

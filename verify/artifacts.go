@@ -13,6 +13,7 @@ import (
 
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/internal/atomicfile"
 )
 
 // Artifact file names, as the seed's tooling names them.
@@ -35,10 +36,10 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	progPath := filepath.Join(dir, ProgramFile)
 	tracePath := filepath.Join(dir, TraceFile)
 	trace := o.Trace(dl.Bytes())
-	if err := writeAtomic(progPath, dl.Bytes()); err != nil {
+	if err := atomicfile.Write(progPath, dl.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := writeAtomic(tracePath, trace); err != nil {
+	if err := atomicfile.Write(tracePath, trace, 0o644); err != nil {
 		return err
 	}
 	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath}
@@ -56,32 +57,6 @@ func (o *Outcome) header() []string {
 	}
 }
 
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %v", path, firstErr(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
 
 // Trace renders the evaluation trace. Every line is the same on every run
 // for the same inputs, except lines beginning "timing:".
