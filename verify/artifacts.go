@@ -57,7 +57,6 @@ func (o *Outcome) header() []string {
 	}
 }
 
-
 // Trace renders the evaluation trace. Every line is the same on every run
 // for the same inputs, except lines beginning "timing:".
 func (o *Outcome) Trace(program []byte) []byte {
