@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/google/mangle/ast"
@@ -35,10 +37,8 @@ func (o *Outcome) WriteDL(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	b.WriteString(semantics)
-	facts := append([]ast.Atom(nil), o.Facts...)
-	datalog.SortAtoms(facts)
 	last := ""
-	for _, f := range facts {
+	for _, f := range sortedFacts(o.Facts) {
 		if f.Predicate.Symbol != last {
 			last = f.Predicate.Symbol
 			fmt.Fprintf(&b, "\n# %s\n", last)
@@ -48,6 +48,58 @@ func (o *Outcome) WriteDL(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sortedFacts orders facts as datalog.SortAtoms does (predicate, then
+// argument by argument: numbers numerically, everything else by printed
+// form), printing each argument once rather than at every comparison.
+func sortedFacts(facts []ast.Atom) []ast.Atom {
+	type keyed struct {
+		a    ast.Atom
+		args []string // printed form; "" for numbers
+	}
+	ks := make([]keyed, len(facts))
+	for i, f := range facts {
+		ks[i] = keyed{a: f, args: make([]string, len(f.Args))}
+		for j, t := range f.Args {
+			if c, ok := t.(ast.Constant); !ok || c.Type != ast.NumberType {
+				ks[i].args[j] = t.String()
+			}
+		}
+	}
+	slices.SortStableFunc(ks, func(x, y keyed) int {
+		if c := strings.Compare(x.a.Predicate.Symbol, y.a.Predicate.Symbol); c != 0 {
+			return c
+		}
+		for j := 0; j < len(x.args) && j < len(y.args); j++ {
+			cx, okx := x.a.Args[j].(ast.Constant)
+			cy, oky := y.a.Args[j].(ast.Constant)
+			if okx && oky && cx.Type == ast.NumberType && cy.Type == ast.NumberType {
+				if c := cmp.Compare(cx.NumValue, cy.NumValue); c != 0 {
+					return c
+				}
+				continue
+			}
+			if c := strings.Compare(argString(x.a.Args[j], x.args[j]), argString(y.a.Args[j], y.args[j])); c != 0 {
+				return c
+			}
+		}
+		return len(x.args) - len(y.args)
+	})
+	out := make([]ast.Atom, len(ks))
+	for i, k := range ks {
+		out[i] = k.a
+	}
+	return out
+}
+
+// argString is an argument's printed form, computed only for a number
+// compared with a non-number.
+func argString(t ast.BaseTerm, printed string) string {
+	if c, ok := t.(ast.Constant); ok && c.Type == ast.NumberType {
+		return c.String()
+	}
+	return printed
 }
 
 func (o *Outcome) header() []string {

@@ -25,11 +25,9 @@ type pair struct{ a, b string }
 // facts, plus the lookups rendering needs (import sites per node pair).
 type prepared struct {
 	facts []ast.Atom
-	// sites lists the import sites behind each node-level dependency,
-	// sorted; only pairs the engine asks for enter the program.
+	// sites lists the import sites behind each node-level dependency, in
+	// scan order (dep_site facts); cycle witnesses render them.
 	sites map[pair][]Site
-	// targets remembers the display target of each import site for
-	// forbid_import findings.
 	stats Stats
 	// graphs maps a cycle graph id to its rule and what it is made of.
 	graphs map[string]cycleGraph
@@ -37,7 +35,6 @@ type prepared struct {
 }
 
 type cycleGraph struct {
-	rule    string
 	imports bool
 	kind    string
 }
@@ -125,11 +122,25 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	for _, k := range deps {
 		add(atom("dep", str(k.a), str(k.b)))
 	}
+	// Every import site behind a dependency, up front: a finding about a
+	// node pair reports each of its sites, and loading them all costs less
+	// than asking the engine which pairs need them and evaluating again.
+	for _, k := range deps {
+		A, B := str(k.a), str(k.b)
+		for _, s := range pr.sites[k] {
+			add(atom("dep_site", A, B, str(s.File), num(int64(s.Line))))
+		}
+	}
 
 	add(atom("today", num(today)))
-	var keys []string // distinct import keys, for forbid_import targets
-	targetKeys := map[string]bool{}
-	var keyRows []importKeys
+	var fis []fiRule // forbid_import rules, joined with the imports below
+	var targets []string
+	allTargets := func() []string { // import targets, for exemption globs
+		if targets == nil {
+			targets = importTargets(scan.Records)
+		}
+		return targets
+	}
 	for i, r := range m.Rules {
 		rule := &m.Rules[i]
 		pr.rules[r.Name] = rule
@@ -149,46 +160,44 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 		case arch.ForbidImport:
 			add(atom("fi", R))
-			if keyRows == nil {
-				keyRows, keys = collectKeys(scan.Records)
-			}
 			fg, _ := arch.CompileGlob(r.FromGlob)
 			tg, _ := arch.CompileGlob(r.ToGlob)
-			for _, f := range scan.Files {
-				if fg.Match(f) {
-					add(atom("fi_file", R, str(f)))
-				}
-			}
-			for _, k := range keys {
-				if tg.Match(k) {
-					add(atom("fi_target", R, str(k)))
-					targetKeys[k] = true
-				}
+			fis = append(fis, fiRule{name: R, from: fg, to: tg})
+			if slices.ContainsFunc(scan.Files, fg.Match) {
+				add(atom("fi_from_any", R))
 			}
 		case arch.ForbidCycles:
-			gg := r.Name + "#graph"
-			gi := r.Name + "#imports"
-			pr.graphs[gg] = cycleGraph{rule: r.Name, kind: r.EdgeKind}
-			pr.graphs[gi] = cycleGraph{rule: r.Name, imports: true}
+			// Rules checking the same graph share it (and its reachability).
+			gg := "graph"
+			if r.EdgeKind != "" {
+				gg = "graph:" + r.EdgeKind
+			}
+			gi := "imports"
 			add(atom("cyc", R, str(gg)))
 			add(atom("cyc", R, str(gi)))
-			if r.EdgeKind != "" {
-				add(atom("cyc_kind", str(gg), str(r.EdgeKind)))
-			} else {
-				add(atom("cyc_anykind", str(gg)))
-			}
-			add(atom("cyc_imports", str(gi)))
-			var ge []pair
-			for _, e := range m.Edges {
-				if r.EdgeKind == "" || e.Kind == r.EdgeKind {
-					ge = append(ge, pair{e.Src, e.Dst})
+			if _, ok := pr.graphs[gg]; !ok {
+				pr.graphs[gg] = cycleGraph{kind: r.EdgeKind}
+				if r.EdgeKind != "" {
+					add(atom("cyc_kind", str(gg), str(r.EdgeKind)))
+				} else {
+					add(atom("cyc_anykind", str(gg)))
+				}
+				var ge []pair
+				for _, e := range m.Edges {
+					if r.EdgeKind == "" || e.Kind == r.EdgeKind {
+						ge = append(ge, pair{e.Src, e.Dst})
+					}
+				}
+				for _, p := range pivots(ge) {
+					add(atom("cyc_pivot", str(gg), str(p)))
 				}
 			}
-			for _, p := range pivots(ge) {
-				add(atom("cyc_pivot", str(gg), str(p)))
-			}
-			for _, p := range pivots(deps) {
-				add(atom("cyc_pivot", str(gi), str(p)))
+			if _, ok := pr.graphs[gi]; !ok {
+				pr.graphs[gi] = cycleGraph{imports: true}
+				add(atom("cyc_imports", str(gi)))
+				for _, p := range pivots(deps) {
+					add(atom("cyc_pivot", str(gi), str(p)))
+				}
 			}
 		case arch.Layers:
 			add(atom("layers_rule", R))
@@ -203,46 +212,22 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 		}
 		if len(r.Exempt) > 0 {
-			from, to := endpoints(r, nodeIDs, scan.Files, keyRows)
+			from, to := endpoints(r, nodeIDs, scan.Files, allTargets)
 			for j, e := range r.Exempt {
 				I := num(int64(j))
 				add(atom("exempt", R, I))
 				add(atom("exempt_until", R, I, num(e.UntilDay)))
 				for _, x := range globFilter(e.From, from) {
-					add(atom("exempt_from", R, I, str(x)))
+					add(atom("exempt_from", str(x), R, I))
 				}
 				for _, y := range globFilter(e.To, to) {
-					add(atom("exempt_to", R, I, str(y)))
+					add(atom("exempt_to", str(y), R, I))
 				}
 			}
 		}
 	}
-	// fi_key rows only for files some forbid_import from glob matches and
-	// keys some to glob matches: a semijoin reduction that keeps the
-	// relation proportional to what the rules can see. Which rule matches
-	// which file and key is still joined by the engine (fi_hit).
-	if keyRows != nil {
-		var fromGlobs []arch.Glob
-		for _, r := range m.Rules {
-			if r.Type == arch.ForbidImport {
-				g, _ := arch.CompileGlob(r.FromGlob)
-				fromGlobs = append(fromGlobs, g)
-			}
-		}
-		last, lastOK := "", false
-		for _, kr := range keyRows {
-			if kr.file != last {
-				last, lastOK = kr.file, slices.ContainsFunc(fromGlobs, func(g arch.Glob) bool { return g.Match(kr.file) })
-			}
-			if !lastOK {
-				continue
-			}
-			for _, k := range kr.keys {
-				if targetKeys[k] {
-					add(atom("fi_key", str(kr.file), num(int64(kr.line)), str(kr.target), str(k)))
-				}
-			}
-		}
+	if len(fis) > 0 {
+		forbidImportFacts(add, fis, scan.Records)
 	}
 	pr.stats.Nodes = len(m.Nodes)
 	pr.stats.Edges = len(m.Edges)
@@ -257,11 +242,11 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 		add(atom("m_has_ref", M))
 		g, err := arch.CompileGlob(mt.RefID)
 		if err != nil || g.IsLiteral() {
-			add(atom("m_ref", M, str(mt.RefID)))
+			add(atom("m_ref", str(mt.RefID), M))
 		} else {
 			for _, n := range nodes {
 				if g.Match(n) {
-					add(atom("m_ref", M, str(n)))
+					add(atom("m_ref", str(n), M))
 				}
 			}
 		}
@@ -277,55 +262,174 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 	}
 }
 
-// importKeys are the names a forbid_import to-glob is tried against for one
-// import: its resolved target, its spec as written, and the spec as a path
-// (Python dots and Rust :: become '/'), so "pkg/**" catches `import pkg`,
-// `from pkg.sub import x` and `use pkg::sub`.
-type importKeys struct {
-	file, target string
-	line         int
-	keys         []string
+type fiRule struct {
+	name     ast.Constant
+	from, to arch.Glob
 }
 
-func collectKeys(recs []imports.Record) ([]importKeys, []string) {
-	rows := make([]importKeys, 0, len(recs))
-	seen := map[string]bool{}
-	var all []string
-	for _, r := range recs {
-		target := r.Resolution.Target
-		if target == "" {
-			target = r.Spec
+// importKeys appends the names a forbid_import to-glob is tried against for
+// one import: its resolved target, its spec as written, and the spec as a
+// path (Python dots and Rust :: become '/'), so "pkg/**" catches `import
+// pkg`, `from pkg.sub import x` and `use pkg::sub`. It also returns the
+// target forbid_import findings display.
+func importKeys(r *imports.Record, ks []string) ([]string, string) {
+	target := r.Resolution.Target
+	if target == "" {
+		target = r.Spec
+	}
+	add := func(k string) {
+		if k != "" && !slices.Contains(ks, k) {
+			ks = append(ks, k)
 		}
-		ks := []string{target, r.Spec}
-		switch r.Lang {
-		case imports.Python:
-			ks = append(ks, strings.ReplaceAll(strings.TrimLeft(r.Spec, "."), ".", "/"))
-		case imports.Rust:
-			ks = append(ks, strings.ReplaceAll(r.Spec, "::", "/"))
+	}
+	add(target)
+	add(r.Spec)
+	switch r.Lang {
+	case imports.Python:
+		add(strings.ReplaceAll(strings.TrimLeft(r.Spec, "."), ".", "/"))
+	case imports.Rust:
+		add(strings.ReplaceAll(r.Spec, "::", "/"))
+	}
+	if r.Resolution.Kind == imports.Internal {
+		add(path.Clean(target))
+	}
+	return ks, target
+}
+
+// forbidImportFacts writes the glob facts forbid_import rules are joined
+// with: fi_key rows only for imports in files some from glob matches, by
+// keys the same rule's to glob matches, one key per import unless another
+// key matches another such rule (a semijoin reduction that keeps the
+// relations proportional to what the rules can see), fi_file for those files and
+// fi_target for those keys. Which rule matches which file and key is still
+// joined by the engine (fi_hit). fi_to_any says a to glob matches some
+// import anywhere, for inert rules.
+func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) {
+	toAny := make([]bool, len(fis))
+	keyHit := map[string][]bool{} // key -> which rules' to glob matches it
+	match := func(k string) []bool {
+		h, ok := keyHit[k]
+		if !ok {
+			for i, f := range fis {
+				if f.to.Match(k) {
+					if h == nil {
+						h = make([]bool, len(fis))
+					}
+					h[i] = true
+					toAny[i] = true
+				}
+			}
+			keyHit[k] = h
 		}
-		if r.Resolution.Kind == imports.Internal {
-			ks = append(ks, path.Clean(target))
-		}
-		slices.Sort(ks)
-		ks = slices.Compact(ks)
-		if ks[0] == "" {
-			ks = ks[1:]
-		}
-		for _, k := range ks {
-			if !seen[k] {
-				seen[k] = true
-				all = append(all, k)
+		return h
+	}
+	var (
+		ks       []string
+		last     string
+		fileHit  []bool // which rules' from glob matches the current file
+		fileUsed bool   // the current file has an fi_key row
+		targetOf = map[string]bool{}
+		listed   = map[string]bool{} // files with fi_file facts
+		covered  = make([]bool, len(fis))
+	)
+	flush := func() {
+		if fileUsed && !listed[last] {
+			listed[last] = true
+			for i, f := range fis {
+				if fileHit[i] {
+					add(atom("fi_file", str(last), f.name))
+				}
 			}
 		}
-		rows = append(rows, importKeys{file: r.File, target: target, line: r.Line, keys: ks})
 	}
-	sort.Strings(all)
-	return rows, all
+	for i := range recs {
+		r := &recs[i]
+		if r.File != last || i == 0 {
+			flush()
+			last, fileUsed, fileHit = r.File, false, nil
+			for j, f := range fis {
+				if f.from.Match(r.File) {
+					if fileHit == nil {
+						fileHit = make([]bool, len(fis))
+					}
+					fileHit[j] = true
+				}
+			}
+		}
+		if fileHit == nil {
+			continue
+		}
+		var target string
+		ks, target = importKeys(r, ks[:0])
+		clear(covered)
+		for _, k := range ks {
+			h := match(k)
+			if h == nil {
+				continue
+			}
+			// A key is listed when it brings a rule match the import's
+			// earlier keys did not: more keys would only repeat findings.
+			for j := range fis {
+				if h[j] && fileHit[j] && !covered[j] {
+					for j2 := range fis {
+						covered[j2] = covered[j2] || (h[j2] && fileHit[j2])
+					}
+					add(atom("fi_key", str(r.File), num(int64(r.Line)), str(target), str(k)))
+					targetOf[k] = true
+					fileUsed = true
+					break
+				}
+			}
+		}
+	}
+	flush()
+	keys := make([]string, 0, len(targetOf))
+	for k := range targetOf {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for j, f := range fis {
+			if keyHit[k][j] {
+				add(atom("fi_target", str(k), f.name))
+			}
+		}
+	}
+	// A to glob no key above matched may still match an import elsewhere.
+	for i := range recs {
+		if !slices.Contains(toAny, false) {
+			break
+		}
+		ks, _ = importKeys(&recs[i], ks[:0])
+		for _, k := range ks {
+			match(k)
+		}
+	}
+	for j, f := range fis {
+		if toAny[j] {
+			add(atom("fi_to_any", f.name))
+		}
+	}
+}
+
+// importTargets lists the distinct display targets of every import, sorted.
+func importTargets(recs []imports.Record) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for i := range recs {
+		_, t := importKeys(&recs[i], nil)
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // endpoints lists the names a rule's findings can have at each end, so
 // exemption globs become facts.
-func endpoints(r arch.Rule, nodes, files []string, rows []importKeys) (from, to []string) {
+func endpoints(r arch.Rule, nodes, files []string, targets func() []string) (from, to []string) {
 	if r.Type != arch.ForbidImport {
 		to = nodes
 		if r.Type == arch.Require {
@@ -339,15 +443,7 @@ func endpoints(r arch.Rule, nodes, files []string, rows []importKeys) (from, to 
 			from = append(from, f)
 		}
 	}
-	seen := map[string]bool{}
-	for _, kr := range rows {
-		if !seen[kr.target] {
-			seen[kr.target] = true
-			to = append(to, kr.target)
-		}
-	}
-	sort.Strings(to)
-	return from, to
+	return from, targets()
 }
 
 // globFilter returns the names pattern matches; an empty pattern matches

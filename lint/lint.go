@@ -128,20 +128,6 @@ func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Op
 	if err != nil {
 		return nil, err
 	}
-	// Second round: the import sites behind the node pairs the engine
-	// flagged. Only those enter the program, so relations stay small.
-	wanted := res.Facts("want_sites", 2)
-	if len(wanted) > 0 {
-		for _, w := range wanted {
-			k := pair{constStr(w.Args[0]), constStr(w.Args[1])}
-			for _, s := range pr.sites[k] {
-				pr.facts = append(pr.facts, atom("dep_site", str(k.a), str(k.b), str(s.File), num(int64(s.Line))))
-			}
-		}
-		if res, err = datalog.EvalUnit(unit, pr.facts, dopts); err != nil {
-			return nil, err
-		}
-	}
 	t2 := time.Now()
 	o := &Outcome{Model: m, Facts: pr.facts, Result: res, Stats: pr.stats, Today: opts.Today}
 	o.Stats.Rules = len(m.Rules)
@@ -276,7 +262,7 @@ func message(r *arch.Rule, f Finding) string {
 // layerName names the layers the engine placed node n in (layer_of).
 func layerName(res *datalog.Result, r *arch.Rule, n string) string {
 	var names []string
-	for _, f := range res.Query(atom("layer_of", str(r.Name), str(n), ast.Variable{Symbol: "I"})) {
+	for _, f := range res.Query(atom("layer_of", str(n), str(r.Name), ast.Variable{Symbol: "I"})) {
 		if i := constInt(f.Args[2]); i >= 0 && i < len(r.Layers) {
 			names = append(names, r.Layers[i].Name)
 		}
@@ -312,11 +298,24 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 		members[n] = true
 		c.Members = append(c.Members, n)
 	}
+	// The component's edges, from the relation the graph is made of.
 	adj := map[string][]string{}
-	for _, f := range res.Query(atom("cyc_edge", ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"}, str(g))) {
-		a, b := constStr(f.Args[0]), constStr(f.Args[1])
-		if members[a] && members[b] {
-			adj[a] = append(adj[a], b)
+	for _, a := range c.Members {
+		var out []ast.Atom
+		if cg.imports {
+			out = res.Query(atom("dep", str(a), ast.Variable{Symbol: "B"}))
+		} else {
+			k := ast.BaseTerm(ast.Variable{Symbol: "K"})
+			if cg.kind != "" {
+				k = str(cg.kind)
+			}
+			out = res.Query(atom("edge", str(a), ast.Variable{Symbol: "B"}, k))
+		}
+		for _, f := range out {
+			// Sorted by target; edges of several kinds repeat a target.
+			if b := constStr(f.Args[1]); members[b] && !slices.Contains(adj[a], b) {
+				adj[a] = append(adj[a], b)
+			}
 		}
 	}
 	prev := map[string]string{}

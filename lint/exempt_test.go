@@ -1,0 +1,116 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/imports"
+)
+
+// TestExemptionsEveryType: an exemption covers every site of the node pair
+// it names, for each rule type, and leaves the other findings alone.
+func TestExemptionsEveryType(t *testing.T) {
+	const until = `, reason: accepted, until: 2030-01-01}`
+	t.Run("deny require forbid", func(t *testing.T) {
+		o := lintYAML(t, seedGraph+`rules:
+  - name: d
+    deny: {from: {kind: service}, to: {}}
+    exempt: [{from: notifications, to: api`+until+`]
+  - name: r
+    require: {for: {kind: service}, has_edge_to: {kind: adr}}
+    exempt: [{from: notifications`+until+`]
+  - name: f
+    forbid: {from: {kind: service}, to: {}, edge_kind: uses}
+    exempt: [{from: api, to: cli`+until+`]
+`, seedFiles, append(seedImports, imp("src/notify/n.py", 9, "src/api/h.py")))
+		want := []string{"d:deny:error:src/api/h.py:3:api:cli"}
+		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+			t.Errorf("findings (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("forbid_cycles", func(t *testing.T) {
+		files := []string{"a/x.go", "b/x.go", "c/x.go", "d/x.go"}
+		recs := []imports.Record{imp("b/x.go", 4, "c"), imp("c/x.go", 5, "d"), imp("d/x.go", 6, "b")}
+		o := lintYAML(t, cycleYAML+`    exempt: [{from: a, to: a`+until+`, {from: b, to: b`+until+`]
+`, files, recs)
+		// a <-> b (graph) and b -> c -> d -> b (imports) are exempt by
+		// their pivots; the c self-loop is not.
+		want := []string{"no-cycles:forbid_cycles:error:::c:"}
+		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+			t.Errorf("findings (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("layers", func(t *testing.T) {
+		files := []string{"cli/m.py", "billing/m.py"}
+		recs := []imports.Record{imp("billing/m.py", 2, "cli/m.py"), imp("billing/m.py", 5, "cli/m.py")}
+		o := lintYAML(t, strings.Replace(layerGraph, "SKIP", "true", 1)+`    exempt: [{from: billing, to: cli`+until+`]
+`, files, recs)
+		want := []string{"architecture-layers:layers:error:::infra:cli"}
+		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+			t.Errorf("findings (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestCyclesSharedGraph: two rules over the same graph both report its
+// cycle, and a rule over another edge kind sees only its own.
+func TestCyclesSharedGraph(t *testing.T) {
+	o := lintYAML(t, cycleYAML+`  - name: again
+    forbid_cycles: {edge_kind: depends_on}
+  - name: uses-only
+    forbid_cycles: {edge_kind: uses}
+`, []string{"a/x.go"}, nil)
+	want := []string{
+		"again:forbid_cycles:error:::a:", "again:forbid_cycles:error:::c:",
+		"no-cycles:forbid_cycles:error:::a:", "no-cycles:forbid_cycles:error:::c:",
+		"uses-only:forbid_cycles:error:::c:",
+	}
+	if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	for _, f := range o.Findings {
+		if f.Rule == "uses-only" && strings.Join(f.Cycle.Witness, " ") != "c d c" {
+			t.Errorf("uses-only witness = %v, want c d c", f.Cycle.Witness)
+		}
+	}
+}
+
+// TestForbidImportTargets: a to glob matching an import only outside the
+// from glob's files is not inert and has no finding; an import known by
+// several matching keys is one finding.
+func TestForbidImportTargets(t *testing.T) {
+	files := []string{"src/a.py", "lib/b.py", "pkg/x/y.py"}
+	recs := []imports.Record{
+		ext("lib/b.py", 1, imports.Python, "requests"),
+		{File: "src/a.py", Line: 2, Lang: imports.Python, Spec: "pkg.x.y",
+			Resolution: imports.Resolution{Kind: imports.Internal, Target: "pkg/x/y.py"}},
+	}
+	o := lintYAML(t, `rules:
+  - {name: req, forbid_import: {from: "src/**", to: "requests"}}
+  - {name: pkg, forbid_import: {from: "src/**", to: "pkg/**"}}
+`, files, recs)
+	want := []string{"pkg:forbid_import:error:src/a.py:2:src/a.py:pkg/x/y.py"}
+	if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestSortedFacts: the .dl's fact order is datalog.SortAtoms's.
+func TestSortedFacts(t *testing.T) {
+	facts := []ast.Atom{
+		atom("p", str("b"), num(10)), atom("p", str("b"), num(9)), atom("p", str("a"), num(100)),
+		atom("o", str("z")), atom("p", num(3), str("x")), atom("p", str("3"), str("x")),
+		atom("q", nameConst("deny"), str("a\nb")), atom("q", nameConst("deny"), str("a b")),
+		atom("p", str("b"), str("9")), atom("p", str("b"), num(-1)),
+	}
+	want := append([]ast.Atom(nil), facts...)
+	datalog.SortAtoms(want)
+	got := sortedFacts(facts)
+	if diff := cmp.Diff(strs(want), strs(got)); diff != "" {
+		t.Errorf("order (-SortAtoms +sortedFacts):\n%s", diff)
+	}
+}
