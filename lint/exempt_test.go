@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/mangle/ast"
 
+	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/imports"
 )
@@ -112,5 +113,43 @@ func TestSortedFacts(t *testing.T) {
 	got := sortedFacts(facts)
 	if diff := cmp.Diff(strs(want), strs(got)); diff != "" {
 		t.Errorf("order (-SortAtoms +sortedFacts):\n%s", diff)
+	}
+}
+
+// TestViolationsByEndpoint: reading violations endpoint by endpoint finds
+// every one of them, for every rule type.
+func TestViolationsByEndpoint(t *testing.T) {
+	m, err := arch.Parse("architecture.yaml", []byte(seedGraph+`  - {src: cli, dst: api, kind: depends_on}
+  - {src: api, dst: cli, kind: depends_on}
+rules:
+  - {name: d, deny: {from: {kind: service}, to: {}}}
+  - {name: r, require: {for: {kind: service}, has_edge_to: {kind: adr}}}
+  - {name: f, forbid: {from: {kind: service}, to: {}, edge_kind: uses}}
+  - {name: c, forbid_cycles: {}}
+  - {name: i, forbid_import: {from: "src/**", to: "src/cli/**"}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Finish(seedFiles); err != nil {
+		t.Fatal(err)
+	}
+	pr := prepare(m, &imports.Result{Files: seedFiles, Records: seedImports}, nil, 20000)
+	res, err := datalog.Eval(semantics, pr.facts, datalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strs(res.Facts("violation", 5))
+	got := violations(res, pr)
+	datalog.SortAtoms(got)
+	types := map[string]bool{}
+	for _, v := range all {
+		types[v[len(`violation("`):len(`violation("`)+1]] = true
+	}
+	if len(types) != 5 {
+		t.Fatalf("want violations of all 5 rules, got %v", all)
+	}
+	if diff := cmp.Diff(all, strs(got)); diff != "" {
+		t.Errorf("violations (-all +by endpoint):\n%s", diff)
 	}
 }

@@ -32,6 +32,9 @@ type prepared struct {
 	// graphs maps a cycle graph id to its rule and what it is made of.
 	graphs map[string]cycleGraph
 	rules  map[string]*arch.Rule
+	// froms are the names a violation can start from: node ids and the
+	// files forbid_import rules look at.
+	froms []string
 }
 
 type cycleGraph struct {
@@ -226,8 +229,9 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 		}
 	}
+	pr.froms = nodeIDs
 	if len(fis) > 0 {
-		forbidImportFacts(add, fis, scan.Records)
+		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)
 	}
 	pr.stats.Nodes = len(m.Nodes)
 	pr.stats.Edges = len(m.Edges)
@@ -304,7 +308,9 @@ func importKeys(r *imports.Record, ks []string) ([]string, string) {
 // fi_target for those keys. Which rule matches which file and key is still
 // joined by the engine (fi_hit). fi_to_any says a to glob matches some
 // import anywhere, for inert rules.
-func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) {
+//
+// It returns the files listed in fi_file.
+func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) []string {
 	toAny := make([]bool, len(fis))
 	keyHit := map[string][]bool{} // key -> which rules' to glob matches it
 	match := func(k string) []bool {
@@ -330,11 +336,14 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 		fileUsed bool   // the current file has an fi_key row
 		targetOf = map[string]bool{}
 		listed   = map[string]bool{} // files with fi_file facts
+		files    []string
 		covered  = make([]bool, len(fis))
+		byImport = map[impKey]*impInfo{}
 	)
 	flush := func() {
 		if fileUsed && !listed[last] {
 			listed[last] = true
+			files = append(files, last)
 			for i, f := range fis {
 				if fileHit[i] {
 					add(atom("fi_file", str(last), f.name))
@@ -359,14 +368,24 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 		if fileHit == nil {
 			continue
 		}
-		var target string
-		ks, target = importKeys(r, ks[:0])
-		clear(covered)
-		for _, k := range ks {
-			h := match(k)
-			if h == nil {
-				continue
+		ik := impKey{r.Spec, r.Resolution.Target, r.Lang, r.Resolution.Kind == imports.Internal}
+		info, ok := byImport[ik]
+		if !ok { // many imports share spec and target: match their keys once
+			info = &impInfo{}
+			var keys []string
+			keys, info.target = importKeys(r, nil)
+			for _, k := range keys {
+				if h := match(k); h != nil {
+					info.keys = append(info.keys, k)
+					info.hits = append(info.hits, h)
+				}
 			}
+			byImport[ik] = info
+		}
+		target := info.target
+		clear(covered)
+		for ki, k := range info.keys {
+			h := info.hits[ki]
 			// A key is listed when it brings a rule match the import's
 			// earlier keys did not: more keys would only repeat findings.
 			for j := range fis {
@@ -410,6 +429,21 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 			add(atom("fi_to_any", f.name))
 		}
 	}
+	return files
+}
+
+type impKey struct {
+	spec, target string
+	lang         imports.Lang
+	internal     bool
+}
+
+// impInfo is an import's display target and the keys some to glob matches,
+// with which rules' globs match each.
+type impInfo struct {
+	target string
+	keys   []string
+	hits   [][]bool
 }
 
 // importTargets lists the distinct display targets of every import, sorted.
