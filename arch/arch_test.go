@@ -23,6 +23,14 @@ func TestGlob(t *testing.T) {
 		{"src/beadloom/[!a]*/**", "src/beadloom/ai_agents/x.py", false},
 		{"src/beadloom/[!a]*/**", "src/beadloom/graph/x.py", true},
 		{"src/beadloom/a[!i]*/**", "src/beadloom/application/x.py", true},
+		// The literal prefix rejects early, and only whole segments match.
+		{"src/tui/**", "src/tuix/a.py", false},
+		{"src/tui/**", "src/tui", true},
+		{"src/tui/**", "./src/tui/a.py", true},
+		{"./src/tui/*.py", "src/tui/a.py", true},
+		{"src/tui/**", "src", false},
+		{"pkg/p1/**", "pkg/p10/x.go", false},
+		{`a\*b/**`, "a*b/c", true},
 	}
 	for _, tt := range tests {
 		g, err := CompileGlob(tt.pattern)

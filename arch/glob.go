@@ -15,6 +15,10 @@ import (
 type Glob struct {
 	pattern string
 	segs    []string
+	// prefix is the leading literal segments joined by '/': every name
+	// the pattern matches starts with it, which rejects most names
+	// without splitting them.
+	prefix string
 }
 
 // CompileGlob checks a pattern's syntax.
@@ -36,7 +40,14 @@ func CompileGlob(pattern string) (Glob, error) {
 			return Glob{}, fmt.Errorf("bad glob %q: %w", pattern, err)
 		}
 	}
-	return Glob{pattern: pattern, segs: segs}, nil
+	var lit []string
+	for _, s := range segs {
+		if s == "**" || strings.ContainsAny(s, "*?[\\") {
+			break
+		}
+		lit = append(lit, s)
+	}
+	return Glob{pattern: pattern, segs: segs, prefix: strings.Join(lit, "/")}, nil
 }
 
 // String is the pattern as written.
@@ -52,7 +63,11 @@ func (g Glob) Match(name string) bool {
 	if len(g.segs) == 0 {
 		return false
 	}
-	return matchSegs(g.segs, strings.Split(strings.TrimPrefix(name, "./"), "/"))
+	name = strings.TrimPrefix(name, "./")
+	if !strings.HasPrefix(name, g.prefix) {
+		return false
+	}
+	return matchSegs(g.segs, strings.Split(name, "/"))
 }
 
 func matchSegs(pat, name []string) bool {
