@@ -53,6 +53,10 @@ func CompileGlob(pattern string) (Glob, error) {
 // String is the pattern as written.
 func (g Glob) String() string { return g.pattern }
 
+// Prefix is the pattern's leading literal segments joined by '/': every
+// name it matches starts with Prefix.
+func (g Glob) Prefix() string { return g.prefix }
+
 // IsLiteral reports whether the pattern has no wildcard, so it names
 // exactly one path.
 func (g Glob) IsLiteral() bool { return !strings.ContainsAny(g.pattern, "*?[\\") }

@@ -338,8 +338,13 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 		listed   = map[string]bool{} // files with fi_file facts
 		files    []string
 		covered  = make([]bool, len(fis))
-		byImport = map[impKey]*impInfo{}
+		prefixes []string // the to globs' literal prefixes
 	)
+	for _, f := range fis {
+		if p := f.to.Prefix(); !slices.Contains(prefixes, p) {
+			prefixes = append(prefixes, p)
+		}
+	}
 	flush := func() {
 		if fileUsed && !listed[last] {
 			listed[last] = true
@@ -368,24 +373,17 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 		if fileHit == nil {
 			continue
 		}
-		ik := impKey{r.Spec, r.Resolution.Target, r.Lang, r.Resolution.Kind == imports.Internal}
-		info, ok := byImport[ik]
-		if !ok { // many imports share spec and target: match their keys once
-			info = &impInfo{}
-			var keys []string
-			keys, info.target = importKeys(r, nil)
-			for _, k := range keys {
-				if h := match(k); h != nil {
-					info.keys = append(info.keys, k)
-					info.hits = append(info.hits, h)
-				}
-			}
-			byImport[ik] = info
-		}
-		target := info.target
+		var target string
+		ks, target = importKeys(r, ks[:0])
 		clear(covered)
-		for ki, k := range info.keys {
-			h := info.hits[ki]
+		for _, k := range ks {
+			if !hasPrefix(k, prefixes) {
+				continue // no to glob can match: skip the lookup
+			}
+			h := match(k)
+			if h == nil {
+				continue
+			}
 			// A key is listed when it brings a rule match the import's
 			// earlier keys did not: more keys would only repeat findings.
 			for j := range fis {
@@ -421,7 +419,9 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 		}
 		ks, _ = importKeys(&recs[i], ks[:0])
 		for _, k := range ks {
-			match(k)
+			if hasPrefix(k, prefixes) {
+				match(k)
+			}
 		}
 	}
 	for j, f := range fis {
@@ -432,18 +432,13 @@ func forbidImportFacts(add func(ast.Atom), fis []fiRule, recs []imports.Record) 
 	return files
 }
 
-type impKey struct {
-	spec, target string
-	lang         imports.Lang
-	internal     bool
-}
-
-// impInfo is an import's display target and the keys some to glob matches,
-// with which rules' globs match each.
-type impInfo struct {
-	target string
-	keys   []string
-	hits   [][]bool
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // importTargets lists the distinct display targets of every import, sorted.
