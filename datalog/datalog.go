@@ -118,7 +118,6 @@ func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Resul
 		info:       info,
 		rules:      make(map[ast.PredicateSym][]ast.Clause),
 		edb:        make(map[ast.PredicateSym]bool),
-		timings:    stats.Duration,
 		InputFacts: len(facts),
 	}
 	for _, c := range info.Rules {
@@ -127,7 +126,11 @@ func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Resul
 	for p := range info.EdbPredicates {
 		res.edb[p] = true
 	}
-	res.strata = canonicalStrata(stats.Strata, predToStratum, info.Rules)
+	var order []int
+	res.strata, order = canonicalStrata(stats.Strata, predToStratum, info.Rules)
+	for _, i := range order {
+		res.timings = append(res.timings, stats.Duration[i])
+	}
 	return res, nil
 }
 
@@ -135,7 +138,10 @@ func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Resul
 // varies between runs, so strata are sorted by their depth in the
 // dependency graph (a stratum comes after every stratum it reads), then by
 // their predicate names. Any such order is a valid evaluation order.
-func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.PredicateSym]int, rules []ast.Clause) [][]string {
+//
+// It also returns, for each stratum in that order, the engine's index of it,
+// so per-stratum timings can be listed in the same order.
+func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.PredicateSym]int, rules []ast.Clause) ([][]string, []int) {
 	deps := make(map[int]map[int]bool)
 	for _, c := range rules {
 		hs := predToStratum[c.Head.Predicate]
@@ -175,8 +181,8 @@ func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.Predicat
 		return d
 	}
 	type entry struct {
-		depth int
-		names []string
+		depth, index int
+		names        []string
 	}
 	var entries []entry
 	for i, syms := range strata {
@@ -185,7 +191,7 @@ func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.Predicat
 			names = append(names, s.Symbol)
 		}
 		sort.Strings(names)
-		entries = append(entries, entry{level(i, map[int]bool{}), names})
+		entries = append(entries, entry{level(i, map[int]bool{}), i, names})
 	}
 	sort.Slice(entries, func(i, j int) bool {
 		if entries[i].depth != entries[j].depth {
@@ -194,17 +200,18 @@ func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.Predicat
 		return strings.Join(entries[i].names, ",") < strings.Join(entries[j].names, ",")
 	})
 	out := make([][]string, len(entries))
+	order := make([]int, len(entries))
 	for i, e := range entries {
-		out[i] = e.names
+		out[i], order[i] = e.names, e.index
 	}
-	return out
+	return out, order
 }
 
 // Strata lists the predicates of each stratum, in evaluation order, each
 // sorted by name.
 func (r *Result) Strata() [][]string { return r.strata }
 
-// Timings is the wall time spent in each stratum.
+// Timings is the wall time spent in each stratum, in the order of Strata.
 func (r *Result) Timings() []time.Duration { return r.timings }
 
 // Predicates lists every predicate the program declares or defines, sorted,
@@ -269,24 +276,46 @@ func queryAtom(name string, arity int) ast.Atom {
 }
 
 // SortAtoms orders atoms by predicate, then argument by argument: numbers
-// numerically, everything else by printed form.
+// numerically, everything else by printed form. Printed forms are computed
+// once per atom, not once per comparison.
 func SortAtoms(atoms []ast.Atom) {
-	sort.SliceStable(atoms, func(i, j int) bool { return compareAtoms(atoms[i], atoms[j]) < 0 })
-}
-
-func compareAtoms(a, b ast.Atom) int {
-	if a.Predicate.Symbol != b.Predicate.Symbol {
-		return strings.Compare(a.Predicate.Symbol, b.Predicate.Symbol)
-	}
-	for k := 0; k < len(a.Args) && k < len(b.Args); k++ {
-		if c := compareTerms(a.Args[k], b.Args[k]); c != 0 {
-			return c
+	keys := make([][]string, len(atoms))
+	for i, a := range atoms {
+		k := make([]string, len(a.Args))
+		for j, arg := range a.Args {
+			if c, ok := arg.(ast.Constant); !ok || c.Type != ast.NumberType {
+				k[j] = arg.String()
+			}
 		}
+		keys[i] = k
 	}
-	return len(a.Args) - len(b.Args)
+	idx := make([]int, len(atoms))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(x, y int) bool {
+		a, b := atoms[idx[x]], atoms[idx[y]]
+		if a.Predicate.Symbol != b.Predicate.Symbol {
+			return a.Predicate.Symbol < b.Predicate.Symbol
+		}
+		ka, kb := keys[idx[x]], keys[idx[y]]
+		for k := 0; k < len(a.Args) && k < len(b.Args); k++ {
+			if c := compareTerms(a.Args[k], b.Args[k], ka[k], kb[k]); c != 0 {
+				return c < 0
+			}
+		}
+		return len(a.Args) < len(b.Args)
+	})
+	sorted := make([]ast.Atom, len(atoms))
+	for i, j := range idx {
+		sorted[i] = atoms[j]
+	}
+	copy(atoms, sorted)
 }
 
-func compareTerms(x, y ast.BaseTerm) int {
+// compareTerms compares two arguments: numbers numerically, everything else
+// by the printed forms sx and sy.
+func compareTerms(x, y ast.BaseTerm, sx, sy string) int {
 	cx, okx := x.(ast.Constant)
 	cy, oky := y.(ast.Constant)
 	if okx && oky && cx.Type == ast.NumberType && cy.Type == ast.NumberType {
@@ -298,7 +327,13 @@ func compareTerms(x, y ast.BaseTerm) int {
 		}
 		return 0
 	}
-	return strings.Compare(x.String(), y.String())
+	if sx == "" {
+		sx = x.String()
+	}
+	if sy == "" {
+		sy = y.String()
+	}
+	return strings.Compare(sx, sy)
 }
 
 // ErrNoFact is returned by Prove for a fact the store does not hold.

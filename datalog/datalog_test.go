@@ -183,3 +183,59 @@ func TestPredicates(t *testing.T) {
 		t.Errorf("Predicates (-want +got):\n%s", diff)
 	}
 }
+
+// TestProveCycle: on a cyclic graph the proof must not loop through the fact
+// being proved (reach(1,1) because ... reach(1,1)).
+func TestProveCycle(t *testing.T) {
+	res, err := Eval(graph, edges([2]int64{1, 2}, [2]int64{2, 1}, [2]int64{2, 3}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Prove(fact("reach", ast.Number(1), ast.Number(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `reach(1,1)  because
+  edge(1,2)  [fact]
+  reach(2,1)  because
+    edge(2,1)  [fact]
+`
+	if diff := cmp.Diff(want, p.Format("")); diff != "" {
+		t.Errorf("proof (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimingsFollowStrata(t *testing.T) {
+	res, err := Eval(graph, edges([2]int64{1, 2}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Timings()) != len(res.Strata()) {
+		t.Errorf("%d timings for %d strata", len(res.Timings()), len(res.Strata()))
+	}
+}
+
+// TestProveLeftRecursion: with a left-recursive rule the first solution the
+// search meets is circular; the proof must skip it and stay finite.
+func TestProveLeftRecursion(t *testing.T) {
+	src := `
+Decl edge(X, Y) descr [extensional()].
+reach(X, Y) :- edge(X, Y).
+reach(X, Z) :- reach(X, Y), edge(Y, Z).
+`
+	res, err := Eval(src, edges([2]int64{1, 2}, [2]int64{2, 1}, [2]int64{2, 3}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Prove(fact("reach", ast.Number(1), ast.Number(3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Format("")
+	if strings.Count(got, "reach(1,3)") != 1 {
+		t.Errorf("proof mentions reach(1,3) more than once (circular):\n%s", got)
+	}
+	if !strings.Contains(got, "edge(2,3)  [fact]") || !strings.Contains(got, "edge(1,2)  [fact]") {
+		t.Errorf("proof does not reach the edges 1->2->3:\n%s", got)
+	}
+}

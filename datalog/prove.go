@@ -44,15 +44,35 @@ func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
 	if !r.store.Contains(fact) {
 		return nil, fmt.Errorf("prove %s: %w", fact, ErrNoFact)
 	}
-	q := engine.QueryContext{PredToRules: r.rules, PredToDecl: r.info.Decls, Store: r.store}
-	return r.prove(q, fact, 0)
+	pv := &prover{r: r, q: engine.QueryContext{PredToRules: r.rules, PredToDecl: r.info.Decls, Store: r.store},
+		onPath: make(map[string]bool), budget: maxProofSteps}
+	return pv.prove(fact, 0)
 }
 
-func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof, error) {
+// maxProofSteps bounds the premise evaluations one proof may make. On
+// recursive relations over dense graphs a depth-first search for a
+// derivation can otherwise take exponential time; running out is reported,
+// never mistaken for a proof.
+const maxProofSteps = 200_000
+
+// prover searches for one derivation. onPath holds the facts being proved
+// on the current branch: a body literal that is one of them would make the
+// proof circular (p because q because p), so such solutions are skipped.
+type prover struct {
+	r      *Result
+	q      engine.QueryContext
+	onPath map[string]bool
+	budget int
+}
+
+func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 	if depth > maxProofDepth {
 		return nil, fmt.Errorf("prove %s: derivation deeper than %d", fact, maxProofDepth)
 	}
-	clauses := r.rules[fact.Predicate]
+	key := fact.String()
+	pv.onPath[key] = true
+	defer delete(pv.onPath, key)
+	clauses := pv.r.rules[fact.Predicate]
 	if len(clauses) == 0 {
 		return &Proof{Fact: fact}, nil
 	}
@@ -63,7 +83,7 @@ func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof,
 			continue
 		}
 		premises := nameWildcards(clause.Premises)
-		sol, ok, err := solve(q, premises, subst)
+		sol, ok, err := pv.solve(premises, subst)
 		if err != nil {
 			return nil, fmt.Errorf("prove %s: %w", fact, err)
 		}
@@ -72,7 +92,7 @@ func (r *Result) prove(q engine.QueryContext, fact ast.Atom, depth int) (*Proof,
 		}
 		p := &Proof{Fact: fact, Clause: &clause}
 		for _, prem := range premises {
-			lit, err := r.literal(q, prem, sol, depth)
+			lit, err := pv.literal(prem, sol, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -110,24 +130,35 @@ func nameWildcards(premises []ast.Term) []ast.Term {
 	return out
 }
 
-// solve finds the first substitution satisfying every premise in order.
-func solve(q engine.QueryContext, premises []ast.Term, subst unionfind.UnionFind) (unionfind.UnionFind, bool, error) {
+// solve finds the first substitution satisfying every premise in order,
+// skipping solutions that would make the proof circular.
+func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfind.UnionFind, bool, error) {
 	if len(premises) == 0 {
 		return subst, true, nil
 	}
-	sols, err := q.EvalPremise(premises[0], subst)
+	if pv.budget--; pv.budget < 0 {
+		return subst, false, fmt.Errorf("proof search gave up after %d steps", maxProofSteps)
+	}
+	sols, err := pv.q.EvalPremise(premises[0], subst)
 	if err != nil {
 		return subst, false, err
 	}
+	a, derived := premises[0].(ast.Atom)
+	derived = derived && len(pv.r.rules[a.Predicate]) > 0
 	for _, s := range sols {
-		if out, ok, err := solve(q, premises[1:], s); err != nil || ok {
+		if derived {
+			if g, ok := a.ApplySubst(s).(ast.Atom); ok && pv.onPath[g.String()] {
+				continue
+			}
+		}
+		if out, ok, err := pv.solve(premises[1:], s); err != nil || ok {
 			return out, ok, err
 		}
 	}
 	return subst, false, nil
 }
 
-func (r *Result) literal(q engine.QueryContext, prem ast.Term, sol unionfind.UnionFind, depth int) (Literal, error) {
+func (pv *prover) literal(prem ast.Term, sol unionfind.UnionFind, depth int) (Literal, error) {
 	ground := prem.ApplySubst(sol)
 	lit := Literal{Text: ground.String()}
 	switch g := ground.(type) {
@@ -138,8 +169,8 @@ func (r *Result) literal(q engine.QueryContext, prem ast.Term, sol unionfind.Uni
 			lit.Builtin = true
 			break
 		}
-		if len(r.rules[g.Predicate]) > 0 {
-			sub, err := r.prove(q, g, depth+1)
+		if len(pv.r.rules[g.Predicate]) > 0 {
+			sub, err := pv.prove(g, depth+1)
 			if err != nil {
 				return lit, err
 			}
