@@ -1,11 +1,8 @@
 package arch
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Default locations, relative to the repository root.
@@ -53,7 +51,7 @@ func Load(root, config string) (*Model, error) {
 	if config != "" {
 		st, err := os.Stat(config)
 		if err != nil {
-			return nil, ErrorList{{Pos: Pos{File: config}, Msg: "cannot read: " + reason(err)}}
+			return nil, ErrorList{{Pos: Pos{File: config}, Msg: "cannot read: " + yamldoc.Reason(err)}}
 		}
 		if st.IsDir() {
 			return LoadBeadloom(config)
@@ -96,7 +94,7 @@ func loadVouch(file string) (*Model, error) {
 func LoadBeadloom(dir string) (*Model, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: dir}, Msg: "cannot read: " + reason(err)}}
+		return nil, ErrorList{{Pos: Pos{File: dir}, Msg: "cannot read: " + yamldoc.Reason(err)}}
 	}
 	m := &Model{Layout: "beadloom", Annotations: true}
 	var errs ErrorList
@@ -156,28 +154,27 @@ func ParseBeadloom(file string, data []byte, rules bool) (*Model, error) {
 	return m, p.result()
 }
 
+// readLimited reads a configuration file through yamldoc, keeping this
+// package's error type.
 func readLimited(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	data, err := yamldoc.ReadFile(file, "architecture file", MaxBytes)
 	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: file}, Msg: "cannot read: " + reason(err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
-	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: file}, Msg: "cannot read: " + reason(err)}}
-	}
-	if len(data) > MaxBytes {
-		return nil, ErrorList{{Pos: Pos{File: file}, Msg: fmt.Sprintf("larger than %d bytes", MaxBytes)}}
+		return nil, fromDoc(err)
 	}
 	return data, nil
 }
 
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
+// fromDoc converts yamldoc's positioned errors into this package's.
+func fromDoc(err error) error {
+	var dl yamldoc.ErrorList
+	if !errors.As(err, &dl) {
+		return err
 	}
-	return err.Error()
+	out := make(ErrorList, 0, len(dl))
+	for _, e := range dl {
+		out = append(out, &Error{Pos: Pos{File: e.File, Line: e.Line, Col: e.Col}, Msg: e.Msg})
+	}
+	return out
 }
 
 // parser walks yaml.Node trees, collecting every problem rather than
@@ -217,20 +214,15 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 			p.errs = append(p.errs, &Error{Pos: Pos{File: p.file}, Msg: fmt.Sprintf("not valid YAML: %v", r)})
 		}
 	}()
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return
+	top, err := yamldoc.Decode(p.file, data, "file")
+	if err != nil {
+		var el ErrorList
+		if errors.As(fromDoc(err), &el) {
+			p.errs = append(p.errs, el...)
 		}
-		p.errs = append(p.errs, &Error{Pos: Pos{File: p.file}, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
 		return
 	}
-	if len(doc.Content) == 0 {
-		return
-	}
-	top := doc.Content[0]
-	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+	if top == nil {
 		return
 	}
 	for _, kv := range p.fields(top, "the file", topKeys) {
