@@ -60,9 +60,6 @@ func runImports(c *cli.Context) error {
 		}
 	}
 	if c.NArg() > 1 {
-		if strings.HasPrefix(c.Args().Get(1), "-") {
-			return fail(exitError, fmt.Errorf("imports: flag %s after PATH; put flags before PATH", c.Args().Get(1)))
-		}
 		return fail(exitError, errors.New("imports: at most one PATH argument"))
 	}
 	root := "."

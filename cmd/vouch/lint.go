@@ -78,9 +78,6 @@ func runLint(c *cli.Context) error {
 	one := func(err error) error { return configFail([]lint.ConfigError{{Message: err.Error()}}) }
 
 	if c.NArg() > 1 {
-		if strings.HasPrefix(c.Args().Get(1), "-") {
-			return one(fmt.Errorf("flag %s after PATH; put flags before PATH", c.Args().Get(1)))
-		}
 		return one(errors.New("at most one PATH argument"))
 	}
 	root := "."

@@ -49,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	unknown := ""
 	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
 	if unknown != "" {
 		var names []string
 		for _, c := range app.Commands {
