@@ -80,6 +80,14 @@ func FuzzSelect(f *testing.F) {
 			}
 		}
 		got := sel.Select(root)
+		// A prepared Doc, with its key maps, must select exactly what a
+		// plain scan selects; select twice so the second read hits the maps.
+		doc := NewDoc(root)
+		for range 2 {
+			if viaDoc := sel.SelectDoc(doc); viaDoc.Present != got.Present || viaDoc.Value.Raw != got.Value.Raw || viaDoc.Warning != got.Warning {
+				t.Fatalf("Select(%q) over %s: SelectDoc gave %+v, Select gave %+v", selText, facts, viaDoc, got)
+			}
+		}
 		if !got.Present {
 			if got.Value.Exists() {
 				t.Fatalf("absent result carries a value %q", got.Value.Raw)

@@ -37,7 +37,9 @@ type Result struct {
 // the first wildcard is; if that path reaches something other than an array,
 // the result is an empty array with a Warning naming what was found.
 func (s *Selector) Select(facts gjson.Result) Result {
-	return s.SelectDoc(NewDoc(facts))
+	// One selection gains nothing from key maps: building one costs a
+	// full scan of the object, the same as the lookup it would serve.
+	return s.SelectDoc(&Doc{root: facts})
 }
 
 // Doc is a facts mapping prepared for many selections. Looking a key up in a
@@ -47,6 +49,9 @@ func (s *Selector) Select(facts gjson.Result) Result {
 // concurrent use.
 type Doc struct {
 	root gjson.Result
+	// index enables the key maps; only a Doc made by NewDoc, which is
+	// meant for many selections, builds them.
+	index bool
 	// rootKeys and keys are built on first use. Nested objects are keyed
 	// by their byte offset in the document, which gjson reports as Index.
 	rootKeys map[string]gjson.Result
@@ -59,7 +64,7 @@ const indexThreshold = 512
 
 // NewDoc prepares facts for selection.
 func NewDoc(facts gjson.Result) *Doc {
-	return &Doc{root: facts}
+	return &Doc{root: facts, index: true}
 }
 
 // lookup finds key in obj, through the key maps for large objects.
@@ -67,7 +72,7 @@ func (d *Doc) lookup(obj gjson.Result, key string, isRoot bool) (gjson.Result, b
 	if !obj.IsObject() {
 		return gjson.Result{}, false
 	}
-	if len(obj.Raw) < indexThreshold || (!isRoot && obj.Index <= 0) {
+	if !d.index || len(obj.Raw) < indexThreshold || (!isRoot && obj.Index <= 0) {
 		return lookupKey(obj, key)
 	}
 	var m map[string]gjson.Result
