@@ -99,7 +99,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate", "out: a\nout: b\n", []string{`vouch.yaml:2:1: duplicate key "out" in vouch.yaml (first at line 1)`}},
 		{"not a mapping", "- a\n", []string{"vouch.yaml:1:1: vouch.yaml must be a mapping, found a list"}},
 		{"two documents", "out: a\n---\nout: b\n", []string{"more than one YAML document"}},
-		{"syntax", "out: [a\n", []string{"vouch.yaml:1:1: not valid YAML"}},
+		{"syntax", "out: [a\n", []string{"vouch.yaml:2: not valid YAML"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Limits bounds the work and memory that one envelope may cost. A zero or
@@ -294,13 +295,8 @@ func yamlError(file string, err error) error {
 	if strings.Contains(msg, "exceeded max depth") {
 		advice = "; flatten the data"
 	}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, convErr := strconv.Atoi(m[1])
-		if convErr == nil {
-			return &Error{File: file, Line: line, Msg: "not valid YAML: " + m[2] + advice, Err: err}
-		}
-	}
-	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ") + advice, Err: err}
+	line, text := yamldoc.SyntaxLine(err)
+	return &Error{File: file, Line: line, Msg: "not valid YAML: " + text + advice, Err: err}
 }
 
 // at builds an *Error positioned at n.

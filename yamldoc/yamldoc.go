@@ -34,10 +34,14 @@ type Error struct {
 	Msg string
 }
 
-// Error formats the problem as file:line:col: message.
+// Error formats the problem as file:line:col: message, leaving out what is
+// not known rather than inventing it.
 func (e *Error) Error() string {
-	if e.Line == 0 {
+	switch {
+	case e.Line == 0:
 		return e.File + ": " + e.Msg
+	case e.Col == 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
@@ -130,15 +134,45 @@ func Decode(file string, data []byte, what string) (doc *yaml.Node, err error) {
 	return root.Content[0], nil
 }
 
-// syntaxError positions one of yaml.v3's syntax errors, which carry a line
-// but no column.
+// syntaxError positions one of yaml.v3's syntax errors. yaml.v3 reports a
+// line but no column, so none is invented.
 func syntaxError(file string, err error) *Error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: file, Pos: Pos{line, 1}, Msg: "not valid YAML: " + m[2]}
+	line, msg := SyntaxLine(err)
+	return &Error{File: file, Pos: Pos{Line: line}, Msg: "not valid YAML: " + msg}
+}
+
+// parserErrors are the messages yaml.v3's parser (as opposed to its
+// scanner) raises. For these it reports the 0-based line of the mark it
+// keeps, so the 1-based line is one more, and no line at all means the
+// first line.
+var parserErrors = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// SyntaxLine reads a yaml.v3 syntax error: the 1-based line it concerns (0
+// when unknown) and the message without yaml's prefix. For errors about an
+// unclosed collection the line is where the collection starts.
+func SyntaxLine(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
 	}
-	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	if parserErrors[msg] {
+		line++
+	}
+	return line, msg
 }
 
 // Parser collects every problem found while walking one file's nodes.

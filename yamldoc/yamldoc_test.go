@@ -19,7 +19,7 @@ func TestDecode(t *testing.T) {
 		{"empty", "", true, ""},
 		{"null document", "~\n", true, ""},
 		{"two documents", "a: 1\n---\nb: 2\n", false, "f.yaml:3:1: the file holds more than one YAML document"},
-		{"syntax", "a: [1\n", false, "f.yaml:1:1: not valid YAML:"},
+		{"syntax", "a: [1\n", false, "f.yaml:2: not valid YAML:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
