@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/google/mangle/ast"
@@ -143,6 +144,25 @@ func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfi
 	if err != nil {
 		return subst, false, err
 	}
+	// The engine returns solutions in its store's map order; try them in
+	// the order of the facts they match, so the same inputs always give
+	// the same proof.
+	if len(sols) > 1 {
+		keys := make([]string, len(sols))
+		for i, s := range sols {
+			keys[i] = premises[0].ApplySubst(s).String()
+		}
+		idx := make([]int, len(sols))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+		ordered := make([]unionfind.UnionFind, len(sols))
+		for i, j := range idx {
+			ordered[i] = sols[j]
+		}
+		sols = ordered
+	}
 	a, derived := premises[0].(ast.Atom)
 	derived = derived && len(pv.r.rules[a.Predicate]) > 0
 	for _, s := range sols {
@@ -195,7 +215,13 @@ func (p *Proof) format(b *strings.Builder, indent string, level int) {
 		fmt.Fprintf(b, "%s%s  [fact]\n", pad, p.Fact)
 		return
 	}
-	fmt.Fprintf(b, "%s%s  because\n", pad, p.Fact)
+	if p.Clause.Transform != nil {
+		// An aggregate is derived from all its body solutions; the proof
+		// shows the first one, in sorted order.
+		fmt.Fprintf(b, "%s%s  because (aggregated; first contributing fact shown)\n", pad, p.Fact)
+	} else {
+		fmt.Fprintf(b, "%s%s  because\n", pad, p.Fact)
+	}
 	for _, l := range p.Body {
 		switch {
 		case l.Proof != nil:

@@ -17,6 +17,7 @@ import (
 	"github.com/google/mangle/parse"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/rulespec"
 )
 
 // examples lists every (rulespec, envelope) pair shipped under
@@ -164,4 +165,47 @@ func withoutTimings(s string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// TestTraceDeterministicMultiSolution covers proofs whose body has several
+// solutions (any_of over a multi-element array, aggregated member hits): the
+// engine hands solutions back in map order, so the trace must pick one by a
+// fixed order. Twenty runs must give one trace.
+func TestTraceDeterministicMultiSolution(t *testing.T) {
+	rs, err := rulespec.Parse("r.yaml", []byte(`
+claims:
+  - {name: arr, selector: arr}
+  - {name: s, selector: s}
+predicates:
+  - {claim: arr, rule: any_of, value: [a, b, c, d]}
+  - {claim: arr, rule: contains, value: b}
+  - {claim: arr, rule: none_of, value: [x, y]}
+  - {claim: s, rule: exists, when: {claim: arr, rule: min_length, value: 2}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := envelope.Parse("e.yaml", []byte("facts: {arr: [a, b, c, d, a], s: x}\n"), envelope.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := range 20 {
+		o, err := RunLoaded(rs, env, false, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dl bytes.Buffer
+		if err := o.Program.WriteDL(&dl, o.header()); err != nil {
+			t.Fatal(err)
+		}
+		trace := withoutTimings(string(o.Trace(dl.Bytes())))
+		if i == 0 {
+			first = trace
+			continue
+		}
+		if diff := cmp.Diff(first, trace); diff != "" {
+			t.Fatalf("run %d: trace differs (-first +now):\n%s", i, diff)
+		}
+	}
 }
