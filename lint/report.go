@@ -28,7 +28,11 @@ type Report struct {
 	Stale   []BaselineEntry `json:"stale_baseline"`
 	Skipped []SkippedRule   `json:"skipped_rules"`
 	Errors  []ConfigError   `json:"errors"`
-	Summary Summary         `json:"summary"`
+	// Notices are warnings about the run itself, not findings: no
+	// architecture rules were found, so nothing was checked. With strict
+	// they fail the run.
+	Notices []ConfigError `json:"notices,omitempty"`
+	Summary Summary       `json:"summary"`
 	// Artifacts are the written program and trace.
 	Artifacts *Artifacts `json:"artifacts,omitempty"`
 	// Rules describes every rule, for SARIF's reportingDescriptors.
@@ -121,9 +125,9 @@ func (r *Report) Count() {
 }
 
 // Fails reports whether the run must exit 1: an error-severity finding, or
-// with strict any warning.
+// with strict any warning or notice.
 func (r *Report) Fails(strict bool) bool {
-	return r.Summary.Errors > 0 || strict && r.Summary.Warnings > 0
+	return r.Summary.Errors > 0 || strict && (r.Summary.Warnings > 0 || len(r.Notices) > 0)
 }
 
 // WriteJSON writes the report as indented JSON (schema in docs/lint.md).
@@ -161,6 +165,9 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, e := range r.Errors {
 		fmt.Fprintf(bw, "::error%s::%s\n", ghProps(e.File, e.Line, "vouch lint"), ghData(e.Message))
+	}
+	for _, e := range r.Notices {
+		fmt.Fprintf(bw, "::warning%s::%s\n", ghProps(e.File, e.Line, "vouch lint"), ghData(e.Message))
 	}
 	for _, f := range r.Findings {
 		if f.Baseline {
@@ -239,7 +246,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		return bw.Flush()
 	}
 	s := r.Summary
-	fmt.Fprintf(bw, "vouch lint: %d files scanned, %d imports resolved, %d rules evaluated (%s)\n", s.FilesScanned, s.ImportsResolved, s.RulesEvaluated, r.Source)
+	fmt.Fprintf(bw, "vouch lint: %d files scanned, %d imports resolved, %s evaluated (%s)\n", s.FilesScanned, s.ImportsResolved, Plural(s.RulesEvaluated, "rule"), r.Source)
 	for _, sk := range r.Skipped {
 		fmt.Fprintf(bw, "%s:%d: note: rule %s (%s) is not evaluated by vouch\n", sk.File, sk.Line, sk.Rule, sk.Type)
 	}
@@ -301,11 +308,20 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	return bw.Flush()
 }
 
-// String formats a configuration error as file:line:col: message.
+// Plural formats n and noun, adding "s" unless n is 1: "1 rule", "2 rules".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// String formats a configuration error as file:line:col: message, or the
+// message alone when it has no file.
 func (e ConfigError) String() string {
 	switch {
 	case e.File == "":
-		return "error: " + e.Message
+		return e.Message
 	case e.Line == 0:
 		return e.File + ": " + e.Message
 	}

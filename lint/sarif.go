@@ -99,7 +99,8 @@ type sarifLogical struct {
 
 // WriteSARIF writes a SARIF 2.1.0 log: one reportingDescriptor per rule,
 // one result per finding with its file and line, and configuration errors
-// as toolExecutionNotifications so the file stays valid when vouch fails.
+// (and notices, as warnings) as toolExecutionNotifications so the file
+// stays valid when vouch fails.
 func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	run := sarifRun{
 		Tool:        sarifTool{Driver: sarifDriver{Name: "vouch", InformationURI: "https://github.com/vouch-dev/vouch", Version: version, Rules: []sarifDescriptor{}}},
@@ -118,12 +119,18 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, d)
 	}
-	for _, e := range r.Errors {
-		n := sarifNotification{Level: "error", Message: sarifMessage{Text: e.Message}}
+	notify := func(lvl string, e ConfigError) {
+		n := sarifNotification{Level: lvl, Message: sarifMessage{Text: e.Message}}
 		if e.File != "" {
 			n.Locations = []sarifLocation{physical(e.File, e.Line, e.Column)}
 		}
 		run.Invocations[0].Notifications = append(run.Invocations[0].Notifications, n)
+	}
+	for _, e := range r.Errors {
+		notify("error", e)
+	}
+	for _, e := range r.Notices {
+		notify("warning", e)
 	}
 	for _, f := range r.Findings {
 		i, ok := index[f.Rule]

@@ -61,8 +61,8 @@ gate_verdict(/pass) :- rulespec_verdict(/pass), lint_verdict(/pass), !gate_block
 
 // gateLint is the architecture half of a gate run.
 type gateLint struct {
-	// Source names the configuration read (architecture.yaml, the beadloom
-	// graph, or "none").
+	// Source names the configuration files read, as vouch lint's header
+	// does (architecture.yaml, or the .beadloom/_graph files).
 	Source  string
 	Strict  bool
 	Observe bool
@@ -116,7 +116,15 @@ func runGateLint(c *cli.Context, cfg *config.Config, observe, strict bool, dir s
 	if err != nil {
 		return gl, gl.configError(configErrors(err))
 	}
-	gl.Source = model.Layout
+	gl.Source = strings.Join(model.Files, ", ")
+	if len(model.Rules) == 0 {
+		// Rules were asked for; a gate that checked none must not pass.
+		askedBy, remedy := "vouch.yaml's architecture: section", "remove the section to turn the check off"
+		if cfg.Architecture == nil {
+			askedBy, remedy = "--lint", "drop --lint"
+		}
+		return gl, gl.configError([]lint.ConfigError{noRulesError(model, cfg.Root, a.Config, askedBy, remedy)})
+	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(256 << 20)
 	}
@@ -155,6 +163,29 @@ func runGateLint(c *cli.Context, cfg *config.Config, observe, strict bool, dir s
 	rep.Count()
 	gl.Report = rep
 	return gl, nil
+}
+
+// noRulesError is the configuration error of architecture rules asked for
+// (by askedBy) when none were found: no architecture file at all, or one
+// defining no rule vouch evaluates. It names where vouch looked and how to
+// fix it; remedy says how to stop asking.
+func noRulesError(model *arch.Model, root, config, askedBy, remedy string) lint.ConfigError {
+	if model.Layout == "none" {
+		want := filepath.Join(root, arch.FileName)
+		return lint.ConfigError{File: want, Message: fmt.Sprintf(
+			"not found, nor is %s: %s asks for architecture rules but none are configured; create %s with rules, set architecture.config in vouch.yaml to your architecture file, or %s",
+			filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), askedBy, want, remedy)}
+	}
+	file := config
+	switch {
+	case file != "":
+	case model.Layout == "vouch" && len(model.Files) > 0:
+		file = model.Files[0]
+	default:
+		file = filepath.Join(root, filepath.FromSlash(arch.BeadloomDir))
+	}
+	return lint.ConfigError{File: file, Message: fmt.Sprintf(
+		"defines no rules vouch evaluates, but %s asks for architecture rules; add rules to it, or %s", askedBy, remedy)}
 }
 
 func (gl *gateLint) configError(errs []lint.ConfigError) error {
@@ -341,7 +372,7 @@ func (gl *gateLint) summary() string {
 // writeText lists every architecture finding with how the gate counted it.
 func (gl *gateLint) writeText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "architecture (%s, %d rules):\n", gl.Source, gl.Report.Summary.RulesEvaluated)
+	fmt.Fprintf(&b, "architecture (%s, %s):\n", gl.Source, lint.Plural(gl.Report.Summary.RulesEvaluated, "rule"))
 	for i, f := range gl.Report.Findings {
 		line := fmt.Sprintf("  %s %s", gl.lintMark(i), findingLine(f))
 		if gl.Observed[i] {

@@ -33,6 +33,8 @@ else derives one node per source directory. vouch.yaml's architecture: section (
 baseline, strict) supplies defaults; flags override it. Without PATH the root is the
 directory of vouch.yaml when one is found, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
+No rules found is exit 2 when rules were asked for (--config, or an architecture: section),
+else a warning that nothing was checked (exit 1 with --strict).
 
 Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 2 configuration or input error. See docs/lint.md.`,
@@ -85,7 +87,7 @@ func runLint(c *cli.Context) error {
 		root = c.Args().First()
 	}
 	// vouch.yaml's architecture: section supplies defaults; flags override.
-	arc, cfgRoot, err := lintConfig(c)
+	arc, cfgRoot, section, err := lintConfig(c)
 	if err != nil {
 		var cl config.ErrorList
 		if errors.As(err, &cl) {
@@ -120,6 +122,18 @@ func runLint(c *cli.Context) error {
 	model, err := arch.Load(root, archConfig)
 	if err != nil {
 		return configFail(configErrors(err))
+	}
+	// No rules: an error when they were asked for (--config, or vouch.yaml's
+	// architecture: section), else a warning that nothing was checked.
+	var notices []lint.ConfigError
+	if len(model.Rules) == 0 {
+		switch {
+		case c.String("config") != "":
+			return configFail([]lint.ConfigError{noRulesError(model, root, archConfig, "--config", "point --config at a file with rules")})
+		case section:
+			return configFail([]lint.ConfigError{noRulesError(model, root, archConfig, "vouch.yaml's architecture: section", "remove the section to turn the check off")})
+		}
+		notices = append(notices, noRulesNotice(model, root))
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		// Same soft limit as vouch imports: extraction outpaces the
@@ -163,6 +177,10 @@ func runLint(c *cli.Context) error {
 	}
 	rep := lint.NewReport(o, strict)
 	rep.Artifacts = arts
+	rep.Notices = notices
+	for _, n := range notices {
+		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.String())
+	}
 	if c.Bool("update-baseline") {
 		entries := lint.MakeBaseline(rep.Findings)
 		if err := lint.WriteBaseline(baselineFile, entries); err != nil {
@@ -201,27 +219,40 @@ func runLint(c *cli.Context) error {
 // given, else the one found upward from the working directory (whose
 // directory then becomes the root scanned). It returns the architecture
 // settings (empty when there is no section) and the root of the vouch.yaml
-// read, "" when none was read.
-func lintConfig(c *cli.Context) (*config.Architecture, string, error) {
+// read, "" when none was read, and whether the section is present.
+func lintConfig(c *cli.Context) (*config.Architecture, string, bool, error) {
 	none := &config.Architecture{}
 	at := ""
 	if c.NArg() == 1 {
 		at = c.Args().First()
 		if st, err := os.Stat(at); err != nil || !st.IsDir() {
-			return none, "", nil // the scan reports a bad PATH
+			return none, "", false, nil // the scan reports a bad PATH
 		}
 	}
 	cfg, err := config.Load(".", at)
 	if err != nil {
-		return none, "", err
+		return none, "", false, err
 	}
 	if cfg.File == "" {
-		return none, "", nil
+		return none, "", false, nil
 	}
 	if cfg.Architecture != nil {
-		return cfg.Architecture, cfg.Root, nil
+		return cfg.Architecture, cfg.Root, true, nil
 	}
-	return none, cfg.Root, nil
+	return none, cfg.Root, false, nil
+}
+
+// noRulesNotice warns that plain vouch lint found no rules, so checked
+// nothing: where it looked, and how to add rules.
+func noRulesNotice(model *arch.Model, root string) lint.ConfigError {
+	if model.Layout == "none" {
+		return lint.ConfigError{Message: fmt.Sprintf(
+			"no architecture rules found (neither %s nor %s exists): nothing was checked; create %s with rules (docs/lint.md)",
+			filepath.Join(root, arch.FileName), filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), filepath.Join(root, arch.FileName))}
+	}
+	e := noRulesError(model, root, "", "", "")
+	e.Message = "defines no rules vouch evaluates: nothing was checked; add rules to it (docs/lint.md)"
+	return e
 }
 
 func configErrors(err error) []lint.ConfigError {
