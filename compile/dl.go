@@ -48,11 +48,7 @@ func appendQuoted(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// FormatTerm spells a constant as Mangle source.
-func FormatTerm(t ast.BaseTerm) string {
-	return string(appendTerm(nil, t))
-}
-
+// appendTerm spells a constant as Mangle source.
 func appendTerm(b []byte, t ast.BaseTerm) []byte {
 	c, ok := t.(ast.Constant)
 	if !ok {

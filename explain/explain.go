@@ -118,6 +118,9 @@ type Options struct {
 	Select []string
 	// Strict evaluates as `vouch verify --strict` does.
 	Strict bool
+	// Root is the repository root that file_exists evidence is checked
+	// under, as verify resolves it; "" means the working directory.
+	Root string
 }
 
 // SelectionError is a selector argument that names no predicate.
@@ -140,7 +143,7 @@ func Explain(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options) (*Expl
 	var prog *compile.Program
 	var outcome *verify.Outcome
 	if env != nil {
-		outcome, err = verify.RunLoaded(rs, env, opts.Strict, 0, 0)
+		outcome, err = verify.RunLoadedWith(rs, env, verify.Options{Strict: opts.Strict, Root: opts.Root}, 0)
 		if err != nil {
 			return nil, fmt.Errorf("explain: %w", err)
 		}

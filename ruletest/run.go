@@ -65,6 +65,9 @@ type Coverage struct {
 type Options struct {
 	// Run, when set, runs only cases whose name it matches.
 	Run *regexp.Regexp
+	// Root is the repository root that file_exists evidence is checked
+	// under, as verify resolves it; "" means the working directory.
+	Root string
 }
 
 // SetupError is a problem that stops a file from running at all: a bad
@@ -103,7 +106,7 @@ func Run(f *File, opts Options) (*Result, error) {
 			envErrs = append(envErrs, err.Error())
 			continue
 		}
-		out, err := verify.RunLoaded(rs, env, f.Strict, 0, 0)
+		out, err := verify.RunLoadedWith(rs, env, verify.Options{Strict: f.Strict, Root: opts.Root}, 0)
 		if err != nil {
 			return nil, fmt.Errorf("case %q: %w", c.Name, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/google/mangle/ast"
 
@@ -113,7 +114,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	for _, warn := range r.Warnings {
-		b.WriteString(paint("33", "warning: ") + warn + "\n")
+		b.WriteString(paint("33", "warning: ") + printable(warn) + "\n")
 	}
 	for _, p := range r.Predicates {
 		label := strings.ToUpper(string(p.Status))
@@ -135,7 +136,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		if p.Value != nil {
 			expected += " " + short(string(p.Value))
 		}
-		fmt.Fprintf(&b, "%s %s %s %s", label, name, p.Claim, expected)
+		fmt.Fprintf(&b, "%s %s %s %s", label, name, printable(p.Claim), expected)
 		if p.Vacuous {
 			b.WriteString(" (vacuous)")
 		}
@@ -149,10 +150,10 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		}
 		b.WriteString("\n")
 		if p.Message != "" && (p.Status != Pass || p.Vacuous) {
-			b.WriteString("     " + p.Message + "\n")
+			b.WriteString("     " + printable(p.Message) + "\n")
 		}
 		if p.Notes != "" && p.Status == Fail {
-			b.WriteString("     note: " + p.Notes + "\n")
+			b.WriteString("     note: " + printable(p.Notes) + "\n")
 		}
 	}
 	s := r.Summary
@@ -171,6 +172,23 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	b.WriteString(summary + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// printable escapes control characters, so text from a rulespec or an
+// envelope cannot move the cursor or rewrite earlier lines of a terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // short shows a JSON value on one line, cut to a readable length.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/explain"
 	"github.com/vouch-dev/vouch/rulespec"
@@ -59,7 +60,12 @@ func runExplain(c *cli.Context) error {
 			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
 		}
 	}
-	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: c.Bool("strict")})
+	// Evidence is checked under the same root verify uses.
+	cfg, err := config.Load(".", "")
+	if err != nil {
+		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
+	}
+	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: c.Bool("strict"), Root: cfg.Root})
 	if err != nil {
 		var se *explain.SelectionError
 		if errors.As(err, &se) {

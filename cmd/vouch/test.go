@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/ruletest"
 	"github.com/vouch-dev/vouch/suggest"
 )
@@ -54,6 +55,12 @@ func runTest(c *cli.Context) error {
 		}
 		opts.Run = re
 	}
+	// Evidence is checked under the same root verify uses.
+	cfg, err := config.Load(".", "")
+	if err != nil {
+		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
+	}
+	opts.Root = cfg.Root
 	paths, err := testFiles(c.Args().Slice())
 	if err != nil {
 		return fail(exitError, err)
@@ -82,10 +89,16 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
+	ran := 0
 	for _, r := range results {
 		if !r.OK {
 			return fail(exitFail, nil)
 		}
+		ran += len(r.Cases)
+	}
+	if opts.Run != nil && ran == 0 {
+		// A mistyped --run in CI would otherwise pass having tested nothing.
+		return fail(exitFail, fmt.Errorf("--run %q matches no case", c.String("run")))
 	}
 	return nil
 }

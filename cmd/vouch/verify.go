@@ -76,16 +76,25 @@ func runVerify(c *cli.Context) error {
 		rulespecPath = c.String("rulespec")
 	}
 	if c.IsSet("max-envelope-bytes") {
-		lim.MaxBytes = c.Int64("max-envelope-bytes")
+		if lim.MaxBytes = c.Int64("max-envelope-bytes"); lim.MaxBytes <= 0 {
+			return fail(exitError, fmt.Errorf("--max-envelope-bytes must be positive, got %d", lim.MaxBytes))
+		}
 	}
 	if c.IsSet("max-depth") {
-		lim.MaxDepth = c.Int("max-depth")
+		if lim.MaxDepth = c.Int("max-depth"); lim.MaxDepth <= 0 {
+			return fail(exitError, fmt.Errorf("--max-depth must be positive, got %d", lim.MaxDepth))
+		}
+	}
+	// vouch.yaml may set strict; --strict=false on the command line wins.
+	strict := cfg.Strict
+	if c.IsSet("strict") {
+		strict = c.Bool("strict")
 	}
 	out, err := verify.Run(verify.Input{
 		RulespecPath: rulespecPath,
 		EnvelopePath: envPath,
 		Limits:       lim,
-		Strict:       c.Bool("strict") || cfg.Strict,
+		Strict:       strict,
 		Observe:      c.Bool("observe"),
 		Root:         cfg.Root,
 	})
