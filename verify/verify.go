@@ -33,14 +33,25 @@ type Input struct {
 	// FactLimit caps facts derived during evaluation; zero means the
 	// datalog package's default.
 	FactLimit int
+	// MaxElements caps the array a claim may select; zero means
+	// DefaultMaxElements.
+	MaxElements int
 }
+
+// DefaultMaxElements bounds the elements one claim may select. Evaluation
+// costs roughly a kilobyte per element, so an agent that writes a
+// 300,000-element array could otherwise exhaust memory inside the default
+// envelope size; a claim over the bound is bad input (exit 2), never a
+// pass. --max-elements raises it.
+const DefaultMaxElements = 250_000
 
 // Options tune a verification of files already loaded.
 type Options struct {
 	Strict, Observe bool
 	// Root is the repository root for evidence rules; empty means ".".
-	Root      string
-	FactLimit int
+	Root        string
+	FactLimit   int
+	MaxElements int
 }
 
 // InputError is a problem with the user's files (as opposed to an
@@ -83,7 +94,7 @@ func Run(in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, FactLimit: in.FactLimit}, time.Since(t0))
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, FactLimit: in.FactLimit, MaxElements: in.MaxElements}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -101,6 +112,9 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	out.Elapsed.Load = loadTime
 	t1 := time.Now()
 	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root})
+	if err := checkElements(env.File, out.Program, opts.MaxElements); err != nil {
+		return nil, err
+	}
 	t2 := time.Now()
 	res, err := datalog.Eval(compile.Semantics(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
 	if err != nil {
@@ -287,4 +301,27 @@ func sortedStrings(facts []ast.Atom, i int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// checkElements refuses a claim that selected more array elements than max
+// allows, before evaluation spends memory on them.
+func checkElements(file string, prog *compile.Program, max int) error {
+	if max <= 0 {
+		max = DefaultMaxElements
+	}
+	for _, cv := range prog.Claims {
+		if !cv.Present || !cv.Value.IsArray() {
+			continue
+		}
+		n := 0
+		cv.Value.ForEach(func(_, _ gjson.Result) bool {
+			n++
+			return n <= max
+		})
+		if n > max {
+			return &InputError{fmt.Errorf("%s: claim %q (selector %s) selects more than %d array elements; vouch refuses it rather than exhaust memory; raise the limit with --max-elements if the envelope is meant to be this large",
+				file, cv.Claim.Name, cv.Claim.Selector, max)}
+		}
+	}
+	return nil
 }

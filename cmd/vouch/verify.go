@@ -43,6 +43,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-artifacts", Usage: "do not write the .dl program and trace"},
 			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
 			&cli.IntFlag{Name: "max-depth", Value: lim.MaxDepth, Usage: "refuse envelopes nested deeper than `N` levels"},
+			&cli.IntFlag{Name: "max-elements", Value: verify.DefaultMaxElements, Usage: "refuse a claim that selects more than `N` array elements"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto, always or never (NO_COLOR disables auto)"},
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing (as mode: observe on every predicate)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
@@ -85,6 +86,9 @@ func runVerify(c *cli.Context) error {
 			return fail(exitError, fmt.Errorf("--max-depth must be positive, got %d", lim.MaxDepth))
 		}
 	}
+	if c.Int("max-elements") <= 0 {
+		return fail(exitError, fmt.Errorf("--max-elements must be positive, got %d", c.Int("max-elements")))
+	}
 	// vouch.yaml may set strict; --strict=false on the command line wins.
 	strict := cfg.Strict
 	if c.IsSet("strict") {
@@ -95,6 +99,7 @@ func runVerify(c *cli.Context) error {
 		EnvelopePath: envPath,
 		Limits:       lim,
 		Strict:       strict,
+		MaxElements:  c.Int("max-elements"),
 		Observe:      c.Bool("observe"),
 		Root:         cfg.Root,
 	})
