@@ -401,6 +401,12 @@ func (c *compiler) evidenceSection(root string) Section {
 			sec.Facts = append(sec.Facts, atom("ref_invalid", id, str(info.Invalid)))
 			continue
 		}
+		if info.IsRoot {
+			sec.Facts = append(sec.Facts, atom("ref_root", id))
+		}
+		if info.InGit {
+			sec.Facts = append(sec.Facts, atom("ref_git", id))
+		}
 		if info.Exists {
 			sec.Facts = append(sec.Facts, atom("ref_exists", id, name("/"+string(info.Kind))))
 		}

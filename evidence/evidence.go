@@ -2,9 +2,10 @@
 // working tree: "src/foo.go", "src/foo.go:42" and "src/foo.go:10-20" name a
 // file, a line and a line range under the repository root.
 //
-// It only gathers facts (does the path exist, how many lines the file has,
-// why a citation cannot be checked); the datalog program decides what they
-// mean for a verdict. Every path is resolved through an os.Root, so a
+// It only gathers facts (does the path exist and as what kind, is it the
+// root itself or inside .git, how many lines the file has, why a citation
+// cannot be checked); the datalog program decides what they mean for a
+// verdict, including that only a regular file outside .git is evidence. Every path is resolved through an os.Root, so a
 // citation can never make vouch read outside the repository root, whatever
 // symlinks the tree holds.
 package evidence
@@ -96,6 +97,12 @@ type Info struct {
 	// Exists is set when the path exists under the root, as Kind.
 	Exists bool
 	Kind   Kind
+	// IsRoot is set when the path names the repository root itself
+	// (".", "./", "src/.."); InGit when one of its segments, after
+	// cleaning, is exactly ".git". Both are lexical facts, recorded
+	// whether or not the path exists.
+	IsRoot bool
+	InGit  bool
 	// Lines is the file's line count, known only when the citation names
 	// lines (counting costs a read) and the path is a regular file.
 	Lines      int64
@@ -151,6 +158,8 @@ func resolve(r *os.Root, ref Ref) Info {
 		info.Invalid = "path escapes the repository root; cite paths inside it"
 		return info
 	}
+	info.IsRoot = local == "."
+	info.InGit = inGit(local)
 	st, err := r.Stat(local)
 	switch {
 	case err == nil:
@@ -186,6 +195,17 @@ func resolve(r *os.Root, ref Ref) Info {
 	}
 	info.Lines, info.LinesKnown = n, true
 	return info
+}
+
+// inGit reports whether a cleaned local path has a segment that is
+// exactly ".git": the repository's own metadata, never evidence of work.
+func inGit(local string) bool {
+	for _, seg := range strings.Split(filepath.ToSlash(local), "/") {
+		if seg == ".git" {
+			return true
+		}
+	}
+	return false
 }
 
 // escapes reports whether err is os.Root refusing a path that leaves it

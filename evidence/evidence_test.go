@@ -46,7 +46,7 @@ func TestParseRef(t *testing.T) {
 }
 
 // tree builds a repository root holding src/foo.go (3 lines), an empty
-// file, a directory, and symlinks pointing inside and outside the root.
+// file, a directory, .git/HEAD, src/.gitignore, and symlinks pointing inside and outside the root.
 func tree(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
@@ -58,6 +58,9 @@ func tree(t *testing.T) string {
 		}
 	}
 	must(os.MkdirAll(filepath.Join(root, "src", "pkg"), 0o755))
+	must(os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "src", ".gitignore"), []byte("x\n"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "src", "foo.go"), []byte("a\nb\nc"), 0o644))
 	must(os.WriteFile(filepath.Join(root, "empty.txt"), nil, 0o644))
 	must(os.WriteFile(filepath.Join(base, "secret.txt"), []byte("outside\n"), 0o644))
@@ -75,7 +78,20 @@ func TestCheck(t *testing.T) {
 		kind    Kind
 		lines   int64
 		invalid string
+		root    bool
+		git     bool
 	}{
+		{cite: ".", exists: true, kind: Dir, root: true},
+		{cite: "./", exists: true, kind: Dir, root: true},
+		{cite: "src/..", exists: true, kind: Dir, root: true},
+		{cite: ".git", exists: true, kind: Dir, git: true},
+		{cite: ".git/HEAD", exists: true, kind: File, git: true},
+		{cite: ".git/HEAD:1", exists: true, kind: File, git: true, lines: 1},
+		{cite: "src/../.git/HEAD", exists: true, kind: File, git: true},
+		{cite: ".git/missing", git: true},
+		{cite: "src/.git/x", git: true},
+		{cite: "src/.gitignore", exists: true, kind: File},
+		{cite: ".git/../src/foo.go", exists: true, kind: File},
 		{cite: "src/foo.go", exists: true, kind: File},
 		{cite: "src/foo.go:3", exists: true, kind: File, lines: 3},
 		{cite: "src/foo.go:1-3", exists: true, kind: File, lines: 3},
@@ -110,6 +126,9 @@ func TestCheck(t *testing.T) {
 		}
 		if info.Invalid != "" || info.Exists != tt.exists || info.Kind != tt.kind || info.Lines != tt.lines {
 			t.Errorf("%s: got %+v, want exists=%v kind=%q lines=%d", tt.cite, info, tt.exists, tt.kind, tt.lines)
+		}
+		if info.IsRoot != tt.root || info.InGit != tt.git {
+			t.Errorf("%s: IsRoot=%v InGit=%v, want %v %v", tt.cite, info.IsRoot, info.InGit, tt.root, tt.git)
 		}
 		if info.Ref.Ranged() != info.LinesKnown && info.Kind == File {
 			t.Errorf("%s: LinesKnown = %v for a citation ranged=%v", tt.cite, info.LinesKnown, info.Ref.Ranged())

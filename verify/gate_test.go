@@ -105,17 +105,25 @@ func TestObservedShownEverywhere(t *testing.T) {
 	}
 }
 
-// evidenceRoot is a repository holding src/a.go (3 lines) and a symlink
-// to a file outside it.
+// evidenceRoot is a repository holding src/a.go (3 lines), .git/HEAD, a
+// worktree-style .git file in sub/, and a symlink to a file outside it.
 func evidenceRoot(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "repo")
-	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"src", ".git", "sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("1\n2\n3\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{
+		"src/a.go":  "1\n2\n3\n",
+		".git/HEAD": "ref: refs/heads/main\n",
+		"sub/.git":  "gitdir: ../.git\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -139,11 +147,32 @@ func TestEvidenceMessages(t *testing.T) {
 		{"file_exists", `"leak"`, Fail, []string{`"leak" (path resolves through a symlink to outside the repository root)`}},
 		{"file_exists", `"../secret"`, Fail, []string{"path escapes the repository root"}},
 		{"file_exists", `"/etc/hostname"`, Fail, []string{"absolute path"}},
-		{"file_exists", `"src:3"`, Fail, []string{"not a regular file, so it has no lines"}},
+		{"file_exists", `"src:3"`, Fail, []string{`"src:3" (a directory, not a file; cite the files)`}},
+		// Evidence cites regular files: not the root, a directory, or .git.
+		{"file_exists", `"src"`, Fail, []string{`cited paths not found: "src" (a directory, not a file; cite the files)`}},
+		{"file_exists", `["src/a.go", "src/"]`, Fail, []string{`"src/" (a directory, not a file; cite the files)`}},
+		{"file_exists", `"."`, Fail, []string{`"." (the repository root, not a file; cite the files)`}},
+		{"file_exists", `"./"`, Fail, []string{`"./" (the repository root, not a file; cite the files)`}},
+		{"file_exists", `"src/.."`, Fail, []string{`"src/.." (the repository root, not a file; cite the files)`}},
+		{"file_exists", `".git/HEAD"`, Fail, []string{`".git/HEAD" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `".git/HEAD:1"`, Fail, []string{`".git/HEAD:1" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `".git"`, Fail, []string{`".git" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `"sub/.git"`, Fail, []string{`"sub/.git" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `"src/../.git/HEAD"`, Fail, []string{"inside .git"}},
+		{"file_exists", `".git/nope"`, Fail, []string{"inside .git"}},
+		{"file_exists", `[".github.go", "src/a.go"]`, Fail, []string{`".github.go" (does not exist under the repository root)`}},
+		{"file_exists", `"src/./a.go"`, Pass, nil},
+		{"file_exists", "[]", Pass, nil},
 		{"file_exists", `["src/a.go", 3]`, Fail, []string{"needs a path string or an array of path strings"}},
 		{"no_file_exists", `["src/a.go", "gone.go"]`, Fail, []string{`cited paths that exist or cannot be checked: "src/a.go" (exists)`}},
 		{"no_file_exists", `"leak"`, Fail, []string{"resolves through a symlink"}},
 		{"no_file_exists", `"src/a.go:4"`, Pass, nil},
+		// A directory at the path exists; .git and the root prove nothing.
+		{"no_file_exists", `"src"`, Fail, []string{`cited paths that exist or cannot be checked: "src" (a directory, not a file; cite the files)`}},
+		{"no_file_exists", `"."`, Fail, []string{"the repository root"}},
+		{"no_file_exists", `".git/nope"`, Fail, []string{`".git/nope" (inside .git, which is not evidence of work)`}},
+		{"no_file_exists", `"src/gone"`, Pass, nil},
+		{"no_file_exists", "[]", Pass, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+" "+tt.fact, func(t *testing.T) {

@@ -339,8 +339,16 @@ var ruleCases = []ruleCase{
 	{"file_exists", "", `"verify.go"`, pass},
 	{"file_exists", "", `"verify.go:1-10"`, pass},
 	{"file_exists", "", `"verify.go:100000"`, fail},
-	{"file_exists", "", `"."`, pass},
+	// Evidence cites regular files: the root, directories and .git fail
+	// (TestEvidenceMessages covers a directory and the reasons).
+	{"file_exists", "", `"."`, fail},
+	{"file_exists", "", `""`, fail},
+	{"file_exists", "", `"./"`, fail},
 	{"file_exists", "", `".:1"`, fail},
+	{"file_exists", "", `".git/HEAD"`, fail},
+	{"file_exists", "", `".git"`, fail},
+	{"file_exists", "", `[".", "verify.go"]`, fail},
+	{"file_exists", "", `"report.go"`, pass},
 	{"file_exists", "", `"nope.go"`, fail},
 	{"file_exists", "", `"../go.mod"`, fail},
 	{"file_exists", "", `"/etc/passwd"`, fail},
@@ -359,6 +367,8 @@ var ruleCases = []ruleCase{
 	{"no_file_exists", "", `["nope.go", "gone.go"]`, pass},
 	{"no_file_exists", "", `["nope.go", "verify.go"]`, fail},
 	{"no_file_exists", "", "[]", vacuous},
+	{"no_file_exists", "", `"."`, fail},
+	{"no_file_exists", "", `".git/HEAD"`, fail},
 	{"no_file_exists", "", "1", fail},
 
 	// Strings that must survive being written into the program.
