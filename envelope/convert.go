@@ -25,7 +25,8 @@ const (
 // Scalars follow their resolved tag: null, booleans, 64-bit integers (YAML's
 // hex, octal and underscore forms included) and finite floats become JSON
 // literals; strings, timestamps, binary and unknown tags become JSON strings
-// of the text as written. Mapping keys must be scalars and are used as
+// of the text as written. A plain scalar shaped like a number that yaml.v3
+// leaves a string because it is too large (1e400) is an error. Mapping keys must be scalars and are used as
 // written, so the key 1 is "1"; duplicate keys and merge keys (<<) are
 // errors. Aliases are expanded.
 //
@@ -261,7 +262,7 @@ func (c *converter) scalar(n *yaml.Node) error {
 		i, err := decodeInt(n)
 		if err != nil {
 			if outOfRange(n.Value) {
-				return c.errAt(n, "integer out of range of a 64-bit signed integer; quote it to keep it as a string")
+				return c.errAt(n, "%s", intRangeMsg)
 			}
 			return c.errAt(n, "%s is not an integer; write a whole number, or quote it to keep it as a string", strconv.Quote(truncate(n.Value, 40)))
 		}
@@ -271,7 +272,7 @@ func (c *converter) scalar(n *yaml.Node) error {
 		// silently losing digits; an identifier-like number would then
 		// compare wrongly, so refuse it as the integer it was written as.
 		if n.Style&yaml.TaggedStyle == 0 && onlyDigits(n.Value) && outOfRange(n.Value) {
-			return c.errAt(n, "integer out of range of a 64-bit signed integer; quote it to keep it as a string")
+			return c.errAt(n, "%s", intRangeMsg)
 		}
 		f, err := decodeFloat(n)
 		if err != nil {
@@ -282,11 +283,85 @@ func (c *converter) scalar(n *yaml.Node) error {
 		}
 		c.buf = strconv.AppendFloat(c.buf, f, 'g', -1, 64)
 	default:
+		// yaml.v3 resolves a plain number it cannot hold (1e400, a 400-digit
+		// integer, 0x followed by 17 hex digits) as a string; keeping it
+		// would make a number compare equal to a string, so refuse it.
+		if n.Style&notPlain == 0 {
+			if msg := overflowMsg(n.Value); msg != "" {
+				return c.errAt(n, "%s", msg)
+			}
+		}
 		// Strings, timestamps, binary and unknown tags keep their text:
 		// predicates compare what the agent wrote, not a reinterpretation.
 		c.buf = appendString(c.buf, n.Value)
 	}
 	return nil
+}
+
+// notPlain is the styles that make a scalar other than plain: quoted,
+// block or explicitly tagged. Only a plain scalar is resolved as a number.
+const notPlain = yaml.TaggedStyle | yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
+
+const (
+	intRangeMsg   = "integer out of range of a 64-bit signed integer; quote it to keep it as a string"
+	floatRangeMsg = "number out of range of a 64-bit float; quote it to keep it as a string"
+)
+
+// overflowMsg returns the error for s, a plain scalar that yaml.v3 resolved
+// as a string, when s has the YAML 1.2 core-schema shape of an integer
+// ([-+]?[0-9]+, 0o[0-7]+, 0x[0-9a-fA-F]+) or a float
+// ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?): yaml.v3 leaves such
+// a scalar a string only when the number is too large for it. Anything else
+// returns "". A float too small (1e-400) is not refused: it rounds to 0.
+func overflowMsg(s string) string {
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o') {
+		for i := 2; i < len(s); i++ {
+			c := s[i]
+			if !(c >= '0' && c <= '7' || s[1] == 'x' && (c >= '8' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+				return ""
+			}
+		}
+		return intRangeMsg
+	}
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	whole := digits()
+	if i == len(s) {
+		if whole == 0 {
+			return ""
+		}
+		return intRangeMsg
+	}
+	if s[i] == '.' {
+		i++
+		if digits() == 0 && whole == 0 {
+			return ""
+		}
+	} else if whole == 0 {
+		return ""
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return ""
+		}
+	}
+	if i != len(s) {
+		return ""
+	}
+	return floatRangeMsg
 }
 
 // decodeBool avoids yaml.v3's reflection-based Decode for the spellings

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/vouch-dev/vouch/suggest"
@@ -15,16 +16,19 @@ import (
 // YAML path gives for the same bytes: the same Facts and Metadata, and the
 // same errors at the same file:line:col. Where YAML reads valid JSON in a
 // way that is costly to mirror (or rejects it), the fast path declines and
-// the YAML path decides; see jsonScanner for the list.
+// the YAML path decides; see jsonScanner for the list. The one exception:
+// the escapes \/ and surrogate pairs, common in JSON that YAML refuses, are
+// decoded here.
 
 // maxFlowLevel is yaml.v3's limit on nested flow collections: deeper
 // documents are a YAML syntax error, so the fast path leaves them to YAML.
 const maxFlowLevel = 10000
 
-// maxSimpleKey bounds the bytes from a key's opening quote to its colon.
-// YAML allows an implicit key at most 1024 characters before its ":"; a
-// byte count is never smaller than the character count, so below this bound
-// YAML always accepts the key, and above it YAML decides.
+// maxSimpleKey bounds the characters from a key's opening quote to its
+// colon. YAML allows an implicit key at most 1024 characters before its
+// ":", so below this bound YAML always accepts the key, and above it YAML
+// decides. (Characters, not bytes, so that an escape and the character it
+// stands for are judged alike.)
 const maxSimpleKey = 1000
 
 // looksLikeJSON reports whether the first byte after an optional UTF-8 BOM
@@ -128,11 +132,14 @@ func parseJSON(file string, data []byte, lim Limits, sha string) (env *Envelope,
 }
 
 // jsonScanner checks that a document is strict JSON (RFC 8259) that YAML
-// reads the same way, and finds the top-level members. It declines (returns
-// false) on anything else, including valid JSON that yaml.v3 refuses or
-// reads differently:
+// reads the same way, and finds the top-level members. The escape \/ and
+// surrogate pairs (\ud83d\ude00), which Python and PHP write by default, are
+// accepted and decoded although yaml.v3 refuses them: the envelope is
+// promised to be YAML or JSON. It declines (returns false) on anything
+// else, including valid JSON that yaml.v3 refuses or reads differently:
 //
-//   - the escape \/ and \u escapes of UTF-16 surrogates (YAML errors);
+//   - \u escapes of lone UTF-16 surrogates (YAML errors; encoding/json
+//     would substitute U+FFFD);
 //   - raw characters YAML refuses (DEL, C1 controls, U+FFFE, U+FFFF) and
 //     raw line breaks that YAML folds or counts as lines (U+0085, U+2028,
 //     U+2029), and invalid UTF-8;
@@ -229,7 +236,7 @@ func (s *jsonScanner) key() ([]byte, bool) {
 			s.pos++
 			continue
 		}
-		if c != ':' || s.pos-start > maxSimpleKey {
+		if c != ':' || (s.pos-start > maxSimpleKey && utf8.RuneCount(s.data[start:s.pos]) > maxSimpleKey) {
 			return nil, false
 		}
 		s.pos++
@@ -330,15 +337,15 @@ func (s *jsonScanner) str() (esc, ok bool) {
 				return false, false
 			}
 			switch d[i+1] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				r, ok := hex4(d, i+2)
-				if !ok || (r >= 0xD800 && r <= 0xDFFF) {
+				_, n := surrogates(d, i)
+				if n == 0 {
 					return false, false
 				}
-				i += 6
-			default: // including \/, which YAML refuses
+				i += n
+			default:
 				return false, false
 			}
 		case c < 0x20 || c == 0x7F:
@@ -386,6 +393,28 @@ func hex4(d []byte, i int) (rune, bool) {
 		}
 	}
 	return r, true
+}
+
+// surrogates decodes the \u escape at d[i]: a character that is not a
+// surrogate (length 6), or a high surrogate immediately followed by an
+// escaped low one (length 12). n is 0 for bad hex digits or a lone or
+// reversed surrogate.
+func surrogates(d []byte, i int) (r rune, n int) {
+	r, ok := hex4(d, i+2)
+	switch {
+	case !ok || r >= 0xDC00 && r <= 0xDFFF:
+		return 0, 0
+	case r < 0xD800 || r > 0xDFFF:
+		return r, 6
+	}
+	if i+7 >= len(d) || d[i+6] != '\\' || d[i+7] != 'u' {
+		return 0, 0
+	}
+	lo, ok := hex4(d, i+8)
+	if !ok || lo < 0xDC00 || lo > 0xDFFF {
+		return 0, 0
+	}
+	return utf16.DecodeRune(r, lo), 12
 }
 
 // scanNumber scans a JSON number at i and returns its end.
@@ -455,10 +484,9 @@ func unescape(body []byte, i int) (rune, int) {
 	case 't':
 		return '\t', 2
 	case 'u':
-		r, _ := hex4(body, i+2)
-		return r, 6
+		return surrogates(body, i)
 	}
-	return rune(body[i+1]), 2 // " or \
+	return rune(body[i+1]), 2 // ", \ or /
 }
 
 // jsonConverter writes the compact JSON of checked JSON values, applying
@@ -706,10 +734,11 @@ func (c *jsonConverter) mapping(depth int) error {
 
 // number appends a number as the YAML path reads it: yaml.v3 resolves a
 // whole number that fits int64 (or uint64) as an integer, and otherwise
-// tries a float; a float out of range stays the text as written. The
+// tries a float; a number out of float range it leaves a string. The
 // converter then refuses integers beyond int64, whether yaml.v3 made them
-// !!int (fits uint64) or !!float (a plain run of digits), and writes floats
-// with strconv's shortest 'g' form.
+// !!int (fits uint64), !!float (a plain run of digits) or !!str (too long
+// for a float), refuses floats out of range, and writes floats with
+// strconv's shortest 'g' form.
 func (c *jsonConverter) number() error {
 	off := c.pos
 	end, _ := scanNumber(c.data, off)
@@ -723,13 +752,12 @@ func (c *jsonConverter) number() error {
 		}
 	}
 	f, err := strconv.ParseFloat(string(text), 64)
-	if err != nil {
-		// Out of float range: yaml.v3 leaves it a string.
-		c.buf = appendString(c.buf, string(text))
-		return nil
-	}
 	if integer {
-		return c.errAt(off, "integer out of range of a 64-bit signed integer; quote it to keep it as a string")
+		return c.errAt(off, "%s", intRangeMsg)
+	}
+	if err != nil {
+		// Out of float range (underflow is no error: it rounds to 0).
+		return c.errAt(off, "%s", floatRangeMsg)
 	}
 	c.buf = strconv.AppendFloat(c.buf, f, 'g', -1, 64)
 	return nil

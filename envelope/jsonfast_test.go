@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 func init() { panicInJSONPath = true }
@@ -14,22 +17,104 @@ func init() { panicInJSONPath = true }
 // viaYAML parses data through yaml.v3 only, as Parse did before the JSON
 // fast path.
 func viaYAML(data []byte, lim Limits) (*Envelope, error) {
+	return viaYAMLAs(data, data, lim)
+}
+
+// viaYAMLAs is viaYAML for data, but parses ref instead, a rewrite of data
+// with the same meaning.
+func viaYAMLAs(data, ref []byte, lim Limits) (*Envelope, error) {
 	lim = lim.normalized()
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, tooLargeFile("e.json", lim.MaxBytes)
 	}
-	return parseYAML("e.json", data, lim, sha256.Sum256(data))
+	return parseYAML("e.json", ref, lim, sha256.Sum256(data))
+}
+
+// plainEscapes rewrites valid JSON data, replacing each escape \/ and each
+// surrogate-pair escape (\ud83d\ude00) with the character it stands for,
+// escapes that JSON allows and yaml.v3 refuses. Spaces after the string make
+// up for the characters removed, so every position outside strings keeps
+// its line and column. changed reports whether anything was replaced.
+func plainEscapes(data []byte) (out []byte, changed bool) {
+	if !validJSON(data) || !bytes.Contains(data, []byte(`\`)) {
+		return data, false
+	}
+	hexAt := func(i int) rune {
+		if i+6 > len(data) || data[i] != '\\' || data[i+1] != 'u' {
+			return -1
+		}
+		r, err := strconv.ParseUint(string(data[i+2:i+6]), 16, 32)
+		if err != nil {
+			return -1
+		}
+		return rune(r)
+	}
+	inString, pad := false, 0
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case !inString:
+			inString = c == '"'
+		case c == '"':
+			out = append(append(out, '"'), bytes.Repeat([]byte{' '}, pad)...)
+			inString, pad = false, 0
+			i++
+			continue
+		case c == '\\' && data[i+1] == '/':
+			out = append(out, '/')
+			pad++
+			i += 2
+			continue
+		case c == '\\' && data[i+1] == 'u':
+			hi, lo := hexAt(i), hexAt(i+6)
+			if hi >= 0xD800 && hi < 0xDC00 && lo >= 0xDC00 && lo < 0xE000 {
+				out = utf8.AppendRune(out, utf16.DecodeRune(hi, lo))
+				pad += 11
+				i += 12
+				continue
+			}
+			out = append(out, data[i:i+6]...)
+			i += 6
+			continue
+		case c == '\\':
+			out = append(out, data[i:i+2]...)
+			i += 2
+			continue
+		}
+		out = append(out, c)
+		i++
+	}
+	return out, !bytes.Equal(out, data)
 }
 
 // sameAsYAML checks that Parse (which takes the fast path when it can)
 // agrees exactly with the YAML path: Facts, Metadata, SHA256, and the error
 // text including file:line:col. It returns whether the fast path decided.
+//
+// JSON with the escapes \/ or surrogate pairs, which yaml.v3 refuses, must
+// be decided by the fast path exactly when it decides plainEscapes(data),
+// and is then compared with the YAML path's reading of that rewrite (when
+// the fast path declines, YAML's error stands). When
+// the fast path succeeds, Facts and Metadata must also hold the values that
+// encoding/json reads from data.
 func sameAsYAML(t *testing.T, data []byte, lim Limits) (fast bool) {
 	t.Helper()
-	want, wantErr := viaYAML(data, lim)
 	got, gotErr := Parse("e.json", data, lim)
 	if looksLikeJSON(data) {
 		_, fast, _ = parseJSON("e.json", data, lim.normalized(), "")
+	}
+	ref := data
+	if plain, rewritten := plainEscapes(data); rewritten {
+		if _, fastPlain, _ := parseJSON("e.json", plain, lim.normalized(), ""); fastPlain != fast {
+			t.Fatalf("%q: fast path decided %v, but %v for the same JSON without \\/ and surrogate escapes", trim(data), fast, fastPlain)
+		}
+		if fast {
+			ref = plain
+		}
+	}
+	want, wantErr := viaYAMLAs(data, ref, lim)
+	if fast && gotErr == nil {
+		sameAsEncodingJSON(t, data, got)
 	}
 	if (wantErr == nil) != (gotErr == nil) {
 		t.Fatalf("%q (fast %v): YAML path gives %v, Parse gives %v", trim(data), fast, wantErr, gotErr)
@@ -45,6 +130,30 @@ func sameAsYAML(t *testing.T, data []byte, lim Limits) (fast bool) {
 		t.Fatalf("%q (fast %v): output differs\n YAML:  %s | %s\n Parse: %s | %s", trim(data), fast, want.Facts, want.Metadata, got.Facts, got.Metadata)
 	}
 	return fast
+}
+
+// sameAsEncodingJSON checks that env, parsed from the JSON data, holds the
+// facts and metadata that encoding/json reads from data.
+func sameAsEncodingJSON(t *testing.T, data []byte, env *Envelope) {
+	t.Helper()
+	var top map[string]any
+	if err := json.Unmarshal(bytes.TrimPrefix(data, bom), &top); err != nil {
+		t.Fatalf("%q: the fast path decided JSON that encoding/json refuses: %v", trim(data), err)
+	}
+	for _, part := range []struct {
+		name string
+		got  []byte
+	}{{"facts", env.Facts}, {"metadata", env.Metadata}} {
+		var got any
+		if part.got != nil {
+			if err := json.Unmarshal(part.got, &got); err != nil {
+				t.Fatalf("%q: %s is not JSON: %v", trim(data), part.name, err)
+			}
+		}
+		if !reflect.DeepEqual(got, top[part.name]) {
+			t.Fatalf("%q: %s = %s, but encoding/json reads %#v", trim(data), part.name, part.got, top[part.name])
+		}
+	}
 }
 
 // validJSON is json.Valid after an optional UTF-8 BOM, which Parse allows.
@@ -76,8 +185,9 @@ var jsonCases = []struct {
 	{`{"facts":{"a":18446744073709551615}}`, true},                  // largest uint64
 	{`{"facts":{"a":-9223372036854775809}}`, true},                  // !!float, out of range
 	{`{"facts":{"a":10000000000000000000000}}`, true},               // !!float, out of range
-	{`{"facts":{"a":1` + strings.Repeat("0", 400) + `}}`, true},     // beyond float64: text
-	{`{"facts":{"a":1e999,"b":-1e999,"c":1.5E+400}}`, true},         // beyond float64: text
+	{`{"facts":{"a":1` + strings.Repeat("0", 400) + `}}`, true},     // beyond float64: !!str, out of range
+	{`{"facts":{"a":1e999,"b":-1e999,"c":1.5E+400}}`, true},         // beyond float64: !!str, out of range
+	{`{"facts":{"a":1e-400,"b":-1e-400}}`, true},                    // underflow rounds to 0
 	{`{"facts":{"a":[1,2,` + strings.Repeat("9", 30) + `]}}`, true}, // error position in an array
 	{`{"facts":{"a":0.000000000000000000000000000001,"b":100000000000000000000.0}}`, true},
 	// Strings and escapes.
@@ -85,9 +195,26 @@ var jsonCases = []struct {
 	{`{"facts":{"k\u00e9y":"v","\"":1,"\\":2,"\u0000":3,"":4}}`, true},
 	{"{\"facts\":{\"é中文😀\":\"é中文😀\xc2\xa0\xef\xbb\xbf\"}}", true},
 	{`{"facts":{"1":"1","true":"true","~":"~","null":"null","<<":"<<","&a":"*a"}}`, true},
-	{`{"facts":{"a":"\/"}}`, false},               // YAML has no \/ escape
-	{`{"facts":{"a":"\ud83d\ude00"}}`, false},     // YAML refuses surrogate escapes
-	{`{"facts":{"a":"\udc00"}}`, false},           //
+	// Escapes that YAML refuses: \/ and surrogate pairs are decoded by the
+	// fast path (sameAsYAML compares them with their characters written
+	// out); a lone or reversed surrogate is left to YAML's error.
+	{`{"facts":{"a":"\/"}}`, true},
+	{`{"facts":{"a":"ok \ud83d\ude00","b":"\uD83D\uDE00\ud800\udc00\udbff\udfff"}}`, true},
+	{`{"facts":{"url":"https:\/\/x.test\/a\/b","k\/\ud83d\ude00":1,"n":1e400}}`, true},
+	{`{"facts":{"\/":1,"/":2}}`, true},
+	{`{"facts":{"\ud83d\ude00":1,"😀":2}}`, true},
+	{`{"facts":"\ud83d\ude00\/"}`, true},
+	{`{"f\/cts":{}}`, true},
+	{"{\"facts\":{\"a\":\"\\/\\ud83d\\ude00\",\r\n\"b\":[\"\\/\",{\"c\":1,\"c\":2}]}}", true},
+	{`{"facts":{"` + strings.Repeat(`\/`, 499) + `":1}}`, true},
+	{`{"facts":{"` + strings.Repeat(`\/`, 500) + `":1}}`, false},
+	{`{"facts":{"a":"\udc00"}}`, false},       // lone low surrogate
+	{`{"facts":{"a":"\ud83d"}}`, false},       // lone high surrogate
+	{`{"facts":{"a":"\ud83dx"}}`, false},      // high surrogate, then a character
+	{`{"facts":{"a":"\ud83d\u0041"}}`, false}, // high surrogate, then no low one
+	{`{"facts":{"a":"\ud83d\ud83d"}}`, false}, // two high surrogates
+	{`{"facts":{"a":"\ude00\ud83d"}}`, false}, // reversed pair
+	{`{"facts":{"a":"\ud83d\ude00\udc00"}}`, false},
 	{"{\"facts\":{\"a\":\"x\u0085y\"}}", false},   // YAML folds a raw NEL
 	{"{\"facts\":{\"a\":\"x\u2028y\"}}", false},   // a raw line separator
 	{"{\"facts\":{\"a\":\"x\x7fy\"}}", false},     // YAML refuses DEL
