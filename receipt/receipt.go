@@ -2,7 +2,12 @@
 // gate leaves for CI: which vouch, which rulespec, envelope and compiled
 // program (by sha256), and the verdicts. With a key it carries an
 // HMAC-SHA256 over its canonical form, so neither the receipt nor any of
-// the three files can change without Verify noticing.
+// the files it names can change without Verify noticing.
+//
+// Verify also refuses, unless told otherwise, a receipt whose pass relied
+// on observed failures (observe mode reports a failure without failing the
+// gate, so such a pass proves nothing about the failing rules), and, given
+// the files the caller expects, a receipt made under other ones.
 package receipt
 
 import (
@@ -46,12 +51,20 @@ type Receipt struct {
 	Created string `json:"created"`
 	// Paths are relative to the receipt's directory, with '/', so the
 	// receipt still checks out after the tree moves.
-	Rulespec   File        `json:"rulespec"`
-	Envelope   File        `json:"envelope"`
-	Program    File        `json:"program"`
-	Strict     bool        `json:"strict"`
-	Observe    bool        `json:"observe"`
-	Verdict    string      `json:"verdict"`
+	Rulespec File `json:"rulespec"`
+	Envelope File `json:"envelope"`
+	Program  File `json:"program"`
+	// Config is vouch.yaml when the gate read one: editing it (out,
+	// strict, limits, architecture) invalidates the receipt. Omitted when
+	// there was none, so older receipts keep their canonical form.
+	Config  *File  `json:"config,omitempty"`
+	Strict  bool   `json:"strict"`
+	Observe bool   `json:"observe"`
+	Verdict string `json:"verdict"`
+	// Observed is set when the gate passed only because failures were
+	// observed (reported, not enforced): Verify refuses such a receipt
+	// unless Options.AllowObserved.
+	Observed   bool        `json:"observed,omitempty"`
 	Predicates []Predicate `json:"predicates"`
 	// Architecture is present when the gate also evaluated the
 	// architecture rules.
@@ -69,6 +82,9 @@ type Architecture struct {
 	Strict  bool   `json:"strict"`
 	Observe bool   `json:"observe"`
 	Verdict string `json:"verdict"`
+	// ObservedFindings counts the blocking findings observe mode let
+	// through.
+	ObservedFindings int `json:"observed_findings,omitempty"`
 }
 
 // ArchInputs are the architecture files a receipt vouches for, by path as
@@ -136,6 +152,8 @@ type MAC struct {
 // them.
 type Inputs struct {
 	Rulespec, Envelope, Program string
+	// Config is vouch.yaml, "" when the gate read none.
+	Config string
 }
 
 // New hashes the inputs from disk and builds an unsigned receipt for a
@@ -157,7 +175,37 @@ func New(path string, in Inputs, vouchVersion string, created time.Time) (*Recei
 		}
 		*f.dst = File{Path: rel, SHA256: sum}
 	}
+	if in.Config != "" {
+		sum, err := hashFile(in.Config)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := relTo(dir, in.Config)
+		if err != nil {
+			return nil, err
+		}
+		r.Config = &File{Path: rel, SHA256: sum}
+	}
 	return r, nil
+}
+
+// PassedOnObserved reports whether the receipt's pass relied on observed
+// failures: it says so, a predicate it records failed, or observe mode let
+// architecture findings through. It reads the recorded verdicts too, so an
+// unsigned receipt cannot hide them by dropping the flag.
+func (r *Receipt) PassedOnObserved() bool {
+	if r.Observed {
+		return true
+	}
+	for _, p := range r.Predicates {
+		if p.Status == "fail" || p.Observed {
+			return true
+		}
+	}
+	if a := r.Architecture; a != nil && (a.ObservedFindings > 0 || a.Verdict != "pass") {
+		return true
+	}
+	return false
 }
 
 func relTo(dir, path string) (string, error) {
@@ -275,20 +323,41 @@ func Read(path string) (*Receipt, error) {
 
 // Problem is one way a receipt does not hold.
 type Problem struct {
-	// Subject is what failed: "rulespec", "envelope", "program",
-	// "architecture", "verdict" or "mac".
+	// Subject is what failed: "rulespec", "envelope", "program", "config",
+	// "architecture", "verdict", "observed" or "mac".
 	Subject string
 	Msg     string
 }
 
+// Options say what Verify checks beyond the hashes and the verdict.
+type Options struct {
+	// Key checks the MAC; nil means no key (a signed receipt is then an
+	// error: it cannot be checked).
+	Key []byte
+	// RequireSigned makes an unsigned receipt a problem.
+	RequireSigned bool
+	// AllowObserved accepts a pass that relied on observed failures.
+	AllowObserved bool
+	// Rulespec and Envelope are the files the caller expects the receipt
+	// to cover, as paths from the working directory; "" checks nothing.
+	Rulespec, Envelope string
+	// CheckConfig compares the receipt's vouch.yaml with Config, the one
+	// the caller read ("" for none).
+	CheckConfig bool
+	Config      string
+}
+
 // Verify checks the receipt at path: each file's sha256 recomputed from
-// disk, the verdict, and, when key is not nil, the MAC. It returns the
-// receipt and every problem found; an error means it could not check.
-func Verify(path string, key []byte) (*Receipt, []Problem, error) {
+// disk, the verdict, whether the pass relied on observed failures, the
+// expected files in opts and, when opts.Key is not nil, the MAC. It
+// returns the receipt and every problem found; an error means it could
+// not check.
+func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 	r, err := Read(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	key := opts.Key
 	var probs []Problem
 	dir := filepath.Dir(path)
 	type named struct {
@@ -296,6 +365,9 @@ func Verify(path string, key []byte) (*Receipt, []Problem, error) {
 		f    File
 	}
 	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}}
+	if r.Config != nil {
+		files = append(files, named{"config", *r.Config})
+	}
 	if a := r.Architecture; a != nil {
 		for _, f := range a.Files {
 			files = append(files, named{"architecture", f})
@@ -315,12 +387,47 @@ func Verify(path string, key []byte) (*Receipt, []Problem, error) {
 			probs = append(probs, Problem{f.name, fmt.Sprintf("%s has changed: sha256 %s, the receipt says %s", p, sum, f.f.SHA256)})
 		}
 	}
+	for _, e := range []struct {
+		name, want string
+		f          File
+	}{{"rulespec", opts.Rulespec, r.Rulespec}, {"envelope", opts.Envelope, r.Envelope}} {
+		if e.want == "" {
+			continue
+		}
+		got := filepath.Join(dir, filepath.FromSlash(e.f.Path))
+		if same, err := samePath(got, e.want); err != nil {
+			return r, probs, err
+		} else if !same {
+			probs = append(probs, Problem{e.name, fmt.Sprintf("the receipt covers the %s %s, not %s: it was made under another %s", e.name, got, e.want, e.name)})
+		}
+	}
+	if opts.CheckConfig {
+		switch {
+		case r.Config == nil && opts.Config != "":
+			probs = append(probs, Problem{"config", fmt.Sprintf("the receipt was made without %s, which exists now", opts.Config)})
+		case r.Config != nil:
+			got := filepath.Join(dir, filepath.FromSlash(r.Config.Path))
+			if opts.Config == "" {
+				probs = append(probs, Problem{"config", fmt.Sprintf("the receipt covers %s, but no vouch.yaml applies here", got)})
+			} else if same, err := samePath(got, opts.Config); err != nil {
+				return r, probs, err
+			} else if !same {
+				probs = append(probs, Problem{"config", fmt.Sprintf("the receipt covers %s, not %s", got, opts.Config)})
+			}
+		}
+	}
 	if r.Verdict != "pass" {
 		probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records verdict %q; only a passing gate writes one", r.Verdict)})
+	} else if !opts.AllowObserved && r.PassedOnObserved() {
+		probs = append(probs, Problem{"observed", "the gate passed only because failures were observed (reported, not enforced), so the receipt does not show the rules hold; accept it with --allow-observed"})
 	}
 	switch {
 	case key == nil && r.MAC != nil:
 		return r, probs, errors.New("the receipt is signed; give the key with --key-file or VOUCH_KEY to check it")
+	case key == nil && opts.RequireSigned:
+		// Unsigned, and nothing to check a signature with: a CI job
+		// without its secret (a fork's pull request) must not pass.
+		return r, probs, errors.New("a signed receipt is required, but there is no key to check it with (this receipt is unsigned); give the key with --key-file or VOUCH_KEY")
 	case key != nil && r.MAC == nil:
 		probs = append(probs, Problem{"mac", "the receipt carries no MAC, but a key was given: it was written without the key, or the MAC was stripped"})
 	case key != nil:
@@ -333,4 +440,17 @@ func Verify(path string, key []byte) (*Receipt, []Problem, error) {
 		}
 	}
 	return r, probs, nil
+}
+
+// samePath compares two paths as cleaned absolute paths.
+func samePath(a, b string) (bool, error) {
+	aa, err := filepath.Abs(a)
+	if err != nil {
+		return false, fmt.Errorf("receipt: %w", err)
+	}
+	ab, err := filepath.Abs(b)
+	if err != nil {
+		return false, fmt.Errorf("receipt: %w", err)
+	}
+	return aa == ab, nil
 }

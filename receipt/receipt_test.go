@@ -53,7 +53,7 @@ func setup(t *testing.T, sign bool) (dir, path string) {
 
 func TestRoundTrip(t *testing.T) {
 	_, path := setup(t, true)
-	r, probs, err := Verify(path, key)
+	r, probs, err := Verify(path, Options{Key: key})
 	if err != nil || len(probs) != 0 {
 		t.Fatalf("Verify = %v, %v", probs, err)
 	}
@@ -106,7 +106,7 @@ func TestTamper(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, path := setup(t, true)
 			tt.tamper(t, dir, path)
-			_, probs, err := Verify(path, key)
+			_, probs, err := Verify(path, Options{Key: key})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,14 +123,132 @@ func TestTamper(t *testing.T) {
 
 func TestWrongKeyAndNoKey(t *testing.T) {
 	_, path := setup(t, true)
-	if _, probs, err := Verify(path, []byte("another key, long enough")); err != nil || len(probs) != 1 || probs[0].Subject != "mac" {
+	if _, probs, err := Verify(path, Options{Key: []byte("another key, long enough")}); err != nil || len(probs) != 1 || probs[0].Subject != "mac" {
 		t.Errorf("wrong key: %v, %v", probs, err)
 	}
-	if _, _, err := Verify(path, nil); err == nil || !strings.Contains(err.Error(), "signed") {
+	if _, _, err := Verify(path, Options{}); err == nil || !strings.Contains(err.Error(), "signed") {
 		t.Errorf("no key: %v", err)
 	}
-	if _, _, err := Verify(path, []byte("short")); err == nil {
+	if _, _, err := Verify(path, Options{Key: []byte("short")}); err == nil {
 		t.Error("a short key is accepted")
+	}
+}
+
+// TestObserved: a pass that relied on observed failures is refused unless
+// allowed, whether the receipt says so or only its verdicts show it.
+func TestObserved(t *testing.T) {
+	for name, edit := range map[string]func(r *Receipt){
+		"flagged":          func(r *Receipt) { r.Observed = true },
+		"failed predicate": func(r *Receipt) { r.Predicates[0].Status = "fail" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, path := setup(t, false)
+			r, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edit(r)
+			if err := r.Write(path); err != nil {
+				t.Fatal(err)
+			}
+			_, probs, err := Verify(path, Options{})
+			if err != nil || len(probs) != 1 || probs[0].Subject != "observed" {
+				t.Errorf("Verify = %+v, %v; want one observed problem", probs, err)
+			}
+			_, probs, err = Verify(path, Options{AllowObserved: true})
+			if err != nil || len(probs) != 0 {
+				t.Errorf("AllowObserved: %+v, %v", probs, err)
+			}
+		})
+	}
+}
+
+func TestPassedOnObserved(t *testing.T) {
+	r := &Receipt{Verdict: "pass", Predicates: []Predicate{{Status: "pass"}}}
+	if r.PassedOnObserved() {
+		t.Error("a clean pass counts as observed")
+	}
+	r.Architecture = &Architecture{Verdict: "pass", Observe: true, ObservedFindings: 1}
+	if !r.PassedOnObserved() {
+		t.Error("observed architecture findings do not count")
+	}
+}
+
+// TestExpected: a receipt made under another rulespec, envelope or
+// vouch.yaml is refused when the caller names the expected ones.
+func TestExpected(t *testing.T) {
+	dir, path := setup(t, true)
+	rs, env := filepath.Join(dir, "analysis/rulespec.yaml"), filepath.Join(dir, "out/envelope.yaml")
+	if _, probs, err := Verify(path, Options{Key: key, Rulespec: rs, Envelope: filepath.Join(dir, "out/../out/envelope.yaml"), CheckConfig: true}); err != nil || len(probs) != 0 {
+		t.Errorf("the right files: %+v, %v", probs, err)
+	}
+	_, probs, err := Verify(path, Options{Key: key, Rulespec: filepath.Join(dir, "easy.yaml"), Envelope: env})
+	if err != nil || len(probs) != 1 || probs[0].Subject != "rulespec" || !strings.Contains(probs[0].Msg, "easy.yaml") {
+		t.Errorf("another rulespec: %+v, %v", probs, err)
+	}
+	_, probs, err = Verify(path, Options{Key: key, Envelope: filepath.Join(dir, "other.yaml")})
+	if err != nil || len(probs) != 1 || probs[0].Subject != "envelope" {
+		t.Errorf("another envelope: %+v, %v", probs, err)
+	}
+	_, probs, err = Verify(path, Options{Key: key, CheckConfig: true, Config: filepath.Join(dir, "vouch.yaml")})
+	if err != nil || len(probs) != 1 || probs[0].Subject != "config" {
+		t.Errorf("a vouch.yaml the receipt lacks: %+v, %v", probs, err)
+	}
+}
+
+// TestConfig: vouch.yaml is hashed into the receipt; editing it breaks it.
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"vouch.yaml", "r.yaml", "e.yaml", "p.dl"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(p+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := func(p string) string { return filepath.Join(dir, p) }
+	path := j(FileName)
+	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Config: j("vouch.yaml")}, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Verdict = "pass"
+	if err := r.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Key: key, CheckConfig: true, Config: j("vouch.yaml")}
+	if _, probs, err := Verify(path, opts); err != nil || len(probs) != 0 || r.Config == nil || r.Config.Path != "vouch.yaml" {
+		t.Fatalf("Verify = %+v, %v (config %+v)", probs, err, r.Config)
+	}
+	if err := os.WriteFile(j("vouch.yaml"), []byte("strict: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, probs, err := Verify(path, opts); err != nil || len(probs) != 1 || probs[0].Subject != "config" {
+		t.Errorf("edited vouch.yaml: %+v, %v", probs, err)
+	}
+	opts.Config = ""
+	if _, probs, err := Verify(path, opts); err != nil || len(probs) != 2 {
+		t.Errorf("no vouch.yaml applies: %+v, %v", probs, err)
+	}
+}
+
+// TestRequireSigned: an unsigned receipt fails with a key, and cannot be
+// checked without one.
+func TestRequireSigned(t *testing.T) {
+	_, path := setup(t, false)
+	if _, probs, err := Verify(path, Options{}); err != nil || len(probs) != 0 {
+		t.Errorf("unsigned, not required: %+v, %v", probs, err)
+	}
+	if _, _, err := Verify(path, Options{RequireSigned: true}); err == nil || !strings.Contains(err.Error(), "no key") {
+		t.Errorf("required, no key: %v", err)
+	}
+	if _, probs, err := Verify(path, Options{RequireSigned: true, Key: key}); err != nil || len(probs) != 1 || probs[0].Subject != "mac" {
+		t.Errorf("required, key: %+v, %v", probs, err)
+	}
+	_, path = setup(t, true)
+	if _, probs, err := Verify(path, Options{RequireSigned: true, Key: key}); err != nil || len(probs) != 0 {
+		t.Errorf("signed: %+v, %v", probs, err)
 	}
 }
 
@@ -146,7 +264,7 @@ func TestMalformed(t *testing.T) {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := Verify(path, nil); err == nil {
+			if _, _, err := Verify(path, Options{}); err == nil {
 				t.Error("malformed receipt accepted")
 			}
 		})

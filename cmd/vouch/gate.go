@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
@@ -33,7 +34,10 @@ func gateCommand() *cli.Command {
 		Description: `The one command a harness or CI calls at plan completion. It requires the envelope
 (default from vouch.yaml, else .vouch/envelope.yaml), verifies it against the rulespec with
 evidence checked under the repository root, writes the program and trace, and on a pass writes
-verification.json (a receipt, signed with --key-file or VOUCH_KEY) beside them. When vouch.yaml
+verification.json (a receipt, signed with --key-file or VOUCH_KEY) beside them; any other
+outcome removes an earlier receipt. A pass that relied on observed failures (--observe, mode:
+observe) records "observed": true, which 'vouch receipt verify' refuses without
+--allow-observed. When vouch.yaml
 has an architecture: section (or with --lint) the architecture rules of 'vouch lint' are
 evaluated too, and their error findings block the gate like failing predicates.
 
@@ -71,6 +75,9 @@ type gateResult struct {
 	Observe  bool
 	Receipt  string
 	Signed   bool
+	// PassedOnObserved is set when the pass relied on observed failures;
+	// the receipt records it and 'receipt verify' refuses it by default.
+	PassedOnObserved bool
 	// Missing is set when there is no envelope; Report is nil then.
 	Missing bool
 	// Err is an input or evaluation error; Report is nil then.
@@ -96,6 +103,8 @@ type gateFields struct {
 	Envelope string `json:"envelope"`
 	Receipt  string `json:"receipt"`
 	Signed   bool   `json:"signed"`
+	// PassedOnObserved: the pass relied on observed failures.
+	PassedOnObserved bool `json:"passed_on_observed"`
 	// Problem says why there is no report: missing_envelope or error.
 	Problem string `json:"problem,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -113,30 +122,60 @@ func runGate(c *cli.Context) error {
 	return renderGate(c, format, g)
 }
 
-// gate runs the whole decision. It never returns a pass on an error.
+// gate runs the whole decision. It never returns a pass on an error, and
+// no receipt survives a run that does not pass (exit 1 or 2): one from an
+// earlier pass would otherwise vouch for work this run rejected.
 func gate(c *cli.Context) *gateResult {
 	g := &gateResult{Verdict: "fail", Observe: c.Bool("observe")}
+	path := g.decide(c)
+	if g.Verdict == "pass" {
+		return g
+	}
+	g.Receipt = ""
+	if path == "" {
+		return g
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("remove the stale receipt: %w", err)
+		if g.Err != nil {
+			g.Err = errors.Join(g.Err, err)
+		} else {
+			g.Err = err
+		}
+		g.Report = nil
+	}
+	return g
+}
+
+// decide fills g and returns where the receipt goes, so gate can remove a
+// stale one on any outcome but a pass.
+func (g *gateResult) decide(c *cli.Context) string {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		g.Err = err
-		return g
+		return fallbackReceipt(c)
 	}
 	g.Root = cfg.Root
 	g.Envelope = pick(c.String("envelope"), cfg.Envelope)
 	g.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
+	dir := pick(c.String("out"), cfg.Out)
+	if dir == "" {
+		dir = filepath.Dir(g.Envelope)
+	}
+	path := filepath.Join(dir, receipt.FileName)
 	key, err := receiptKey(c)
 	if err != nil {
 		g.Err = err
-		return g
+		return path
 	}
 	withLint, err := lintWanted(c, cfg)
 	if err != nil {
 		g.Err = err
-		return g
+		return path
 	}
 	if _, err := os.Stat(g.Envelope); errors.Is(err, fs.ErrNotExist) {
 		g.Missing = true
-		return g
+		return path
 	}
 	out, err := verify.Run(verify.Input{
 		RulespecPath: g.Rulespec,
@@ -152,15 +191,11 @@ func gate(c *cli.Context) *gateResult {
 			err = fmt.Errorf("invalid input:\n%w", err)
 		}
 		g.Err = err
-		return g
-	}
-	dir := pick(c.String("out"), cfg.Out)
-	if dir == "" {
-		dir = filepath.Dir(g.Envelope)
+		return path
 	}
 	if err := out.WriteArtifacts(dir); err != nil {
 		g.Err = err
-		return g
+		return path
 	}
 	verdict := out.Report.GateVerdict
 	if withLint {
@@ -173,45 +208,87 @@ func gate(c *cli.Context) *gateResult {
 		}
 		if err != nil {
 			g.Err = err
-			removeStale(filepath.Join(dir, receipt.FileName))
-			return g
+			return path
 		}
 	}
 	g.Report = out.Report
-	g.Receipt = filepath.Join(dir, receipt.FileName)
 	if verdict != "pass" {
-		// A receipt from an earlier pass must not outlive this failure.
-		if err := os.Remove(g.Receipt); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			g.Err = fmt.Errorf("remove the stale receipt: %w", err)
-			g.Report = nil
-		}
-		g.Receipt = ""
-		return g
+		return path
 	}
-	if err := writeReceipt(g.Receipt, out, g.Lint, key); err != nil {
+	r, err := writeReceipt(path, cfg.File, out, g.Lint, key)
+	if err != nil {
 		g.Err = err
 		g.Report = nil
-		return g
+		return path
 	}
+	g.Receipt = path
 	g.Signed = key != nil
+	g.PassedOnObserved = r.Observed
 	g.Verdict = "pass"
-	return g
+	return path
 }
 
-// removeStale deletes a receipt that must not outlive a run that did not
-// pass; the run's own error is what gets reported.
-func removeStale(path string) {
-	_ = os.Remove(path)
+// fallbackReceipt is where the receipt would be when vouch.yaml cannot be
+// loaded: --out, else the directory of --envelope, else what a lenient
+// read of vouch.yaml's out and envelope says, else the default. A receipt
+// elsewhere still fails 'vouch receipt verify', which hashes vouch.yaml.
+func fallbackReceipt(c *cli.Context) string {
+	if d := c.String("out"); d != "" {
+		return filepath.Join(d, receipt.FileName)
+	}
+	if e := c.String("envelope"); e != "" {
+		return filepath.Join(filepath.Dir(e), receipt.FileName)
+	}
+	root := c.String("root")
+	if root == "" {
+		var err error
+		if root, _, err = config.Discover("."); err != nil {
+			return ""
+		}
+	}
+	out, env := lenientConfig(filepath.Join(root, config.FileName))
+	switch {
+	case out != "":
+		return filepath.Join(root, out, receipt.FileName)
+	case env != "":
+		return filepath.Join(root, filepath.Dir(env), receipt.FileName)
+	}
+	return filepath.Join(root, filepath.Dir(filepath.FromSlash(config.DefaultEnvelope)), receipt.FileName)
 }
 
-func writeReceipt(path string, out *verify.Outcome, gl *gateLint, key []byte) error {
+// lenientConfig reads out and envelope from a vouch.yaml that did not
+// load, ignoring every other problem; paths that leave the root are
+// dropped.
+func lenientConfig(file string) (out, env string) {
+	defer func() { _ = recover() }() // yaml.v3 has panicked on hostile input
+	data, err := os.ReadFile(file)
+	if err != nil || len(data) > config.MaxBytes {
+		return "", ""
+	}
+	var v struct {
+		Out      any `yaml:"out"`
+		Envelope any `yaml:"envelope"`
+	}
+	_ = yaml.Unmarshal(data, &v)
+	local := func(x any) string {
+		s, ok := x.(string)
+		if !ok || s == "" || !filepath.IsLocal(filepath.FromSlash(s)) {
+			return ""
+		}
+		return filepath.FromSlash(s)
+	}
+	return local(v.Out), local(v.Envelope)
+}
+
+func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, key []byte) (*receipt.Receipt, error) {
 	r, err := receipt.New(path, receipt.Inputs{
 		Rulespec: out.Rulespec.File,
 		Envelope: out.Envelope.File,
 		Program:  out.Report.Artifacts.Program,
+		Config:   configFile,
 	}, version, time.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, out.Report.GateVerdict
 	for _, p := range out.Report.Predicates {
@@ -220,17 +297,21 @@ func writeReceipt(path string, out *verify.Outcome, gl *gateLint, key []byte) er
 	if gl != nil {
 		in := receipt.ArchInputs{Files: gl.Files, Program: gl.Report.Artifacts.Program, Gate: gl.GateProgram}
 		if err := r.AddArchitecture(path, in, gl.Strict, gl.Observe, gl.Verdict); err != nil {
-			return err
+			return nil, err
 		}
+		r.Architecture.ObservedFindings = len(gl.Observed)
 		// The receipt's verdict is the gate's: both programs passed.
 		r.Verdict = "pass"
 	}
+	// A pass that relied on observed failures says so, and 'receipt
+	// verify' refuses it without --allow-observed.
+	r.Observed = r.PassedOnObserved()
 	if key != nil {
 		if err := r.Sign(key); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return r.Write(path)
+	return r, r.Write(path)
 }
 
 // loadConfig reads vouch.yaml (found from the working directory, or under
@@ -302,7 +383,7 @@ func renderGate(c *cli.Context, format string, g *gateResult) error {
 		return nil
 	case "json":
 		j := gateJSON{Report: g.Report, Gate: gateFields{Verdict: g.Verdict, Observe: g.Observe, Root: g.Root,
-			Rulespec: g.Rulespec, Envelope: g.Envelope, Receipt: g.Receipt, Signed: g.Signed}}
+			Rulespec: g.Rulespec, Envelope: g.Envelope, Receipt: g.Receipt, Signed: g.Signed, PassedOnObserved: g.PassedOnObserved}}
 		if g.Report == nil {
 			j.Report = &verify.Report{Verdict: "fail", Predicates: []verify.PredicateReport{}, Warnings: []string{}}
 			j.Gate.Problem, j.Gate.Message = "error", errText(g.Err)
@@ -384,6 +465,9 @@ func writeGateText(c *cli.Context, g *gateResult) error {
 		signed := "unsigned"
 		if g.Signed {
 			signed = "signed"
+		}
+		if g.PassedOnObserved {
+			signed += "; observed: it passed only because failures were observed, so 'vouch receipt verify' refuses it without --allow-observed"
 		}
 		_, err = fmt.Fprintf(w, "gate: PASS; receipt %s (%s)\n", g.Receipt, signed)
 		return err

@@ -48,8 +48,16 @@ predicates:
     value: 10
     notes: Say in a sentence what you did.
 
-  # Evidence: every cited path (path, path:line or path:first-last) must exist
-  # under the repository root, with the lines inside the file.
+  # Evidence: at least one file must be cited (an empty list would pass
+  # file_exists vacuously), and every cited path (path, path:line or
+  # path:first-last) must exist under the repository root, with the lines
+  # inside the file.
+  - id: files-listed
+    claim: files_changed
+    rule: min_length
+    value: 1
+    notes: List the files you changed.
+
   - id: files-exist
     claim: files_changed
     rule: file_exists
@@ -94,8 +102,12 @@ jobs:
         with:
           go-version: "1.26"
       - run: go install github.com/vouch-dev/vouch/cmd/vouch@latest
-      # Prove the committed receipt matches the rulespec, envelope and program.
-      - run: vouch receipt verify
+      # Prove the committed receipt matches the rulespec, envelope, program and
+      # vouch.yaml, and was signed with the key. --require-signed fails the job
+      # when the VOUCH_KEY secret is missing (forks' pull requests get no secrets)
+      # instead of accepting an unsigned receipt. Add --allow-observed only while
+      # rolling out observe-mode rules whose failures you accept.
+      - run: vouch receipt verify --require-signed
         env:
           VOUCH_KEY: ${{ secrets.VOUCH_KEY }}
       # Re-run the gate, with annotations on the failing predicates.
@@ -115,7 +127,8 @@ func initCommand() *cli.Command {
 		Description: `Creates vouch.yaml and a commented analysis/rulespec.yaml at the repository root, then
 prints the snippets for a Claude Code Stop hook, a git pre-commit hook and a GitHub Actions job.
 With --write it installs them too (.claude/settings.json, .git/hooks/pre-commit,
-.github/workflows/vouch.yml). An existing file is never overwritten without --force.`,
+.github/workflows/vouch.yml). An existing file is never overwritten without --force; when a
+hook file exists, init says the hook is not installed and prints the snippet to merge into it.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "install the hook and CI snippets as files"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
@@ -153,12 +166,18 @@ func runInit(c *cli.Context) error {
 		}
 	}
 	kept := 0
+	var unmerged []scaffold
 	for _, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f.path))
 		_, err := os.Lstat(p)
 		switch {
 		case err == nil && !force:
-			fmt.Fprintf(w, "kept %s: it exists (use --force to overwrite)\n", p)
+			if hookFile(f.path) {
+				fmt.Fprintf(w, "kept %s: it exists, so the vouch hook is NOT installed there; merge the snippet below by hand (or use --force to overwrite)\n", p)
+				unmerged = append(unmerged, f)
+			} else {
+				fmt.Fprintf(w, "kept %s: it exists (use --force to overwrite)\n", p)
+			}
 			kept++
 			continue
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -168,6 +187,9 @@ func runInit(c *cli.Context) error {
 			return fail(exitError, err)
 		}
 		fmt.Fprintf(w, "wrote %s\n", p)
+	}
+	for _, f := range unmerged {
+		fmt.Fprintf(w, "\nNOT INSTALLED: merge this into the existing %s:\n\n%s", f.path, indent(f.content))
 	}
 	if !c.Bool("write") {
 		var b strings.Builder
@@ -184,6 +206,16 @@ func runInit(c *cli.Context) error {
 		fmt.Fprintf(w, "%d file(s) kept unchanged\n", kept)
 	}
 	return nil
+}
+
+// hookFile reports whether init's file at rel installs a hook: keeping an
+// existing one means the gate does not run there until merged by hand.
+func hookFile(rel string) bool {
+	switch rel {
+	case ".claude/settings.json", ".github/workflows/vouch.yml", ".git/hooks/pre-commit":
+		return true
+	}
+	return false
 }
 
 func indent(s string) string {

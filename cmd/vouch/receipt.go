@@ -19,16 +19,28 @@ func receiptCommand() *cli.Command {
 			Name:      "verify",
 			Usage:     "prove the envelope passed under exactly this rulespec",
 			ArgsUsage: "[RECEIPT]",
-			Description: `Recomputes the sha256 of the rulespec, the envelope and the compiled program from the
-files on disk (paths are relative to the receipt) and, with --key-file or VOUCH_KEY, checks the
-receipt's HMAC-SHA256. RECEIPT defaults to verification.json in vouch.yaml's out directory, else
-beside the default envelope.
+			Description: `Recomputes the sha256 of the rulespec, the envelope, the compiled program and vouch.yaml
+from the files on disk (paths are relative to the receipt) and, with --key-file or VOUCH_KEY,
+checks the receipt's HMAC-SHA256. RECEIPT defaults to verification.json in vouch.yaml's out
+directory, else beside the envelope.
 
-Exit codes: 0 the receipt holds, 1 something changed (every change is listed), 2 the receipt
-cannot be read, or it is signed and no key was given.`,
+The receipt must name the rulespec and envelope the gate would use here: --rulespec and
+--envelope, else vouch.yaml's (compared as cleaned absolute paths), and the vouch.yaml found
+here. With neither flags nor vouch.yaml any rulespec is accepted, and the output says which
+one the receipt covers. A pass that relied on observed failures (observe mode) is refused
+unless --allow-observed. --require-signed refuses an unsigned receipt: use it in CI, where a
+missing secret (a fork's pull request) must fail, not skip the MAC check.
+
+Exit codes: 0 the receipt holds, 1 something changed or does not match (every problem is
+listed), or the receipt is unsigned under --require-signed, 2 the receipt cannot be read, or it
+is signed (or --require-signed is given) and no key was given.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "key-file", Usage: "check the MAC with the key in `FILE` (else $VOUCH_KEY)"},
-				&cli.StringFlag{Name: "root", Usage: "repository `DIR`, for the default RECEIPT"},
+				&cli.BoolFlag{Name: "require-signed", Usage: "refuse an unsigned receipt (exit 1), and exit 2 when no key is given"},
+				&cli.BoolFlag{Name: "allow-observed", Usage: "accept a pass that relied on observed (not enforced) failures"},
+				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "the rulespec `FILE` the receipt must cover (default: vouch.yaml's)"},
+				&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "the envelope `FILE` the receipt must cover (default: vouch.yaml's)"},
+				&cli.StringFlag{Name: "root", Usage: "repository `DIR`, for vouch.yaml and the default RECEIPT"},
 			},
 			Action: runReceiptVerify,
 		}},
@@ -39,23 +51,36 @@ func runReceiptVerify(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, fmt.Errorf("receipt verify takes at most one RECEIPT, got %d", c.NArg()))
 	}
-	path := c.Args().First()
-	if path == "" {
-		cfg, err := loadConfig(c)
-		if err != nil {
-			return fail(exitError, err)
-		}
-		dir := cfg.Out
-		if dir == "" {
-			dir = filepath.Dir(cfg.Envelope)
-		}
-		path = filepath.Join(dir, receipt.FileName)
-	}
-	key, err := receiptKey(c)
+	cfg, err := loadConfig(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	r, probs, err := receipt.Verify(path, key)
+	opts := receipt.Options{
+		RequireSigned: c.Bool("require-signed"),
+		AllowObserved: c.Bool("allow-observed"),
+		// The files the gate would use here: flags, else vouch.yaml's.
+		// Without either there is nothing to compare with.
+		CheckConfig: true,
+		Config:      cfg.File,
+	}
+	if cfg.File != "" || c.String("rulespec") != "" {
+		opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
+	}
+	if cfg.File != "" || c.String("envelope") != "" {
+		opts.Envelope = pick(c.String("envelope"), cfg.Envelope)
+	}
+	path := c.Args().First()
+	if path == "" {
+		dir := cfg.Out
+		if dir == "" {
+			dir = filepath.Dir(pick(c.String("envelope"), cfg.Envelope))
+		}
+		path = filepath.Join(dir, receipt.FileName)
+	}
+	if opts.Key, err = receiptKey(c); err != nil {
+		return fail(exitError, err)
+	}
+	r, probs, err := receipt.Verify(path, opts)
 	if err != nil {
 		if errors.Is(err, receipt.ErrMalformed) {
 			return fail(exitFail, err)
@@ -70,15 +95,25 @@ func runReceiptVerify(c *cli.Context) error {
 		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %d problem(s)", path, len(probs)))
 	}
 	how := "hashes match; unsigned, so the receipt itself is not authenticated"
-	if key != nil {
+	if opts.Key != nil {
 		how = "hashes match and the HMAC-SHA256 is valid"
 	}
 	var ids []string
 	for _, p := range r.Predicates {
 		ids = append(ids, fmt.Sprintf("%d:%s", p.Index, p.Status))
 	}
-	fmt.Fprintf(w, "OK %s: %s\n  rulespec %s sha256:%s\n  envelope %s sha256:%s\n  program  %s sha256:%s\n  verdict %s (%s), vouch %s, %s\n",
-		path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256,
-		r.Verdict, strings.Join(ids, " "), r.Vouch, r.Created)
+	fmt.Fprintf(w, "OK %s: %s\n  rulespec %s sha256:%s\n  envelope %s sha256:%s\n  program  %s sha256:%s\n",
+		path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256)
+	if r.Config != nil {
+		fmt.Fprintf(w, "  config   %s sha256:%s\n", r.Config.Path, r.Config.SHA256)
+	}
+	fmt.Fprintf(w, "  verdict %s (%s), vouch %s, %s\n", r.Verdict, strings.Join(ids, " "), r.Vouch, r.Created)
+	if r.PassedOnObserved() {
+		fmt.Fprintf(w, "  observed: the pass relied on observed failures (accepted with --allow-observed)\n")
+	}
+	if opts.Rulespec == "" {
+		fmt.Fprintf(w, "  note: no vouch.yaml and no --rulespec, so the rulespec was not checked against an expected one; this receipt covers %s\n",
+			filepath.Join(filepath.Dir(path), filepath.FromSlash(r.Rulespec.Path)))
+	}
 	return nil
 }
