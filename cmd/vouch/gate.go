@@ -177,11 +177,16 @@ func (g *gateResult) decide(c *cli.Context) string {
 		g.Missing = true
 		return path
 	}
+	// vouch.yaml may set strict; --strict=false on the command line wins.
+	strict := cfg.Strict
+	if c.IsSet("strict") {
+		strict = c.Bool("strict")
+	}
 	out, err := verify.Run(verify.Input{
 		RulespecPath: g.Rulespec,
 		EnvelopePath: g.Envelope,
 		Limits:       cfg.Limits,
-		Strict:       c.Bool("strict") || cfg.Strict,
+		Strict:       strict,
 		Observe:      g.Observe,
 		Root:         cfg.Root,
 	})
