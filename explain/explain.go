@@ -94,6 +94,12 @@ type Outcome struct {
 	// Diagnosis holds hints for the author: nearest paths, type
 	// mismatches, the strings a pattern was tried against.
 	Diagnosis []string `json:"diagnosis"`
+	// Citations is what the program held about each path a file_exists
+	// or no_file_exists check (the predicate's or its condition's) cites,
+	// read from the evaluated store.
+	Citations []Citation `json:"citations,omitempty"`
+	// CitationsOmitted counts citations beyond the listed ones.
+	CitationsOmitted int `json:"citations_omitted,omitempty"`
 }
 
 // Proof is a derivation in data form.
@@ -392,6 +398,7 @@ func explainOutcome(p rulespec.Predicate, o *verify.Outcome, claims map[string]c
 		}
 		out.VacuousBecause = proofOf(vp, sem)
 	}
+	out.Citations, out.CitationsOmitted = citations(p, res)
 	switch pr.Status {
 	case verify.Fail:
 		out.Evidence = append(out.Evidence, evidence(res, compile.PredicateCheck(p.Index))...)

@@ -2,6 +2,8 @@ package explain
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -233,5 +235,77 @@ predicates:
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("select %v (-want +got):\n%s", tt.sel, diff)
 		}
+	}
+}
+
+func TestCitations(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("1\n2\n3\n4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := mustRulespec(t, "claims: [{name: f, selector: f}, {name: g, selector: g}]\npredicates:\n"+
+		"  - {claim: f, rule: file_exists}\n"+
+		"  - {claim: g, rule: no_file_exists, when: {claim: f, rule: file_exists}}\n"+
+		"  - {claim: f, rule: exists}\n")
+	env := mustEnvelope(t, "facts:\n  f: ['src/a.go:2-3', 'src/a.go:3-9', src, nope.go]\n  g: src/a.go\n")
+	ex, err := Explain(rs, env, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ex.Predicates {
+		for _, c := range p.Outcome.Citations {
+			got = append(got, fmt.Sprintf("%d %s %s", p.Index, c.Check, c.Describe()))
+		}
+	}
+	want := []string{
+		`0 p0 "nope.go" — nothing at this path: not found`,
+		`0 p0 "src" — a directory, not a file; cite the files`,
+		`0 p0 "src/a.go:2-3" — regular file, 4 lines: found`,
+		`0 p0 "src/a.go:3-9" — regular file, 4 lines: not found (lines 3-9 are not all in the file)`,
+		`1 p1 "src/a.go" — regular file: found`,
+		`1 w1 "nope.go" — nothing at this path: not found`,
+		`1 w1 "src" — a directory, not a file; cite the files`,
+		`1 w1 "src/a.go:2-3" — regular file, 4 lines: found`,
+		`1 w1 "src/a.go:3-9" — regular file, 4 lines: not found (lines 3-9 are not all in the file)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("citations (-want +got):\n%s", diff)
+	}
+	// The facts are the store's, as the program holds them.
+	c := ex.Predicates[0].Outcome.Citations[2]
+	wantFacts := []string{`ref_exists("src/a.go:2-3", /file).`, `ref_lines("src/a.go:2-3", 4).`, `ref_range("src/a.go:2-3", 2, 3).`, `found("src/a.go:2-3").`}
+	if diff := cmp.Diff(wantFacts, c.Facts); diff != "" {
+		t.Errorf("facts (-want +got):\n%s", diff)
+	}
+	if c.Kind != "file" || c.Lines != 4 || c.First != 2 || c.Last != 3 || !c.Found {
+		t.Errorf("citation fields: %+v", c)
+	}
+}
+
+func TestCitationsCapped(t *testing.T) {
+	var refs []string
+	for i := range maxCitations + 7 {
+		refs = append(refs, fmt.Sprintf("f%03d.go", i))
+	}
+	rs := mustRulespec(t, "claims: [{name: f, selector: f}]\npredicates:\n  - {claim: f, rule: file_exists}\n")
+	env := mustEnvelope(t, "facts:\n  f: ["+strings.Join(refs, ", ")+"]\n")
+	ex, err := Explain(rs, env, Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ex.Predicates[0].Outcome
+	if len(o.Citations) != maxCitations || o.CitationsOmitted != 7 {
+		t.Errorf("got %d citations, %d omitted; want %d, 7", len(o.Citations), o.CitationsOmitted, maxCitations)
+	}
+	var b strings.Builder
+	if err := ex.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "    ... and 7 more cited paths\n") {
+		t.Errorf("text lacks the omitted count:\n%s", b.String())
 	}
 }

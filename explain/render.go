@@ -74,6 +74,19 @@ func (e *Explanation) WriteText(w io.Writer) error {
 			for _, d := range o.Diagnosis {
 				b.WriteString("  hint: " + d + "\n")
 			}
+			if len(o.Citations) > 0 {
+				b.WriteString("  cited paths (ref_* facts of the evaluated program):\n")
+			}
+			for _, c := range o.Citations {
+				pad := "    "
+				if strings.HasPrefix(c.Check, "w") {
+					pad += "when: "
+				}
+				b.WriteString(pad + c.Describe() + "\n")
+			}
+			if o.CitationsOmitted > 0 {
+				fmt.Fprintf(&b, "    ... and %d more cited paths\n", o.CitationsOmitted)
+			}
 			b.WriteString("  derivation:\n")
 			writeProof(&b, o.Derivation, "    ")
 			if o.VacuousBecause != nil {

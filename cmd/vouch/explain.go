@@ -25,7 +25,8 @@ func explainCommand() *cli.Command {
 Without --envelope, each predicate gets one sentence of what it requires, its source and
 notes, its selectors in vouch syntax and in words, and the Mangle facts and clauses it
 compiled to. With --envelope, also what each selector found, the status, and the
-derivation that decided it, read from the evaluated datalog store, with hints: the nearest
+derivation that decided it, read from the evaluated datalog store (for file_exists and
+no_file_exists, what the store held about each cited path), with hints: the nearest
 existing paths for a selector that found nothing, type mismatches, and the strings a
 pattern was tried against.
 
