@@ -31,6 +31,10 @@ const (
 	VacuousAbsent = "vacuous-when-absent"
 	FactsPrefix   = "facts-prefix"
 	Unanchored    = "unanchored-pattern"
+	// EvidenceConflict is file_exists and no_file_exists on one claim.
+	EvidenceConflict = "evidence-conflict"
+	// DisjointAnyOf is two any_of lists on one claim with no common member.
+	DisjointAnyOf = "disjoint-any-of"
 )
 
 // Warning is one finding, positioned in the rulespec file.
@@ -230,12 +234,15 @@ func (c *checker) pairs() {
 		ps := groups[g]
 		for j := 1; j < len(ps); j++ {
 			for i := 0; i < j; i++ {
+				cond := "with no condition"
+				if ps[j].When != nil {
+					cond = "under the same condition"
+				}
 				if why := contradiction(ps[i].Check, ps[j].Check); why != "" {
-					cond := "with no condition"
-					if ps[j].When != nil {
-						cond = "under the same condition"
-					}
 					c.predWarn(ps[j], ps[j].Pos, Contradiction, "contradicts %s on claim %s %s: %s, so one of them always fails", name(ps[i]), ps[j].Claim, cond, why)
+				}
+				if code, why := onlyEmptyArray(ps[i].Check, ps[j].Check); code != "" {
+					c.predWarn(ps[j], ps[j].Pos, code, "contradicts %s on claim %s %s: %s; only an empty array, which checks nothing, satisfies both, so on any other value one of them fails", name(ps[i]), ps[j].Claim, cond, why)
 				}
 			}
 		}
@@ -282,6 +289,35 @@ func contradiction(a, b rulespec.Check) string {
 		return "it cannot equal a value and not exist"
 	}
 	return ""
+}
+
+// onlyEmptyArray says why no value but an empty array (on which both pass
+// vacuously) satisfies both checks on one claim, with the warning code, or
+// returns "", "".
+func onlyEmptyArray(a, b rulespec.Check) (code, why string) {
+	if a.Rule > b.Rule {
+		a, b = b, a
+	}
+	switch {
+	case a.Rule == rulespec.FileExists && b.Rule == rulespec.NoFileExists:
+		return EvidenceConflict, "file_exists requires every cited file to exist and no_file_exists requires none to"
+	case a.Rule == rulespec.AnyOf && b.Rule == rulespec.AnyOf:
+		as, bs := a.Value.Array(), b.Value.Array()
+		if len(as) == 0 || len(bs) == 0 {
+			return "", "" // any_of [] is already never-passes
+		}
+		allowed := make(map[string]bool, len(as))
+		for _, m := range as {
+			allowed[canon(m)] = true
+		}
+		for _, m := range bs {
+			if allowed[canon(m)] {
+				return "", ""
+			}
+		}
+		return DisjointAnyOf, fmt.Sprintf("any_of %s and any_of %s share no member", a.Value.Raw, b.Value.Raw)
+	}
+	return "", ""
 }
 
 func checkKey(c rulespec.Check) string {

@@ -35,6 +35,17 @@ func TestCheck(t *testing.T) {
 		{"when not_exists on own claim", "  - {claim: a, rule: none_of, value: [x], when: {claim: a, rule: not_exists}}\n  - {claim: b, rule: exists}\n", []string{"never-fails@5:49"}},
 		{"anchored patterns", "  - {claim: a, rule: matches, value: '^x'}\n  - {claim: b, rule: matches, value: 'y$'}\n", nil},
 		{"unanchored when", "  - {claim: a, rule: exists, when: {claim: b, rule: matches, value: y}}\n", []string{"unanchored-pattern@5:36"}},
+		{"file_exists with no_file_exists", "  - {claim: a, rule: no_file_exists}\n  - {claim: a, rule: file_exists}\n  - {claim: b, rule: exists}\n", []string{"evidence-conflict@6:5"}},
+		{"file_exists with no_file_exists under one when", "  - {claim: a, rule: file_exists, when: {claim: b, rule: exists}}\n  - {claim: a, rule: no_file_exists, when: {claim: b, rule: exists}}\n", []string{"evidence-conflict@6:5"}},
+		{"file_exists with no_file_exists, a when between", "  - {claim: a, rule: file_exists, when: {claim: b, rule: exists}}\n  - {claim: a, rule: no_file_exists}\n", nil},
+		{"file_exists on different claims", "  - {claim: a, rule: file_exists}\n  - {claim: b, rule: no_file_exists}\n", nil},
+		{"any_of lists disjoint", "  - {claim: a, rule: any_of, value: [p, q]}\n  - {claim: a, rule: any_of, value: [r]}\n  - {claim: b, rule: exists}\n", []string{"disjoint-any-of@6:5"}},
+		{"any_of lists share a member", "  - {claim: a, rule: any_of, value: [p, q]}\n  - {claim: a, rule: any_of, value: [q, r]}\n  - {claim: b, rule: exists}\n", nil},
+		{"any_of members compare as verify does", "  - {claim: a, rule: any_of, value: [1, x]}\n  - {claim: a, rule: any_of, value: [1.0]}\n  - {claim: b, rule: exists}\n", nil},
+		{"any_of members are type-strict", "  - {claim: a, rule: any_of, value: [1]}\n  - {claim: a, rule: any_of, value: ['1']}\n  - {claim: b, rule: exists}\n", []string{"disjoint-any-of@6:5"}},
+		{"any_of disjoint, a when between", "  - {claim: a, rule: any_of, value: [p]}\n  - {claim: a, rule: any_of, value: [r], when: {claim: b, rule: exists}}\n", nil},
+		{"any_of [] is never-passes only", "  - {claim: a, rule: any_of, value: [p]}\n  - {claim: a, rule: any_of, value: []}\n  - {claim: b, rule: exists}\n", []string{"never-passes@6:5"}},
+		{"three any_of lists", "  - {claim: a, rule: any_of, value: [p]}\n  - {claim: a, rule: any_of, value: [p, q]}\n  - {claim: a, rule: any_of, value: [q]}\n  - {claim: b, rule: exists}\n", []string{"disjoint-any-of@7:5"}},
 		{"none_of [] in a when", "  - {claim: a, rule: exists, when: {claim: b, rule: none_of, value: []}}\n", []string{"never-fails@5:36"}},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,8 @@ func checkCommand() *cli.Command {
 		Usage:     "analyse rulespecs without an envelope: errors, and warnings about rules that cannot mean what they say",
 		ArgsUsage: "[RULESPEC ...]",
 		Description: `Loads each RULESPEC (default analysis/rulespec.yaml) exactly as verify does, then warns
-about claims nothing uses, duplicate predicates, contradictions on one claim, predicates
+about claims nothing uses, duplicate predicates, contradictions on one claim (including
+file_exists with no_file_exists, and any_of lists that share no member), predicates
 that can never fail or never pass, selectors with a facts. prefix, and unanchored patterns.
 Each warning is file:line:col: warning: message [code]; docs/check.md lists the codes.
 
