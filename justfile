@@ -28,6 +28,7 @@ fuzz fuzztime="30s":
 # Regenerate golden files and testscript expectations.
 update:
     go test ./imports/ -update
+    go test ./lint/ -update
     VOUCH_UPDATE_SCRIPTS=1 go test ./cmd/vouch/
 
 # Everything CI runs.

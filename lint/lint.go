@@ -266,9 +266,9 @@ func message(r *arch.Rule, f Finding) string {
 	case arch.Deny:
 		return fmt.Sprintf("%s imports %s", f.From, f.To)
 	case arch.Require:
-		kind := "an edge"
+		kind := "edge"
 		if r.EdgeKind != "" {
-			kind = "a " + r.EdgeKind + " edge"
+			kind = r.EdgeKind + " edge"
 		}
 		return fmt.Sprintf("node %s has no %s to a node matching %s", f.From, kind, r.To)
 	case arch.Forbid:

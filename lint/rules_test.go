@@ -2,14 +2,11 @@ package lint
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/mangle/ast"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/imports"
@@ -186,62 +183,6 @@ func TestReplay(t *testing.T) {
 	_ = o2.WriteDL(&again)
 	if !bytes.Equal(dl.Bytes(), again.Bytes()) {
 		t.Error("the .dl differs between two runs")
-	}
-}
-
-func TestSARIFValidates(t *testing.T) {
-	data, err := os.ReadFile("../testdata/sarif/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://json.schemastore.org/sarif-2.1.0.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("compile SARIF schema: %v", err)
-	}
-	o := lintYAML(t, seedGraph+`rules:
-  - {name: d, description: no service imports, deny: {from: {kind: service}, to: {}}}
-  - {name: c, forbid_cycles: {}}
-  - {name: r, severity: warn, require: {for: {kind: service}, has_edge_to: {kind: adr}}}
-`, seedFiles, seedImports)
-	full := NewReport(o, false)
-	full.Count()
-	failed := &Report{Version: ReportVersion, Errors: []ConfigError{{File: "architecture.yaml", Line: 3, Column: 5, Message: `unknown key "frm"`}, {Message: "no line"}}}
-	for name, r := range map[string]*Report{"findings": full, "config errors": failed, "empty": {}} {
-		t.Run(name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := r.WriteSARIF(&b, "test"); err != nil {
-				t.Fatal(err)
-			}
-			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := schema.Validate(inst); err != nil {
-				t.Fatalf("SARIF does not validate: %v\n%s", err, b.String())
-			}
-			var log struct {
-				Runs []struct {
-					Results     []json.RawMessage
-					Invocations []struct{ ToolExecutionNotifications []json.RawMessage }
-				}
-			}
-			_ = json.Unmarshal(b.Bytes(), &log)
-			if got, want := len(log.Runs[0].Results), len(r.Findings); got != want {
-				t.Errorf("results = %d, want %d", got, want)
-			}
-			if got, want := len(log.Runs[0].Invocations[0].ToolExecutionNotifications), len(r.Errors); got != want {
-				t.Errorf("notifications = %d, want %d", got, want)
-			}
-		})
 	}
 }
 

@@ -1,0 +1,2 @@
+from src.billing import invoice
+import src.cli.main

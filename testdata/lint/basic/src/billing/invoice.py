@@ -1,0 +1,1 @@
+from src.auth import tokens
