@@ -6,6 +6,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/atomicfile"
 )
 
 // BaselineVersion is the version of the baseline file format.
@@ -58,11 +60,12 @@ func MakeBaseline(fs []Finding) []BaselineEntry {
 
 // WriteBaseline writes entries to path as indented JSON.
 func WriteBaseline(path string, entries []BaselineEntry) error {
-	data, err := json.MarshalIndent(baselineFile{Version: BaselineVersion, Entries: entries}, "", "  ")
+	data, err := encodeJSON(baselineFile{Version: BaselineVersion, Entries: entries})
 	if err != nil {
 		return fmt.Errorf("encode baseline: %w", err)
 	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	// Atomic: a half-written baseline would silently forgive violations.
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write baseline: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -135,12 +136,26 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := encodeJSON(r)
 	if err != nil {
 		return fmt.Errorf("encode report: %w", err)
 	}
-	_, err = w.Write(append(data, '\n'))
+	_, err = w.Write(data)
 	return err
+}
+
+// encodeJSON is indented JSON with a final newline, leaving <, > and &
+// as they are: reports are read by people and tools, not embedded in HTML,
+// and "a -> b" should not turn into "a -\u003e b".
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // WritePorcelain writes rule:type:severity:file:line:from:to per finding,

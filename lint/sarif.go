@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -152,11 +151,11 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		run.Results = append(run.Results, res)
 	}
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
-	data, err := json.MarshalIndent(log, "", "  ")
+	data, err := encodeJSON(log)
 	if err != nil {
 		return fmt.Errorf("encode SARIF: %w", err)
 	}
-	_, err = w.Write(append(data, '\n'))
+	_, err = w.Write(data)
 	return err
 }
 
