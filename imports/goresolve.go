@@ -261,15 +261,36 @@ func (r *goResolver) resolve(file string, s Site) Resolution {
 }
 
 // guessModulePath names the likely module of an import path that no go.mod
-// requires: the first three elements on the big code hosts, whose layout is
-// host/owner/repo, else the whole path.
+// requires: on the big code hosts, whose layout is host/owner/repo, the
+// first three elements plus a following major-version element (/v2, /v3,
+// ...), since github.com/o/r/v2 is a different module from github.com/o/r;
+// else the whole path (gopkg.in paths keep their .vN inside the element).
 func guessModulePath(p string) string {
 	parts := strings.Split(p, "/")
 	switch parts[0] {
 	case "github.com", "gitlab.com", "bitbucket.org", "codeberg.org":
 		if len(parts) > 3 {
-			return strings.Join(parts[:3], "/")
+			n := 3
+			if isMajorVersionElem(parts[3]) {
+				n = 4
+			}
+			return strings.Join(parts[:n], "/")
 		}
 	}
 	return p
+}
+
+// isMajorVersionElem reports whether elem is a semantic import versioning
+// suffix: "v" and a number of at least 2 without leading zeros (Go modules
+// have no /v0 or /v1 suffix).
+func isMajorVersionElem(elem string) bool {
+	if len(elem) < 2 || elem[0] != 'v' || elem[1] == '0' {
+		return false
+	}
+	for _, c := range elem[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return elem != "v1"
 }
