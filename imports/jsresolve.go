@@ -15,6 +15,9 @@ import (
 // workspace packages declared in a package.json `workspaces` field, then
 // Node builtins, and whatever bare specifier is left is an external package.
 //
+// A '#' specifier goes through tsconfig `paths` only (TypeScript tries them
+// first); one no pattern maps to a file is a package.json "imports" specifier.
+//
 // Not supported (documented limits): package.json "imports" (#specifiers),
 // conditional "exports" beyond a first string entry, tsconfig `extends` of a
 // package name (only relative paths are followed), pnpm-workspace.yaml.
@@ -467,6 +470,13 @@ func (r *jsResolver) resolve(file string, s Site) Resolution {
 	case strings.HasPrefix(spec, "node:"):
 		return Resolution{Kind: Stdlib, Target: jsPackageName(strings.TrimPrefix(spec, "node:"))}
 	case strings.HasPrefix(spec, "#"):
+		// TypeScript applies tsconfig `paths` before package.json "imports",
+		// so a `#web/*` alias is an ordinary path mapping.
+		if cfg := r.tsconfigFor(file); cfg != nil {
+			if res, ok := r.viaPaths(cfg, spec); ok {
+				return res
+			}
+		}
 		return Resolution{Kind: Unresolved, Reason: "package.json \"imports\" specifier " + spec + " is not supported"}
 	case strings.Contains(spec, ":"):
 		// URLs and other schemes (https:, npm:, jsr:, data:) name no local file.

@@ -77,6 +77,12 @@ func TestJSResolve(t *testing.T) {
 		{"url", "src/esm.ts", "https://esm.sh/x", Resolution{Kind: External, Target: "https://esm.sh/x"}},
 		{"subpath import", "src/esm.ts", "#internal", Resolution{Kind: Unresolved, Reason: "package.json \"imports\" specifier #internal is not supported"}},
 		{"empty", "src/esm.ts", "", Resolution{Kind: Unresolved, Reason: "empty module specifier"}},
+		// tsconfig `paths` apply before the package.json "imports" check.
+		{"hash paths alias", "apps/site/main.ts", "#web/k", in("apps/site/k.ts")},
+		{"hash paths alias to the importing file", "apps/site/main.ts", "#web/main", in("apps/site/main.ts")},
+		{"hash paths alias no file", "apps/site/main.ts", "#web/missing", Resolution{Kind: Unresolved, Reason: "package.json \"imports\" specifier #web/missing is not supported"}},
+		{"hash without matching pattern", "apps/site/main.ts", "#other/k", Resolution{Kind: Unresolved, Reason: "package.json \"imports\" specifier #other/k is not supported"}},
+		{"hash outside the alias's tsconfig", "src/esm.ts", "#web/k", Resolution{Kind: Unresolved, Reason: "package.json \"imports\" specifier #web/k is not supported"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,1 @@
+export const k = 1;
