@@ -164,6 +164,9 @@ func (r *pyResolver) resolveUncached(file string, s Site) Resolution {
 			}
 			base = dirOf(base)
 		}
+		if reason := r.beyondTopLevel(file, base, level); reason != "" {
+			return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("relative import %s: %s", spec, reason)}
+		}
 		target, namespace = base, true
 		if r.isPackageDir(base) {
 			target, namespace = joinRel(base, "__init__.py"), false
@@ -202,6 +205,44 @@ func (r *pyResolver) resolveUncached(file string, s Site) Resolution {
 		target = "." // the repository root as a namespace package
 	}
 	return Resolution{Kind: Internal, Target: target}
+}
+
+// beyondTopLevel returns CPython's ImportError message when a relative
+// import of level from file, whose package directory is base, climbs above
+// the file's top-level package, and "" when it stays inside it.
+//
+// In a regular package (the file's directory has an __init__.py) the
+// top-level package is the outermost directory of the unbroken chain of
+// __init__.py directories above the file, as pytest and most runners place
+// that chain's parent on sys.path. Otherwise (namespace packages, or a
+// file directly in a root) the package is the file's path below its
+// deepest Python root, so base must lie strictly below that root.
+func (r *pyResolver) beyondTopLevel(file, base string, level int) string {
+	dir := dirOf(file)
+	if r.isPackageDir(dir) {
+		top := dir
+		for top != "" && r.isPackageDir(dirOf(top)) {
+			top = dirOf(top)
+		}
+		if base == top || top == "" || strings.HasPrefix(base, top+"/") {
+			return ""
+		}
+		return "attempted relative import beyond top-level package"
+	}
+	root := ""
+	for _, rt := range r.rootsFor(file) {
+		if rt != "" && strings.HasPrefix(file, rt+"/") {
+			root = rt
+			break
+		}
+	}
+	if dir == root {
+		return "attempted relative import with no known parent package"
+	}
+	if base == root || (root != "" && !strings.HasPrefix(base, root+"/")) {
+		return "attempted relative import beyond top-level package"
+	}
+	return ""
 }
 
 // resolveAbsolute resolves an absolute module. It returns ok with an
