@@ -1,6 +1,7 @@
 // Package receipt writes and checks verification.json, the proof a passing
 // gate leaves for CI: which vouch, which rulespec, envelope and compiled
-// program (by sha256), and the verdicts. With a key it carries an
+// program (by sha256), the trace, the repository root and the files cited
+// as evidence, and the verdicts. With a key it carries an
 // HMAC-SHA256 over its canonical form, so neither the receipt nor any of
 // the files it names can change without Verify noticing.
 //
@@ -21,10 +22,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/rulespec"
 )
 
 // FileName is the receipt's name, beside the other artifacts.
@@ -57,10 +60,22 @@ type Receipt struct {
 	// Config is vouch.yaml when the gate read one: editing it (out,
 	// strict, limits, architecture) invalidates the receipt. Omitted when
 	// there was none, so older receipts keep their canonical form.
-	Config  *File  `json:"config,omitempty"`
-	Strict  bool   `json:"strict"`
-	Observe bool   `json:"observe"`
-	Verdict string `json:"verdict"`
+	Config *File `json:"config,omitempty"`
+	// Trace is the evaluation trace (datalog_evaluation.txt) this gate
+	// run wrote. Its timing lines differ between runs; the receipt pins
+	// the file written by its own run.
+	Trace *File `json:"trace,omitempty"`
+	// Root is the repository root evidence was checked under, relative
+	// to the receipt's directory. Verify refuses a receipt made under
+	// another root than the one the gate would use.
+	Root *string `json:"root,omitempty"`
+	// Evidence holds every file the evidence rules found (cited paths
+	// that exist as regular files), by path relative to Root, with its
+	// sha256: deleting or editing one breaks the receipt.
+	Evidence []File `json:"evidence,omitempty"`
+	Strict   bool   `json:"strict"`
+	Observe  bool   `json:"observe"`
+	Verdict  string `json:"verdict"`
 	// Observed is set when the gate passed only because failures were
 	// observed (reported, not enforced): Verify refuses such a receipt
 	// unless Options.AllowObserved.
@@ -154,6 +169,13 @@ type Inputs struct {
 	Rulespec, Envelope, Program string
 	// Config is vouch.yaml, "" when the gate read none.
 	Config string
+	// Trace is the evaluation trace; "" records none.
+	Trace string
+	// Root is the repository root evidence was checked under, and
+	// Evidence the files found there, relative to Root ('/' or the OS
+	// separator). Root "" records neither (a receipt of an older form).
+	Root     string
+	Evidence []string
 }
 
 // New hashes the inputs from disk and builds an unsigned receipt for a
@@ -186,7 +208,66 @@ func New(path string, in Inputs, vouchVersion string, created time.Time) (*Recei
 		}
 		r.Config = &File{Path: rel, SHA256: sum}
 	}
+	if in.Trace != "" {
+		sum, err := hashFile(in.Trace)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := relTo(dir, in.Trace)
+		if err != nil {
+			return nil, err
+		}
+		r.Trace = &File{Path: rel, SHA256: sum}
+	}
+	if in.Root != "" {
+		rel, err := relTo(dir, in.Root)
+		if err != nil {
+			return nil, err
+		}
+		r.Root = &rel
+		root, err := os.OpenRoot(in.Root)
+		if err != nil {
+			return nil, fmt.Errorf("receipt: %w", err)
+		}
+		defer root.Close()
+		seen := map[string]bool{}
+		for _, e := range in.Evidence {
+			p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(e)))
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			sum, err := hashIn(root, p)
+			if err != nil {
+				return nil, err
+			}
+			r.Evidence = append(r.Evidence, File{Path: p, SHA256: sum})
+		}
+		slices.SortFunc(r.Evidence, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	}
 	return r, nil
+}
+
+// hashIn hashes the file at the slash-separated path rel under root,
+// never following a symlink out of it.
+func hashIn(root *os.Root, rel string) (string, error) {
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("receipt: hash %s: %w", rel, errors.New("not a regular file"))
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // PassedOnObserved reports whether the receipt's pass relied on observed
@@ -324,7 +405,8 @@ func Read(path string) (*Receipt, error) {
 // Problem is one way a receipt does not hold.
 type Problem struct {
 	// Subject is what failed: "rulespec", "envelope", "program", "config",
-	// "architecture", "verdict", "observed" or "mac".
+	// "trace", "root", "evidence", "architecture", "strict", "verdict",
+	// "observed" or "mac".
 	Subject string
 	Msg     string
 }
@@ -345,6 +427,18 @@ type Options struct {
 	// the caller read ("" for none).
 	CheckConfig bool
 	Config      string
+	// Root is the repository root the gate would use here; evidence is
+	// rehashed under it, and a receipt recording another root is
+	// refused. "" rehashes under the receipt's own root.
+	Root string
+	// Architecture is set when vouch.yaml has an architecture: section:
+	// a receipt without an architecture block is then refused (the
+	// rules were skipped, e.g. with --no-lint).
+	Architecture bool
+	// Strict and ArchStrict are vouch.yaml's strict and
+	// architecture.strict: a receipt recording a weaker setting is
+	// refused.
+	Strict, ArchStrict bool
 }
 
 // Verify checks the receipt at path: each file's sha256 recomputed from
@@ -367,6 +461,9 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}}
 	if r.Config != nil {
 		files = append(files, named{"config", *r.Config})
+	}
+	if r.Trace != nil {
+		files = append(files, named{"trace", *r.Trace})
 	}
 	if a := r.Architecture; a != nil {
 		for _, f := range a.Files {
@@ -416,6 +513,16 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 			}
 		}
 	}
+	probs = append(probs, checkEvidence(r, dir, opts.Root)...)
+	if opts.Architecture && r.Architecture == nil {
+		probs = append(probs, Problem{"architecture", "vouch.yaml has an architecture: section, but the receipt records no architecture block: the architecture rules were not run (vouch gate --no-lint?); re-run the gate without --no-lint"})
+	}
+	if opts.Strict && !r.Strict {
+		probs = append(probs, Problem{"strict", "vouch.yaml sets strict: true, but the gate ran with strict off (--strict=false?); re-run the gate without weakening strict"})
+	}
+	if a := r.Architecture; opts.ArchStrict && a != nil && !a.Strict {
+		probs = append(probs, Problem{"strict", "vouch.yaml sets architecture.strict: true, but the architecture rules ran with strict off; re-run the gate without weakening strict"})
+	}
 	if r.Verdict != "pass" {
 		probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records verdict %q; only a passing gate writes one", r.Verdict)})
 	} else if !opts.AllowObserved && r.PassedOnObserved() {
@@ -453,4 +560,73 @@ func samePath(a, b string) (bool, error) {
 		return false, fmt.Errorf("receipt: %w", err)
 	}
 	return aa == ab, nil
+}
+
+// checkEvidence rehashes the files the evidence rules found, under the
+// configured root (else the receipt's), and refuses a receipt made under
+// another root. A receipt of the older form, without a root, holds only
+// when its rulespec has no evidence rules.
+func checkEvidence(r *Receipt, dir, want string) []Problem {
+	if r.Root == nil {
+		rs := filepath.Join(dir, filepath.FromSlash(r.Rulespec.Path))
+		has, err := evidenceRules(rs)
+		switch {
+		case err != nil:
+			return []Problem{{"evidence", fmt.Sprintf("the receipt records no repository root or cited files, and the rulespec %s cannot be read to tell whether it has evidence rules (%v); re-run the gate", rs, err)}}
+		case has:
+			return []Problem{{"evidence", fmt.Sprintf("the receipt records neither the repository root nor the files cited as evidence, but the rulespec %s has evidence rules (file_exists, no_file_exists); re-run the gate to write a receipt that covers them", rs)}}
+		}
+		return nil
+	}
+	recorded := filepath.Join(dir, filepath.FromSlash(*r.Root))
+	root := recorded
+	if want != "" {
+		same, err := samePath(recorded, want)
+		if err != nil {
+			return []Problem{{"root", err.Error()}}
+		}
+		if !same {
+			return []Problem{{"root", fmt.Sprintf("the receipt was made under the repository root %s, not %s (the root here): re-run the gate here", recorded, want)}}
+		}
+		root = want
+	}
+	if len(r.Evidence) == 0 {
+		return nil
+	}
+	or, err := os.OpenRoot(root)
+	if err != nil {
+		return []Problem{{"root", fmt.Sprintf("the repository root %s cannot be opened: %v", root, errors.Unwrap(err))}}
+	}
+	defer or.Close()
+	var probs []Problem
+	for _, f := range r.Evidence {
+		p := filepath.Join(root, filepath.FromSlash(f.Path))
+		if !filepath.IsLocal(filepath.FromSlash(f.Path)) {
+			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s is not inside the repository root", f.Path)})
+			continue
+		}
+		sum, err := hashIn(or, f.Path)
+		switch {
+		case err != nil:
+			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, cannot be read: %v", p, errors.Unwrap(err))})
+		case !hmac.Equal([]byte(sum), []byte(strings.ToLower(f.SHA256))):
+			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, has changed: sha256 %s, the receipt says %s", p, sum, f.SHA256)})
+		}
+	}
+	return probs
+}
+
+// evidenceRules reports whether the rulespec at path has a file_exists or
+// no_file_exists check, in a predicate or its when: condition.
+func evidenceRules(path string) (bool, error) {
+	rs, err := rulespec.Load(path)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range rs.Predicates {
+		if p.Rule.Evidence() || (p.When != nil && p.When.Rule.Evidence()) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

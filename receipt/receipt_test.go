@@ -34,6 +34,7 @@ func setup(t *testing.T, sign bool) (dir, path string) {
 		Rulespec: filepath.Join(dir, "analysis/rulespec.yaml"),
 		Envelope: filepath.Join(dir, "out/envelope.yaml"),
 		Program:  filepath.Join(dir, "out/rulespec.compiled.dl"),
+		Root:     dir,
 	}, "test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +207,7 @@ func TestConfig(t *testing.T) {
 	}
 	j := func(p string) string { return filepath.Join(dir, p) }
 	path := j(FileName)
-	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Config: j("vouch.yaml")}, "test", time.Now())
+	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Config: j("vouch.yaml"), Root: dir}, "test", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,5 +298,162 @@ func replaceIn(old, new string) func(t *testing.T, dir, path string) {
 		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// writeRepo writes files under a fresh directory.
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const evidenceRulespec = "claims:\n  - {name: f, selector: f}\npredicates:\n  - {claim: f, rule: file_exists}\n"
+
+// TestEvidence: the root and each file found as evidence are pinned; a
+// deleted or edited file, or another root, breaks the receipt.
+func TestEvidence(t *testing.T) {
+	files := map[string]string{
+		"r.yaml": evidenceRulespec, "out/e.yaml": "facts: {f: src/a.go}\n", "out/p.dl": "p.\n", "out/trace.txt": "t\n",
+		"src/a.go": "package a\n",
+	}
+	mk := func(t *testing.T) (dir, path string) {
+		dir = writeRepo(t, files)
+		j := func(p string) string { return filepath.Join(dir, p) }
+		path = j("out/" + FileName)
+		r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("out/e.yaml"), Program: j("out/p.dl"), Trace: j("out/trace.txt"),
+			Root: dir, Evidence: []string{"src/a.go", "./src/a.go"}}, "test", time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *r.Root != ".." || len(r.Evidence) != 1 || r.Evidence[0].Path != "src/a.go" || r.Trace == nil || r.Trace.Path != "trace.txt" {
+			t.Fatalf("receipt %+v", r)
+		}
+		r.Verdict = "pass"
+		if err := r.Sign(key); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Write(path); err != nil {
+			t.Fatal(err)
+		}
+		return dir, path
+	}
+	one := func(t *testing.T, path string, opts Options, subject, msg string) {
+		t.Helper()
+		_, probs, err := Verify(path, opts)
+		if err != nil || len(probs) != 1 || probs[0].Subject != subject || !strings.Contains(probs[0].Msg, msg) {
+			t.Errorf("Verify = %+v, %v; want one %s problem with %q", probs, err, subject, msg)
+		}
+	}
+	dir, path := mk(t)
+	if _, probs, err := Verify(path, Options{Key: key, Root: dir}); err != nil || len(probs) != 0 {
+		t.Fatalf("Verify = %+v, %v", probs, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "src/a.go")); err != nil {
+		t.Fatal(err)
+	}
+	one(t, path, Options{Key: key, Root: dir}, "evidence", "src/a.go, cited as evidence, cannot be read")
+
+	dir, path = mk(t)
+	appendTo("src/a.go")(t, dir, path)
+	one(t, path, Options{Key: key, Root: dir}, "evidence", "src/a.go, cited as evidence, has changed")
+
+	dir, path = mk(t)
+	appendTo("out/trace.txt")(t, dir, path)
+	one(t, path, Options{Key: key, Root: dir}, "trace", "has changed")
+
+	_, path = mk(t)
+	other := writeRepo(t, map[string]string{"src/a.go": "package a\n"})
+	one(t, path, Options{Key: key, Root: other}, "root", "not "+other)
+}
+
+// TestOldForm: a receipt without root and evidence holds only when its
+// rulespec has no evidence rules.
+func TestOldForm(t *testing.T) {
+	for _, tt := range []struct {
+		rulespec string
+		ok       bool
+	}{
+		{"claims:\n  - {name: f, selector: f}\npredicates:\n  - {claim: f, rule: exists}\n", true},
+		{evidenceRulespec, false},
+		{"claims:\n  - {name: f, selector: f}\npredicates:\n  - {claim: f, rule: exists, when: {claim: f, rule: no_file_exists}}\n", false},
+	} {
+		dir := writeRepo(t, map[string]string{"r.yaml": tt.rulespec, "e.yaml": "facts: {f: x}\n", "p.dl": "p.\n"})
+		j := func(p string) string { return filepath.Join(dir, p) }
+		r, err := New(j(FileName), Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl")}, "test", time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Verdict = "pass"
+		if err := r.Write(j(FileName)); err != nil {
+			t.Fatal(err)
+		}
+		_, probs, err := Verify(j(FileName), Options{Root: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.ok && len(probs) != 0 {
+			t.Errorf("no evidence rules: %+v", probs)
+		}
+		if !tt.ok && (len(probs) != 1 || probs[0].Subject != "evidence" || !strings.Contains(probs[0].Msg, "re-run the gate")) {
+			t.Errorf("evidence rules: %+v", probs)
+		}
+	}
+}
+
+// TestConfigured: a receipt that skipped the architecture rules, or ran
+// with a weaker strict than vouch.yaml sets, is refused.
+func TestConfigured(t *testing.T) {
+	_, path := setup(t, true)
+	subjects := func(opts Options) []string {
+		opts.Key = key
+		_, probs, err := Verify(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, p := range probs {
+			s = append(s, p.Subject+": "+p.Msg)
+		}
+		return s
+	}
+	if got := subjects(Options{Architecture: true}); len(got) != 1 || !strings.Contains(got[0], "architecture: ") || !strings.Contains(got[0], "re-run the gate without --no-lint") {
+		t.Errorf("architecture: %q", got)
+	}
+	if got := subjects(Options{Strict: true}); len(got) != 1 || !strings.HasPrefix(got[0], "strict: vouch.yaml sets strict: true") {
+		t.Errorf("strict: %q", got)
+	}
+	if got := subjects(Options{ArchStrict: true}); len(got) != 0 {
+		t.Errorf("architecture.strict without an architecture block: %q", got)
+	}
+	r, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Architecture = &Architecture{Files: []File{}, Verdict: "pass"}
+	r.Architecture.Program = r.Program
+	r.Architecture.Gate = r.Program
+	r.Architecture.Program.Path = "rulespec.compiled.dl"
+	r.Architecture.Gate.Path = "rulespec.compiled.dl"
+	if err := r.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := subjects(Options{Architecture: true, ArchStrict: true}); len(got) != 1 || !strings.HasPrefix(got[0], "strict: vouch.yaml sets architecture.strict: true") {
+		t.Errorf("architecture.strict: %q", got)
+	}
+	if got := subjects(Options{Architecture: true}); len(got) != 0 {
+		t.Errorf("with an architecture block: %q", got)
 	}
 }

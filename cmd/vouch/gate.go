@@ -13,11 +13,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/mangle/ast"
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/receipt"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/suggest"
@@ -60,7 +62,7 @@ Examples:
 			&cli.StringFlag{Name: "key-file", Usage: "sign the receipt with the key in `FILE` (else $VOUCH_KEY)"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously, and architecture warnings"},
 			&cli.BoolFlag{Name: "lint", Usage: "also evaluate the architecture rules (the default when vouch.yaml has an architecture: section)"},
-			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules"},
+			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules ('receipt verify' refuses the receipt when vouch.yaml has an architecture: section)"},
 		},
 		Action: runGate,
 	}
@@ -291,6 +293,9 @@ func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, ke
 		Envelope: out.Envelope.File,
 		Program:  out.Report.Artifacts.Program,
 		Config:   configFile,
+		Trace:    out.Report.Artifacts.Trace,
+		Root:     out.Root,
+		Evidence: evidenceFiles(out),
 	}, version, time.Now())
 	if err != nil {
 		return nil, err
@@ -317,6 +322,49 @@ func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, ke
 		}
 	}
 	return r, r.Write(path)
+}
+
+// evidenceFiles are the cited paths the program's evidence facts found:
+// every citation with ref_exists(R, /file) and nothing marking it invalid
+// or inside .git, by its path without the line suffix. The receipt hashes
+// them, so deleting or editing one after the gate breaks it.
+func evidenceFiles(out *verify.Outcome) []string {
+	str := func(t ast.BaseTerm) (string, bool) {
+		c, ok := t.(ast.Constant)
+		return c.Symbol, ok && c.Type == ast.StringType
+	}
+	files := map[string]bool{}
+	bad := map[string]bool{}
+	for _, f := range out.Program.Facts() {
+		if len(f.Args) == 0 {
+			continue
+		}
+		ref, ok := str(f.Args[0])
+		if !ok {
+			continue
+		}
+		switch f.Predicate.Symbol {
+		case "ref_exists":
+			if c, ok := f.Args[len(f.Args)-1].(ast.Constant); ok && c.Type == ast.NameType && c.Symbol == "/file" {
+				files[ref] = true
+			}
+		case "ref_invalid", "ref_git", "ref_root":
+			bad[ref] = true
+		}
+	}
+	var paths []string
+	for ref := range files {
+		if bad[ref] {
+			continue
+		}
+		r, err := evidence.ParseRef(ref)
+		if err != nil {
+			continue
+		}
+		paths = append(paths, r.Path)
+	}
+	slices.Sort(paths)
+	return paths
 }
 
 // loadConfig reads vouch.yaml (found from the working directory, or under

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -118,6 +119,12 @@ jobs:
 type scaffold struct {
 	path, content string
 	perm          os.FileMode
+	// hook marks a file that installs a hook: keeping an existing one
+	// means the gate does not run there until merged by hand.
+	hook bool
+	// abs, when set, is where the file goes instead of path under the
+	// root (a core.hooksPath outside the repository).
+	abs string
 }
 
 func initCommand() *cli.Command {
@@ -126,8 +133,9 @@ func initCommand() *cli.Command {
 		Usage: "scaffold vouch.yaml and a rulespec, and show the hooks that run the gate",
 		Description: `Creates vouch.yaml and a commented analysis/rulespec.yaml at the repository root, then
 prints the snippets for a Claude Code Stop hook, a git pre-commit hook and a GitHub Actions job.
-With --write it installs them too (.claude/settings.json, .git/hooks/pre-commit,
-.github/workflows/vouch.yml). An existing file is never overwritten without --force; when a
+With --write it installs them too (.claude/settings.json, .git/hooks/pre-commit or
+pre-commit in the directory git config core.hooksPath names, .github/workflows/vouch.yml); when
+core.hooksPath cannot be read, the hook is NOT INSTALLED and its snippet is printed. An existing file is never overwritten without --force; when a
 hook file exists, init says the hook is not installed and prints the snippet to merge into it.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "install the hook and CI snippets as files"},
@@ -152,15 +160,20 @@ func runInit(c *cli.Context) error {
 	w := c.App.Writer
 	force := c.Bool("force")
 	files := []scaffold{
-		{config.FileName, initConfig, 0o644},
-		{config.DefaultRulespec, initRulespec, 0o644},
+		{path: config.FileName, content: initConfig, perm: 0o644},
+		{path: config.DefaultRulespec, content: initRulespec, perm: 0o644},
 	}
 	if c.Bool("write") {
 		files = append(files,
-			scaffold{".claude/settings.json", claudeSnippet, 0o644},
-			scaffold{".github/workflows/vouch.yml", actionsSnippet, 0o644})
+			scaffold{path: ".claude/settings.json", content: claudeSnippet, perm: 0o644, hook: true},
+			scaffold{path: ".github/workflows/vouch.yml", content: actionsSnippet, perm: 0o644, hook: true})
 		if st, err := os.Stat(filepath.Join(root, ".git")); err == nil && st.IsDir() {
-			files = append(files, scaffold{".git/hooks/pre-commit", preCommitSnippet, 0o755})
+			hook, err := preCommitPath(root)
+			if err != nil {
+				fmt.Fprintf(w, "the git pre-commit hook is NOT INSTALLED: %v; install this as the pre-commit hook (executable) in the directory git runs hooks from:\n\n%s\n", err, indent(preCommitSnippet))
+			} else {
+				files = append(files, hook)
+			}
 		} else {
 			fmt.Fprintln(w, "skipped .git/hooks/pre-commit: no .git directory at the root")
 		}
@@ -169,10 +182,13 @@ func runInit(c *cli.Context) error {
 	var unmerged []scaffold
 	for _, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f.path))
+		if f.abs != "" {
+			p = f.abs
+		}
 		_, err := os.Lstat(p)
 		switch {
 		case err == nil && !force:
-			if hookFile(f.path) {
+			if f.hook {
 				fmt.Fprintf(w, "kept %s: it exists, so the vouch hook is NOT installed there; merge the snippet below by hand (or use --force to overwrite)\n", p)
 				unmerged = append(unmerged, f)
 			} else {
@@ -195,7 +211,7 @@ func runInit(c *cli.Context) error {
 		var b strings.Builder
 		b.WriteString("\nClaude Code Stop hook (.claude/settings.json; merge into an existing file):\n\n")
 		b.WriteString(indent(claudeSnippet))
-		b.WriteString("\ngit pre-commit hook (.git/hooks/pre-commit, executable):\n\n")
+		b.WriteString("\ngit pre-commit hook (.git/hooks/pre-commit, or pre-commit in git's core.hooksPath; executable):\n\n")
 		b.WriteString(indent(preCommitSnippet))
 		b.WriteString("\nGitHub Actions job (.github/workflows/vouch.yml):\n\n")
 		b.WriteString(indent(actionsSnippet))
@@ -208,14 +224,47 @@ func runInit(c *cli.Context) error {
 	return nil
 }
 
-// hookFile reports whether init's file at rel installs a hook: keeping an
-// existing one means the gate does not run there until merged by hand.
-func hookFile(rel string) bool {
-	switch rel {
-	case ".claude/settings.json", ".github/workflows/vouch.yml", ".git/hooks/pre-commit":
-		return true
+// preCommitPath is where git runs the pre-commit hook from: the directory
+// core.hooksPath names (relative to the repository root, as git resolves
+// it for hooks), else .git/hooks. An error means it cannot be determined,
+// and the hook must not be written where git might never run it.
+func preCommitPath(root string) (scaffold, error) {
+	hook := scaffold{path: ".git/hooks/pre-commit", content: preCommitSnippet, perm: 0o755, hook: true}
+	cmd := exec.Command("git", "config", "--get", "core.hooksPath")
+	cmd.Dir = root
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == 1 && len(out) == 0 && strings.TrimSpace(stderr.String()) == "":
+		return hook, nil // core.hooksPath is not set
+	case err != nil:
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return hook, fmt.Errorf("cannot read git's core.hooksPath (git config --get core.hooksPath: %s)", msg)
 	}
-	return false
+	dir := strings.TrimRight(string(out), "\r\n")
+	switch {
+	case dir == "":
+		return hook, errors.New("git's core.hooksPath is set but empty")
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return hook, fmt.Errorf("cannot expand core.hooksPath %q: %w", dir, err)
+		}
+		dir = filepath.Join(home, dir[1:])
+	}
+	dir = filepath.FromSlash(dir)
+	if filepath.IsAbs(dir) {
+		hook.abs = filepath.Join(dir, "pre-commit")
+		hook.path = hook.abs
+		return hook, nil
+	}
+	hook.path = filepath.ToSlash(filepath.Join(dir, "pre-commit"))
+	return hook, nil
 }
 
 func indent(s string) string {

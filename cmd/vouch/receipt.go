@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,9 +18,10 @@ func receiptCommand() *cli.Command {
 			Name:      "verify",
 			Usage:     "prove the envelope passed under exactly this rulespec",
 			ArgsUsage: "[RECEIPT]",
-			Description: `Recomputes the sha256 of the rulespec, the envelope, the compiled program and vouch.yaml
-from the files on disk (paths are relative to the receipt) and, with --key-file or VOUCH_KEY,
-checks the receipt's HMAC-SHA256. RECEIPT defaults to verification.json in vouch.yaml's out
+			Description: `Recomputes the sha256 of the rulespec, the envelope, the compiled program, the trace,
+vouch.yaml and every file the evidence rules found (under the repository root the gate would
+use here, which must be the one the receipt records) from the files on disk (paths are relative
+to the receipt) and, with --key-file or VOUCH_KEY, checks the receipt's HMAC-SHA256. RECEIPT defaults to verification.json in vouch.yaml's out
 directory, else beside the envelope.
 
 The receipt must name the rulespec and envelope the gate would use here: --rulespec and
@@ -29,11 +29,15 @@ The receipt must name the rulespec and envelope the gate would use here: --rules
 here. With neither flags nor vouch.yaml any rulespec is accepted, and the output says which
 one the receipt covers. A pass that relied on observed failures (observe mode) is refused
 unless --allow-observed. --require-signed refuses an unsigned receipt: use it in CI, where a
-missing secret (a fork's pull request) must fail, not skip the MAC check.
+missing secret (a fork's pull request) must fail, not skip the MAC check. A receipt that
+skipped what vouch.yaml asks for is refused: no architecture block while vouch.yaml has an
+architecture: section (gate --no-lint), or strict off while vouch.yaml sets strict: true
+(gate --strict=false), or architecture.strict likewise.
 
 Exit codes: 0 the receipt holds, 1 something changed or does not match (every problem is
-listed), or the receipt is unsigned under --require-signed, 2 the receipt cannot be read, or it
-is signed (or --require-signed is given) and no key was given.`,
+listed), or the receipt is unsigned under --require-signed, 2 the receipt cannot be read (missing,
+garbled, not a vouch receipt), or it is signed (or --require-signed is given) and no key was
+given.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "key-file", Usage: "check the MAC with the key in `FILE` (else $VOUCH_KEY)"},
 				&cli.BoolFlag{Name: "require-signed", Usage: "refuse an unsigned receipt (exit 1), and exit 2 when no key is given"},
@@ -62,6 +66,12 @@ func runReceiptVerify(c *cli.Context) error {
 		// Without either there is nothing to compare with.
 		CheckConfig: true,
 		Config:      cfg.File,
+		// Evidence is rehashed under the root the gate would use here,
+		// and what vouch.yaml asks for must have been run.
+		Root:         cfg.Root,
+		Architecture: cfg.Architecture != nil,
+		Strict:       cfg.Strict,
+		ArchStrict:   cfg.Architecture != nil && cfg.Architecture.Strict,
 	}
 	if cfg.File != "" || c.String("rulespec") != "" {
 		opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
@@ -82,9 +92,8 @@ func runReceiptVerify(c *cli.Context) error {
 	}
 	r, probs, err := receipt.Verify(path, opts)
 	if err != nil {
-		if errors.Is(err, receipt.ErrMalformed) {
-			return fail(exitFail, err)
-		}
+		// A garbled or unreadable receipt, a signed one without a key:
+		// nothing could be checked.
 		return fail(exitError, err)
 	}
 	w := c.App.Writer
@@ -106,6 +115,9 @@ func runReceiptVerify(c *cli.Context) error {
 		path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256)
 	if r.Config != nil {
 		fmt.Fprintf(w, "  config   %s sha256:%s\n", r.Config.Path, r.Config.SHA256)
+	}
+	if r.Root != nil {
+		fmt.Fprintf(w, "  root     %s, %d evidence file(s) rehashed\n", *r.Root, len(r.Evidence))
 	}
 	fmt.Fprintf(w, "  verdict %s (%s), vouch %s, %s\n", r.Verdict, strings.Join(ids, " "), r.Vouch, r.Created)
 	if r.PassedOnObserved() {
