@@ -148,3 +148,57 @@ func TestAnnotations(t *testing.T) {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoadReportsEverything: a parse error (bad glob, bad date) does not
+// hide the cross-reference problems Finish would find.
+func TestLoadReportsEverything(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"bad glob with duplicate name and unknown ref_id", `nodes:
+  - {ref_id: billing, kind: domain}
+rules:
+  - name: r1
+    deny: {from: {ref_id: "bill[ing"}, to: {}}
+  - name: r1
+    deny: {from: {ref_id: billng}, to: {}}
+`, []string{
+			`architecture.yaml:5:27: bad glob "bill[ing": syntax error in pattern`,
+			`architecture.yaml:6:5: rule name "r1" is used twice (first at architecture.yaml:4:5)`,
+			`architecture.yaml:7:18: ref_id "billng" is not a node of the graph (did you mean "billing"?)`,
+		}},
+		{"derived nodes: names only", `rules:
+  - name: r1
+    forbid_import: {from: "[", to: "x"}
+  - name: r1
+    deny: {from: {ref_id: nowhere}, to: {}}
+`, []string{
+			`architecture.yaml:3:27: bad glob "[": syntax error in pattern`,
+			`architecture.yaml:4:5: rule name "r1" is used twice (first at architecture.yaml:2:5)`,
+		}},
+		{"until not a date, once", `rules:
+  - name: r
+    deny: {from: {}, to: {}}
+    exempt: [{reason: r, until: 2030-02-30}]
+`, []string{`architecture.yaml:4:33: until "2030-02-30" is not a date; want YYYY-MM-DD`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, FileName), []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(dir, "")
+			var got []string
+			if el, ok := err.(ErrorList); ok {
+				for _, e := range el {
+					got = append(got, strings.ReplaceAll(e.Error(), dir+string(filepath.Separator), ""))
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

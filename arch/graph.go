@@ -34,7 +34,6 @@ func AutoKind(file string) string {
 // excludes, unique names). Every problem is returned at once, sorted by
 // position.
 func (m *Model) Finish(files []string) error {
-	var errs ErrorList
 	if len(m.Nodes) == 0 {
 		m.Auto = true
 		seen := map[string]bool{}
@@ -48,6 +47,32 @@ func (m *Model) Finish(files []string) error {
 		}
 		slices.SortFunc(m.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
 	}
+	if errs := m.check(true); len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// crossCheck adds to a loaded model's parse errors the cross-reference
+// problems that can be decided without the source files: all of them when
+// the model declares nodes, else only duplicate rule names (derived nodes
+// need the scan). The result is sorted by position.
+func (m *Model) crossCheck(parse ErrorList) ErrorList {
+	errs := append(slices.Clone(parse), m.check(len(m.Nodes) > 0)...)
+	sortErrors(errs)
+	return errs
+}
+
+func sortErrors(errs ErrorList) {
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+}
+
+// check applies tags and checks the model's cross-references; with
+// nodesKnown false only rule names are checked.
+func (m *Model) check(nodesKnown bool) ErrorList {
+	var errs ErrorList
 	ids := make(map[string]int, len(m.Nodes))
 	var names []string
 	for i, n := range m.Nodes {
@@ -60,6 +85,9 @@ func (m *Model) Finish(files []string) error {
 	}
 	sort.Strings(names)
 	unknown := func(pos Pos, what, id string) {
+		if !nodesKnown {
+			return
+		}
 		errs = append(errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s %q is not a node of the graph%s", what, id, suggest.Hint(id, names))})
 	}
 	var tagged []string
@@ -111,12 +139,7 @@ func (m *Model) Finish(files []string) error {
 			}
 		}
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(errs, func(a, b *Error) int {
-		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
+	sortErrors(errs)
 	return errs
 }
 

@@ -38,7 +38,7 @@ var (
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
 	layersExtraKeys = []string{"allow_skip", "edge_kind", "enforce"}
 	matcherKeys     = []string{"exclude", "kind", "ref_id", "tag"}
-	exemptKeys      = []string{"from", "reason", "to", "until"}
+	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn}
 )
 
@@ -48,6 +48,18 @@ var (
 // present, else root/.beadloom/_graph, else the model is empty (Layout
 // "none"). Every problem in every file is returned at once as an ErrorList.
 func Load(root, config string) (*Model, error) {
+	m, err := load(root, config)
+	var el ErrorList
+	if m != nil && errors.As(err, &el) {
+		// One problem must not hide the others: the cross-references
+		// Finish checks (duplicate rule names, unknown ref_ids) are
+		// reported with the parse errors.
+		return m, m.crossCheck(el)
+	}
+	return m, err
+}
+
+func load(root, config string) (*Model, error) {
 	if config != "" {
 		st, err := os.Stat(config)
 		if err != nil {
@@ -525,6 +537,9 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	}
 	t := known[0]
 	r.Type = RuleType(t.key)
+	for _, e := range r.Exempt {
+		p.cycleExemption(r.Type, e)
+	}
 	if r.Type != Layers {
 		for _, f := range extra {
 			p.errorf(f.keyNode, "key %q belongs inside the rule's %s", f.key, r.Type)
@@ -652,6 +667,21 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	m.Rules = append(m.Rules, r)
 }
 
+// cycleExemption checks that a forbid_cycles exemption names its cycle by
+// its whole member set, and that only those do: an exemption by one
+// endpoint would keep silencing a cycle that grows.
+func (p *parser) cycleExemption(t RuleType, e Exemption) {
+	fail := func(msg string) { p.errs = append(p.errs, &Error{Pos: e.Pos, Msg: msg}) }
+	switch {
+	case t == ForbidCycles && (e.From != "" || e.To != ""):
+		fail("a forbid_cycles exemption names every member of the cycle (members: [a, b]), not from/to")
+	case t == ForbidCycles && e.Members == nil:
+		fail("a forbid_cycles exemption needs members: the node ids of the whole cycle")
+	case t != ForbidCycles && e.Members != nil:
+		fail(fmt.Sprintf("members applies only to forbid_cycles exemptions; a %s exemption uses from/to", t))
+	}
+}
+
 func hasKey(n *yaml.Node, key string) bool {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
@@ -694,6 +724,7 @@ func (p *parser) matcher(n *yaml.Node, what string) Matcher {
 
 func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {
 	e := Exemption{Pos: p.pos(n)}
+	untilGiven := false
 	for _, kv := range p.fields(n, "an exemption", exemptKeys) {
 		switch kv.key {
 		case "from", "to":
@@ -709,9 +740,16 @@ func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {
 			} else {
 				e.To = s
 			}
+		case "members":
+			e.Members = p.strList(kv.val, "members")
+			if len(e.Members) == 0 {
+				p.errorf(kv.val, "members needs at least one node id")
+				e.Members = []string{}
+			}
 		case "reason":
 			e.Reason, _ = p.str(kv.val, "reason")
 		case "until":
+			untilGiven = true
 			s, ok := p.str(kv.val, "until")
 			if !ok {
 				continue
@@ -730,7 +768,10 @@ func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {
 		ok = false
 	}
 	if e.Until == "" {
-		p.errorf(n, "exemption needs until (YYYY-MM-DD)")
+		// An until that is not a date was reported where it stands.
+		if !untilGiven {
+			p.errorf(n, "exemption needs until (YYYY-MM-DD)")
+		}
 		ok = false
 	}
 	return e, ok

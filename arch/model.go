@@ -113,8 +113,13 @@ type Layer struct {
 // Exemption waives a rule's findings between matching endpoints until a
 // date. From and To are globs over the finding's endpoints (node ids, or
 // file and import target for forbid_import); empty means any.
+//
+// A forbid_cycles exemption instead lists Members, the node ids of the
+// whole cycle: it covers a cycle whose member set is exactly that set, so
+// a cycle that gains or loses a member is reported again.
 type Exemption struct {
 	From, To string
+	Members  []string
 	Reason   string
 	// Until is the last day (YYYY-MM-DD) the exemption applies; UntilDay
 	// is the same day as days since 1970-01-01, the form datalog compares.

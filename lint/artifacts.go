@@ -194,7 +194,7 @@ func (o *Outcome) findingFact(f Finding) (ast.Atom, bool) {
 	}
 	to := f.To
 	if f.Cycle != nil {
-		to = f.From
+		to = f.Cycle.id
 	}
 	return atom("violation", R, str(f.From), str(to), str(f.File), num(int64(f.Line))), true
 }

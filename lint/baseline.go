@@ -3,7 +3,9 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,22 +18,68 @@ const BaselineVersion = 1
 // BaselineEntry is one recorded finding. Lines are left out so edits that
 // only move code do not make a recorded violation new; Count says how many
 // findings share the key.
+//
+// A cycle is recorded by its sorted member list (Members, no From): a
+// cycle that gains or loses a member is a new finding and its old entry
+// is stale.
 type BaselineEntry struct {
-	Rule  string `json:"rule"`
-	Type  string `json:"type"`
-	File  string `json:"file,omitempty"`
-	From  string `json:"from,omitempty"`
-	To    string `json:"to,omitempty"`
-	Count int    `json:"count"`
+	Rule    string   `json:"rule"`
+	Type    string   `json:"type"`
+	File    string   `json:"file,omitempty"`
+	From    string   `json:"from,omitempty"`
+	To      string   `json:"to,omitempty"`
+	Members []string `json:"members,omitempty"`
+	Count   int      `json:"count"`
 }
 
 // Key identifies the entry's findings.
 func (e BaselineEntry) Key() string {
-	return strings.Join([]string{e.Rule, e.Type, e.File, e.From, e.To}, ":")
+	k := strings.Join([]string{e.Rule, e.Type, e.File, e.From, e.To}, ":")
+	if len(e.Members) > 0 {
+		k += ":" + strings.Join(e.Members, ",")
+	}
+	return k
 }
 
-func keyOf(f Finding) string {
-	return BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, From: f.From, To: f.To}.Key()
+// entryOf is the baseline identity of a finding.
+func entryOf(f Finding) BaselineEntry {
+	if f.Cycle != nil {
+		m := slices.Clone(f.Cycle.Members)
+		sort.Strings(m)
+		return BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, Members: m}
+	}
+	return BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, From: f.From, To: f.To}
+}
+
+func keyOf(f Finding) string { return entryOf(f).Key() }
+
+// Baselinable reports whether a finding may be recorded in a baseline.
+// Inert rules and expired or unused exemptions are configuration
+// problems, not accepted violations: they are never recorded, so they
+// keep failing under --strict.
+func Baselinable(f Finding) bool {
+	switch f.Type {
+	case TypeInert, TypeExemptionUnused, TypeExemptionExpired:
+		return false
+	}
+	return true
+}
+
+// StaleEntry is a baseline entry that occurs fewer times than recorded:
+// Count is the recorded count, Found how many findings still match (0
+// when it no longer occurs at all).
+type StaleEntry struct {
+	BaselineEntry
+	Found int `json:"found"`
+}
+
+// Describe words a stale entry for people: "no longer occurs", or the
+// change of count when some of its findings remain.
+func (e StaleEntry) Describe() string {
+	if e.Found == 0 {
+		return fmt.Sprintf("stale baseline entry %s: no longer occurs; remove it from the baseline", e.Key())
+	}
+	return fmt.Sprintf("stale baseline entry %s: count %d → %d; lower it in the baseline", e.Key(), e.Count, e.Found)
 }
 
 type baselineFile struct {
@@ -43,12 +91,17 @@ type baselineFile struct {
 func MakeBaseline(fs []Finding) []BaselineEntry {
 	counts := map[string]*BaselineEntry{}
 	for _, f := range fs {
+		if !Baselinable(f) {
+			continue
+		}
 		k := keyOf(f)
 		if e := counts[k]; e != nil {
 			e.Count++
 			continue
 		}
-		counts[k] = &BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, From: f.From, To: f.To, Count: 1}
+		e := entryOf(f)
+		e.Count = 1
+		counts[k] = &e
 	}
 	out := make([]BaselineEntry, 0, len(counts))
 	for _, e := range counts {
@@ -90,26 +143,37 @@ func ReadBaseline(path string) ([]BaselineEntry, error) {
 }
 
 // ApplyBaseline marks findings recorded in entries (up to each entry's
-// count) and returns the entries, or parts of them, that no longer occur.
-func ApplyBaseline(fs []Finding, entries []BaselineEntry) []BaselineEntry {
-	left := map[string]int{}
+// count) and returns the entries that occur fewer times than recorded, in
+// the baseline's order (entries with the same key are summed). Findings
+// that cannot be baselined (Baselinable) are never marked.
+func ApplyBaseline(fs []Finding, entries []BaselineEntry) []StaleEntry {
+	recorded := map[string]int{}
 	for _, e := range entries {
-		left[e.Key()] += e.Count
+		recorded[e.Key()] += e.Count
 	}
+	left := maps.Clone(recorded)
+	found := map[string]int{}
 	for i := range fs {
+		if !Baselinable(fs[i]) {
+			continue
+		}
 		k := keyOf(fs[i])
+		found[k]++
 		if left[k] > 0 {
 			left[k]--
 			fs[i].Baseline = true
 		}
 	}
-	stale := []BaselineEntry{}
+	stale := []StaleEntry{}
+	done := map[string]bool{}
 	for _, e := range entries {
-		if n := left[e.Key()]; n > 0 {
-			e.Count = min(n, e.Count)
-			left[e.Key()] -= e.Count
-			stale = append(stale, e)
+		k := e.Key()
+		if done[k] || found[k] >= recorded[k] {
+			continue
 		}
+		done[k] = true
+		e.Count = recorded[k]
+		stale = append(stale, StaleEntry{BaselineEntry: e, Found: found[k]})
 	}
 	return stale
 }

@@ -36,10 +36,10 @@ func TestExemptionsEveryType(t *testing.T) {
 	t.Run("forbid_cycles", func(t *testing.T) {
 		files := []string{"a/x.go", "b/x.go", "c/x.go", "d/x.go"}
 		recs := []imports.Record{imp("b/x.go", 4, "c"), imp("c/x.go", 5, "d"), imp("d/x.go", 6, "b")}
-		o := lintYAML(t, cycleYAML+`    exempt: [{from: a, to: a`+until+`, {from: b, to: b`+until+`]
+		o := lintYAML(t, cycleYAML+`    exempt: [{members: [b, a]`+until+`, {members: [d, b, c]`+until+`]
 `, files, recs)
 		// a <-> b (graph) and b -> c -> d -> b (imports) are exempt by
-		// their pivots; the c self-loop is not.
+		// their member sets; the c self-loop is not.
 		want := []string{"no-cycles:forbid_cycles:error:::c:"}
 		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
 			t.Errorf("findings (-want +got):\n%s", diff)
@@ -151,5 +151,70 @@ rules:
 	}
 	if diff := cmp.Diff(all, strs(got)); diff != "" {
 		t.Errorf("violations (-all +by endpoint):\n%s", diff)
+	}
+}
+
+// TestCycleExemptionMemberSet: a forbid_cycles exemption covers a cycle
+// only when it lists exactly the cycle's members. A cycle that grows (or
+// shrinks) is reported again and the exemption becomes unused.
+func TestCycleExemptionMemberSet(t *testing.T) {
+	const graph = `
+nodes:
+  - {ref_id: svc, kind: service, source: svc}
+  - {ref_id: ui, kind: service, source: ui}
+  - {ref_id: zz, kind: service, source: zz}
+rules:
+  - name: nc
+    forbid_cycles: {}
+    exempt: [{members: MEMBERS, reason: accepted, until: 2030-01-01}]
+`
+	files := []string{"svc/x.go", "ui/x.go", "zz/x.go"}
+	pair := []imports.Record{imp("svc/x.go", 1, "ui"), imp("ui/x.go", 2, "svc")}
+	grown := []imports.Record{imp("svc/x.go", 1, "ui"), imp("ui/x.go", 2, "zz"), imp("zz/x.go", 3, "svc")}
+	tests := []struct {
+		name, members string
+		recs          []imports.Record
+		want          []string
+	}{
+		{"exact set", "[ui, svc]", pair, nil},
+		{"cycle grew", "[svc, ui]", grown, []string{
+			"nc:exemption_unused:warn:architecture.yaml:9::",
+			"nc:forbid_cycles:error:::svc:",
+		}},
+		{"exact grown set", "[svc, ui, zz]", grown, nil},
+		{"cycle shrank", "[svc, ui, zz]", pair, []string{
+			"nc:exemption_unused:warn:architecture.yaml:9::",
+			"nc:forbid_cycles:error:::svc:",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := lintYAML(t, strings.Replace(graph, "MEMBERS", tc.members, 1), files, tc.recs)
+			if diff := cmp.Diff(tc.want, short(o.Findings)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCycleExemptionConfig: forbid_cycles exemptions name members, never
+// from/to; members belong to forbid_cycles only.
+func TestCycleExemptionConfig(t *testing.T) {
+	tests := []struct{ name, rule, want string }{
+		{"from on a cycle rule", "forbid_cycles: {}\n    exempt: [{from: svc, reason: r, until: 2030-01-01}]",
+			"architecture.yaml:6:14: a forbid_cycles exemption names every member of the cycle (members: [a, b]), not from/to"},
+		{"no members", "forbid_cycles: {}\n    exempt: [{reason: r, until: 2030-01-01}]",
+			"architecture.yaml:6:14: a forbid_cycles exemption needs members: the node ids of the whole cycle"},
+		{"members elsewhere", "forbid: {from: {}, to: {}}\n    exempt: [{members: [svc], reason: r, until: 2030-01-01}]",
+			"architecture.yaml:6:14: members applies only to forbid_cycles exemptions; a forbid exemption uses from/to"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "nodes:\n  - {ref_id: svc, kind: service}\nrules:\n  - name: r\n    " + tc.rule + "\n"
+			_, err := arch.Parse("architecture.yaml", []byte(src))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error = %v\nwant %s", err, tc.want)
+			}
+		})
 	}
 }

@@ -220,6 +220,13 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				I := num(int64(j))
 				add(atom("exempt", R, I))
 				add(atom("exempt_until", R, I, num(e.UntilDay)))
+				if r.Type == arch.ForbidCycles {
+					add(atom("exempt_cyc", R, I))
+					for _, n := range e.Members {
+						add(atom("exempt_member", str(n), R, I))
+					}
+					continue
+				}
 				for _, x := range globFilter(e.From, from) {
 					add(atom("exempt_from", str(x), R, I))
 				}

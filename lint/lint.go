@@ -66,6 +66,9 @@ type Cycle struct {
 	// starting and ending there.
 	Witness []string    `json:"witness"`
 	Edges   []CycleEdge `json:"edges"`
+	// id is the graph's id in the program ("imports", "graph",
+	// "graph:KIND"), the violation's second endpoint.
+	id string
 }
 
 // CycleEdge is one step of a witness cycle with the imports behind it.
@@ -160,11 +163,6 @@ func constInt(t ast.BaseTerm) int {
 // collect reads the derived findings back, in a stable order.
 func collect(res *datalog.Result, pr *prepared) []Finding {
 	var out []Finding
-	cycles := map[string][]ast.Atom{}
-	for _, c := range res.Facts("cycle", 3) {
-		k := constStr(c.Args[0]) + "\x00" + constStr(c.Args[2])
-		cycles[k] = append(cycles[k], c)
-	}
 	for _, v := range violations(res, pr) {
 		name := constStr(v.Args[0])
 		r := pr.rules[name]
@@ -181,14 +179,10 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			}
 		}
 		if r.Type == arch.ForbidCycles {
-			for _, c := range cycles[name+"\x00"+f.From] {
-				cf := f
-				cf.To = ""
-				cf.Cycle = witness(res, pr, constStr(c.Args[1]), f.From)
-				cf.Message = fmt.Sprintf("dependency cycle in the %s through %d nodes: %s", cf.Cycle.Graph, len(cf.Cycle.Members), strings.Join(cf.Cycle.Witness, " -> "))
-				out = append(out, cf)
-			}
-			continue
+			// violation(R, Pivot, Graph, "", 0)
+			f.Cycle = witness(res, pr, f.To, f.From)
+			f.To = ""
+			f.Message = fmt.Sprintf("dependency cycle in the %s through %d nodes: %s", f.Cycle.Graph, len(f.Cycle.Members), strings.Join(f.Cycle.Witness, " -> "))
 		}
 		out = append(out, f)
 	}
@@ -202,12 +196,19 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			}
 			ex := r.Exempt[i]
 			f := Finding{Rule: name, Severity: arch.SeverityWarn, File: ex.Pos.File, Line: ex.Pos.Line, From: ex.From, To: ex.To, Reason: ex.Reason}
+			what := fmt.Sprintf("exemption %s -> %s", orAny(ex.From), orAny(ex.To))
+			if ex.Members != nil {
+				what = fmt.Sprintf("exemption of the cycle {%s}", strings.Join(ex.Members, ", "))
+			}
 			if kind == "exempt_unused" {
 				f.Type = TypeExemptionUnused
-				f.Message = fmt.Sprintf("exemption %s -> %s matches no finding of rule %s: remove it", orAny(ex.From), orAny(ex.To), name)
+				f.Message = fmt.Sprintf("%s matches no finding of rule %s: remove it", what, name)
+				if ex.Members != nil {
+					f.Message = fmt.Sprintf("%s matches no cycle of rule %s (a cycle must have exactly these members): remove it, or list the cycle's current members", what, name)
+				}
 			} else {
 				f.Type = TypeExemptionExpired
-				f.Message = fmt.Sprintf("exemption %s -> %s expired on %s: fix the code or renew it", orAny(ex.From), orAny(ex.To), ex.Until)
+				f.Message = fmt.Sprintf("%s expired on %s: fix the code or renew it", what, ex.Until)
 			}
 			out = append(out, f)
 		}
@@ -305,7 +306,7 @@ func inertMessage(r *arch.Rule) string {
 // rendering only: the engine already decided the cycle exists.
 func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 	cg := pr.graphs[g]
-	c := &Cycle{Graph: "imports"}
+	c := &Cycle{Graph: "imports", id: g}
 	if !cg.imports {
 		c.Graph = "graph"
 		if cg.kind != "" {

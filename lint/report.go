@@ -25,10 +25,11 @@ const ReportVersion = 1
 type Report struct {
 	Version  int       `json:"version"`
 	Findings []Finding `json:"findings"`
-	// Stale are baseline entries that no longer occur.
-	Stale   []BaselineEntry `json:"stale_baseline"`
-	Skipped []SkippedRule   `json:"skipped_rules"`
-	Errors  []ConfigError   `json:"errors"`
+	// Stale are baseline entries that occur fewer times than recorded.
+	// With strict they fail the run: the baseline must shrink.
+	Stale   []StaleEntry  `json:"stale_baseline"`
+	Skipped []SkippedRule `json:"skipped_rules"`
+	Errors  []ConfigError `json:"errors"`
 	// Notices are warnings about the run itself, not findings: no
 	// architecture rules were found, so nothing was checked. With strict
 	// they fail the run.
@@ -70,6 +71,7 @@ type Summary struct {
 	Errors          int   `json:"errors"`
 	Warnings        int   `json:"warnings"`
 	Baselined       int   `json:"baselined"`
+	Stale           int   `json:"stale_baseline"`
 	FilesScanned    int   `json:"files_scanned"`
 	ImportsResolved int   `json:"imports_resolved"`
 	RulesEvaluated  int   `json:"rules_evaluated"`
@@ -84,7 +86,7 @@ type RuleInfo struct {
 // NewReport builds the report of a finished run. strict turns inert rules
 // into errors.
 func NewReport(o *Outcome, strict bool) *Report {
-	r := &Report{Version: ReportVersion, Findings: slices.Clone(o.Findings), Stale: []BaselineEntry{}, Errors: []ConfigError{}, Skipped: []SkippedRule{}}
+	r := &Report{Version: ReportVersion, Findings: slices.Clone(o.Findings), Stale: []StaleEntry{}, Errors: []ConfigError{}, Skipped: []SkippedRule{}}
 	for i := range r.Findings {
 		if strict && r.Findings[i].Type == TypeInert {
 			r.Findings[i].Severity = arch.SeverityError
@@ -110,6 +112,7 @@ func NewReport(o *Outcome, strict bool) *Report {
 // count for neither.
 func (r *Report) Count() {
 	r.Summary.Errors, r.Summary.Warnings, r.Summary.Baselined = 0, 0, 0
+	r.Summary.Stale = len(r.Stale)
 	for _, f := range r.Findings {
 		switch {
 		case f.Baseline:
@@ -126,9 +129,9 @@ func (r *Report) Count() {
 }
 
 // Fails reports whether the run must exit 1: an error-severity finding, or
-// with strict any warning or notice.
+// with strict any warning, notice or stale baseline entry.
 func (r *Report) Fails(strict bool) bool {
-	return r.Summary.Errors > 0 || strict && (r.Summary.Warnings > 0 || len(r.Notices) > 0)
+	return r.Summary.Errors > 0 || strict && (r.Summary.Warnings > 0 || len(r.Notices) > 0 || len(r.Stale) > 0)
 }
 
 // WriteJSON writes the report as indented JSON (schema in docs/lint.md).
@@ -159,7 +162,9 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 // WritePorcelain writes rule:type:severity:file:line:from:to per finding,
-// baseline findings excluded; nothing at all when clean.
+// baseline findings excluded, then
+// stale:rule:type:file:from:to:members:recorded:found per stale baseline
+// entry (members comma-separated); nothing at all when clean.
 func (r *Report) WritePorcelain(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range r.Findings {
@@ -171,6 +176,9 @@ func (r *Report) WritePorcelain(w io.Writer) error {
 			line = itoa(f.Line)
 		}
 		fmt.Fprintf(bw, "%s:%s:%s:%s:%s:%s:%s\n", f.Rule, f.Type, f.Severity, f.File, line, f.From, f.To)
+	}
+	for _, e := range r.Stale {
+		fmt.Fprintf(bw, "stale:%s:%s:%s:%s:%s:%s:%d:%d\n", e.Rule, e.Type, e.File, e.From, e.To, strings.Join(e.Members, ","), e.Count, e.Found)
 	}
 	return bw.Flush()
 }
@@ -193,6 +201,9 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 			level = "error"
 		}
 		fmt.Fprintf(bw, "::%s%s::%s\n", level, ghProps(f.File, f.Line, f.Rule), ghData(findingText(f)))
+	}
+	for _, e := range r.Stale {
+		fmt.Fprintf(bw, "::warning%s::%s\n", ghProps("", 0, e.Rule), ghData(e.Describe()))
 	}
 	return bw.Flush()
 }
@@ -269,12 +280,20 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	for _, ri := range r.Rules {
 		descr[ri.Name] = ri.Description
 	}
+	// A group's marker is its worst finding's: ✗ when any finding of the
+	// rule fails as an error (baseline findings do not), else !.
+	failing := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == arch.SeverityError && !f.Baseline {
+			failing[f.Rule] = true
+		}
+	}
 	last := ""
 	for _, f := range r.Findings {
 		if f.Rule != last {
 			last = f.Rule
 			mark := paint("31", "✗")
-			if f.Severity != arch.SeverityError {
+			if !failing[f.Rule] {
 				mark = paint("33", "!")
 			}
 			fmt.Fprintf(bw, "\n%s %s\n", mark, paint("1", f.Rule))
@@ -312,12 +331,22 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 			}
 		}
 	}
+	if len(r.Stale) > 0 {
+		bw.WriteString("\n")
+	}
 	for _, st := range r.Stale {
-		fmt.Fprintf(bw, "\nbaseline entry no longer occurs: %s\n", st.Key())
+		fmt.Fprintf(bw, "%s\n", st.Describe())
 	}
 	fmt.Fprintf(bw, "\n%d errors, %d warnings", s.Errors, s.Warnings)
 	if s.Baselined > 0 {
 		fmt.Fprintf(bw, ", %d in the baseline", s.Baselined)
+	}
+	if s.Stale > 0 {
+		noun := "entries"
+		if s.Stale == 1 {
+			noun = "entry"
+		}
+		fmt.Fprintf(bw, ", %d stale baseline %s", s.Stale, noun)
 	}
 	fmt.Fprintf(bw, " (%s)\n", r.Time.Round(time.Millisecond))
 	return bw.Flush()

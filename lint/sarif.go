@@ -131,6 +131,9 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	for _, e := range r.Notices {
 		notify("warning", e)
 	}
+	for _, e := range r.Stale {
+		notify("note", ConfigError{Message: e.Describe()})
+	}
 	for _, f := range r.Findings {
 		i, ok := index[f.Rule]
 		if !ok {

@@ -189,7 +189,7 @@ func noRulesError(model *arch.Model, root, config, askedBy, remedy string) lint.
 }
 
 func (gl *gateLint) configError(errs []lint.ConfigError) error {
-	gl.Report = &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.BaselineEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
+	gl.Report = &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
 	return &archConfigError{errs}
 }
 
@@ -381,7 +381,7 @@ func (gl *gateLint) writeText(w io.Writer) error {
 		b.WriteString(line + "\n")
 	}
 	for _, e := range gl.Report.Stale {
-		fmt.Fprintf(&b, "  STALE baseline entry no longer occurs: %s\n", e.Key())
+		fmt.Fprintf(&b, "  STALE %s\n", e.Describe())
 	}
 	fmt.Fprintf(&b, "architecture: %s\n", gl.summary())
 	_, err := io.WriteString(w, b.String())

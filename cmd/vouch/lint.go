@@ -63,7 +63,7 @@ func runLint(c *cli.Context) error {
 	// Configuration errors are rendered in the chosen format, so a SARIF
 	// consumer always receives a valid log.
 	configFail := func(errs []lint.ConfigError) error {
-		r := &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.BaselineEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
+		r := &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
 		switch format {
 		case "sarif":
 			_ = r.WriteSARIF(out, version)
@@ -186,7 +186,14 @@ func runLint(c *cli.Context) error {
 		if err := lint.WriteBaseline(baselineFile, entries); err != nil {
 			return one(err)
 		}
-		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", len(rep.Findings), baselineFile)
+		n := 0
+		for _, e := range entries {
+			n += e.Count
+		}
+		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", n, baselineFile)
+		if left := len(rep.Findings) - n; left > 0 {
+			fmt.Fprintf(errOut, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
+		}
 		return nil
 	}
 	if baseline != nil {
