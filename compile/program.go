@@ -41,6 +41,14 @@ type Options struct {
 	// citations are resolved under. Empty makes every citation invalid, so
 	// evidence rules fail closed rather than look in an arbitrary place.
 	Root string
+	// OutDir is vouch's output directory, relative to Root unless
+	// absolute; nothing in it is evidence. evidence.DefaultOutDir (.vouch)
+	// is never evidence either way.
+	OutDir string
+	// OwnFiles are vouch's own input files besides the rulespec (which is
+	// always included, from its File), such as the envelope, relative to
+	// the working directory unless absolute; they are never evidence.
+	OwnFiles []string
 }
 
 // ClaimValue is what a claim's selector found in the facts.
@@ -113,7 +121,7 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 		c.prog.Sections = append(c.prog.Sections, sec)
 	}
 	if len(c.cited) > 0 {
-		c.prog.Sections = append(c.prog.Sections, c.evidenceSection(opts.Root))
+		c.prog.Sections = append(c.prog.Sections, c.evidenceSection(opts.Root, evidence.Options{OutDir: opts.OutDir, Files: append([]string{rs.File}, opts.OwnFiles...)}))
 	}
 	for _, cv := range c.prog.Claims {
 		c.prog.Sections = append(c.prog.Sections, c.claimSection(cv))
@@ -383,13 +391,13 @@ func (c *compiler) citeFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {
 // evidenceSection resolves every citation under root and states what the
 // working tree holds, as facts, so the written program replays without the
 // tree.
-func (c *compiler) evidenceSection(root string) Section {
+func (c *compiler) evidenceSection(root string, own evidence.Options) Section {
 	refs := make([]string, 0, len(c.cited))
 	for r := range c.cited {
 		refs = append(refs, r)
 	}
 	sort.Strings(refs)
-	infos := evidence.Check(root, refs)
+	infos := evidence.CheckWith(root, refs, own)
 	sec := Section{Comment: "evidence: the cited paths, checked under the repository root"}
 	for _, r := range refs {
 		info := infos[r]
@@ -406,6 +414,15 @@ func (c *compiler) evidenceSection(root string) Section {
 		}
 		if info.InGit {
 			sec.Facts = append(sec.Facts, atom("ref_git", id))
+		}
+		if info.Own {
+			sec.Facts = append(sec.Facts, atom("ref_vouch", id))
+		}
+		if info.DirSyntax {
+			sec.Facts = append(sec.Facts, atom("ref_dir_syntax", id))
+		}
+		if info.Literal {
+			sec.Facts = append(sec.Facts, atom("ref_literal", id))
 		}
 		if info.Exists {
 			sec.Facts = append(sec.Facts, atom("ref_exists", id, name("/"+string(info.Kind))))

@@ -3,9 +3,11 @@
 // file, a line and a line range under the repository root.
 //
 // It only gathers facts (does the path exist and as what kind, is it the
-// root itself or inside .git, how many lines the file has, why a citation
-// cannot be checked); the datalog program decides what they mean for a
-// verdict, including that only a regular file outside .git is evidence. Every path is resolved through an os.Root, so a
+// root itself, inside .git or one of vouch's own files once symlinks are
+// resolved, does it end in a slash, how many lines the file has, why a
+// citation cannot be checked); the datalog program decides what they mean
+// for a verdict, including that only a regular file outside .git and
+// vouch's own files is evidence. Every path is resolved through an os.Root, so a
 // citation can never make vouch read outside the repository root, whatever
 // symlinks the tree holds.
 package evidence
@@ -17,11 +19,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // MaxCountBytes caps how much of one file is read to count its lines. A
@@ -85,7 +89,27 @@ const (
 	File  Kind = "file"
 	Dir   Kind = "dir"
 	Other Kind = "other"
+	// Dangling is a symlink whose target does not exist: nothing can be
+	// read there, yet something is at the name.
+	Dangling Kind = "dangling"
 )
+
+// DefaultOutDir is vouch's output directory under the root. It is never
+// evidence, whatever Options.OutDir says.
+const DefaultOutDir = ".vouch"
+
+// ConfigFile is vouch's configuration file at the root.
+const ConfigFile = "vouch.yaml"
+
+// Options name vouch's own files, which are never evidence of work.
+type Options struct {
+	// OutDir is the output directory, relative to the root unless
+	// absolute; DefaultOutDir is always included.
+	OutDir string
+	// Files are vouch's own input files (the rulespec, the envelope),
+	// relative to the working directory unless absolute.
+	Files []string
+}
 
 // Info is what the working tree says about one citation.
 type Info struct {
@@ -98,11 +122,22 @@ type Info struct {
 	Exists bool
 	Kind   Kind
 	// IsRoot is set when the path names the repository root itself
-	// (".", "./", "src/.."); InGit when one of its segments, after
-	// cleaning, is exactly ".git". Both are lexical facts, recorded
-	// whether or not the path exists.
+	// (".", "./", "src/..", a symlink to "."); InGit when one of its
+	// segments, as written after cleaning or once symlinks are resolved
+	// inside the root, is ".git" in any letter case, or when a resolved
+	// ancestor is the root's .git directory. Both hold whether or not the
+	// path exists.
 	IsRoot bool
 	InGit  bool
+	// Own is set when the path, as written or resolved, is inside the
+	// output directory or is vouch.yaml, the rulespec or the envelope.
+	Own bool
+	// DirSyntax is set when the path as written ends in "/" or "/.": it
+	// names a directory, whatever cleaning makes of it.
+	DirSyntax bool
+	// Literal is set for a citation with lines when something exists at
+	// the whole citation taken as a name ("secret:3"), so it is ambiguous.
+	Literal bool
 	// Lines is the file's line count, known only when the citation names
 	// lines (counting costs a read) and the path is a regular file.
 	Lines      int64
@@ -113,6 +148,11 @@ type Info struct {
 // problem with the root itself makes every citation invalid, with the
 // reason, so the verdicts that depend on them fail closed.
 func Check(root string, cites []string) map[string]Info {
+	return CheckWith(root, cites, Options{})
+}
+
+// CheckWith is Check, also recognising vouch's own files as opts names them.
+func CheckWith(root string, cites []string, opts Options) map[string]Info {
 	out := make(map[string]Info, len(cites))
 	uniq := append([]string(nil), cites...)
 	sort.Strings(uniq)
@@ -128,6 +168,10 @@ func Check(root string, cites []string) map[string]Info {
 			defer r.Close()
 		}
 	}
+	var own *ownFiles
+	if r != nil {
+		own = newOwnFiles(root, r, opts)
+	}
 	for _, s := range uniq {
 		if _, done := out[s]; done {
 			continue
@@ -141,12 +185,12 @@ func Check(root string, cites []string) map[string]Info {
 			out[s] = Info{Ref: ref, Invalid: rootErr}
 			continue
 		}
-		out[s] = resolve(r, ref)
+		out[s] = resolve(r, own, s, ref)
 	}
 	return out
 }
 
-func resolve(r *os.Root, ref Ref) Info {
+func resolve(r *os.Root, own *ownFiles, cite string, ref Ref) Info {
 	info := Info{Ref: ref}
 	p := ref.Path
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
@@ -158,18 +202,42 @@ func resolve(r *os.Root, ref Ref) Info {
 		info.Invalid = "path escapes the repository root; cite paths inside it"
 		return info
 	}
-	info.IsRoot = local == "."
-	info.InGit = inGit(local)
+	info.DirSyntax = dirSyntax(p)
+	if ref.Ranged() {
+		if whole := filepath.Clean(filepath.FromSlash(cite)); filepath.IsLocal(whole) {
+			if _, err := r.Lstat(whole); err == nil {
+				info.Literal = true
+			}
+		}
+	}
 	st, err := r.Stat(local)
+	dangling := false
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		return info
+		if lst, lerr := r.Lstat(local); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			dangling = true
+		}
 	case escapes(err):
 		info.Invalid = "path resolves through a symlink to outside the repository root"
 		return info
 	default:
 		info.Invalid = "cannot check the path: " + reason(err)
+		return info
+	}
+	real, rerr := realPath(r, local)
+	if rerr != nil {
+		info.Invalid = "cannot resolve the path: " + reason(rerr)
+		return info
+	}
+	info.IsRoot = local == "." || real == "."
+	info.InGit = gitSegment(local) || gitSegment(real) || own.underGit(r, real)
+	info.Own = own.covers(r, local, real, st)
+	if dangling {
+		info.Exists, info.Kind = true, Dangling
+		return info
+	}
+	if st == nil {
 		return info
 	}
 	info.Exists = true
@@ -197,15 +265,198 @@ func resolve(r *os.Root, ref Ref) Info {
 	return info
 }
 
-// inGit reports whether a cleaned local path has a segment that is
-// exactly ".git": the repository's own metadata, never evidence of work.
-func inGit(local string) bool {
+// gitSegment reports whether a cleaned local path has a segment that is
+// ".git" in any letter case (case-insensitive filesystems open .GIT as
+// .git): the repository's own metadata, never evidence of work.
+func gitSegment(local string) bool {
 	for _, seg := range strings.Split(filepath.ToSlash(local), "/") {
-		if seg == ".git" {
+		if strings.EqualFold(seg, ".git") {
 			return true
 		}
 	}
 	return false
+}
+
+// dirSyntax reports whether a path as written ends in a separator or a
+// separator and ".": it names a directory, though cleaning drops the
+// ending and would let it open a file.
+func dirSyntax(p string) bool {
+	for _, sep := range []string{"/", string(filepath.Separator)} {
+		if strings.HasSuffix(p, sep) || strings.HasSuffix(p, sep+".") {
+			return true
+		}
+	}
+	return false
+}
+
+var errEscape = errors.New("path escapes from parent")
+
+// realPath resolves every symlink of a cleaned local path inside r, one
+// segment at a time (Lstat, Readlink), and returns the slash-separated
+// path relative to the root that the citation really names ("." for the
+// root). Segments from the first missing one on are kept as written.
+func realPath(r *os.Root, local string) (string, error) {
+	var done []string
+	todo := strings.Split(filepath.ToSlash(local), "/")
+	hops := 0
+	for len(todo) > 0 {
+		seg := todo[0]
+		todo = todo[1:]
+		switch seg {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return "", errEscape
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		cur := strings.Join(append(append([]string(nil), done...), seg), "/")
+		fi, err := r.Lstat(filepath.FromSlash(cur))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return path.Clean(strings.Join(append([]string{cur}, todo...), "/")), nil
+			}
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, seg)
+			continue
+		}
+		if hops++; hops > 255 {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		target, err := r.Readlink(filepath.FromSlash(cur))
+		if err != nil {
+			return "", err
+		}
+		target = filepath.ToSlash(target)
+		if filepath.IsAbs(target) || strings.HasPrefix(target, "/") || filepath.VolumeName(target) != "" {
+			return "", errEscape
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	if len(done) == 0 {
+		return ".", nil
+	}
+	return strings.Join(done, "/"), nil
+}
+
+// ownFiles knows where the root's .git and vouch's own files are, to tell
+// a citation that reaches them under another name (a symlink, a hard
+// link, other letter case).
+type ownFiles struct {
+	git   fs.FileInfo
+	outs  []string // slash-separated, relative to the root
+	outSt []fs.FileInfo
+	files []fs.FileInfo
+}
+
+func newOwnFiles(root string, r *os.Root, opts Options) *ownFiles {
+	o := &ownFiles{}
+	o.git, _ = r.Stat(".git")
+	outs := []string{DefaultOutDir}
+	if opts.OutDir != "" {
+		outs = append(outs, opts.OutDir)
+	}
+	absRoot, rootErr := filepath.Abs(root)
+	for _, d := range outs {
+		if filepath.IsAbs(d) {
+			if st, err := os.Stat(d); err == nil {
+				o.outSt = append(o.outSt, st)
+			}
+			if rootErr != nil {
+				continue
+			}
+			rel, err := filepath.Rel(absRoot, d)
+			if err != nil {
+				continue
+			}
+			d = rel
+		}
+		d = filepath.Clean(d)
+		if !filepath.IsLocal(d) {
+			continue
+		}
+		o.outs = append(o.outs, filepath.ToSlash(d))
+		if st, err := r.Stat(d); err == nil {
+			o.outSt = append(o.outSt, st)
+		}
+	}
+	if st, err := r.Stat(ConfigFile); err == nil {
+		o.files = append(o.files, st)
+	}
+	for _, f := range opts.Files {
+		if st, err := os.Stat(f); err == nil {
+			o.files = append(o.files, st)
+		}
+	}
+	return o
+}
+
+// ancestors stats every existing prefix of a resolved path, itself last.
+func ancestors(r *os.Root, real string, visit func(fs.FileInfo) bool) bool {
+	if real == "." {
+		return false
+	}
+	segs := strings.Split(real, "/")
+	for i := range segs {
+		st, err := r.Lstat(filepath.FromSlash(strings.Join(segs[:i+1], "/")))
+		if err != nil {
+			return false
+		}
+		if visit(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// underGit reports whether a resolved path is the root's .git directory or
+// inside it, by file identity.
+func (o *ownFiles) underGit(r *os.Root, real string) bool {
+	if o == nil || o.git == nil {
+		return false
+	}
+	return ancestors(r, real, func(st fs.FileInfo) bool { return os.SameFile(st, o.git) })
+}
+
+// covers reports whether a path (as written, or resolved) is one of
+// vouch's own files: inside an output directory, vouch.yaml, or the same
+// file as the rulespec or envelope. st is the target's Stat, or nil.
+func (o *ownFiles) covers(r *os.Root, local, real string, st fs.FileInfo) bool {
+	if o == nil {
+		return false
+	}
+	for _, p := range []string{filepath.ToSlash(local), real} {
+		if strings.EqualFold(p, ConfigFile) {
+			return true
+		}
+		for _, d := range o.outs {
+			if d == "." {
+				continue
+			}
+			if strings.EqualFold(p, d) || (len(p) > len(d) && strings.EqualFold(p[:len(d)+1], d+"/")) {
+				return true
+			}
+		}
+	}
+	if st != nil {
+		for _, f := range o.files {
+			if os.SameFile(st, f) {
+				return true
+			}
+		}
+	}
+	return ancestors(r, real, func(a fs.FileInfo) bool {
+		for _, d := range o.outSt {
+			if os.SameFile(a, d) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // escapes reports whether err is os.Root refusing a path that leaves it

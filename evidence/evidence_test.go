@@ -162,3 +162,98 @@ func FuzzParseRef(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckResolved: the .git and vouch's-own tests look at where a path
+// really leads inside the root, not only at how it is written.
+func TestCheckResolved(t *testing.T) {
+	root := tree(t)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
+	must(os.MkdirAll(filepath.Join(root, ".vouch"), 0o755))
+	must(os.WriteFile(filepath.Join(root, ".vouch", "envelope.yaml"), []byte("facts: {}\n"), 0o644))
+	must(os.MkdirAll(filepath.Join(root, "build", "vouch"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "build", "vouch", "receipt.json"), []byte("{}\n"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "vouch.yaml"), []byte("out: build/vouch\n"), 0o644))
+	must(os.MkdirAll(filepath.Join(root, "analysis"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "analysis", "rulespec.yaml"), []byte("claims: []\n"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "secret:3"), []byte("x\n"), 0o644))
+	must(os.Symlink(".git", filepath.Join(root, "gl")))
+	must(os.Symlink(".git/config", filepath.Join(root, "cfg.txt")))
+	must(os.Symlink("src/../gl/HEAD", filepath.Join(root, "chain")))
+	must(os.Symlink(".vouch", filepath.Join(root, "vl")))
+	must(os.Symlink("analysis/rulespec.yaml", filepath.Join(root, "rs-link")))
+	must(os.Symlink("nowhere", filepath.Join(root, "dangling")))
+	must(os.Symlink(".", filepath.Join(root, "here")))
+
+	type want struct {
+		exists             bool
+		kind               Kind
+		git, own, dir, lit bool
+		isRoot             bool
+	}
+	tests := map[string]want{
+		"gl/HEAD":                  {exists: true, kind: File, git: true},
+		"gl":                       {exists: true, kind: Dir, git: true},
+		"cfg.txt:1":                {exists: true, kind: File, git: true},
+		"chain":                    {exists: true, kind: File, git: true},
+		"gl/missing":               {git: true},
+		".GIT/HEAD":                {git: true}, // lexical on any filesystem; exists only where case folds
+		".vouch/envelope.yaml":     {exists: true, kind: File, own: true},
+		".vouch/missing":           {own: true},
+		"vl/envelope.yaml":         {exists: true, kind: File, own: true},
+		"vouch.yaml":               {exists: true, kind: File, own: true},
+		"build/vouch/receipt.json": {exists: true, kind: File, own: true},
+		"analysis/rulespec.yaml":   {exists: true, kind: File, own: true},
+		"rs-link":                  {exists: true, kind: File, own: true},
+		"src/foo.go/":              {exists: true, kind: File, dir: true},
+		"src/foo.go/.":             {exists: true, kind: File, dir: true},
+		"src/pkg/":                 {exists: true, kind: Dir, dir: true},
+		"src/foo.go":               {exists: true, kind: File},
+		"secret:3":                 {lit: true},
+		"src/foo.go:2":             {exists: true, kind: File},
+		"dangling":                 {exists: true, kind: Dangling},
+		"here":                     {exists: true, kind: Dir, isRoot: true},
+		"src/.gitignore":           {exists: true, kind: File},
+		".vouchers/x":              {},
+	}
+	var cites []string
+	for c := range tests {
+		cites = append(cites, c)
+	}
+	opts := Options{OutDir: "build/vouch", Files: []string{filepath.Join(root, "analysis", "rulespec.yaml")}}
+	got := CheckWith(root, cites, opts)
+	for c, w := range tests {
+		info := got[c]
+		if c == ".GIT/HEAD" && info.Exists {
+			w.exists, w.kind = true, File // a case-insensitive filesystem
+		}
+		if info.Invalid != "" || info.Exists != w.exists || info.Kind != w.kind || info.InGit != w.git ||
+			info.Own != w.own || info.DirSyntax != w.dir || info.Literal != w.lit || info.IsRoot != w.isRoot {
+			t.Errorf("%s: got %+v, want %+v", c, info, w)
+		}
+	}
+	// Without the options, only .vouch and vouch.yaml are known to be vouch's.
+	plain := Check(root, []string{"build/vouch/receipt.json", "analysis/rulespec.yaml", ".vouch/envelope.yaml", "vouch.yaml"})
+	for c, own := range map[string]bool{"build/vouch/receipt.json": false, "analysis/rulespec.yaml": false, ".vouch/envelope.yaml": true, "vouch.yaml": true} {
+		if plain[c].Own != own {
+			t.Errorf("Check %s: Own = %v, want %v", c, plain[c].Own, own)
+		}
+	}
+}
+
+// TestCheckSymlinkLoop: a symlink cycle is reported, not followed forever.
+func TestCheckSymlinkLoop(t *testing.T) {
+	root := tree(t)
+	if err := os.Symlink("loop", filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	info := Check(root, []string{"loop"})["loop"]
+	if info.Invalid == "" || info.Exists {
+		t.Fatalf("loop: got %+v, want invalid", info)
+	}
+}

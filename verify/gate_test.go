@@ -36,6 +36,25 @@ func runWith(t *testing.T, rs, env string, opts Options) *Outcome {
 	return out
 }
 
+// runOwn is runWith with the rulespec read as if from file rsFile, so
+// evidence knows it as vouch's own.
+func runOwn(t *testing.T, rs, env string, opts Options, rsFile string) *Outcome {
+	t.Helper()
+	r, err := rulespec.Parse(rsFile, []byte(rs))
+	if err != nil {
+		t.Fatalf("rulespec.Parse: %v\n%s", err, rs)
+	}
+	e, err := envelope.Parse("e.yaml", []byte(env), envelope.DefaultLimits())
+	if err != nil {
+		t.Fatalf("envelope.Parse: %v", err)
+	}
+	out, err := RunLoadedWith(r, e, opts, 0)
+	if err != nil {
+		t.Fatalf("RunLoadedWith: %v", err)
+	}
+	return out
+}
+
 const twoRules = `claims:
   - {name: a, selector: a}
 predicates:
@@ -111,15 +130,21 @@ func evidenceRoot(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "repo")
-	for _, d := range []string{"src", ".git", "sub"} {
+	for _, d := range []string{"src", ".git", "sub", ".vouch", "out"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for name, text := range map[string]string{
-		"src/a.go":  "1\n2\n3\n",
-		".git/HEAD": "ref: refs/heads/main\n",
-		"sub/.git":  "gitdir: ../.git\n",
+		"src/a.go":             "1\n2\n3\n",
+		".git/HEAD":            "ref: refs/heads/main\n",
+		".git/config":          "[core]\n",
+		"sub/.git":             "gitdir: ../.git\n",
+		"secret:3":             "x\n",
+		".vouch/envelope.yaml": "facts: {}\n",
+		"vouch.yaml":           "out: out\n",
+		"rules.yaml":           "claims: []\n",
+		"out/receipt.json":     "{}\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -128,8 +153,10 @@ func evidenceRoot(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("../secret", filepath.Join(root, "leak")); err != nil {
-		t.Fatal(err)
+	for link, target := range map[string]string{"leak": "../secret", "gl": ".git", "cfg.txt": ".git/config", "vl": ".vouch", "dangling": "nowhere"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return root
 }
@@ -166,7 +193,34 @@ func TestEvidenceMessages(t *testing.T) {
 		{"file_exists", `["src/a.go", 3]`, Fail, []string{"needs a path string or an array of path strings"}},
 		{"no_file_exists", `["src/a.go", "gone.go"]`, Fail, []string{`cited paths that exist or cannot be checked: "src/a.go" (exists)`}},
 		{"no_file_exists", `"leak"`, Fail, []string{"resolves through a symlink"}},
-		{"no_file_exists", `"src/a.go:4"`, Pass, nil},
+		// Lines are irrelevant to absence: src/a.go is there.
+		{"no_file_exists", `"src/a.go:4"`, Fail, []string{`cited paths that exist or cannot be checked: "src/a.go:4"`}},
+		{"no_file_exists", `"src/a.go:1"`, Fail, []string{`cited paths that exist or cannot be checked: "src/a.go:1"`}},
+		{"no_file_exists", `"gone.go:4"`, Pass, nil},
+		// A file literally named "secret:3" is there, though "secret" is not.
+		{"no_file_exists", `"secret:3"`, Fail, []string{`"secret:3" (ambiguous: a file is named literally with this :line suffix`}},
+		{"file_exists", `"secret:3"`, Fail, []string{`"secret:3" (ambiguous`}},
+		// A dangling symlink is something at the name.
+		{"no_file_exists", `"dangling"`, Fail, []string{`"dangling" (a symlink to nothing, not a file; cite regular files)`}},
+		{"file_exists", `"dangling"`, Fail, []string{`"dangling" (a symlink to nothing`}},
+		// A trailing / or /. names a directory; a file there is not one.
+		{"file_exists", `"src/a.go/"`, Fail, []string{`"src/a.go/" (ends in / or /., which names a directory, but it is a file; cite it without the trailing slash)`}},
+		{"file_exists", `"src/a.go/."`, Fail, []string{`"src/a.go/." (ends in / or /.`}},
+		{"file_exists", `"src/a.go/:2"`, Fail, []string{`"src/a.go/:2" (ends in / or /.`}},
+		{"no_file_exists", `"src/a.go/"`, Fail, []string{`"src/a.go/" (ends in / or /.`}},
+		{"no_file_exists", `"gone/"`, Pass, nil},
+		// .git reached through a symlink, or in other letter case.
+		{"file_exists", `"gl/HEAD"`, Fail, []string{`"gl/HEAD" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `"cfg.txt:1"`, Fail, []string{`"cfg.txt:1" (inside .git, which is not evidence of work)`}},
+		{"file_exists", `["src/a.go", "gl/HEAD", "cfg.txt:1"]`, Fail, []string{`"cfg.txt:1" (inside .git`, `"gl/HEAD" (inside .git`}},
+		{"file_exists", `".GIT/HEAD"`, Fail, []string{`".GIT/HEAD" (inside .git, which is not evidence of work)`}},
+		{"no_file_exists", `"gl/nope"`, Fail, []string{`"gl/nope" (inside .git`}},
+		// vouch's own files are not evidence of work.
+		{"file_exists", `[".vouch/envelope.yaml", "vouch.yaml"]`, Fail, []string{`".vouch/envelope.yaml" (vouch's own file, not evidence of work)`, `"vouch.yaml" (vouch's own file, not evidence of work)`}},
+		{"file_exists", `"vl/envelope.yaml"`, Fail, []string{`"vl/envelope.yaml" (vouch's own file, not evidence of work)`}},
+		{"file_exists", `"rules.yaml"`, Fail, []string{`"rules.yaml" (vouch's own file, not evidence of work)`}},
+		{"file_exists", `"out/receipt.json"`, Fail, []string{`"out/receipt.json" (vouch's own file, not evidence of work)`}},
+		{"no_file_exists", `".vouch/nope"`, Fail, []string{`".vouch/nope" (vouch's own file`}},
 		// A directory at the path exists; .git and the root prove nothing.
 		{"no_file_exists", `"src"`, Fail, []string{`cited paths that exist or cannot be checked: "src" (a directory, not a file; cite the files)`}},
 		{"no_file_exists", `"."`, Fail, []string{"the repository root"}},
@@ -176,7 +230,7 @@ func TestEvidenceMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+" "+tt.fact, func(t *testing.T) {
-			out := runWith(t, oneRule("v", tt.rule, ""), factsV(tt.fact), Options{Root: root})
+			out := runOwn(t, oneRule("v", tt.rule, ""), factsV(tt.fact), Options{Root: root, OutDir: "out"}, filepath.Join(root, "rules.yaml"))
 			p := out.Report.Predicates[0]
 			if p.Status != tt.status {
 				t.Fatalf("status %s, want %s (message %q)", p.Status, tt.status, p.Message)

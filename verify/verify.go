@@ -30,6 +30,9 @@ type Input struct {
 	// Root is the repository root that evidence rules (file_exists,
 	// no_file_exists) resolve citations under; empty means ".".
 	Root string
+	// OutDir is vouch's output directory (relative to Root unless
+	// absolute); nothing in it, nor in .vouch, is evidence.
+	OutDir string
 	// FactLimit caps facts derived during evaluation; zero means the
 	// datalog package's default.
 	FactLimit int
@@ -49,7 +52,9 @@ const DefaultMaxElements = 250_000
 type Options struct {
 	Strict, Observe bool
 	// Root is the repository root for evidence rules; empty means ".".
-	Root        string
+	Root string
+	// OutDir is vouch's output directory, never evidence (.vouch always is not).
+	OutDir      string
 	FactLimit   int
 	MaxElements int
 }
@@ -94,7 +99,7 @@ func Run(in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, FactLimit: in.FactLimit, MaxElements: in.MaxElements}, time.Since(t0))
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -111,7 +116,7 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	out := &Outcome{Rulespec: rs, Envelope: env, Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root}
 	out.Elapsed.Load = loadTime
 	t1 := time.Now()
-	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root})
+	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File}})
 	if err := checkElements(env.File, out.Program, opts.MaxElements); err != nil {
 		return nil, err
 	}
