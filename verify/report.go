@@ -369,6 +369,10 @@ func evidenceMessage(p rulespec.Predicate, found string, ch ast.Constant, res *d
 		if inv := query("ref_invalid", r, v); len(inv) == 1 {
 			return strArg(inv[0], 1)
 		}
+		// For absence the lines cited do not matter: the file is there.
+		if p.Rule == rulespec.NoFileExists && len(query("ref_exists", r, v)) == 1 {
+			return "exists"
+		}
 		rng := query("ref_range", r, v, v)
 		if len(rng) == 1 {
 			first, _ := intArg(rng[0], 1)

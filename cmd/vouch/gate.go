@@ -185,6 +185,7 @@ func (g *gateResult) decide(c *cli.Context) string {
 		strict = c.Bool("strict")
 	}
 	out, err := verify.Run(verify.Input{
+		OutDir:       evidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
 		RulespecPath: g.Rulespec,
 		EnvelopePath: g.Envelope,
 		Limits:       cfg.Limits,

@@ -102,6 +102,7 @@ func runVerify(c *cli.Context) error {
 		MaxElements:  c.Int("max-elements"),
 		Observe:      c.Bool("observe"),
 		Root:         cfg.Root,
+		OutDir:       evidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
 	})
 	if err != nil {
 		var ie *verify.InputError
@@ -154,4 +155,20 @@ func useColor(mode string, w any) (bool, error) {
 		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
 	}
 	return false, fmt.Errorf("unknown --color %q%s; use auto, always or never", mode, suggest.Hint(mode, []string{"always", "auto", "never"}))
+}
+
+// evidenceOutDir is the configured output directory as evidence checks
+// must exclude it: vouch's own artifacts prove nothing about the work. Only
+// a directory set with --out or vouch.yaml counts (the default, the
+// envelope's directory, may hold the work itself), and never the root.
+func evidenceOutDir(out, root string) string {
+	if out == "" {
+		return ""
+	}
+	absOut, err1 := filepath.Abs(out)
+	absRoot, err2 := filepath.Abs(root)
+	if err1 != nil || err2 != nil || absOut == absRoot {
+		return ""
+	}
+	return absOut
 }
