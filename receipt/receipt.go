@@ -94,6 +94,9 @@ type Architecture struct {
 	Files   []File `json:"files"`
 	Program File   `json:"program"`
 	Gate    File   `json:"gate_program"`
+	// Trace is the architecture evaluation trace; absent in receipts
+	// written before it was recorded.
+	Trace   *File  `json:"trace,omitempty"`
 	Strict  bool   `json:"strict"`
 	Observe bool   `json:"observe"`
 	Verdict string `json:"verdict"`
@@ -105,8 +108,8 @@ type Architecture struct {
 // ArchInputs are the architecture files a receipt vouches for, by path as
 // the caller sees them.
 type ArchInputs struct {
-	Files         []string
-	Program, Gate string
+	Files                []string
+	Program, Gate, Trace string
 }
 
 // AddArchitecture hashes the architecture inputs from disk into the
@@ -138,6 +141,13 @@ func (r *Receipt) AddArchitecture(path string, in ArchInputs, strict, observe bo
 	}
 	if a.Gate, err = hash(in.Gate); err != nil {
 		return err
+	}
+	if in.Trace != "" {
+		t, err := hash(in.Trace)
+		if err != nil {
+			return err
+		}
+		a.Trace = &t
 	}
 	r.Architecture = a
 	return nil
@@ -470,6 +480,9 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 			files = append(files, named{"architecture", f})
 		}
 		files = append(files, named{"architecture", a.Program}, named{"architecture", a.Gate})
+		if a.Trace != nil {
+			files = append(files, named{"architecture", *a.Trace})
+		}
 		if a.Verdict != "pass" && !a.Observe {
 			probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records architecture verdict %q outside observe mode", a.Verdict)})
 		}

@@ -306,7 +306,7 @@ func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, ke
 		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
 	}
 	if gl != nil {
-		in := receipt.ArchInputs{Files: gl.Files, Program: gl.Report.Artifacts.Program, Gate: gl.GateProgram}
+		in := receipt.ArchInputs{Files: gl.Files, Program: gl.Report.Artifacts.Program, Gate: gl.GateProgram, Trace: gl.Report.Artifacts.Trace}
 		if err := r.AddArchitecture(path, in, gl.Strict, gl.Observe, gl.Verdict); err != nil {
 			return nil, err
 		}
