@@ -11,6 +11,7 @@ package datalog
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -338,3 +339,34 @@ func compareTerms(x, y ast.BaseTerm, sx, sy string) int {
 
 // ErrNoFact is returned by Prove for a fact the store does not hold.
 var ErrNoFact = errors.New("fact not in the evaluated store")
+
+// WriteSummary writes the parts of an evaluation trace every vouch program
+// shares: the strata in evaluation order, one "timing:" line per stratum
+// (the only lines that differ between runs), and the number of facts in
+// each relation with the extensional and derived totals.
+func (r *Result) WriteSummary(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("\nstrata (evaluated in this order):\n")
+	for i, s := range r.Strata() {
+		fmt.Fprintf(&b, "  %d: %s\n", i, strings.Join(s, ", "))
+	}
+	for i, d := range r.Timings() {
+		fmt.Fprintf(&b, "timing: stratum %d %s\n", i, d)
+	}
+	b.WriteString("\nfacts per relation:\n")
+	edb, idb := 0, 0
+	for _, p := range r.Predicates() {
+		n := r.Count(p.Name, p.Arity)
+		kind := "derived"
+		if p.Extensional {
+			kind = "extensional"
+			edb += n
+		} else {
+			idb += n
+		}
+		fmt.Fprintf(&b, "  %-22s %-11s %d\n", fmt.Sprintf("%s/%d", p.Name, p.Arity), kind, n)
+	}
+	fmt.Fprintf(&b, "  total: %d extensional (loaded or written in the program), %d derived\n", edb, idb)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -239,3 +239,28 @@ reach(X, Z) :- reach(X, Y), edge(Y, Z).
 		t.Errorf("proof does not reach the edges 1->2->3:\n%s", got)
 	}
 }
+
+func TestWriteSummary(t *testing.T) {
+	res, err := Eval(graph, edges([2]int64{1, 2}, [2]int64{2, 3}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := res.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"strata (evaluated in this order):\n",
+		"  edge/2                 extensional 2\n",
+		"  reach/2                derived     3\n",
+		"  total: 2 extensional (loaded or written in the program), 6 derived\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if got, want := strings.Count(out, "\ntiming: stratum "), len(res.Strata()); got != want {
+		t.Errorf("%d timing lines for %d strata", got, want)
+	}
+}

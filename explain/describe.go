@@ -57,9 +57,9 @@ func mustPhrase(c rulespec.Check) string {
 		return n + " must have at most " + v + " characters, elements or keys (absent passes)"
 	case rulespec.Matches:
 		return n + " must match the regular expression " + v + " (searched anywhere unless anchored; for an array: every element)"
-	case "file_exists":
+	case rulespec.FileExists:
 		return n + " must cite files that exist in the repository (a path, path:line or path:from-to; for an array: every element)"
-	case "no_file_exists":
+	case rulespec.NoFileExists:
 		return n + " must cite no file that exists in the repository"
 	}
 	// A rule type added after this package was written: say what we know.
@@ -98,9 +98,9 @@ func condPhrase(c rulespec.Check) string {
 		return n + " has at most " + v + " characters, elements or keys"
 	case rulespec.Matches:
 		return n + " matches " + v
-	case "file_exists":
+	case rulespec.FileExists:
 		return n + " cites files that exist"
-	case "no_file_exists":
+	case rulespec.NoFileExists:
 		return n + " cites no file that exists"
 	}
 	if v != "" {

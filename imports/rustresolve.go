@@ -394,14 +394,7 @@ func (r *rustResolver) childDir(f string) string {
 // childFile returns the file of module name declared by f, if one exists,
 // with the candidates tried.
 func (r *rustResolver) childFile(f string, names []string) (string, []string) {
-	base := jsJoin(r.childDir(f), strings.Join(names, "/"))
-	tried := []string{base + ".rs", base + "/mod.rs"}
-	for _, c := range tried {
-		if r.files[c] {
-			return c, nil
-		}
-	}
-	return "", tried
+	return r.fileUnder(r.childDir(f), names)
 }
 
 // deepest walks segs down from the module whose file is f and returns the
@@ -461,6 +454,8 @@ func (r *rustResolver) resolve(file string, s Site) Resolution {
 	return r.crate(segs[0], segs[1:])
 }
 
+// fileUnder returns the file of module path modPath under dir (x.rs or
+// x/mod.rs), if one exists, with the candidates tried.
 func (r *rustResolver) fileUnder(dir string, modPath []string) (string, []string) {
 	base := jsJoin(dir, strings.Join(modPath, "/"))
 	tried := []string{base + ".rs", base + "/mod.rs"}

@@ -137,21 +137,7 @@ func (o *Outcome) Trace(program []byte) []byte {
 	}
 	fmt.Fprintf(&b, "program: %s sha256:%s\n", ProgramFile, hex.EncodeToString(sum[:]))
 	fmt.Fprintf(&b, "timing: prepare %s, evaluate %s, collect %s\n", o.Timing.Prepare, o.Timing.Evaluate, o.Timing.Collect)
-	b.WriteString("\nstrata (evaluated in this order):\n")
-	for i, s := range res.Strata() {
-		fmt.Fprintf(&b, "  %d: %s\n", i, strings.Join(s, ", "))
-	}
-	for i, d := range res.Timings() {
-		fmt.Fprintf(&b, "timing: stratum %d %s\n", i, d)
-	}
-	b.WriteString("\nfacts per relation:\n")
-	for _, p := range res.Predicates() {
-		kind := "derived"
-		if p.Extensional {
-			kind = "extensional"
-		}
-		fmt.Fprintf(&b, "  %-22s %-11s %d\n", fmt.Sprintf("%s/%d", p.Name, p.Arity), kind, res.Count(p.Name, p.Arity))
-	}
+	_ = res.WriteSummary(&b) // a strings.Builder never fails
 	s := o.Stats
 	b.WriteString("\nstatistics:\n")
 	fmt.Fprintf(&b, "  files scanned: %d, imports resolved: %d\n", s.Files, s.ImportsResolved)

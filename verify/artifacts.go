@@ -71,30 +71,9 @@ func (o *Outcome) Trace(program []byte) []byte {
 	fmt.Fprintf(&b, "options: strict=%v observe=%v\n", o.Strict, o.Observe)
 	fmt.Fprintf(&b, "timing: load %s, compile %s, evaluate %s, collect %s\n", o.Elapsed.Load, o.Elapsed.Compile, o.Elapsed.Evaluate, o.Elapsed.Collect)
 
-	b.WriteString("\nstrata (evaluated in this order):\n")
-	for i, s := range res.Strata() {
-		fmt.Fprintf(&b, "  %d: %s\n", i, strings.Join(s, ", "))
-	}
-	for i, d := range res.Timings() {
-		fmt.Fprintf(&b, "timing: stratum %d %s\n", i, d)
-	}
-
-	b.WriteString("\nfacts per relation:\n")
-	edb, idb := 0, 0
-	for _, p := range res.Predicates() {
-		n := res.Count(p.Name, p.Arity)
-		kind := "derived"
-		if p.Extensional {
-			kind = "extensional"
-			edb += n
-		} else {
-			idb += n
-		}
-		fmt.Fprintf(&b, "  %-22s %-11s %d\n", fmt.Sprintf("%s/%d", p.Name, p.Arity), kind, n)
-	}
+	_ = res.WriteSummary(&b) // a strings.Builder never fails
 	b.WriteString("\nstatistics:\n")
 	fmt.Fprintf(&b, "  extensional facts loaded: %d\n", res.InputFacts)
-	fmt.Fprintf(&b, "  facts in the final store: %d extensional-or-initial, %d derived\n", edb, idb)
 	fmt.Fprintf(&b, "  predicates: %d, verdict: %s, gate verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict, o.Report.GateVerdict)
 
 	b.WriteString("\nverdicts and why:\n")
