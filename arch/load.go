@@ -291,7 +291,7 @@ func applyTags(m *Model, tags map[string][]string, pos map[string]Pos) {
 
 func (p *parser) version(v *yaml.Node, seedRules bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-		p.errorf(v, "version must be a number, found %s", kindName(v))
+		p.errorf(v, "version must be a number, found %s", yamldoc.KindName(v))
 		return
 	}
 	ok := v.Value == "1"
@@ -316,7 +316,7 @@ type field struct {
 // keys and, when known is not nil, unknown ones with a did-you-mean hint.
 func (p *parser) fields(n *yaml.Node, what string, known []string) []field {
 	if n.Kind != yaml.MappingNode {
-		p.errorf(n, "%s must be a mapping, found %s", what, kindName(n))
+		p.errorf(n, "%s must be a mapping, found %s", what, yamldoc.KindName(n))
 		return nil
 	}
 	var out []field
@@ -342,7 +342,7 @@ func (p *parser) seq(n *yaml.Node, what string) []*yaml.Node {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "%s must be a list, found %s", what, kindName(n))
+		p.errorf(n, "%s must be a list, found %s", what, yamldoc.KindName(n))
 		return nil
 	}
 	return n.Content
@@ -350,7 +350,7 @@ func (p *parser) seq(n *yaml.Node, what string) []*yaml.Node {
 
 func (p *parser) str(n *yaml.Node, what string) (string, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		p.errorf(n, "%s must be a string, found %s", what, kindName(n))
+		p.errorf(n, "%s must be a string, found %s", what, yamldoc.KindName(n))
 		return "", false
 	}
 	if n.Value == "" {
@@ -379,7 +379,7 @@ func (p *parser) strList(n *yaml.Node, what string) []string {
 
 func (p *parser) boolean(n *yaml.Node, what string) bool {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-		p.errorf(n, "%s must be true or false, found %s", what, kindName(n))
+		p.errorf(n, "%s must be true or false, found %s", what, yamldoc.KindName(n))
 		return false
 	}
 	return strings.EqualFold(n.Value, "true")
@@ -471,7 +471,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	var typeFields []field
 	var extra []field
 	if n.Kind != yaml.MappingNode {
-		p.errorf(n, "a rule must be a mapping, found %s", kindName(n))
+		p.errorf(n, "a rule must be a mapping, found %s", yamldoc.KindName(n))
 		return
 	}
 	for _, kv := range p.fields(n, "a rule", nil) {
@@ -782,22 +782,4 @@ func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {
 func Day(t time.Time) int64 {
 	y, m, d := t.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	switch n.Tag {
-	case "!!null":
-		return "nothing"
-	case "!!str":
-		return fmt.Sprintf("the string %q", n.Value)
-	}
-	return n.Value
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"gopkg.in/yaml.v3"
 
@@ -259,7 +258,7 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) map[string]*y
 
 func (p *parser) path(v *yaml.Node, key string) (string, bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
-		p.Errorf(v, "%s must be a path relative to the repository root, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be a path relative to the repository root, found %s", key, yamldoc.KindName(v))
 		return "", false
 	}
 	if filepath.IsAbs(v.Value) {
@@ -277,7 +276,7 @@ func (p *parser) path(v *yaml.Node, key string) (string, bool) {
 // boolean reads a true/false setting.
 func (p *parser) boolean(v *yaml.Node, key string) (bool, bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-		p.Errorf(v, "%s must be true or false, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be true or false, found %s", key, yamldoc.KindName(v))
 		return false, false
 	}
 	return v.Value == "true" || v.Value == "True" || v.Value == "TRUE", true
@@ -308,7 +307,7 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 				if av.Kind == yaml.ScalarNode {
 					hint = suggest.Hint(av.Value, archModes)
 				}
-				p.Errorf(av, "architecture.mode must be enforce or observe, found %s%s", kindName(av), hint)
+				p.Errorf(av, "architecture.mode must be enforce or observe, found %s%s", yamldoc.KindName(av), hint)
 				continue
 			}
 			a.Observe = av.Value == ModeObserve
@@ -321,31 +320,8 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 func (p *parser) positive(v *yaml.Node, key string) (int64, bool) {
 	var n int64
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil || n <= 0 {
-		p.Errorf(v, "%s must be a positive integer, found %s", key, kindName(v))
+		p.Errorf(v, "%s must be a positive integer, found %s", key, yamldoc.KindName(v))
 		return 0, false
 	}
 	return n, true
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "null"
-		case "!!str":
-			if len(n.Value) > 40 {
-				return strconv.Quote(n.Value[:40] + "...")
-			}
-			return strconv.Quote(n.Value)
-		}
-		return n.Value
-	}
-	return "nothing"
 }

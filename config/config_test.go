@@ -89,7 +89,7 @@ func TestParseErrors(t *testing.T) {
 		{"architecture duplicate", "architecture: {strict: true, strict: false}\n", []string{`vouch.yaml:1:30: duplicate key "strict" in architecture`}},
 		{"unknown limit", "limits:\n  max_dept: 3\n", []string{`vouch.yaml:2:3: unknown key "max_dept" in limits (did you mean "max_depth"?)`}},
 		{"every problem at once", "out: 3\nstrict: yes please\nenvelope: /abs/e.yaml\n", []string{
-			`vouch.yaml:1:6: out must be a path relative to the repository root, found 3`,
+			`vouch.yaml:1:6: out must be a path relative to the repository root, found the number 3`,
 			`vouch.yaml:2:9: strict must be true or false, found "yes please"`,
 			`vouch.yaml:3:11: envelope must be relative to the repository root, found the absolute path "/abs/e.yaml"`,
 		}},

@@ -286,7 +286,16 @@ func KindName(n *yaml.Node) string {
 		case "!!bool":
 			return "the boolean " + n.Value
 		}
-		return strconv.Quote(n.Value)
+		return quoteShort(n.Value)
 	}
 	return "nothing"
+}
+
+// quoteShort quotes a scalar for a message, cut so a long value does not
+// drown the message.
+func quoteShort(v string) string {
+	if r := []rune(v); len(r) > 40 {
+		return strconv.Quote(string(r[:40]) + "...")
+	}
+	return strconv.Quote(v)
 }
