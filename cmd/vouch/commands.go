@@ -16,5 +16,6 @@ func commands() []*cli.Command {
 		checkCommand(),
 		testCommand(),
 		schemaCommand(),
+		versionCommand(),
 	}
 }

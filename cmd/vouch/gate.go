@@ -223,7 +223,7 @@ func (g *gateResult) decide(c *cli.Context) string {
 	if verdict != "pass" {
 		return path
 	}
-	r, err := writeReceipt(path, cfg.File, out, g.Lint, key)
+	r, err := writeReceipt(path, cfg.File, out, g.Lint, key, c.App.Version)
 	if err != nil {
 		g.Err = err
 		g.Report = nil
@@ -288,7 +288,7 @@ func lenientConfig(file string) (out, env string) {
 	return local(v.Out), local(v.Envelope)
 }
 
-func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, key []byte) (*receipt.Receipt, error) {
+func writeReceipt(path, configFile string, out *verify.Outcome, gl *gateLint, key []byte, version string) (*receipt.Receipt, error) {
 	r, err := receipt.New(path, receipt.Inputs{
 		Rulespec: out.Rulespec.File,
 		Envelope: out.Envelope.File,

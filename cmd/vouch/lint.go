@@ -66,7 +66,7 @@ func runLint(c *cli.Context) error {
 		r := &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
 		switch format {
 		case "sarif":
-			_ = r.WriteSARIF(out, version)
+			_ = r.WriteSARIF(out, c.App.Version)
 		case "json":
 			_ = r.WriteJSON(out)
 		case "github":
@@ -209,7 +209,7 @@ func runLint(c *cli.Context) error {
 	case "github":
 		err = rep.WriteGitHub(out)
 	case "sarif":
-		err = rep.WriteSARIF(out, version)
+		err = rep.WriteSARIF(out, c.App.Version)
 	default:
 		err = rep.WriteText(out, lint.TextOptions{Color: lint.ColorWanted(out)})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/internal/buildinfo"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -21,7 +22,8 @@ const (
 	exitError = 2
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version may be set at build time with -ldflags "-X main.version=...";
+// without it, buildinfo reads the version the Go toolchain recorded.
 var version = "dev"
 
 func main() {
@@ -77,7 +79,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:    "vouch",
 		Usage:   "verify AI agents' claims about their work with datalog",
-		Version: version,
+		Version: buildinfo.Version(version),
 		Description: `vouch checks an agent's action envelope (a YAML file of facts about the work it did)
 against the repository's rulespec (analysis/rulespec.yaml). The rulespec and the facts are
 compiled into one Mangle datalog program and evaluated to a fixed point; the program and an
