@@ -1,25 +1,20 @@
 package explain
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 // WriteJSON writes the explanation as indented JSON; the same inputs give
 // the same bytes.
 func (e *Explanation) WriteJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(e); err != nil {
-		return fmt.Errorf("encode explanation: %w", err)
+	if err := output.WriteJSON(w, e); err != nil {
+		return fmt.Errorf("explanation: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return nil
 }
 
 // WriteText writes the explanation for a person: per predicate, the

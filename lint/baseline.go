@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // BaselineVersion is the version of the baseline file format.
@@ -113,7 +114,7 @@ func MakeBaseline(fs []Finding) []BaselineEntry {
 
 // WriteBaseline writes entries to path as indented JSON.
 func WriteBaseline(path string, entries []BaselineEntry) error {
-	data, err := encodeJSON(baselineFile{Version: BaselineVersion, Entries: entries})
+	data, err := output.EncodeJSON(baselineFile{Version: BaselineVersion, Entries: entries})
 	if err != nil {
 		return fmt.Errorf("encode baseline: %w", err)
 	}

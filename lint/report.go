@@ -2,16 +2,14 @@ package lint
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // Formats lists the output formats of vouch lint.
@@ -139,26 +137,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
-	data, err := encodeJSON(r)
-	if err != nil {
-		return fmt.Errorf("encode report: %w", err)
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// encodeJSON is indented JSON with a final newline, leaving <, > and &
-// as they are: reports are read by people and tools, not embedded in HTML,
-// and "a -> b" should not turn into "a -\u003e b".
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return output.WriteJSON(w, r)
 }
 
 // WritePorcelain writes rule:type:severity:file:line:from:to per finding,
@@ -185,12 +164,19 @@ func (r *Report) WritePorcelain(w io.Writer) error {
 
 // WriteGitHub writes GitHub Actions workflow commands, one per finding.
 func (r *Report) WriteGitHub(w io.Writer) error {
-	bw := bufio.NewWriter(w)
+	return output.WriteAnnotations(w, r.Annotations())
+}
+
+// Annotations are the report as GitHub annotations: configuration errors,
+// notices, findings (baseline findings left out: they are accepted) and
+// stale baseline entries.
+func (r *Report) Annotations() []output.Annotation {
+	var as []output.Annotation
 	for _, e := range r.Errors {
-		fmt.Fprintf(bw, "::error%s::%s\n", ghProps(e.File, e.Line, "vouch lint"), ghData(e.Message))
+		as = append(as, output.Annotation{Level: "error", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Message})
 	}
 	for _, e := range r.Notices {
-		fmt.Fprintf(bw, "::warning%s::%s\n", ghProps(e.File, e.Line, "vouch lint"), ghData(e.Message))
+		as = append(as, output.Annotation{Level: "warning", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Message})
 	}
 	for _, f := range r.Findings {
 		if f.Baseline {
@@ -200,33 +186,12 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		if f.Severity == arch.SeverityError {
 			level = "error"
 		}
-		fmt.Fprintf(bw, "::%s%s::%s\n", level, ghProps(f.File, f.Line, f.Rule), ghData(findingText(f)))
+		as = append(as, output.Annotation{Level: level, File: f.File, Line: f.Line, Title: f.Rule, Message: findingText(f)})
 	}
 	for _, e := range r.Stale {
-		fmt.Fprintf(bw, "::warning%s::%s\n", ghProps("", 0, e.Rule), ghData(e.Describe()))
+		as = append(as, output.Annotation{Level: "warning", Title: e.Rule, Message: e.Describe()})
 	}
-	return bw.Flush()
-}
-
-func ghProps(file string, line int, title string) string {
-	var ps []string
-	if file != "" {
-		ps = append(ps, "file="+ghProp(file))
-		if line > 0 {
-			ps = append(ps, "line="+itoa(line))
-		}
-	}
-	ps = append(ps, "title="+ghProp(title))
-	return " " + strings.Join(ps, ",")
-}
-
-// ghData escapes a workflow command's message as the runner expects.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return as
 }
 
 func findingText(f Finding) string {
@@ -240,19 +205,6 @@ func findingText(f Finding) string {
 // TextOptions tune the human format.
 type TextOptions struct {
 	Color bool
-}
-
-// ColorWanted reports whether w is a terminal and NO_COLOR is unset.
-func ColorWanted(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // WriteText writes the human report: a header, findings grouped by rule,

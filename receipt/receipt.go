@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
 )
 
@@ -368,14 +369,11 @@ func (r *Receipt) compute(key []byte) (string, error) {
 
 // Write stores the receipt at path atomically, as indented JSON.
 func (r *Receipt) Write(path string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return fmt.Errorf("receipt: encode: %w", err)
+	data, err := output.EncodeJSON(r)
+	if err != nil {
+		return fmt.Errorf("receipt: %w", err)
 	}
-	return atomicfile.Write(path, buf.Bytes(), 0o644)
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // ErrMalformed marks a receipt that cannot be read as one: not JSON,

@@ -1,8 +1,6 @@
 package ruletest
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/verify"
@@ -288,13 +287,8 @@ func WriteJSON(w io.Writer, results []*Result) error {
 		OK    bool      `json:"ok"`
 		Files []*Result `json:"files"`
 	}{ok, results}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("encode results: %w", err)
+	if err := output.WriteJSON(w, doc); err != nil {
+		return fmt.Errorf("test results: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return nil
 }

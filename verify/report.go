@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
 )
 
@@ -88,15 +87,10 @@ type ConditionReport struct {
 
 // WriteJSON writes the report as indented JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return fmt.Errorf("encode report: %w", err)
+	if err := output.WriteJSON(w, r); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return nil
 }
 
 // TextOptions control the text rendering.

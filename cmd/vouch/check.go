@@ -1,14 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulecheck"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/suggest"
@@ -79,14 +78,7 @@ func runCheck(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	if format == "json" {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return fail(exitError, fmt.Errorf("encode report: %w", err))
-		}
-		if _, err := w.Write(buf.Bytes()); err != nil {
+		if err := output.WriteJSON(w, rep); err != nil {
 			return fail(exitError, fmt.Errorf("write report: %w", err))
 		}
 	} else {

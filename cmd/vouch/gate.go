@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/evidence"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/suggest"
@@ -431,7 +431,7 @@ func renderGate(c *cli.Context, format string, g *gateResult) error {
 		if g.Verdict == "pass" {
 			return nil
 		}
-		if err := writeJSON(w, map[string]string{"decision": "block", "reason": "vouch gate: " + gateReason(g)}); err != nil {
+		if err := output.WriteJSON(w, map[string]string{"decision": "block", "reason": "vouch gate: " + gateReason(g)}); err != nil {
 			return fail(exitError, err)
 		}
 		return nil
@@ -448,7 +448,7 @@ func renderGate(c *cli.Context, format string, g *gateResult) error {
 		if g.Lint != nil && g.Lint.Report != nil {
 			j.Lint = g.Lint.json()
 		}
-		err = writeJSON(w, j)
+		err = output.WriteJSON(w, j)
 	case "github":
 		err = writeGitHub(w, g)
 	default:
@@ -503,7 +503,7 @@ func writeGateText(c *cli.Context, g *gateResult) error {
 	if g.Report == nil {
 		return nil // the error goes to stderr
 	}
-	color, err := useColor("auto", w)
+	color, err := output.Color("auto", w)
 	if err != nil {
 		return err
 	}
@@ -546,14 +546,12 @@ func writeGateText(c *cli.Context, g *gateResult) error {
 // per enforced failure and a warning per observed one, on the predicate's
 // line in the rulespec.
 func writeGitHub(w io.Writer, g *gateResult) error {
-	var b strings.Builder
+	var as []output.Annotation
 	switch {
 	case g.Missing:
-		fmt.Fprintf(&b, "::error file=%s,title=%s::%s\n", ghProp(g.Envelope), ghProp("vouch: missing envelope"), ghData(missingMessage(g.Envelope)))
+		as = append(as, output.Annotation{Level: "error", File: g.Envelope, Title: "vouch: missing envelope", Message: missingMessage(g.Envelope)})
 	case g.Err != nil:
-		for _, a := range errorAnnotations(g.Err) {
-			b.WriteString(a)
-		}
+		as = errorAnnotations(g.Err)
 	default:
 		for _, p := range g.Report.Predicates {
 			if p.Status != verify.Fail {
@@ -574,81 +572,55 @@ func writeGitHub(w io.Writer, g *gateResult) error {
 			if p.Observed {
 				msg += " [observed: not blocking]"
 			}
-			fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, ghProp(g.Rulespec), p.Line, p.Col, ghProp("vouch "+name), ghData(msg))
+			as = append(as, output.Annotation{Level: level, File: g.Rulespec, Line: p.Line, Col: p.Col, Title: "vouch " + name, Message: msg})
 		}
 		if g.Lint != nil {
-			g.Lint.writeGitHub(&b)
+			as = append(as, g.Lint.annotations()...)
 		}
-		s := g.Report.Summary
-		fmt.Fprintf(&b, "vouch gate: %s, %d/%d passed, %d failed (%d observed), %d skipped", strings.ToUpper(g.Verdict), s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
-		if g.Lint != nil {
-			fmt.Fprintf(&b, "; architecture %s", g.Lint.summary())
-		}
-		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, b.String())
+	if err := output.WriteAnnotations(w, as); err != nil {
+		return err
+	}
+	if g.Missing || g.Err != nil {
+		return nil
+	}
+	s := g.Report.Summary
+	line := fmt.Sprintf("vouch gate: %s, %d/%d passed, %d failed (%d observed), %d skipped", strings.ToUpper(g.Verdict), s.Passed, s.Total, s.Failed, s.Observed, s.Skipped)
+	if g.Lint != nil {
+		line += "; architecture " + g.Lint.summary()
+	}
+	_, err := io.WriteString(w, line+"\n")
 	return err
 }
 
 // errorAnnotations turns positioned input errors into annotations on their
 // files; anything else becomes one unpositioned annotation.
-func errorAnnotations(err error) []string {
-	var out []string
+func errorAnnotations(err error) []output.Annotation {
+	var out []output.Annotation
 	var rl rulespec.ErrorList
 	var cl config.ErrorList
 	var ee *envelope.Error
 	var ae *archConfigError
+	at := func(file string, line, col int, msg string) output.Annotation {
+		return output.Annotation{Level: "error", File: file, Line: line, Col: col, Message: msg}
+	}
 	switch {
 	case errors.As(err, &ae):
 		for _, e := range ae.errs {
-			out = append(out, ghAnnotation(e.File, e.Line, e.Column, e.Message))
+			out = append(out, at(e.File, e.Line, e.Column, e.Message))
 		}
 	case errors.As(err, &rl):
 		for _, e := range rl {
-			out = append(out, ghAnnotation(e.File, e.Line, e.Col, e.Msg))
+			out = append(out, at(e.File, e.Line, e.Col, e.Msg))
 		}
 	case errors.As(err, &cl):
 		for _, e := range cl {
-			out = append(out, ghAnnotation(e.File, e.Line, e.Col, e.Msg))
+			out = append(out, at(e.File, e.Line, e.Col, e.Msg))
 		}
 	case errors.As(err, &ee):
-		out = append(out, ghAnnotation(ee.File, ee.Line, ee.Col, ee.Msg))
+		out = append(out, at(ee.File, ee.Line, ee.Col, ee.Msg))
 	default:
-		out = append(out, "::error title=vouch::"+ghData(err.Error())+"\n")
+		out = append(out, output.Annotation{Level: "error", Title: "vouch", Message: err.Error()})
 	}
 	return out
-}
-
-func ghAnnotation(file string, line, col int, msg string) string {
-	props := "file=" + ghProp(file)
-	if line > 0 {
-		props += fmt.Sprintf(",line=%d", line)
-		if col > 0 {
-			props += fmt.Sprintf(",col=%d", col)
-		}
-	}
-	return "::error " + props + "::" + ghData(msg) + "\n"
-}
-
-// ghData escapes an annotation message as the workflow command syntax
-// requires.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProp escapes an annotation property value.
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("encode output: %w", err)
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
 }

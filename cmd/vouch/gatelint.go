@@ -21,6 +21,7 @@ import (
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/lint"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // GateProgramFile is the program that combines the rulespec's verdict with
@@ -388,10 +389,11 @@ func (gl *gateLint) writeText(w io.Writer) error {
 	return err
 }
 
-// writeGitHub adds an annotation per architecture finding: ::error for a
-// blocking one, ::warning for the rest (baseline findings are left out, as
-// vouch lint leaves them out).
-func (gl *gateLint) writeGitHub(b *strings.Builder) {
+// annotations are a GitHub annotation per architecture finding: ::error
+// for a blocking one, ::warning for the rest (baseline findings are left
+// out, as vouch lint leaves them out).
+func (gl *gateLint) annotations() []output.Annotation {
+	var as []output.Annotation
 	for i, f := range gl.Report.Findings {
 		if f.Baseline {
 			continue
@@ -404,14 +406,7 @@ func (gl *gateLint) writeGitHub(b *strings.Builder) {
 		if gl.Observed[i] {
 			msg += " [observed: not blocking]"
 		}
-		props := "title=" + ghProp("vouch lint "+f.Rule)
-		if f.File != "" {
-			props = "file=" + ghProp(f.File)
-			if f.Line > 0 {
-				props += fmt.Sprintf(",line=%d", f.Line)
-			}
-			props += ",title=" + ghProp("vouch lint "+f.Rule)
-		}
-		fmt.Fprintf(b, "::%s %s::%s\n", level, props, ghData(msg))
+		as = append(as, output.Annotation{Level: level, File: f.File, Line: f.Line, Title: "vouch lint " + f.Rule, Message: msg})
 	}
+	return as
 }

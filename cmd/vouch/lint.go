@@ -18,6 +18,7 @@ import (
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/lint"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -211,7 +212,10 @@ func runLint(c *cli.Context) error {
 	case "sarif":
 		err = rep.WriteSARIF(out, c.App.Version)
 	default:
-		err = rep.WriteText(out, lint.TextOptions{Color: lint.ColorWanted(out)})
+		var color bool
+		if color, err = output.Color("auto", out); err == nil {
+			err = rep.WriteText(out, lint.TextOptions{Color: color})
+		}
 	}
 	if err != nil {
 		return fail(exitError, fmt.Errorf("lint: writing output: %w", err))

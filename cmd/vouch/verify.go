@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/verify"
 )
@@ -62,7 +62,7 @@ func runVerify(c *cli.Context) error {
 	if format != "text" && format != "json" {
 		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
 	}
-	color, err := useColor(c.String("color"), c.App.Writer)
+	color, err := output.Color(c.String("color"), c.App.Writer)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -133,28 +133,6 @@ func runVerify(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-// useColor decides whether text output is coloured: only on a terminal and
-// never when NO_COLOR is set, unless --color=always.
-func useColor(mode string, w any) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		if os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		f, ok := w.(*os.File)
-		if !ok {
-			return false, nil
-		}
-		st, err := f.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
-	}
-	return false, fmt.Errorf("unknown --color %q%s; use auto, always or never", mode, suggest.Hint(mode, []string{"always", "auto", "never"}))
 }
 
 // evidenceOutDir is the configured output directory as evidence checks

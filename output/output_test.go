@@ -1,0 +1,121 @@
+package output
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAnnotationString(t *testing.T) {
+	tests := []struct {
+		name string
+		a    Annotation
+		want string
+	}{
+		{"unpositioned", Annotation{Level: "error", Title: "vouch", Message: "boom"}, "::error title=vouch::boom\n"},
+		{"file line col title", Annotation{Level: "warning", File: "a.yaml", Line: 3, Col: 7, Title: "t", Message: "m"}, "::warning file=a.yaml,line=3,col=7,title=t::m\n"},
+		{"col without line dropped", Annotation{Level: "error", File: "a.yaml", Col: 7, Message: "m"}, "::error file=a.yaml::m\n"},
+		{"line without file dropped", Annotation{Level: "error", Line: 3, Message: "m"}, "::error::m\n"},
+		{"default level", Annotation{Message: "m"}, "::error::m\n"},
+		{"escaping", Annotation{Level: "error", File: "a,b:c.yaml", Title: "x%y", Message: "line1\nline2 100%\r"},
+			"::error file=a%2Cb%3Ac.yaml,title=x%25y::line1%0Aline2 100%25%0D\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.a.String(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteAnnotations(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteAnnotations(&b, []Annotation{{Message: "a"}, {Level: "warning", Message: "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "::error::a\n::warning::b\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestEncodeJSONKeepsHTMLCharacters(t *testing.T) {
+	got, err := EncodeJSON(map[string]string{"edge": "a -> b & <c>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"edge\": \"a -> b & <c>\"\n}\n"
+	if string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, err := EncodeJSON(func() {}); err == nil {
+		t.Error("encoding a func succeeded, want an error")
+	}
+}
+
+func TestColor(t *testing.T) {
+	var buf bytes.Buffer // never a terminal
+	tests := []struct {
+		mode, noColor string
+		want          bool
+		wantErr       string
+	}{
+		{mode: "always", noColor: "1", want: true},
+		{mode: "never", want: false},
+		{mode: "auto", noColor: "", want: false},
+		{mode: "auto", noColor: "1", want: false},
+		{mode: "", want: false},
+		{mode: "alway", wantErr: `unknown --color "alway" (did you mean "always"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode+"/"+tt.noColor, func(t *testing.T) {
+			t.Setenv("NO_COLOR", tt.noColor)
+			got, err := Color(tt.mode, &buf)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("Color(%q) = %v, %v; want %v", tt.mode, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSARIFBuilder(t *testing.T) {
+	b := NewSARIF("1.2.3")
+	b.AddRule(SARIFRule{ID: "r1", DefaultConfiguration: SARIFConfig{Level: "error"}, Properties: map[string]string{"vouch_type": "x"}})
+	b.AddRule(SARIFRule{ID: "r2", DefaultConfiguration: SARIFConfig{Level: "warning"}})
+	b.AddRule(SARIFRule{ID: "r1", DefaultConfiguration: SARIFConfig{Level: "note"}}) // duplicate: ignored
+	if !b.AddResult(SARIFResult{RuleID: "r2", Level: "warning", Message: SARIFMessage{Text: "m"}, Locations: []SARIFLocation{FileLocation("a.go", 4, 0)}}) {
+		t.Error("AddResult of a known rule reported false")
+	}
+	if b.AddResult(SARIFResult{RuleID: "nope"}) {
+		t.Error("AddResult of an unknown rule reported true")
+	}
+	b.Notify("error", "bad config", "arch.yaml", 2, 5)
+	b.Failed()
+	log := b.Log()
+	run := log.Runs[0]
+	if got := len(run.Tool.Driver.Rules); got != 2 {
+		t.Fatalf("%d rules, want 2", got)
+	}
+	if run.Tool.Driver.Rules[0].DefaultConfiguration.Level != "error" {
+		t.Error("the duplicate rule replaced the first")
+	}
+	if diff := cmp.Diff([]SARIFResult{{RuleID: "r2", RuleIndex: 1, Level: "warning", Message: SARIFMessage{Text: "m"},
+		Locations: []SARIFLocation{{Physical: &SARIFPhysical{Artifact: SARIFArtifact{URI: "a.go"}, Region: &SARIFRegion{StartLine: 4}}}}}}, run.Results); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	inv := run.Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.Notifications) != 1 || inv.Notifications[0].Locations[0].Physical.Region.StartColumn != 5 {
+		t.Errorf("invocation = %+v", inv)
+	}
+	if log.Version != "2.1.0" || run.Tool.Driver.Version != "1.2.3" {
+		t.Errorf("versions = %q, %q", log.Version, run.Tool.Driver.Version)
+	}
+}
