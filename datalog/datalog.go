@@ -2,10 +2,13 @@
 // (v0.4.0) and reads results back out of the evaluated store in a stable
 // order.
 //
-// Rules come in as Mangle source text; extensional facts come in as atoms
-// added straight to the store, which is far cheaper than parsing them. The
-// compile package writes both into one .dl file, and tests prove that parsing
-// that file and evaluating it gives the same answers.
+// Rules come in as Mangle source text (Eval) or, for vouch's fixed programs,
+// as an Analysis built by code that internal/dlgen generates from the .dl
+// file (EvalAnalysis), so a run neither parses nor analyses them; extensional
+// facts come in as atoms added straight to the store, which is far cheaper
+// than parsing them. The compile package writes both into one .dl file, and
+// tests prove that parsing that file and evaluating it gives the same
+// answers.
 package datalog
 
 import (
@@ -74,16 +77,23 @@ func Eval(src string, facts []ast.Atom, opts Options) (*Result, error) {
 	return EvalUnit(unit, facts, opts)
 }
 
-// EvalUnit is Eval for an already parsed unit.
-func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Result, err error) {
-	// The engine reports some failures by panicking (for example a type
-	// error deep in a builtin); an evaluation that panicked is a failed
-	// evaluation, never a pass.
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("evaluate datalog: engine failure: %v", r)
-		}
-	}()
+// Analysis is a program analysed and stratified: everything evaluation
+// needs besides the facts. Fixed programs get theirs from generated Go code
+// (see internal/dlgen), so a run parses and analyses nothing.
+type Analysis struct {
+	// Info is what analysis.AnalyzeOneUnit returns for the program.
+	Info *analysis.ProgramInfo
+	// Strata are the program's strata in an order in which each comes
+	// after every stratum it reads.
+	Strata []analysis.Nodeset
+	// PredToStratum maps each predicate to its index in Strata.
+	PredToStratum map[ast.PredicateSym]int
+}
+
+// Analyze analyses and stratifies a parsed unit. Strata come in a
+// canonical order (by depth in the dependency graph, then by predicate
+// names), so the same unit always gives the same Analysis.
+func Analyze(unit parse.SourceUnit) (*Analysis, error) {
 	info, err := analysis.AnalyzeOneUnit(unit, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analyse datalog: %w", err)
@@ -96,6 +106,45 @@ func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (res *Resul
 	if err != nil {
 		return nil, fmt.Errorf("stratify datalog: %w", err)
 	}
+	syms := make([][]ast.PredicateSym, len(strata))
+	for i, s := range strata {
+		for p := range s {
+			syms[i] = append(syms[i], p)
+		}
+	}
+	_, order := canonicalStrata(syms, predToStratum, info.Rules)
+	a := &Analysis{Info: info, PredToStratum: make(map[ast.PredicateSym]int, len(predToStratum))}
+	for i, j := range order {
+		a.Strata = append(a.Strata, strata[j])
+		for p := range strata[j] {
+			a.PredToStratum[p] = i
+		}
+	}
+	return a, nil
+}
+
+// EvalUnit is Eval for an already parsed unit.
+func EvalUnit(unit parse.SourceUnit, facts []ast.Atom, opts Options) (*Result, error) {
+	a, err := Analyze(unit)
+	if err != nil {
+		return nil, err
+	}
+	return EvalAnalysis(a, facts, opts)
+}
+
+// EvalAnalysis loads facts into a fresh store and runs an analysed program
+// to a fixed point. The engine does not modify a; it may be evaluated
+// again.
+func EvalAnalysis(a *Analysis, facts []ast.Atom, opts Options) (res *Result, err error) {
+	// The engine reports some failures by panicking (for example a type
+	// error deep in a builtin); an evaluation that panicked is a failed
+	// evaluation, never a pass.
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("evaluate datalog: engine failure: %v", r)
+		}
+	}()
+	info, strata, predToStratum := a.Info, a.Strata, a.PredToStratum
 	store := factstore.NewMultiIndexedArrayInMemoryStore()
 	for _, f := range facts {
 		if _, ok := info.Decls[f.Predicate]; !ok {

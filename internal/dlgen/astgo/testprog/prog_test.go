@@ -1,0 +1,60 @@
+package testprog
+
+import (
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/internal/dlgen/astgo"
+)
+
+func TestGenerated(t *testing.T) {
+	gen, err := os.ReadFile("prog_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := astgo.Config{Package: "testprog", Source: "prog.dl", Func: "prog"}
+	if err := astgo.Check(cfg, source, gen, progUnit(), progAnalysis()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEvaluates proves the generated analysis runs, twice, to the same
+// answers as evaluating the text.
+func TestEvaluates(t *testing.T) {
+	fromText, err := datalog.Eval(source, nil, datalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := progAnalysis()
+	for range 2 {
+		res, err := datalog.EvalAnalysis(an, nil, datalog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []struct {
+			name  string
+			arity int
+		}{{"heavy", 1}, {"same", 1}, {"next", 2}, {"total", 1}, {"pairs", 1}, {"ratio", 1}, {"raw", 1}, {"kind", 1}} {
+			var want, got []string
+			for _, f := range fromText.Facts(p.name, p.arity) {
+				want = append(want, f.String())
+			}
+			for _, f := range res.Facts(p.name, p.arity) {
+				got = append(got, f.String())
+			}
+			if len(want) == 0 {
+				t.Errorf("%s: no facts from the text; the test proves nothing", p.name)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (-text +generated):\n%s", p.name, diff)
+			}
+		}
+	}
+	if !cmp.Equal(an, progAnalysis(), cmp.Exporter(func(reflect.Type) bool { return true })) {
+		t.Error("evaluation changed the analysis it was given")
+	}
+}
