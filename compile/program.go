@@ -17,18 +17,33 @@ import (
 	"strings"
 
 	"github.com/google/mangle/ast"
+	"github.com/google/mangle/parse"
 	"github.com/tidwall/gjson"
 
+	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/selectors"
 )
 
+//go:generate go run github.com/vouch-dev/vouch/internal/dlgen -pkg compile -func semantics -o semantics_gen.go semantics.dl
+
 //go:embed semantics.dl
 var semantics string
 
-// Semantics returns the fixed clauses shared by every compiled program.
+// Semantics returns the fixed clauses shared by every compiled program, as
+// written into every .dl file.
 func Semantics() string { return semantics }
+
+// SemanticsUnit returns Semantics() as parse.Unit reads it. It is built by
+// generated code, without running the parser; each call returns a fresh
+// value.
+func SemanticsUnit() parse.SourceUnit { return semanticsUnit() }
+
+// SemanticsAnalysis returns Semantics() analysed and stratified, ready for
+// datalog.EvalAnalysis, built by generated code without parsing or
+// analysing; each call returns a fresh value.
+func SemanticsAnalysis() *datalog.Analysis { return semanticsAnalysis() }
 
 // Options change how a program is compiled.
 type Options struct {

@@ -8,7 +8,6 @@ import (
 	"github.com/google/mangle/ast"
 
 	"github.com/vouch-dev/vouch/compile"
-	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/rulespec"
 )
 
@@ -45,11 +44,49 @@ func (s *semanticsIndex) display(printed string) string {
 
 var nameConst = regexp.MustCompile(`/[a-z_]+`)
 
-func newSemanticsIndex() (*semanticsIndex, error) {
-	unit, err := datalog.ParseRules(compile.Semantics())
-	if err != nil {
-		return nil, fmt.Errorf("explain: read the semantics: %w", err)
+// clauseLines maps each clause written on a line of its own to that line,
+// by the clause's printed form. Clauses come in source order, one per
+// statement; a statement is the lines up to one ending in a period, and
+// declarations and comments are skipped. A clause spanning several lines
+// gets no entry (it is shown in printed form).
+func clauseLines(src string, clauses []ast.Clause) (map[string]string, error) {
+	lines := make(map[string]string)
+	var stmt []string
+	inDecl := false
+	next := 0
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if len(stmt) == 0 && strings.HasPrefix(line, "Decl") {
+			inDecl = true
+		}
+		stmt = append(stmt, line)
+		if !strings.HasSuffix(line, ".") {
+			continue
+		}
+		if !inDecl {
+			if next >= len(clauses) {
+				return nil, fmt.Errorf("more statements than the %d clauses", len(clauses))
+			}
+			if len(stmt) == 1 {
+				lines[clauses[next].String()] = line
+			}
+			next++
+		}
+		stmt, inDecl = stmt[:0], false
 	}
+	if next != len(clauses) {
+		return nil, fmt.Errorf("%d statements for %d clauses", next, len(clauses))
+	}
+	return lines, nil
+}
+
+func newSemanticsIndex() (*semanticsIndex, error) {
+	// The generated unit is what the engine evaluates, built without
+	// parsing.
+	unit := compile.SemanticsUnit()
 	idx := &semanticsIndex{
 		byHead: make(map[string][]ast.Clause),
 		text:   make(map[*ast.Clause]string),
@@ -64,16 +101,11 @@ func newSemanticsIndex() (*semanticsIndex, error) {
 			idx.text[&cs[i]] = cs[i].String()
 		}
 	}
-	idx.lines = make(map[string]string)
-	for _, line := range strings.Split(compile.Semantics(), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "Decl") {
-			continue
-		}
-		if u, err := datalog.ParseRules(line); err == nil && len(u.Clauses) == 1 {
-			idx.lines[u.Clauses[0].String()] = line
-		}
+	lines, err := clauseLines(compile.Semantics(), unit.Clauses)
+	if err != nil {
+		return nil, fmt.Errorf("explain: read the semantics: %w", err)
 	}
+	idx.lines = lines
 	for _, r := range rulespec.Rules() {
 		idx.rules["/"+string(r)] = true
 	}

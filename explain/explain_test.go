@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/selectors"
@@ -307,5 +309,28 @@ func TestCitationsCapped(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "    ... and 7 more cited paths\n") {
 		t.Errorf("text lacks the omitted count:\n%s", b.String())
+	}
+}
+
+// TestClauseLinesMatchParsing proves that pairing the generated clauses
+// with semantics.dl's lines in order gives what parsing each line alone
+// gives.
+func TestClauseLinesMatchParsing(t *testing.T) {
+	want := make(map[string]string)
+	for _, line := range strings.Split(compile.Semantics(), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "Decl") {
+			continue
+		}
+		if u, err := datalog.ParseRules(line); err == nil && len(u.Clauses) == 1 {
+			want[u.Clauses[0].String()] = line
+		}
+	}
+	got, err := clauseLines(compile.Semantics(), compile.SemanticsUnit().Clauses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("clause lines (-parsed +paired):\n%s", diff)
 	}
 }

@@ -121,7 +121,7 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 		return nil, err
 	}
 	t2 := time.Now()
-	res, err := datalog.Eval(compile.Semantics(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
+	res, err := datalog.EvalAnalysis(compile.SemanticsAnalysis(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
 	if err != nil {
 		return nil, fmt.Errorf("verification did not complete: %w", err)
 	}
