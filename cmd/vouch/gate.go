@@ -223,6 +223,18 @@ func (g *gateResult) decide(c *cli.Context) string {
 	if verdict != "pass" {
 		return path
 	}
+	if key == nil {
+		// An unsigned pass never silently replaces a signed receipt:
+		// whoever checks it with --require-signed would find it gone.
+		// The signed one stays (it no longer matches the files, so
+		// receipt verify refuses it) and the run is an error.
+		if prev, err := receipt.Read(path); err == nil && prev.MAC != nil {
+			g.Err = fmt.Errorf("%s is a signed receipt and this run has no key, so it is not replaced by an unsigned one: "+
+				"set VOUCH_KEY (or --key-file) to sign, or delete %s to accept unsigned receipts", path, path)
+			g.Report = nil
+			return ""
+		}
+	}
 	r, err := writeReceipt(path, cfg.File, out, g.Lint, key, c.App.Version)
 	if err != nil {
 		g.Err = err

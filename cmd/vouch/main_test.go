@@ -21,5 +21,6 @@ func TestScripts(t *testing.T) {
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: false,
 		UpdateScripts:       os.Getenv("VOUCH_UPDATE_SCRIPTS") != "",
+		Cmds:                scriptCmds,
 	})
 }
