@@ -1,0 +1,277 @@
+// Package canonpath turns a path an agent names into the one absolute path the
+// operating system would use for it, so that a sandbox rule ("writes only
+// within the repository", "never read ~/.ssh") compares like with like.
+//
+// An agent, or a prompt injected into one, can name the same file in many
+// spellings: relative to the working directory, with `..`, through a
+// symbolic link, with URL-style escapes such as %2e%2e%2f that some tools
+// decode, or with `~`. Canonical folds all of them into one form:
+//
+//   - relative paths are made absolute against the caller's working directory;
+//   - percent escapes of '.', '/', '\\' and '%' itself (%2e, %2f, %5c, %25, in
+//     either case) are decoded, repeatedly, before anything else, so a
+//     double-encoded %252e%252e cannot survive as a literal name and later
+//     turn into `..` in a tool that decodes it; an escaped NUL (%00) is an error;
+//   - a leading `~` or `~/` is expanded against the given home directory, and
+//     `~user` against that user's home directory from the password database;
+//   - the path is then resolved one component at a time, exactly as the
+//     kernel walks it: every existing symbolic link is replaced by its target
+//     (at most 40 times, as Linux allows), and `..` steps to the parent of
+//     the directory actually reached, so `link/..` where link points to
+//     /etc/ssh is /etc, not the directory holding link;
+//   - below a component that does not exist nothing can be looked up, so the
+//     rest is kept lexically (a later `..` that climbs back out of the
+//     missing part returns to resolving links).
+//
+// What it does not do: it does not fold letter case (Linux file systems are
+// case sensitive; on a case-insensitive file system two spellings may still
+// name one file), it does not treat '\\' as a separator (on Unix it is an
+// ordinary byte of a file name), and it cannot see the future: a link created
+// after the check, before the tool runs, is not seen (a time-of-check race
+// that only the tool itself can close).
+package canonpath
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+)
+
+// MaxLen is the longest path, in bytes after decoding, that Canonical
+// accepts. Linux refuses paths longer than 4096 bytes (PATH_MAX); the bound
+// here is generous, and exists so hostile input costs bounded work.
+const MaxLen = 16 << 10
+
+// maxLinks is how many symbolic links one resolution may follow; Linux gives
+// up with ELOOP after 40.
+const maxLinks = 40
+
+// maxDecodeRounds bounds repeated percent-decoding. Each round removes at
+// least two bytes, so this only limits deliberately nested encodings.
+const maxDecodeRounds = 8
+
+// ErrEmpty, ErrNUL, ErrTooLong and ErrLoop classify the paths Canonical refuses.
+var (
+	// ErrEmpty is returned for an empty path: it names nothing, and tools
+	// disagree about what it means.
+	ErrEmpty = errors.New("empty path")
+	// ErrNUL is returned for a path holding a NUL byte, plain or escaped:
+	// the kernel would cut the path there, so what a tool touches differs
+	// from what a rule saw.
+	ErrNUL = errors.New("path contains a NUL byte")
+	// ErrTooLong is returned for a path longer than MaxLen.
+	ErrTooLong = errors.New("path too long")
+	// ErrLoop is returned when resolving symbolic links does not end.
+	ErrLoop = errors.New("too many levels of symbolic links")
+)
+
+// Canonical returns the clean absolute form of p: made absolute against cwd
+// (an absolute directory), URL-style percent escapes such as %2e%2e and %2f
+// decoded before cleaning (so they cannot smuggle `..`), `~` and `~/`
+// expanded against home when home != "", and symlinks resolved for the
+// longest existing prefix (the rest appended cleaned). A path containing a
+// NUL byte, or an empty path, is an error.
+//
+// cwd is needed only when p is relative (after `~` expansion); it must then
+// be absolute. Canonical reads the file system (lstat and readlink) but never
+// changes it.
+func Canonical(p, cwd, home string) (string, error) {
+	if p == "" {
+		return "", ErrEmpty
+	}
+	if len(p) > MaxLen {
+		return "", fmt.Errorf("%w (%d bytes, at most %d)", ErrTooLong, len(p), MaxLen)
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", ErrNUL
+	}
+	d, err := decode(p)
+	if err != nil {
+		return "", err
+	}
+	d, err = expandTilde(d, home)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(d) {
+		if cwd == "" {
+			return "", fmt.Errorf("relative path %q needs a working directory", p)
+		}
+		if !filepath.IsAbs(cwd) {
+			return "", fmt.Errorf("working directory %q is not absolute", cwd)
+		}
+		if strings.IndexByte(cwd, 0) >= 0 {
+			return "", fmt.Errorf("working directory: %w", ErrNUL)
+		}
+		d = cwd + "/" + d
+	}
+	return resolve(d)
+}
+
+// Within reports whether path (already canonical) is dir or below it (also
+// canonical). The comparison respects component boundaries: /repo2 is not
+// within /repo. Relative or empty arguments are never within anything, so a
+// caller that forgot to canonicalise fails closed.
+func Within(path, dir string) bool {
+	if !filepath.IsAbs(path) || !filepath.IsAbs(dir) {
+		return false
+	}
+	path, dir = filepath.Clean(path), filepath.Clean(dir)
+	if dir == "/" || path == dir {
+		return true
+	}
+	return strings.HasPrefix(path, dir) && path[len(dir)] == '/'
+}
+
+// decode undoes percent escapes of the bytes that matter for path
+// structure, repeating until nothing changes.
+func decode(p string) (string, error) {
+	for round := 0; ; round++ {
+		if !strings.Contains(p, "%") {
+			return p, nil
+		}
+		next, err := decodeOnce(p)
+		if err != nil {
+			return "", err
+		}
+		if next == p {
+			return p, nil
+		}
+		if round == maxDecodeRounds {
+			return "", fmt.Errorf("path %q is percent-encoded more than %d times", p, maxDecodeRounds)
+		}
+		p = next
+	}
+}
+
+func decodeOnce(p string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+2 < len(p) {
+			switch strings.ToLower(p[i+1 : i+3]) {
+			case "2e":
+				b.WriteByte('.')
+			case "2f":
+				b.WriteByte('/')
+			case "5c":
+				b.WriteByte('\\')
+			case "25":
+				b.WriteByte('%')
+			case "00":
+				return "", ErrNUL
+			default:
+				b.WriteByte('%')
+				continue
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String(), nil
+}
+
+// expandTilde expands a leading ~ or ~user the way a shell does.
+func expandTilde(p, home string) (string, error) {
+	if p == "" || p[0] != '~' {
+		return p, nil
+	}
+	name, rest, _ := strings.Cut(p[1:], "/")
+	if name == "" {
+		if home == "" {
+			// No home to expand against: the path stays relative and
+			// names a directory called "~", which is what a tool given
+			// the literal string would open.
+			return p, nil
+		}
+		return home + "/" + rest, nil
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return "", fmt.Errorf("expanding ~%s: %w", name, err)
+	}
+	return u.HomeDir + "/" + rest, nil
+}
+
+// resolve walks the absolute path abs component by component like the
+// kernel does, replacing existing symbolic links by their targets.
+func resolve(abs string) (string, error) {
+	// todo holds the components still to walk, in reverse order so the
+	// next one is at the end and a link target can be pushed cheaply.
+	todo := reversed(strings.Split(abs, "/"))
+	done := "/"
+	// missing holds components below done that do not exist; they are
+	// kept lexically, and a ".." that climbs back out of them returns to
+	// resolving, so "missing/../link" still follows link.
+	var missing []string
+	links := 0
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		switch {
+		case c == "" || c == ".":
+			continue
+		case c == ".." && len(missing) > 0:
+			missing = missing[:len(missing)-1]
+			continue
+		case c == "..":
+			// done is a real directory with no links in it, so its
+			// lexical parent is the kernel's "..".
+			done = filepath.Dir(done)
+			continue
+		case len(missing) > 0:
+			missing = append(missing, c)
+			continue
+		}
+		next := join(done, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			// Missing, unreadable or not a directory: nothing below
+			// can be looked up, so the rest is kept lexically.
+			missing = append(missing, c)
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		links++
+		if links > maxLinks {
+			return "", fmt.Errorf("%s: %w", next, ErrLoop)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", fmt.Errorf("reading link %s: %w", next, err)
+		}
+		if strings.HasPrefix(target, "/") {
+			done = "/"
+		}
+		todo = append(todo, reversed(strings.Split(target, "/"))...)
+		if len(todo) > MaxLen {
+			return "", fmt.Errorf("%s: %w", next, ErrTooLong)
+		}
+	}
+	for _, c := range missing {
+		done = join(done, c)
+	}
+	return done, nil
+}
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+func reversed(s []string) []string {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+	return s
+}
