@@ -1,0 +1,269 @@
+package shellfacts
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vouch-dev/vouch/canonpath"
+)
+
+// call is one simple command being analysed after its wrappers are gone.
+type call struct {
+	name   string
+	args   []field // after the program name
+	redirs []*syntax.Redirect
+	idx    int // index in Facts.Commands
+}
+
+// call handles a simple command: assignments, words, wrappers, and then
+// what the program is known to do with its arguments.
+func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx) {
+	var env []string
+	envDynamic := false
+	for _, a := range ce.Assigns {
+		s, static := w.assignValue(a)
+		env = append(env, s)
+		envDynamic = envDynamic || !static
+	}
+	if len(ce.Args) == 0 {
+		// Only assignments: the shell sets variables, nothing runs.
+		return
+	}
+	var fs []field
+	for _, word := range ce.Args {
+		fs = append(fs, w.fields(word)...)
+	}
+	w.simple(fs, env, envDynamic, redirs, c)
+}
+
+// simple strips wrappers from fs and records the command that remains.
+func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syntax.Redirect, c ctx) {
+	if len(fs) == 0 {
+		return
+	}
+	wrappers := slices.Clone(c.wrappers)
+	stdinArgs := false
+	var after func()
+	// A wrapper that changes directory (env -C, sudo -D) does so for the
+	// wrapped command only.
+	var restore *dirState
+	defer func() {
+		if restore != nil {
+			w.restoreDir(*restore)
+		}
+	}()
+	for len(fs) > 0 && fs[0].known() {
+		name := baseName(fs[0].s)
+		strip := wrapperFor(name)
+		if strip == nil {
+			break
+		}
+		res := strip(w, fs[1:])
+		if res.after != nil {
+			after = res.after
+		}
+		if !res.ok || len(res.rest) == 0 {
+			// Not used as a wrapper (`command -v rm`, `sudo -l`, plain
+			// `env`): the program itself is the command.
+			break
+		}
+		wrappers = append(wrappers, name)
+		env = append(env, res.env...)
+		envDynamic = envDynamic || res.envDynamic
+		stdinArgs = stdinArgs || res.stdinArgs
+		if res.chdir != nil {
+			if restore == nil {
+				d := w.saveDir()
+				restore = &d
+			}
+			w.cd(*res.chdir)
+		}
+		fs = res.rest
+	}
+	if len(wrappers) > 32 {
+		wrappers = wrappers[:32]
+	}
+	cmd := Command{
+		Path:     fs[0].arg(),
+		Name:     baseName(fs[0].arg()),
+		Wrappers: wrappers,
+		Env:      env,
+		Depth:    w.depth,
+		PipeFrom: c.pipeFrom,
+		Upstream: slices.Clone(c.upstream),
+		Dynamic:  envDynamic,
+	}
+	if !fs[0].known() {
+		cmd.Dynamic = true
+		w.incomplete("command name is not static")
+	}
+	for _, f := range fs[1:] {
+		cmd.Args = append(cmd.Args, f.arg())
+		cmd.Raw = append(cmd.Raw, f.raw)
+		if !f.known() {
+			cmd.Dynamic = true
+			if f.glob {
+				w.incomplete("glob in argument of " + nameOr(cmd.Name))
+			} else {
+				w.incomplete("dynamic argument of " + nameOr(cmd.Name))
+			}
+		}
+	}
+	if stdinArgs {
+		cmd.Dynamic = true
+		w.incomplete("arguments of " + nameOr(cmd.Name) + " come from input (xargs, find -exec)")
+	}
+	if !w.add(cmd) {
+		return
+	}
+	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1}
+	if after != nil {
+		after()
+	}
+	if h := handlerFor(cmd.Name); h != nil {
+		h(w, cl)
+	}
+	w.anyURLs(cmd.Name, cl.args)
+}
+
+func nameOr(name string) string {
+	if name == "" {
+		return "a command"
+	}
+	return name
+}
+
+// cd follows a change of directory so later relative paths resolve
+// against it.
+func (w *walker) cd(f field) {
+	if !f.known() {
+		w.dirKnown = false
+		w.incomplete("cd to a directory that is not static")
+		return
+	}
+	target := f.s
+	if target == "" {
+		return
+	}
+	if strings.HasPrefix(target, "~") {
+		target = "./" + target
+	}
+	d, err := canonpath.Canonical(target, w.dir, "")
+	if err != nil {
+		w.dirKnown = false
+		w.incomplete("cd to an invalid directory")
+		return
+	}
+	w.dir = d
+}
+
+// path records the file f names in set.
+func (w *walker) path(f field, set map[string]bool, what string) {
+	switch {
+	case !f.static:
+		w.incomplete("dynamic path in " + what)
+	case f.glob:
+		w.glob(f, set, what)
+	case f.s == "" || f.s == "-":
+		// "-" is stdin or stdout for the programs handled here.
+	default:
+		w.addPath(f.s, set, what)
+	}
+}
+
+func (w *walker) addPath(p string, set map[string]bool, what string) {
+	if strings.HasPrefix(p, "~") {
+		// A tilde that survived word expansion was quoted: it is a
+		// literal name, not a home directory.
+		p = "./" + p
+	}
+	if !filepath.IsAbs(p) && !w.dirKnown {
+		w.incomplete("relative path in " + what + " after cd to an unknown directory")
+	}
+	c, err := canonpath.Canonical(p, w.dir, "")
+	if err != nil {
+		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
+		return
+	}
+	set[c] = true
+}
+
+// glob expands a pattern whose directory part is static against the file
+// system, as the shell would when the command runs.
+func (w *walker) glob(f field, set map[string]bool, what string) {
+	w.incomplete("glob in " + what)
+	dirPat, basePat := "", f.pat
+	if i := strings.LastIndexByte(f.pat, '/'); i >= 0 {
+		dirPat, basePat = f.pat[:i+1], f.pat[i+1:]
+	}
+	if hasMeta(dirPat) {
+		return
+	}
+	dir := unescapePattern(dirPat)
+	if dir == "" {
+		dir = "."
+	}
+	if strings.HasPrefix(dir, "~") {
+		dir = "./" + dir
+	}
+	cdir, err := canonpath.Canonical(dir, w.dir, "")
+	if err != nil {
+		return
+	}
+	matches := 0
+	if d, err := os.Open(cdir); err == nil {
+		entries, _ := d.ReadDir(4096)
+		d.Close()
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") && !strings.HasPrefix(basePat, ".") && !strings.HasPrefix(basePat, `\.`) {
+				continue
+			}
+			if ok, _ := filepath.Match(basePat, name); ok {
+				if matches++; matches > maxGlobMatches {
+					break
+				}
+				w.addPath(filepath.Join(cdir, name), set, what)
+			}
+		}
+	}
+	if matches == 0 {
+		// No match: bash passes the pattern on as it is.
+		w.addPath(f.s, set, what)
+	}
+}
+
+func hasMeta(pat string) bool {
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+func unescapePattern(pat string) string {
+	if !strings.Contains(pat, `\`) {
+		return pat
+	}
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '\\' && i+1 < len(pat) {
+			i++
+		}
+		b.WriteByte(pat[i])
+	}
+	return b.String()
+}
+
+func canonicalIn(p, dir string) (string, error) {
+	return canonpath.Canonical(p, dir, "")
+}

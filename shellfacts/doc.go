@@ -1,0 +1,67 @@
+// Package shellfacts parses a shell command line with mvdan.cc/sh/v3/syntax
+// into facts a policy can match: every simple command wherever it is
+// nested, and the files and network targets it touches.
+//
+// A guard that matches the command string with patterns is easy to walk
+// around: `git status && rm -rf x`, `bash -c 'rm -rf x'`, `sudo env A=1 rm
+// -rf x`, `echo x | xargs rm -rf`. Parse reads the command the way bash
+// would and reports each simple command on its own, with the program name
+// after wrappers are stripped, so a rule on rm sees all of these, and
+// `echo "rm -rf"` or `git commit -m 'rm -rf'` are not rm at all.
+//
+// # What is found
+//
+//   - Commands in lists (;, &&, ||, newlines), pipelines, subshells, blocks,
+//     if/while/until/for/case/select bodies, function bodies, coprocesses,
+//     command substitutions $(...) and `...`, process substitutions <(...),
+//     substitutions inside other words (assignments, redirections,
+//     here-documents, [[ ]], arithmetic, parameter defaults), and the
+//     strings run by bash/sh/zsh/dash/ksh -c, eval, su -c, flock -c, trap,
+//     alias, watch, env -S, find -exec, git -c alias.x='!...', ssh -o
+//     ProxyCommand, and shells fed a here-document or here-string; each
+//     nesting level counts one Depth, up to Options.MaxDepth.
+//   - Wrappers are stripped and listed: sudo, doas, env, timeout, nice,
+//     nohup, time, command, exec, builtin, xargs, stdbuf, ionice, setsid,
+//     chrt, taskset, flock, strace, chroot, busybox, and find -exec.
+//   - Files: redirections (> >> &> >| < <> and `>& file`; 2>/dev/null
+//     writes /dev/null), and the operands of known readers, writers and
+//     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,
+//     git show REV:path, git checkout -- path, curl -d @file, ...), with
+//     their options parsed so option values are not mistaken for files.
+//     Every path is canonical (see package canonpath), following cd, pushd,
+//     env -C, sudo -D and git -C. Globs whose directory part is static are
+//     expanded against the file system; brace expansions are expanded.
+//   - Network targets: curl, wget, HTTPie, nc, socat, telnet, ssh, scp,
+//     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
+//     scheme://URL given to a program not known to treat it as text.
+//     PipeFrom (and Upstream) show what feeds a command, so `curl x | sh`,
+//     `bash <(curl x)` and `sh -c "$(curl x)"` can be recognised.
+//
+// # What is not
+//
+// Static analysis of shell gives a lower bound. Parse cannot know:
+//
+//   - the values of variables ($X, ${X:-y}; only $HOME and $PWD are
+//     resolved), of command substitutions, or of arithmetic;
+//   - what eval, bash -c or source run when the string is computed;
+//   - aliases and functions defined outside the command line (the bodies of
+//     those defined in it are walked), or a PATH that makes `ls` something
+//     else;
+//   - what programs it does not know do with their arguments, what scripts
+//     run by name do (`./deploy.sh`, `make`, `npm test`), or what a sed
+//     script's w command, an awk program's system() or a python -c program
+//     does (beyond a best-effort look for open("file"));
+//   - commands run on another machine (ssh host cmd) as local facts.
+//
+// Whenever a word that matters is not static (a variable, a substitution, a
+// glob, a cd to an unknown place), or a bound on the work is reached,
+// Facts.Incomplete is set and Facts.Unresolved says why, so a policy can
+// ask or deny rather than allow. A command line that does not parse as bash
+// sets Facts.ParseError; the facts are then taken from a parse that
+// recovers from missing tokens, and are best-effort.
+//
+// Parse never runs anything and never panics. It reads the file system
+// only through canonpath (lstat, readlink) and to expand globs, and its
+// work is bounded: MaxInput bytes of input, MaxCommands commands,
+// MaxMaxDepth levels of nested strings, and a cap on the total nested text.
+package shellfacts

@@ -1,0 +1,773 @@
+package shellfacts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// handler records what one program does with its arguments.
+type handler func(w *walker, c *call)
+
+// handlerFor returns the handler for a program name, or nil for a program
+// whose arguments say nothing Parse knows how to read.
+func handlerFor(name string) handler {
+	switch name {
+	// Programs that read every operand.
+	case "cat", "tac", "less", "more", "most", "bat", "batcat", "strings", "base32", "wc", "md5sum", "sha1sum",
+		"sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "file", "zcat", "zless", "zmore",
+		"bzcat", "xzcat", "zstdcat", "lzcat", "expand", "unexpand", "rev", "diff", "cmp", "comm", "paste", "join",
+		"tsort", "look", "vimdiff", "diff3", "sdiff", "colordiff", "icdiff", "view", "stat", "readlink", "realpath":
+		return readAll(optSpec{long: []string{"files0-from", "label", "line-format", "ignore-matching-lines"}, withValue: "I"})
+	case "head", "tail":
+		return readAll(optSpec{withValue: "ncs", long: []string{"lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"}})
+	case "nl":
+		return readAll(optSpec{withValue: "bdfhilnpsvw", long: []string{"body-numbering", "section-delimiter", "footer-numbering", "header-numbering", "line-increment", "join-blank-lines", "number-format", "number-separator", "starting-line-number", "number-width"}})
+	case "cut":
+		return readAll(optSpec{withValue: "bcdf", long: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}})
+	case "fold", "fmt":
+		return readAll(optSpec{withValue: "wgp", long: []string{"width", "goal", "prefix"}})
+	case "column":
+		return readAll(optSpec{withValue: "cstoNOERHWdl", long: []string{"output-width", "separator", "output-separator", "table-columns", "table-name"}})
+	case "od", "hexdump", "hd":
+		return readAll(optSpec{withValue: "AjNtwesnf", long: []string{"address-radix", "skip-bytes", "read-bytes", "format", "width"}})
+	case "base64", "basenc":
+		return readAll(optSpec{withValue: "w", long: []string{"wrap"}})
+	case "xxd":
+		return readThenWrite(optSpec{withValue: "cglsoC", long: []string{"cols", "groupsize", "len", "seek"}})
+	case "uniq":
+		return readThenWrite(optSpec{withValue: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars"}})
+	case "iconv":
+		return readAllOut(optSpec{withValue: "fto", long: []string{"from-code", "to-code", "output"}}, "-o", "--output")
+	case "sort":
+		return sortFiles
+	case "shuf":
+		return readAllOut(optSpec{withValue: "nio", long: []string{"head-count", "input-range", "output", "random-source"}}, "-o", "--output")
+	case "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "pico", "micro", "joe", "mcedit", "sudoedit":
+		return editFiles
+	case "grep", "egrep", "fgrep", "zgrep", "rgrep", "rg", "ag", "ack", "ack-grep", "git-grep":
+		return grepFiles
+	case "sed", "gsed":
+		return sedFiles
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		return awkFiles
+	case "jq", "gojq", "jaq", "yq":
+		return jqFiles
+	case "source", ".":
+		return sourceFile
+	case "cp", "install":
+		return copyFiles
+	case "mv":
+		return moveFiles
+	case "ln":
+		return linkFiles
+	case "rm", "rmdir", "unlink", "srm":
+		return removeFiles
+	case "shred", "wipe":
+		return shredFiles
+	case "touch":
+		return writeAllWithRef(optSpec{withValue: "dtr", long: []string{"date", "reference", "time"}})
+	case "mkdir", "mkfifo":
+		return writeAllWithRef(optSpec{withValue: "mZ", long: []string{"mode", "context"}})
+	case "truncate", "fallocate":
+		return writeAllWithRef(optSpec{withValue: "srlo", long: []string{"size", "reference", "length", "offset"}})
+	case "tee":
+		return writeAllWithRef(optSpec{})
+	case "dd":
+		return ddFiles
+	case "chmod":
+		return chmodFiles
+	case "chown", "chgrp":
+		return chownFiles
+	case "chattr":
+		return chattrFiles
+	case "setfacl":
+		return setfaclFiles
+	case "patch":
+		return patchFiles
+	case "tar", "bsdtar", "gtar":
+		return tarFiles
+	case "zip":
+		return zipFiles
+	case "unzip":
+		return unzipFiles
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress":
+		return compressFiles
+	case "openssl":
+		return opensslFiles
+	case "gpg", "gpg2":
+		return readAllOut(optSpec{withValue: "oruRs", long: []string{"output", "recipient", "local-user", "default-key", "homedir", "passphrase-file", "keyring"}}, "-o", "--output")
+	case "mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "blkdiscard", "badblocks", "sgdisk", "gdisk":
+		return writeDevices
+	case "find":
+		return findFiles
+	case "cd", "pushd":
+		return changeDir
+	case "popd":
+		return popDir
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh":
+		return shell
+	case "eval":
+		return evalArgs
+	case "su", "runuser":
+		return suCommand
+	case "trap":
+		return trapCommand
+	case "alias":
+		return aliasValues
+	case "watch":
+		return watchCommand
+	case "python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "Rscript", "lua", "tclsh":
+		return interpreter
+	case "curl":
+		return curlArgs
+	case "wget", "wget2":
+		return wgetArgs
+	case "http", "https", "xh", "xhs", "httpie":
+		return httpieArgs
+	case "nc", "ncat", "netcat", "telnet", "socat", "openssl-s_client":
+		return netcatArgs
+	case "ssh", "mosh", "autossh":
+		return sshArgs
+	case "scp", "sftp":
+		return scpArgs
+	case "rsync":
+		return rsyncArgs
+	case "ftp", "lftp", "tftp":
+		return ftpArgs
+	case "git":
+		return gitArgs
+	}
+	if strings.HasPrefix(name, "mkfs.") {
+		return writeDevices
+	}
+	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") {
+		return interpreter
+	}
+	return nil
+}
+
+// readAll: every operand is read.
+func readAll(spec optSpec) handler {
+	return func(w *walker, c *call) {
+		p := parseOpts(c.args, spec)
+		w.pathsTo(p.operands, w.reads, c.name)
+		for _, f := range p.values("--files0-from") {
+			w.path(f, w.reads, c.name)
+		}
+	}
+}
+
+// readAllOut: every operand is read, the named options' values written.
+func readAllOut(spec optSpec, out ...string) handler {
+	return func(w *walker, c *call) {
+		p := parseOpts(c.args, spec)
+		w.pathsTo(p.operands, w.reads, c.name)
+		w.pathsTo(p.values(out...), w.writes, c.name)
+		w.pathsTo(p.values("--random-source", "--passphrase-file", "--keyring"), w.reads, c.name)
+	}
+}
+
+// readThenWrite: the first operand is read, the second (if any) written.
+func readThenWrite(spec optSpec) handler {
+	return func(w *walker, c *call) {
+		p := parseOpts(c.args, spec)
+		if len(p.operands) > 0 {
+			w.path(p.operands[0], w.reads, c.name)
+		}
+		if len(p.operands) > 1 {
+			w.path(p.operands[1], w.writes, c.name)
+		}
+	}
+}
+
+// writeAllWithRef: every operand is written; a --reference file is read.
+func writeAllWithRef(spec optSpec) handler {
+	return func(w *walker, c *call) {
+		p := parseOpts(c.args, spec)
+		w.pathsTo(p.operands, w.writes, c.name)
+		w.pathsTo(p.values("-r", "--reference"), w.reads, c.name)
+	}
+}
+
+func (w *walker) pathsTo(fs []field, set map[string]bool, what string) {
+	for _, f := range fs {
+		w.path(f, set, what)
+	}
+}
+
+func sortFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "ktoSTy", long: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory", "files0-from", "parallel", "batch-size", "compress-program", "random-source"}})
+	w.pathsTo(p.operands, w.reads, c.name)
+	w.pathsTo(p.values("-o", "--output"), w.writes, c.name)
+	w.pathsTo(p.values("--files0-from", "--random-source"), w.reads, c.name)
+	for _, prog := range p.values("--compress-program") {
+		w.nestedString(prog, "sort --compress-program")
+	}
+}
+
+func editFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "cdiorsSTtuUwW", long: []string{"cmd", "servername"}})
+	w.pathsTo(p.operands, w.reads, c.name)
+	w.pathsTo(p.operands, w.writes, c.name)
+	if len(p.values("-c", "--cmd")) > 0 {
+		w.incomplete(c.name + " runs editor commands, which may run shell commands")
+	}
+}
+
+// grepFiles: the first operand is the pattern unless -e or -f gave one;
+// the rest are files or directories, and a recursive search without any
+// searches the current directory.
+func grepFiles(w *walker, c *call) {
+	spec := optSpec{
+		withValue: "efABCDdmgtTjMr",
+		long: []string{"regexp", "file", "after-context", "before-context", "context", "max-count", "include", "exclude",
+			"exclude-dir", "exclude-from", "label", "color", "colour", "binary-files", "devices", "directories",
+			"group-separator", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-columns", "threads",
+			"encoding", "replace", "pre", "pre-glob", "sort", "sortr", "ignore-file", "max-depth", "max-filesize",
+			"path-separator", "colors", "context-separator", "field-match-separator", "engine", "dfa-size-limit",
+			"regex-size-limit", "ignore-dir", "pager"},
+	}
+	if c.name != "rg" && c.name != "ag" && c.name != "ack" && c.name != "ack-grep" {
+		// grep's -r means recursive, not replace; -T and -j are flags.
+		spec.withValue = "efABCDdm"
+	}
+	p := parseOpts(c.args, spec)
+	files := p.operands
+	if !p.has("-e", "--regexp", "-f", "--file") && len(files) > 0 {
+		files = files[1:]
+	}
+	w.pathsTo(p.values("-f", "--file", "--exclude-from", "--ignore-file"), w.reads, c.name)
+	if len(files) == 0 {
+		recursive := p.has("-r", "-R", "--recursive", "--dereference-recursive") || c.name == "rg" || c.name == "ag" || c.name == "ack" || c.name == "ack-grep" || c.name == "rgrep"
+		if recursive && w.stdinIsTerminalLike(c) {
+			w.addPath(".", w.reads, c.name)
+		}
+		return
+	}
+	w.pathsTo(files, w.reads, c.name)
+}
+
+// stdinIsTerminalLike reports whether a searcher with no paths searches
+// the directory rather than its input: it does unless something is piped
+// or redirected in.
+func (w *walker) stdinIsTerminalLike(c *call) bool {
+	if w.facts.Commands[c.idx].PipeFrom != "" {
+		return false
+	}
+	for _, r := range c.redirs {
+		if r.N == nil || r.N.Value == "0" {
+			switch r.Op.String() {
+			case "<", "<<", "<<-", "<<<", "<>":
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sedFiles: the script is the first operand unless -e or -f gave one; -i
+// edits the files in place.
+func sedFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "efl", long: []string{"expression", "file", "line-length"}})
+	files := p.operands
+	if !p.has("-e", "--expression", "-f", "--file") && len(files) > 0 {
+		files = files[1:]
+	}
+	w.pathsTo(p.values("-f", "--file"), w.reads, c.name)
+	w.pathsTo(files, w.reads, c.name)
+	if p.has("-i", "--in-place") {
+		w.pathsTo(files, w.writes, c.name)
+	}
+}
+
+// awkFiles: the program is the first operand unless -f gave one; operands
+// of the form name=value are assignments, not files.
+func awkFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "fvFEile", long: []string{"file", "assign", "field-separator", "exec", "include", "load", "source"}})
+	files := p.operands
+	if !p.has("-f", "--file", "-E", "--exec") && len(files) > 0 {
+		files = files[1:]
+	}
+	w.pathsTo(p.values("-f", "--file", "-E", "--exec", "-i", "--include"), w.reads, c.name)
+	for _, f := range files {
+		if f.known() {
+			if name, _, ok := strings.Cut(f.s, "="); ok && isName(name) {
+				continue
+			}
+		}
+		w.path(f, w.reads, c.name)
+	}
+}
+
+// jqFiles: the filter comes first unless --from-file gave it; --arg and
+// friends take two values.
+func jqFiles(w *walker, c *call) {
+	var files []field
+	haveFilter := false
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+			if !haveFilter {
+				haveFilter = true
+				continue
+			}
+			files = append(files, f)
+			continue
+		}
+		switch f.s {
+		case "--arg", "--argjson":
+			i += 2
+		case "--slurpfile", "--rawfile":
+			if i+2 < len(args) {
+				w.path(args[i+2], w.reads, c.name)
+			}
+			i += 2
+		case "-f", "--from-file":
+			if i+1 < len(args) {
+				w.path(args[i+1], w.reads, c.name)
+			}
+			haveFilter = true
+			i++
+		case "--indent", "-L", "--tab-width":
+			i++
+		case "--args", "--jsonargs":
+			i = len(args)
+		}
+	}
+	w.pathsTo(files, w.reads, c.name)
+}
+
+func sourceFile(w *walker, c *call) {
+	if len(c.args) == 0 {
+		return
+	}
+	f := c.args[0]
+	if f.from != "" {
+		w.setPipeFrom(c, f.from)
+	}
+	w.path(f, w.reads, c.name)
+}
+
+func (w *walker) setPipeFrom(c *call, from string) {
+	if cmd := &w.facts.Commands[c.idx]; cmd.PipeFrom == "" {
+		cmd.PipeFrom = from
+	}
+}
+
+// destPaths returns where copying or moving srcs to dest writes: below
+// dest when it is an existing directory (or -t named one), else dest.
+func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir bool) {
+	if !dest.known() {
+		w.path(dest, w.writes, c.name)
+		return
+	}
+	d, err := w.canonical(dest.s)
+	if err != nil {
+		w.path(dest, w.writes, c.name)
+		return
+	}
+	if !intoDir {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			intoDir = true
+		}
+	}
+	if !intoDir {
+		w.writes[d] = true
+		return
+	}
+	for _, s := range srcs {
+		if !s.known() {
+			w.incomplete("dynamic source of " + c.name)
+			w.writes[d] = true
+			continue
+		}
+		w.addPath(filepath.Join(d, filepath.Base(s.s)), w.writes, c.name)
+	}
+}
+
+func (w *walker) canonical(p string) (string, error) {
+	if strings.HasPrefix(p, "~") {
+		p = "./" + p
+	}
+	return canonicalIn(p, w.dir)
+}
+
+var copySpec = optSpec{withValue: "StgmoZ", long: []string{"suffix", "target-directory", "group", "mode", "owner", "context", "strip-program"}}
+
+func copyFiles(w *walker, c *call) {
+	p := parseOpts(c.args, copySpec)
+	if c.name == "install" && p.has("-d", "--directory") {
+		w.pathsTo(p.operands, w.writes, c.name)
+		return
+	}
+	srcs, dest, into := splitDest(p)
+	w.pathsTo(srcs, w.reads, c.name)
+	if dest != nil {
+		w.copyDest(c, srcs, *dest, into)
+	}
+}
+
+func moveFiles(w *walker, c *call) {
+	p := parseOpts(c.args, copySpec)
+	srcs, dest, into := splitDest(p)
+	w.pathsTo(srcs, w.reads, c.name)
+	w.pathsTo(srcs, w.deletes, c.name)
+	if dest != nil {
+		w.copyDest(c, srcs, *dest, into)
+	}
+}
+
+// splitDest separates sources from the destination of cp, mv, install, ln.
+func splitDest(p parsed) (srcs []field, dest *field, into bool) {
+	if t := p.values("-t", "--target-directory"); len(t) > 0 {
+		return p.operands, &t[len(t)-1], true
+	}
+	if len(p.operands) < 2 {
+		return p.operands, nil, false
+	}
+	last := p.operands[len(p.operands)-1]
+	return p.operands[:len(p.operands)-1], &last, len(p.operands) > 2
+}
+
+func linkFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "St", long: []string{"suffix", "target-directory"}})
+	targets, dest, into := splitDest(p)
+	if dest == nil {
+		// ln TARGET makes a link named after it in the current directory.
+		for _, t := range targets {
+			if t.known() {
+				w.addPath(filepath.Base(t.s), w.writes, c.name)
+			} else {
+				w.incomplete("dynamic target of ln")
+			}
+		}
+		return
+	}
+	w.copyDest(c, targets, *dest, into)
+}
+
+func removeFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{})
+	w.pathsTo(p.operands, w.deletes, c.name)
+}
+
+func shredFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "ns", long: []string{"iterations", "size", "random-source"}})
+	w.pathsTo(p.operands, w.writes, c.name)
+	if p.has("-u", "--remove", "--zero") || c.name == "wipe" {
+		w.pathsTo(p.operands, w.deletes, c.name)
+	}
+}
+
+func ddFiles(w *walker, c *call) {
+	for _, f := range c.args {
+		if !f.known() {
+			w.incomplete("dynamic operand of dd")
+			continue
+		}
+		k, v, ok := strings.Cut(f.s, "=")
+		if !ok {
+			continue
+		}
+		vf := field{s: v, static: true, raw: f.raw}
+		switch k {
+		case "if":
+			w.path(vf, w.reads, "dd")
+		case "of":
+			w.path(vf, w.writes, "dd")
+		}
+	}
+}
+
+// chmodFiles: the mode is the first operand that is not an option (and
+// may itself start with '-', as in chmod -x file), unless --reference.
+func chmodFiles(w *walker, c *call) {
+	haveMode := false
+	for _, f := range c.args {
+		if f.known() && strings.HasPrefix(f.s, "--") {
+			if ref, ok := strings.CutPrefix(f.s, "--reference="); ok {
+				w.path(field{s: ref, static: true}, w.reads, c.name)
+				haveMode = true
+			}
+			continue
+		}
+		if f.known() && len(f.s) > 1 && f.s[0] == '-' && strings.Trim(f.s[1:], "Rvcf") == "" {
+			continue
+		}
+		if !haveMode {
+			haveMode = true
+			continue
+		}
+		w.path(f, w.writes, c.name)
+	}
+}
+
+func chownFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{})
+	files := p.operands
+	refs := p.values("--reference")
+	if len(refs) == 0 && len(files) > 0 {
+		files = files[1:]
+	}
+	w.pathsTo(refs, w.reads, c.name)
+	w.pathsTo(files, w.writes, c.name)
+}
+
+func chattrFiles(w *walker, c *call) {
+	for _, f := range c.args {
+		if f.known() && f.s != "" && strings.ContainsRune("+-=", rune(f.s[0])) {
+			continue
+		}
+		w.path(f, w.writes, c.name)
+	}
+}
+
+func setfaclFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "mMxX", long: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file"}})
+	w.pathsTo(p.values("-M", "-X", "--modify-file", "--remove-file", "--set-file"), w.reads, c.name)
+	w.pathsTo(p.operands, w.writes, c.name)
+}
+
+func patchFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "iopBdDFrzVYgx", long: []string{"input", "output", "strip", "prefix", "directory", "ifdef", "fuzz", "reject-file", "suffix", "version-control", "basename-prefix", "get", "debug", "quoting-style"}})
+	w.pathsTo(p.values("-i", "--input"), w.reads, c.name)
+	w.pathsTo(p.values("-o", "--output", "-r", "--reject-file"), w.writes, c.name)
+	if len(p.operands) > 0 {
+		w.path(p.operands[0], w.writes, c.name)
+	}
+	if len(p.operands) > 1 {
+		w.path(p.operands[1], w.reads, c.name)
+	}
+	if len(p.operands) == 0 {
+		w.incomplete("patch: the files it changes are named in the patch")
+	}
+}
+
+// tarFiles: -c reads the operands and writes the archive; -x reads the
+// archive and writes into -C (or the current directory), wherever the
+// archive's own paths point.
+func tarFiles(w *walker, c *call) {
+	args := c.args
+	// The first argument may be old-style bundled letters without a dash.
+	if len(args) > 0 && args[0].known() && args[0].s != "" && !strings.HasPrefix(args[0].s, "-") {
+		a := args[0]
+		a.s = "-" + a.s
+		args = append([]field{a}, args[1:]...)
+	}
+	p := parseOpts(args, optSpec{withValue: "fCTXbHKLNgV", long: []string{"file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "owner", "group", "mode", "transform", "exclude", "use-compress-program", "to-command", "newer", "after-date", "label", "suffix", "checkpoint-action", "info-script"}})
+	dir := w.saveDir()
+	for _, d := range p.values("-C", "--directory") {
+		w.cd(d)
+	}
+	archives := p.values("-f", "--file")
+	switch {
+	case p.has("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"):
+		w.restoreDir(dir)
+		w.pathsTo(archives, w.writes, c.name)
+		for _, d := range p.values("-C", "--directory") {
+			w.cd(d)
+		}
+		w.pathsTo(p.operands, w.reads, c.name)
+		w.pathsTo(p.values("-T", "--files-from", "-X", "--exclude-from"), w.reads, c.name)
+	case p.has("-x", "--extract", "--get"):
+		w.addPath(".", w.writes, c.name)
+		w.restoreDir(dir)
+		w.pathsTo(archives, w.reads, c.name)
+		w.incomplete("tar extracts wherever the archive's paths point")
+	default:
+		w.restoreDir(dir)
+		w.pathsTo(archives, w.reads, c.name)
+	}
+	w.restoreDir(dir)
+	for _, prog := range p.values("--use-compress-program", "-I", "--to-command", "--info-script", "-F") {
+		w.nestedString(prog, "tar program")
+	}
+}
+
+func zipFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "bnOPtxiZ", long: []string{"temp-path", "suffixes", "output-file", "password", "exclude", "include"}})
+	if len(p.operands) == 0 {
+		return
+	}
+	w.path(p.operands[0], w.writes, c.name)
+	w.pathsTo(p.operands[1:], w.reads, c.name)
+	w.pathsTo(p.values("-O", "--output-file"), w.writes, c.name)
+}
+
+func unzipFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "dxP"})
+	if len(p.operands) > 0 {
+		w.path(p.operands[0], w.reads, c.name)
+	}
+	if p.has("-l", "-t", "-v", "-z", "-Z") {
+		return
+	}
+	if d := p.values("-d"); len(d) > 0 {
+		w.pathsTo(d, w.writes, c.name)
+	} else if !p.has("-p", "-c") {
+		w.addPath(".", w.writes, c.name)
+	}
+}
+
+// compressFiles: gzip and friends replace each operand with a compressed
+// (or decompressed) file unless told to keep it or write to stdout.
+func compressFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "SbT", long: []string{"suffix", "threads", "memlimit", "format"}})
+	w.pathsTo(p.operands, w.reads, c.name)
+	if p.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") {
+		return
+	}
+	w.pathsTo(p.operands, w.writes, c.name)
+	if !p.has("-k", "--keep") {
+		w.pathsTo(p.operands, w.deletes, c.name)
+	}
+}
+
+// opensslFiles: openssl's options are single-dash words.
+func opensslFiles(w *walker, c *call) {
+	args := c.args
+	for i := 0; i+1 < len(args); i++ {
+		if !args[i].known() {
+			continue
+		}
+		switch args[i].s {
+		case "-in", "-inkey", "-key", "-kfile", "-CAfile", "-cert", "-signkey", "-certfile", "-config", "-rand", "-paramfile", "-peerkey":
+			w.path(args[i+1], w.reads, "openssl")
+			i++
+		case "-out", "-keyout":
+			w.path(args[i+1], w.writes, "openssl")
+			i++
+		case "-pass", "-passin", "-passout":
+			if f := args[i+1]; f.known() {
+				if p, ok := strings.CutPrefix(f.s, "file:"); ok {
+					w.path(field{s: p, static: true}, w.reads, "openssl")
+				}
+			}
+			i++
+		case "-connect":
+			if args[i+1].known() {
+				w.urls[args[i+1].s] = true
+			}
+			i++
+		}
+	}
+}
+
+func writeDevices(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "tLbcCEIJmNoOrUgGs", long: []string{"type", "label", "block-size"}})
+	for _, f := range p.operands {
+		// Operands that are not paths (partition numbers, sizes) are
+		// recorded only when they look like one.
+		if !f.known() || strings.Contains(f.s, "/") {
+			w.path(f, w.writes, c.name)
+		}
+	}
+}
+
+// findFiles: the paths before the expression are read; -delete removes
+// what matches below them; -exec and -ok run another command for each
+// match, which is recorded with find as its wrapper.
+func findFiles(w *walker, c *call) {
+	args := c.args
+	i := 0
+	// Leading options -H -L -P -O3 -D debug.
+	for i < len(args) && args[i].known() && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
+		if args[i].s == "-D" {
+			i++
+		}
+		i++
+	}
+	var roots []field
+	for ; i < len(args); i++ {
+		f := args[i]
+		if f.known() && (strings.HasPrefix(f.s, "-") || f.s == "(" || f.s == "!" || f.s == ")") {
+			break
+		}
+		roots = append(roots, f)
+	}
+	if len(roots) == 0 {
+		roots = []field{{s: ".", static: true, raw: "."}}
+	}
+	w.pathsTo(roots, w.reads, "find")
+	cmd := w.facts.Commands[c.idx]
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			continue
+		}
+		switch f.s {
+		case "-delete":
+			w.pathsTo(roots, w.deletes, "find -delete")
+			w.incomplete("find -delete removes whatever matches")
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < len(args) {
+				w.path(args[i+1], w.writes, "find "+f.s)
+				i++
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && !(args[j].known() && (args[j].s == ";" || args[j].s == "+")) {
+				j++
+			}
+			sub := make([]field, 0, j-i-1)
+			for _, a := range args[i+1 : j] {
+				if a.known() && strings.Contains(a.s, "{}") {
+					// Replaced by each matching path.
+					a = field{raw: a.raw}
+				}
+				sub = append(sub, a)
+			}
+			inner := ctx{wrappers: append(append([]string(nil), cmd.Wrappers...), "find")}
+			if len(sub) > 0 {
+				// The matched paths stand where {} is; unknown here.
+				dir := w.saveDir()
+				if f.s == "-execdir" || f.s == "-okdir" {
+					w.dirKnown = false
+				}
+				w.simple(sub, nil, false, nil, inner)
+				w.restoreDir(dir)
+			}
+			i = j
+		}
+	}
+}
+
+func changeDir(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{})
+	var target field
+	switch {
+	case len(p.operands) == 0 && c.name == "cd":
+		if w.opts.Home == "" {
+			w.dirKnown = false
+			w.incomplete("cd to an unknown home directory")
+			return
+		}
+		target = field{s: w.opts.Home, static: true}
+	case len(p.operands) == 0:
+		return
+	default:
+		target = p.operands[0]
+	}
+	if target.known() && (target.s == "-" || strings.HasPrefix(target.s, "+") || (c.name == "pushd" && strings.HasPrefix(target.s, "-"))) {
+		// cd - and pushd +N go back to a directory Parse may not know.
+		w.dirKnown = false
+		w.incomplete("cd to a previous directory")
+		return
+	}
+	if c.name == "pushd" {
+		w.dirStack = append(w.dirStack, w.dir)
+	}
+	w.cd(target)
+}
+
+func popDir(w *walker, c *call) {
+	if len(w.dirStack) == 0 {
+		w.dirKnown = false
+		w.incomplete("popd to an unknown directory")
+		return
+	}
+	w.dir = w.dirStack[len(w.dirStack)-1]
+	w.dirStack = w.dirStack[:len(w.dirStack)-1]
+}

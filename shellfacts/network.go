@@ -1,0 +1,394 @@
+package shellfacts
+
+import (
+	"net/url"
+	"strings"
+)
+
+// findURL returns the URL inside s, from its scheme on, and whether there
+// is one ("https://", "ftp://"...: a letter, then letters, digits, + - .,
+// then "://"). It finds "--url=https://x" as well as "https://x".
+func findURL(s string) (string, bool) {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return "", false
+	}
+	start := i
+	for start > 0 {
+		c := s[start-1]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.' {
+			start--
+			continue
+		}
+		break
+	}
+	if start == i {
+		return "", false
+	}
+	c := s[start]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return "", false
+	}
+	return s[start:], true
+}
+
+// addURL records a network target; a file:// URL is a read of that file.
+func (w *walker) addURL(u string, what string) {
+	if strings.HasPrefix(strings.ToLower(u), "file://") {
+		if pu, err := url.Parse(u); err == nil && pu.Path != "" {
+			w.addPath(pu.Path, w.reads, what)
+			return
+		}
+		w.addPath(u[len("file://"):], w.reads, what)
+		return
+	}
+	w.urls[u] = true
+}
+
+// noNetwork lists programs that only print or search text: a URL among
+// their arguments is data, not a place they connect to.
+func noNetwork(name string) bool {
+	switch name {
+	case "echo", "printf", "print", ":", "true", "false", "test", "[", "grep", "egrep", "fgrep", "rg", "ag", "ack",
+		"sed", "awk", "gawk", "mawk", "jq", "yq", "tr", "cut", "sort", "uniq", "head", "tail", "cat", "less", "more",
+		"wc", "tee", "read", "declare", "local", "export", "readonly", "typeset", "set", "unset", "alias", "trap",
+		"git", "eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "cd", "pushd", "ls", "mkdir",
+		"rm", "cp", "mv", "touch", "chmod", "chown", "logger", "notify-send", "xdg-open", "open", "column", "diff":
+		return true
+	}
+	return false
+}
+
+// anyURLs records URLs among the arguments of programs that may connect
+// to them (package managers, scripts, anything not known to be text-only).
+func (w *walker) anyURLs(name string, args []field) {
+	if name == "" || noNetwork(name) {
+		return
+	}
+	for _, f := range args {
+		if !f.known() {
+			continue
+		}
+		if u, ok := findURL(f.s); ok {
+			w.addURL(u, name)
+		}
+	}
+}
+
+func (w *walker) urlArgs(c *call, fs []field) {
+	for _, f := range fs {
+		if !f.known() {
+			w.incomplete("dynamic network target of " + c.name)
+			continue
+		}
+		if f.s == "" {
+			continue
+		}
+		if u, ok := findURL(f.s); ok {
+			w.addURL(u, c.name)
+			continue
+		}
+		w.urls[f.s] = true
+	}
+}
+
+// curlArgs: operands are URLs (curl accepts bare host names); data and
+// upload options that name a file with @ or -T read it, which is how
+// files leave the machine.
+func curlArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{
+		withValue: "AbcCdDeEFHKmorTuUwxXyYzQtPh",
+		long: []string{"user-agent", "cookie", "cookie-jar", "continue-at", "data", "data-ascii", "data-binary", "data-raw",
+			"data-urlencode", "dump-header", "referer", "cert", "form", "form-string", "header", "config", "max-time",
+			"output", "range", "upload-file", "user", "proxy-user", "write-out", "proxy", "request", "speed-limit",
+			"speed-time", "time-cond", "quote", "telnet-option", "ftp-port", "url", "json", "key", "cacert", "capath",
+			"connect-timeout", "retry", "resolve", "connect-to", "output-dir", "netrc-file", "trace", "trace-ascii",
+			"stderr", "unix-socket", "abstract-unix-socket", "proto", "proto-redir", "max-filesize", "interface",
+			"local-port", "oauth2-bearer", "aws-sigv4", "variable", "expand-url", "etag-save", "etag-compare", "hsts",
+			"alt-svc", "crlfile", "pinnedpubkey", "preproxy", "proxy-cacert", "socks4", "socks4a", "socks5",
+			"socks5-hostname", "noproxy", "retry-delay", "retry-max-time", "header-file", "libcurl", "mail-from",
+			"mail-rcpt", "mail-auth", "key-type", "cert-type", "ciphers", "tls-max", "doh-url", "dns-servers"},
+	})
+	w.urlArgs(c, p.operands)
+	for _, u := range p.values("--url") {
+		w.urlArgs(c, []field{u})
+	}
+	for _, o := range p.opts {
+		if !o.hasVal {
+			continue
+		}
+		v := o.val
+		switch o.name {
+		case "-d", "--data", "--data-ascii", "--data-binary", "--json":
+			if v.known() && strings.HasPrefix(v.s, "@") {
+				w.path(field{s: v.s[1:], static: true, raw: v.raw}, w.reads, "curl "+o.name)
+			}
+		case "--data-urlencode":
+			if v.known() {
+				if _, file, ok := strings.Cut(v.s, "@"); ok && !strings.Contains(v.s[:strings.Index(v.s, "@")], "=") {
+					w.path(field{s: file, static: true, raw: v.raw}, w.reads, "curl "+o.name)
+				}
+			}
+		case "-F", "--form":
+			if v.known() {
+				if _, val, ok := strings.Cut(v.s, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
+					file, _, _ := strings.Cut(val[1:], ";")
+					w.path(field{s: file, static: true, raw: v.raw}, w.reads, "curl "+o.name)
+				}
+			}
+		case "-T", "--upload-file", "-K", "--config", "--netrc-file", "-E", "--cert", "--key", "--cacert", "--header-file", "--etag-compare":
+			w.path(v, w.reads, "curl "+o.name)
+		case "-H", "--header":
+			if v.known() && strings.HasPrefix(v.s, "@") {
+				w.path(field{s: v.s[1:], static: true, raw: v.raw}, w.reads, "curl "+o.name)
+			}
+		case "-b", "--cookie":
+			if v.known() && !strings.Contains(v.s, "=") {
+				w.path(v, w.reads, "curl "+o.name)
+			}
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl":
+			w.path(v, w.writes, "curl "+o.name)
+		case "-x", "--proxy", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--doh-url":
+			w.urlArgs(c, []field{v})
+		}
+	}
+}
+
+func wgetArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{
+		withValue: "OoaiPtTwQUeBDIXlAR",
+		long: []string{"output-document", "output-file", "append-output", "input-file", "directory-prefix", "tries",
+			"timeout", "wait", "quota", "user-agent", "execute", "base", "domains", "include-directories",
+			"exclude-directories", "level", "accept", "reject", "post-data", "post-file", "body-data", "body-file",
+			"method", "header", "user", "password", "http-user", "http-password", "load-cookies", "save-cookies",
+			"certificate", "private-key", "ca-certificate", "config", "referer", "bind-address", "limit-rate"},
+	})
+	w.urlArgs(c, p.operands)
+	w.pathsTo(p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies"), w.writes, c.name)
+	w.pathsTo(p.values("-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate", "--config"), w.reads, c.name)
+	if len(p.values("-i", "--input-file")) > 0 {
+		w.incomplete("wget reads its URLs from a file")
+	}
+	if d := p.values("-P", "--directory-prefix"); len(d) > 0 {
+		w.pathsTo(d, w.writes, c.name)
+	}
+}
+
+// httpieArgs: `http [METHOD] URL [items]`; items name@file, name=@file and
+// name:=@file upload or embed files.
+func httpieArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "aAvpPo", long: []string{"auth", "auth-type", "output", "print", "session", "session-read-only", "verify", "cert", "cert-key", "proxy", "timeout", "boundary", "format-options", "style", "pretty"}})
+	ops := p.operands
+	if len(ops) > 1 && ops[0].known() && isMethod(ops[0].s) {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return
+	}
+	w.urlArgs(c, ops[:1])
+	for _, it := range ops[1:] {
+		if !it.known() {
+			w.incomplete("dynamic request item of " + c.name)
+			continue
+		}
+		for _, sep := range []string{":=@", "=@", "@"} {
+			if i := strings.Index(it.s, sep); i >= 0 && !strings.ContainsAny(it.s[:i], "=:") {
+				w.path(field{s: it.s[i+len(sep):], static: true, raw: it.raw}, w.reads, c.name)
+				break
+			}
+		}
+	}
+	w.pathsTo(p.values("-o", "--output"), w.writes, c.name)
+	w.pathsTo(p.values("--cert", "--cert-key"), w.reads, c.name)
+}
+
+func isMethod(s string) bool {
+	switch strings.ToUpper(s) {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT":
+		return s == strings.ToUpper(s) || s == strings.ToLower(s)
+	}
+	return false
+}
+
+// netcatArgs: the first operand is the host; socat's addresses carry it
+// after the address type.
+func netcatArgs(w *walker, c *call) {
+	if c.name == "socat" {
+		for _, f := range c.args {
+			if !f.known() {
+				w.incomplete("dynamic address of socat")
+				continue
+			}
+			if strings.HasPrefix(f.s, "-") {
+				continue
+			}
+			typ, rest, ok := strings.Cut(f.s, ":")
+			if !ok {
+				continue
+			}
+			switch strings.ToUpper(typ) {
+			case "TCP", "TCP4", "TCP6", "UDP", "UDP4", "UDP6", "SSL", "OPENSSL", "TCP-CONNECT", "UDP-CONNECT", "PROXY", "SOCKS4", "SOCKS4A", "SOCKS5":
+				host, _, _ := strings.Cut(rest, ",")
+				w.urls[host] = true
+			case "OPEN", "CREATE", "GOPEN", "FILE":
+				path, _, _ := strings.Cut(rest, ",")
+				w.addPath(path, w.reads, "socat")
+				if strings.ToUpper(typ) != "OPEN" {
+					w.addPath(path, w.writes, "socat")
+				}
+			case "EXEC", "SYSTEM":
+				cmd, _, _ := strings.Cut(rest, ",")
+				w.nestedString(field{s: cmd, static: true}, "socat "+strings.ToUpper(typ))
+			}
+		}
+		return
+	}
+	p := parseOpts(c.args, optSpec{withValue: "pswiqxXeTIOmbcP", long: []string{"source", "source-port", "wait", "proxy", "proxy-type", "exec", "sh-exec", "lua-exec", "output", "hex-dump", "idle-timeout", "send-only"}})
+	if len(p.operands) > 0 {
+		w.urlArgs(c, p.operands[:1])
+	}
+	for _, e := range p.values("-e", "--exec") {
+		w.simpleFromString(e, c.name+" -e")
+	}
+	for _, e := range p.values("-c", "--sh-exec") {
+		w.nestedString(e, c.name+" -c")
+	}
+	w.pathsTo(p.values("-o", "--output", "-x", "--hex-dump"), w.writes, c.name)
+}
+
+// simpleFromString runs a program named by a plain string (nc -e
+// /bin/sh), split on spaces, not through a shell.
+func (w *walker) simpleFromString(f field, what string) {
+	if !f.known() {
+		w.incomplete(what + " with a program that is not static")
+		return
+	}
+	var fs []field
+	for _, s := range strings.Fields(f.s) {
+		fs = append(fs, field{s: s, static: true, raw: s})
+	}
+	if len(fs) == 0 {
+		return
+	}
+	w.depth++
+	w.simple(fs, nil, false, nil, ctx{})
+	w.depth--
+}
+
+// sshArgs: the destination is a network target; a remote command runs on
+// the other machine, so its files are not local facts.
+func sshArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "bcDEeFIiJLlmOoPpQRSWwB", posix: true})
+	if len(p.operands) > 0 {
+		w.urlArgs(c, p.operands[:1])
+	}
+	w.pathsTo(p.values("-i", "-F"), w.reads, c.name)
+	w.pathsTo(p.values("-E"), w.writes, c.name)
+	for _, j := range p.values("-J") {
+		w.urlArgs(c, []field{j})
+	}
+	for _, o := range p.values("-o") {
+		w.sshOption(o)
+	}
+}
+
+// sshOption looks at -o ProxyCommand=... and friends, which run local
+// commands.
+func (w *walker) sshOption(o field) {
+	if !o.known() {
+		return
+	}
+	k, v, ok := strings.Cut(o.s, "=")
+	if !ok {
+		k, v, ok = strings.Cut(o.s, " ")
+	}
+	if !ok {
+		return
+	}
+	switch strings.ToLower(strings.TrimSpace(k)) {
+	case "proxycommand", "localcommand", "knownhostscommand":
+		w.nestedString(field{s: v, static: true}, "ssh "+k)
+	case "identityfile", "userknownhostsfile", "certificatefile":
+		w.addPath(v, w.reads, "ssh "+k)
+	}
+}
+
+// remote splits an scp/rsync operand into a remote target ("host:path",
+// "user@host:path", "scp://...") or a local path.
+func remote(s string) (host string, isRemote bool) {
+	if u, ok := findURL(s); ok && strings.HasPrefix(s, u) {
+		return s, true
+	}
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return "", false
+	}
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return "", false
+	}
+	if j := strings.IndexByte(s, '/'); j >= 0 && j < i {
+		return "", false
+	}
+	return s, true
+}
+
+func scpArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "cFiJloPSDX"})
+	w.pathsTo(p.values("-i", "-F"), w.reads, c.name)
+	for _, o := range p.values("-o") {
+		w.sshOption(o)
+	}
+	for _, s := range p.values("-S") {
+		w.simpleFromString(s, c.name+" -S")
+	}
+	w.transfer(c, p.operands)
+}
+
+// transfer: all operands but the last are sources (read when local), the
+// last is the destination (written when local); remote ones are targets.
+func (w *walker) transfer(c *call, ops []field) {
+	for i, f := range ops {
+		if !f.known() {
+			w.incomplete("dynamic operand of " + c.name)
+			continue
+		}
+		if _, ok := remote(f.s); ok {
+			w.urls[f.s] = true
+			continue
+		}
+		if c.name == "sftp" {
+			continue
+		}
+		if i == len(ops)-1 && len(ops) > 1 {
+			w.path(f, w.writes, c.name)
+		} else {
+			w.path(f, w.reads, c.name)
+		}
+	}
+}
+
+func rsyncArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "eBfT", long: []string{"rsh", "rsync-path", "exclude", "exclude-from", "include", "include-from", "files-from", "filter", "password-file", "temp-dir", "compare-dest", "copy-dest", "link-dest", "backup-dir", "suffix", "chmod", "chown", "log-file", "partial-dir", "block-size", "max-size", "min-size", "bwlimit", "timeout", "port", "out-format", "log-file-format", "write-batch", "read-batch", "usermap", "groupmap", "iconv"}})
+	w.pathsTo(p.values("--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch"), w.reads, c.name)
+	w.pathsTo(p.values("--log-file", "--write-batch"), w.writes, c.name)
+	for _, e := range p.values("-e", "--rsh") {
+		w.nestedString(e, "rsync -e")
+	}
+	w.transfer(c, p.operands)
+	if p.has("--remove-source-files") {
+		for _, f := range p.operands[:max(len(p.operands)-1, 0)] {
+			if f.known() {
+				if _, ok := remote(f.s); !ok {
+					w.path(f, w.deletes, c.name)
+				}
+			}
+		}
+	}
+}
+
+func ftpArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "PpcefuT"})
+	if len(p.operands) > 0 {
+		w.urlArgs(c, p.operands[:1])
+	}
+}

@@ -1,0 +1,632 @@
+package shellfacts
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Bounds on the work one Parse may do, so that a hostile command line costs
+// no more than a few milliseconds. Reaching any of them sets Incomplete.
+const (
+	// DefaultMaxDepth is the nesting bound used when Options.MaxDepth is 0.
+	DefaultMaxDepth = 4
+	// MaxMaxDepth is the largest MaxDepth accepted.
+	MaxMaxDepth = 16
+	// MaxInput is the longest command line analysed, in bytes; longer
+	// input is cut there and reported as a parse error.
+	MaxInput = 64 << 10
+	// MaxCommands is the most commands recorded.
+	MaxCommands = 1000
+	// maxNested is the total size of all nested strings (bash -c, eval,
+	// heredocs fed to a shell) parsed on top of the command line itself.
+	maxNested = 4 * MaxInput
+	// maxAST bounds the recursion of the walk over one syntax tree.
+	maxAST = 200
+	// maxFields bounds how many fields one brace expansion may produce.
+	maxFields = 256
+	// maxGlobMatches bounds how many paths one glob contributes.
+	maxGlobMatches = 256
+	// maxReasons bounds the Unresolved list.
+	maxReasons = 32
+)
+
+// Options says where a command runs. Only Cwd is required.
+type Options struct {
+	Cwd      string // absolute working directory; relative paths are resolved against it
+	Home     string // for ~ and $HOME expansion; may be empty (then such words are dynamic)
+	MaxDepth int    // bound on nested `bash -c` / `sh -c` / eval strings; 0 means the default (4)
+}
+
+// Facts is what a command line would do, as far as can be told without
+// running it.
+type Facts struct {
+	Commands   []Command // every simple command, nested ones included, in the order the shell would start them
+	Reads      []string  // canonical absolute paths read, sorted and unique
+	Writes     []string  // canonical absolute paths written or created, sorted and unique
+	Deletes    []string  // canonical absolute paths removed, sorted and unique
+	URLs       []string  // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
+	Incomplete bool      // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
+	ParseError string    // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
+
+	// Unresolved says briefly why Incomplete is set ("variable in argument
+	// of rm", "nesting deeper than 4"), sorted and unique, at most 32.
+	Unresolved []string
+}
+
+// Command is one simple command.
+type Command struct {
+	Name     string   // program base name after wrappers are stripped (`/usr/bin/rm` -> "rm"); "" when the name is not static
+	Path     string   // the program word as written, quotes removed ("/usr/bin/rm")
+	Args     []string // arguments after the name, as the program sees them (quotes removed, braces expanded); a word that is not static is "" with Dynamic set
+	Wrappers []string // wrappers stripped in order: sudo, doas, env, timeout, nice, nohup, time, command, exec, xargs, stdbuf, ionice, find (-exec), ...
+	Env      []string // NAME=value assignments in front of the command or given to env (the value is empty when not static)
+	Depth    int      // 0 top level; +1 per nested bash -c / sh -c / eval / $(...) / `...` / <(...)
+	PipeFrom string   // name of the command whose stdout is piped into this one ("curl" in `curl x | sh`), "" if none; also set for a shell whose script comes from a substitution (`bash <(curl x)`, `sh -c "$(curl x)"`)
+	Dynamic  bool     // the name or some argument is not a static word
+
+	// Upstream names every command earlier in the same pipeline, nearest
+	// last, so `curl x | tee f | sh` is still seen as curl feeding sh.
+	Upstream []string
+	// Raw is each argument's source text (quotes kept), parallel to
+	// Args, so a rule can still look at a word that is not static.
+	Raw []string
+}
+
+// Parse extracts the facts of one shell command line. It never panics and
+// never runs anything (it reads the file system only to resolve symbolic
+// links and expand globs); the error is returned only for invalid Options.
+func Parse(command string, opts Options) (facts *Facts, err error) {
+	if opts.Cwd == "" || !filepath.IsAbs(opts.Cwd) {
+		return nil, fmt.Errorf("shellfacts: Options.Cwd must be an absolute directory, got %q", opts.Cwd)
+	}
+	if strings.IndexByte(opts.Cwd, 0) >= 0 || strings.IndexByte(opts.Home, 0) >= 0 {
+		return nil, errors.New("shellfacts: Options.Cwd and Options.Home must not contain NUL bytes")
+	}
+	if opts.Home != "" && !filepath.IsAbs(opts.Home) {
+		return nil, fmt.Errorf("shellfacts: Options.Home must be absolute or empty, got %q", opts.Home)
+	}
+	switch {
+	case opts.MaxDepth < 0 || opts.MaxDepth > MaxMaxDepth:
+		return nil, fmt.Errorf("shellfacts: Options.MaxDepth must be between 0 and %d, got %d", MaxMaxDepth, opts.MaxDepth)
+	case opts.MaxDepth == 0:
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	w := newWalker(opts)
+	defer func() {
+		// A bug here must not take the guard down with it, nor let a
+		// command through unseen: report it as unparsed.
+		if r := recover(); r != nil {
+			w.facts.ParseError = fmt.Sprintf("internal error while analysing the command: %v", r)
+			w.incomplete("analysis stopped by an internal error")
+			facts, err = w.finish(), nil
+		}
+	}()
+	if len(command) > MaxInput {
+		w.parseError(fmt.Errorf("command is %d bytes long; only the first %d were analysed", len(command), MaxInput))
+		w.incomplete("command too long")
+		command = command[:MaxInput]
+	}
+	w.script(command, 0, "")
+	return w.finish(), nil
+}
+
+// walker carries the state of one Parse.
+type walker struct {
+	opts  Options
+	facts *Facts
+
+	dir      string   // current directory, following static cd
+	dirKnown bool     // false after a cd whose target is not static
+	dirStack []string // pushd / popd
+
+	depth  int // nesting of shell strings and substitutions
+	ast    int // recursion depth within one syntax tree
+	nested int // bytes of nested strings parsed so far
+
+	reads, writes, deletes, urls map[string]bool
+	reasons                      map[string]bool
+	src                          string // the source text being walked, for Raw
+}
+
+func newWalker(opts Options) *walker {
+	return &walker{
+		opts:     opts,
+		facts:    &Facts{},
+		dir:      filepath.Clean(opts.Cwd),
+		dirKnown: true,
+		reads:    map[string]bool{},
+		writes:   map[string]bool{},
+		deletes:  map[string]bool{},
+		urls:     map[string]bool{},
+		reasons:  map[string]bool{},
+	}
+}
+
+func (w *walker) finish() *Facts {
+	f := w.facts
+	f.Reads = sortedKeys(w.reads)
+	f.Writes = sortedKeys(w.writes)
+	f.Deletes = sortedKeys(w.deletes)
+	f.URLs = sortedKeys(w.urls)
+	f.Unresolved = sortedKeys(w.reasons)
+	return f
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// incomplete records that the facts are a lower bound, and why.
+func (w *walker) incomplete(reason string) {
+	w.facts.Incomplete = true
+	if len(w.reasons) < maxReasons {
+		w.reasons[reason] = true
+	}
+}
+
+func (w *walker) parseError(err error) {
+	if w.facts.ParseError == "" {
+		w.facts.ParseError = err.Error()
+	}
+}
+
+// script parses src and walks it at the given depth. pipeFrom is the
+// producer feeding a nested script, if any.
+func (w *walker) script(src string, depth int, what string) {
+	if depth > 0 {
+		if depth > w.opts.MaxDepth {
+			w.incomplete(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
+			return
+		}
+		if w.nested+len(src) > maxNested {
+			w.incomplete("too much nested shell text")
+			return
+		}
+		w.nested += len(src)
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if depth > 0 {
+			err = fmt.Errorf("%s string: %w", what, err)
+		}
+		w.parseError(err)
+		w.incomplete("part of the command does not parse")
+		// Recovery fills in missing tokens (an unclosed quote or
+		// parenthesis), so commands after the error are still seen.
+		if rec, rerr := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); rerr == nil && rec != nil {
+			file = rec
+		}
+		if file == nil {
+			return
+		}
+	}
+	saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
+	w.src, w.depth, w.ast = src, depth, 0
+	w.stmts(file.Stmts, ctx{})
+	w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
+}
+
+// ctx is what an enclosing construct tells the commands inside it.
+type ctx struct {
+	pipeFrom string   // producer of this command's stdin
+	upstream []string // every earlier command of the pipeline
+	wrappers []string // wrappers applied from outside (the time keyword)
+}
+
+func (w *walker) enter() bool {
+	w.ast++
+	if w.ast > maxAST {
+		w.incomplete(fmt.Sprintf("syntax nested deeper than %d levels", maxAST))
+		return false
+	}
+	return true
+}
+
+func (w *walker) leave() { w.ast-- }
+
+func (w *walker) stmts(list []*syntax.Stmt, c ctx) {
+	for _, s := range list {
+		w.stmt(s, c)
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt, c ctx) {
+	if s == nil || !w.enter() {
+		return
+	}
+	defer w.leave()
+	switch cmd := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		w.call(cmd, s.Redirs, c)
+		w.redirects(s.Redirs, "")
+		return
+	case nil:
+	default:
+		w.command(cmd, c)
+	}
+	w.redirects(s.Redirs, "")
+}
+
+// command walks every compound command down to its simple commands.
+func (w *walker) command(cmd syntax.Command, c ctx) {
+	switch cmd := cmd.(type) {
+	case *syntax.BinaryCmd:
+		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			w.pipeline(cmd, c)
+			return
+		}
+		w.stmt(cmd.X, c)
+		w.stmt(cmd.Y, c)
+	case *syntax.Subshell:
+		dir := w.saveDir()
+		w.stmts(cmd.Stmts, c)
+		w.restoreDir(dir)
+	case *syntax.Block:
+		w.stmts(cmd.Stmts, c)
+	case *syntax.IfClause:
+		for ic := cmd; ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, c)
+			w.stmts(ic.Then, c)
+		}
+	case *syntax.WhileClause:
+		w.stmts(cmd.Cond, c)
+		w.stmts(cmd.Do, c)
+	case *syntax.ForClause:
+		if cmd.Loop != nil {
+			w.substs(cmd.Loop)
+		}
+		w.stmts(cmd.Do, c)
+	case *syntax.CaseClause:
+		if cmd.Word != nil {
+			w.substs(cmd.Word)
+		}
+		for _, item := range cmd.Items {
+			for _, p := range item.Patterns {
+				w.substs(p)
+			}
+			w.stmts(item.Stmts, c)
+		}
+	case *syntax.FuncDecl:
+		// The body runs when the function is called, wherever that is;
+		// its commands count as if they ran here.
+		dir := w.saveDir()
+		w.stmt(cmd.Body, ctx{})
+		w.restoreDir(dir)
+	case *syntax.TimeClause:
+		c.wrappers = append(slices.Clip(c.wrappers), "time")
+		w.stmt(cmd.Stmt, c)
+	case *syntax.CoprocClause:
+		if cmd.Name != nil {
+			w.substs(cmd.Name)
+		}
+		w.stmt(cmd.Stmt, c)
+	case *syntax.DeclClause:
+		w.decl(cmd, c)
+	case *syntax.TestDecl:
+		if cmd.Description != nil {
+			w.substs(cmd.Description)
+		}
+		w.stmt(cmd.Body, c)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		// No command runs, but substitutions inside them do.
+		w.substs(cmd)
+	default:
+		// A construct this walker does not know: still find the
+		// substitutions in it, and say the facts may be partial.
+		w.substs(cmd)
+		w.incomplete(fmt.Sprintf("unhandled shell construct %T", cmd))
+	}
+}
+
+// pipeline walks the stages of `a | b | c`, telling each stage which
+// commands feed it. Every stage runs in a subshell, so a cd inside one
+// does not outlive it.
+func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && len(stages) < MaxCommands {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(cmd.X)
+	flatten(cmd.Y)
+	upstream := slices.Clip(c.upstream)
+	pipeFrom := c.pipeFrom
+	for _, s := range stages {
+		first := len(w.facts.Commands)
+		dir := w.saveDir()
+		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers})
+		w.restoreDir(dir)
+		// The producer for the next stage is the last command this
+		// stage started at its own depth (substitutions come first).
+		for i := first; i < len(w.facts.Commands); i++ {
+			if cm := w.facts.Commands[i]; cm.Depth == w.depth {
+				pipeFrom = cm.Name
+				upstream = append(slices.Clip(upstream), cm.Name)
+			}
+		}
+	}
+}
+
+type dirState struct {
+	dir   string
+	known bool
+	stack []string
+}
+
+func (w *walker) saveDir() dirState {
+	return dirState{w.dir, w.dirKnown, slices.Clone(w.dirStack)}
+}
+
+func (w *walker) restoreDir(d dirState) {
+	w.dir, w.dirKnown, w.dirStack = d.dir, d.known, d.stack
+}
+
+// substs walks every command substitution and process substitution inside
+// node (at any depth of words, arithmetic, tests, parameter expansions).
+func (w *walker) substs(node syntax.Node) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.nestedStmts(n.Stmts, "command substitution")
+			return false
+		case *syntax.ProcSubst:
+			w.nestedStmts(n.Stmts, "process substitution")
+			return false
+		}
+		return true
+	})
+}
+
+// nestedStmts walks the body of a substitution one level deeper.
+func (w *walker) nestedStmts(list []*syntax.Stmt, what string) {
+	if w.depth+1 > w.opts.MaxDepth {
+		w.incomplete(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
+		return
+	}
+	w.depth++
+	dir := w.saveDir()
+	w.stmts(list, ctx{})
+	w.restoreDir(dir)
+	w.depth--
+}
+
+// lastName is the name of the last command a substitution starts at its
+// own depth: the one whose output becomes the word.
+func (w *walker) lastNameSince(first, depth int) string {
+	name := ""
+	for i := first; i < len(w.facts.Commands); i++ {
+		if cm := w.facts.Commands[i]; cm.Depth == depth {
+			name = cm.Name
+		}
+	}
+	return name
+}
+
+// decl handles declare, local, export, readonly, typeset and nameref: no
+// program runs, but the values may hold substitutions, and `export -p` or
+// plain `export` dumps the environment, which a policy may care about.
+func (w *walker) decl(d *syntax.DeclClause, c ctx) {
+	cmd := Command{Name: d.Variant.Value, Path: d.Variant.Value, Wrappers: slices.Clone(c.wrappers), Depth: w.depth, PipeFrom: c.pipeFrom, Upstream: slices.Clone(c.upstream)}
+	for _, a := range d.Args {
+		switch {
+		case a.Naked && a.Value == nil && a.Name == nil:
+			continue
+		case a.Naked && a.Name == nil && a.Value != nil:
+			// A flag such as -x, or a name given as a word.
+			fs := w.fields(a.Value)
+			for _, f := range fs {
+				cmd.Args = append(cmd.Args, f.arg())
+				cmd.Raw = append(cmd.Raw, f.raw)
+				cmd.Dynamic = cmd.Dynamic || !f.static
+			}
+			continue
+		}
+		s, static := w.assignValue(a)
+		cmd.Args = append(cmd.Args, s)
+		cmd.Raw = append(cmd.Raw, w.rawOf(a))
+		cmd.Dynamic = cmd.Dynamic || !static
+	}
+	w.add(cmd)
+}
+
+// assignValue renders NAME=value with the value's substitutions walked;
+// a value that is not static is left empty.
+func (w *walker) assignValue(a *syntax.Assign) (string, bool) {
+	name := ""
+	if a.Name != nil {
+		name = a.Name.Value
+	}
+	if a.Index != nil {
+		w.substs(a.Index)
+	}
+	if a.Array != nil {
+		w.substs(a.Array)
+		return name + "=", false
+	}
+	if a.Naked {
+		return name, true
+	}
+	if a.Value == nil {
+		return name + "=", true
+	}
+	fs := w.fields(a.Value)
+	if len(fs) == 1 && fs[0].static {
+		return name + "=" + fs[0].s, true
+	}
+	return name + "=", false
+}
+
+func (w *walker) rawOf(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start > end {
+		return ""
+	}
+	return w.src[start:end]
+}
+
+// add records a command, unless the bound on commands has been reached.
+func (w *walker) add(c Command) bool {
+	if len(w.facts.Commands) >= MaxCommands {
+		w.incomplete(fmt.Sprintf("more than %d commands", MaxCommands))
+		return false
+	}
+	w.facts.Commands = append(w.facts.Commands, c)
+	return true
+}
+
+// redirects records the files a statement's redirections read and write.
+// A here-document or here-string is not a file, but its body may hold
+// substitutions that run.
+func (w *walker) redirects(rs []*syntax.Redirect, _ string) {
+	for _, r := range rs {
+		if r.Hdoc != nil {
+			w.substs(r.Hdoc)
+		}
+		if r.Word == nil {
+			continue
+		}
+		fs := w.fields(r.Word)
+		if len(fs) != 1 {
+			w.incomplete("redirection target is not one word")
+			continue
+		}
+		f := fs[0]
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+			w.path(f, w.writes, "redirection")
+		case syntax.RdrIn:
+			w.path(f, w.reads, "redirection")
+		case syntax.RdrInOut:
+			w.path(f, w.reads, "redirection")
+			w.path(f, w.writes, "redirection")
+		case syntax.DplOut, syntax.DplIn:
+			// >&2 and <&0 duplicate descriptors; >&- closes one. Only
+			// `>& file` (bash's spelling of &>) names a file.
+			if !f.static {
+				w.incomplete("dynamic descriptor in redirection")
+				continue
+			}
+			if f.s == "-" || isDigits(strings.TrimSuffix(f.s, "-")) {
+				continue
+			}
+			if r.Op == syntax.DplOut {
+				w.path(f, w.writes, "redirection")
+			} else {
+				w.path(f, w.reads, "redirection")
+			}
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			// Not files; the body was walked above (a here-string's
+			// word by fields).
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// stdinText returns the static text a statement feeds a command on stdin
+// through a here-document or here-string, if any.
+func (w *walker) stdinText(rs []*syntax.Redirect) (text string, ok bool, found bool) {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			found = true
+			if r.Hdoc == nil {
+				return "", true, true
+			}
+			s, static := w.heredocText(r.Hdoc)
+			return s, static, true
+		case syntax.WordHdoc:
+			found = true
+			fs := w.fieldsQuiet(r.Word)
+			if len(fs) == 1 && fs[0].static {
+				return fs[0].s + "\n", true, true
+			}
+			return "", false, true
+		}
+	}
+	return "", false, false
+}
+
+// heredocText renders a here-document body: literal text stays as is
+// (a quoted delimiter leaves the whole body one literal), expansions make
+// it dynamic.
+func (w *walker) heredocText(word *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeHeredoc(p.Value))
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescapeHeredoc removes the backslashes an unquoted here-document gives
+// meaning to: before $, `, \ and newline.
+func unescapeHeredoc(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// baseName is the program name a command word stands for.
+func baseName(p string) string {
+	if p == "" {
+		return ""
+	}
+	b := path.Base(p)
+	if b == "/" || b == "." {
+		return p
+	}
+	return b
+}

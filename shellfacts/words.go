@@ -1,0 +1,422 @@
+package shellfacts
+
+import (
+	"os/user"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// field is one argument after the shell's expansions, as far as they can
+// be done statically.
+type field struct {
+	s      string // the value, when static
+	static bool   // s is exactly what the program receives
+	glob   bool   // an unquoted *, ? or [ makes this a pattern; pat holds it
+	pat    string // the pattern in filepath.Match syntax (quoted metacharacters escaped)
+	raw    string // the word's source text
+	// from names the last command of the substitution that makes up the
+	// whole word ("curl" for "$(curl x)" or <(curl x)), if it is one.
+	from string
+}
+
+// arg is the field as Command.Args shows it.
+func (f field) arg() string {
+	if f.static && !f.glob {
+		return f.s
+	}
+	return ""
+}
+
+// known reports whether the value is exactly known.
+func (f field) known() bool { return f.static && !f.glob }
+
+// piece is one alternative of a word being expanded (brace expansion can
+// make several).
+type piece struct {
+	s, pat string
+	glob   bool
+}
+
+// fields walks the substitutions in word (their commands are recorded one
+// level deeper) and expands it into fields.
+func (w *walker) fields(word *syntax.Word) []field {
+	if word == nil {
+		return nil
+	}
+	first := len(w.facts.Commands)
+	w.substs(word)
+	fs := w.fieldsQuiet(word)
+	if len(fs) == 1 && soleSubst(word) {
+		fs[0].from = w.lastNameSince(first, w.depth+1)
+	}
+	return fs
+}
+
+// soleSubst reports whether the word is nothing but one command or process
+// substitution, possibly in double quotes.
+func soleSubst(word *syntax.Word) bool {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	switch parts[0].(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		return true
+	}
+	return false
+}
+
+// fieldsQuiet expands word without walking its substitutions.
+func (w *walker) fieldsQuiet(word *syntax.Word) []field {
+	if word == nil {
+		return nil
+	}
+	raw := w.rawOf(word)
+	syntax.SplitBraces(word)
+	parts := word.Parts
+	acc := []piece{{}}
+	static := true
+	if len(parts) > 0 {
+		if lit, ok := parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+			var expanded bool
+			acc, parts, expanded = w.tilde(lit, parts)
+			if !expanded {
+				static = false
+			}
+		}
+	}
+	if static {
+		acc, static = w.expand(parts, false, acc)
+	}
+	if !static {
+		return []field{{raw: raw}}
+	}
+	out := make([]field, 0, len(acc))
+	for _, p := range acc {
+		out = append(out, field{s: p.s, static: true, glob: p.glob, pat: p.pat, raw: raw})
+	}
+	return out
+}
+
+// tilde expands a leading ~ or ~user. It returns the remaining parts, and
+// false when the expansion cannot be known (no home directory given).
+func (w *walker) tilde(lit *syntax.Lit, parts []syntax.WordPart) ([]piece, []syntax.WordPart, bool) {
+	prefix, rest, slash := strings.Cut(lit.Value[1:], "/")
+	if !slash && len(parts) > 1 {
+		// ~"x": a quoted character in the prefix stops expansion.
+		return []piece{{}}, parts, true
+	}
+	var home string
+	if prefix == "" {
+		if w.opts.Home == "" {
+			w.incomplete("~ with no home directory given")
+			return nil, nil, false
+		}
+		home = w.opts.Home
+	} else {
+		u, err := user.Lookup(prefix)
+		if err != nil {
+			// Bash leaves an unknown ~user as it is.
+			return []piece{{}}, parts, true
+		}
+		home = u.HomeDir
+	}
+	restLit := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest}
+	if slash {
+		restLit.Value = "/" + rest
+	}
+	return []piece{{s: home, pat: escapePattern(home)}}, append([]syntax.WordPart{restLit}, parts[1:]...), true
+}
+
+// expand appends parts to every alternative in acc. It returns false when
+// some part cannot be known statically.
+func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]piece, bool) {
+	for _, part := range parts {
+		var ok bool
+		switch p := part.(type) {
+		case *syntax.Lit:
+			s, pat, glob := unescapeLit(p.Value, quoted)
+			acc = appendAll(acc, s, pat, glob)
+			ok = true
+		case *syntax.SglQuoted:
+			s := p.Value
+			if p.Dollar {
+				s = ansiC(s)
+			}
+			acc = appendAll(acc, s, escapePattern(s), false)
+			ok = true
+		case *syntax.DblQuoted:
+			acc, ok = w.expand(p.Parts, true, acc)
+		case *syntax.ParamExp:
+			var s string
+			if s, ok = w.param(p); ok {
+				acc = appendAll(acc, s, escapePattern(s), false)
+			}
+		case *syntax.BraceExp:
+			acc, ok = w.brace(p, acc)
+		default:
+			// Command and process substitutions, arithmetic, extended
+			// globs: their value is not known without running things.
+			ok = false
+		}
+		if !ok {
+			return nil, false
+		}
+	}
+	return acc, true
+}
+
+// param resolves the few parameters whose value Parse knows: $HOME (when
+// Options.Home is set) and $PWD (while cd has been followed).
+func (w *walker) param(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.Exp != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
+		w.incomplete("parameter expansion")
+		return "", false
+	}
+	switch p.Param.Value {
+	case "HOME":
+		if w.opts.Home != "" {
+			return w.opts.Home, true
+		}
+	case "PWD":
+		if w.dirKnown {
+			return w.dir, true
+		}
+	}
+	w.incomplete("variable $" + p.Param.Value)
+	return "", false
+}
+
+// brace expands {a,b} and {1..3} into alternatives.
+func (w *walker) brace(b *syntax.BraceExp, acc []piece) ([]piece, bool) {
+	var alts []piece
+	if b.Sequence {
+		seq, ok := sequence(b)
+		if !ok {
+			return nil, false
+		}
+		for _, s := range seq {
+			alts = append(alts, piece{s: s, pat: escapePattern(s)})
+		}
+	} else {
+		for _, e := range b.Elems {
+			sub, ok := w.expand(e.Parts, false, []piece{{}})
+			if !ok {
+				return nil, false
+			}
+			alts = append(alts, sub...)
+		}
+	}
+	if len(acc)*len(alts) > maxFields {
+		w.incomplete("brace expansion too large")
+		return nil, false
+	}
+	out := make([]piece, 0, len(acc)*len(alts))
+	for _, a := range acc {
+		for _, b := range alts {
+			out = append(out, piece{s: a.s + b.s, pat: a.pat + b.pat, glob: a.glob || b.glob})
+		}
+	}
+	return out, true
+}
+
+// sequence expands {x..y[..step]} over integers or single letters.
+func sequence(b *syntax.BraceExp) ([]string, bool) {
+	if len(b.Elems) < 2 || len(b.Elems) > 3 {
+		return nil, false
+	}
+	lits := make([]string, len(b.Elems))
+	for i, e := range b.Elems {
+		lits[i] = e.Lit()
+		if lits[i] == "" {
+			return nil, false
+		}
+	}
+	step := 1
+	if len(lits) == 3 {
+		n, err := strconv.Atoi(lits[2])
+		if err != nil {
+			return nil, false
+		}
+		step = max(n, -n)
+		if step == 0 {
+			step = 1
+		}
+	}
+	from, err1 := strconv.Atoi(lits[0])
+	to, err2 := strconv.Atoi(lits[1])
+	letters := false
+	if err1 != nil || err2 != nil {
+		if len(lits[0]) != 1 || len(lits[1]) != 1 {
+			return nil, false
+		}
+		from, to, letters = int(lits[0][0]), int(lits[1][0]), true
+	}
+	if (to-from)/step > maxFields || (from-to)/step > maxFields {
+		return nil, false
+	}
+	var out []string
+	add := func(i int) {
+		if letters {
+			out = append(out, string(rune(i)))
+		} else {
+			out = append(out, strconv.Itoa(i))
+		}
+	}
+	if from <= to {
+		for i := from; i <= to; i += step {
+			add(i)
+		}
+	} else {
+		for i := from; i >= to; i -= step {
+			add(i)
+		}
+	}
+	return out, true
+}
+
+func appendAll(acc []piece, s, pat string, glob bool) []piece {
+	for i := range acc {
+		acc[i].s += s
+		acc[i].pat += pat
+		acc[i].glob = acc[i].glob || glob
+	}
+	return acc
+}
+
+// unescapeLit removes the backslashes of a literal part of a word. Outside
+// double quotes a backslash quotes any character (and joins lines);
+// inside, only $ ` " \ and newline. It also returns the part as a
+// filepath.Match pattern, and whether it holds an unquoted metacharacter.
+func unescapeLit(v string, quoted bool) (s, pat string, glob bool) {
+	if !strings.ContainsAny(v, `\*?[`) {
+		return v, v, false
+	}
+	var b, p strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v):
+			n := v[i+1]
+			if n == '\n' {
+				i++
+				continue
+			}
+			if quoted && !strings.ContainsRune("$`\"\\", rune(n)) {
+				b.WriteByte(c)
+				p.WriteString(`\\`)
+				continue
+			}
+			i++
+			b.WriteByte(n)
+			p.WriteString(escapePattern(string(n)))
+		case !quoted && (c == '*' || c == '?' || c == '['):
+			glob = true
+			b.WriteByte(c)
+			p.WriteByte(c)
+		default:
+			b.WriteByte(c)
+			p.WriteString(escapePattern(string(c)))
+		}
+	}
+	return b.String(), p.String(), glob
+}
+
+// escapePattern quotes the characters filepath.Match gives meaning to.
+func escapePattern(s string) string {
+	if !strings.ContainsAny(s, `*?[\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[\`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the escapes of a $'...' string as bash does.
+func ansiC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j-i-1 < width && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else if utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

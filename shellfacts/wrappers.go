@@ -1,0 +1,276 @@
+package shellfacts
+
+import (
+	"strings"
+)
+
+// wrapResult is what stripping one wrapper leaves.
+type wrapResult struct {
+	ok         bool    // the program was used as a wrapper
+	rest       []field // the wrapped command and its arguments
+	env        []string
+	envDynamic bool
+	stdinArgs  bool   // the wrapped command gets more arguments from input
+	chdir      *field // the wrapped command runs in this directory
+	// after runs once the wrapper is recorded as the command itself (a
+	// string it will run, such as env -S or flock -c, is parsed then, so
+	// commands stay in the order they start).
+	after func()
+}
+
+type wrapFunc func(w *walker, args []field) wrapResult
+
+// wrapperFor returns how to strip the wrapper called name, or nil when name
+// is not a wrapper. Wrappers run another program named in their arguments;
+// a rule about that program must see it whatever wraps it.
+func wrapperFor(name string) wrapFunc {
+	switch name {
+	case "sudo":
+		return wrapSudo
+	case "doas":
+		return simpleWrapper(optSpec{withValue: "uC", posix: true})
+	case "env":
+		return wrapEnv
+	case "timeout":
+		return wrapTimeout
+	case "nice":
+		return wrapNice
+	case "nohup", "builtin", "busybox", "unbuffer", "torsocks", "proxychains", "proxychains4", "chronic", "catchsegv":
+		return simpleWrapper(optSpec{posix: true})
+	case "time":
+		return wrapTime
+	case "command":
+		return wrapCommand
+	case "exec":
+		return simpleWrapper(optSpec{withValue: "a", posix: true})
+	case "xargs":
+		return wrapXargs
+	case "stdbuf":
+		return simpleWrapper(optSpec{withValue: "ioe", long: []string{"input", "output", "error"}, posix: true})
+	case "ionice":
+		return wrapIonice
+	case "setsid":
+		return simpleWrapper(optSpec{posix: true})
+	case "chrt":
+		return wrapChrt
+	case "taskset":
+		return wrapTaskset
+	case "flock":
+		return wrapFlock
+	case "strace", "ltrace":
+		return simpleWrapper(optSpec{withValue: "eoOpPsSuIXbaE", posix: true})
+	case "chroot":
+		return wrapChroot
+	}
+	return nil
+}
+
+// simpleWrapper strips the options of a wrapper whose first operand is the
+// wrapped program.
+func simpleWrapper(spec optSpec) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		p := parseOpts(args, spec)
+		return wrapResult{ok: true, rest: p.operands}
+	}
+}
+
+// leadingEnv takes NAME=value operands off the front of args.
+func leadingEnv(args []field) (env []string, dynamic bool, rest []field) {
+	for len(args) > 0 {
+		f := args[0]
+		if !f.known() {
+			// Could be an assignment or the program; it is the
+			// program's slot either way, and not static.
+			break
+		}
+		name, _, ok := strings.Cut(f.s, "=")
+		if !ok || !isName(name) {
+			break
+		}
+		env = append(env, f.s)
+		args = args[1:]
+	}
+	return env, dynamic, args
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func wrapSudo(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{
+		withValue: "ugpCDrtTUR",
+		long:      []string{"user", "group", "prompt", "close-from", "chdir", "role", "type", "command-timeout", "other-user", "chroot", "host"},
+		posix:     true,
+	})
+	if p.has("-e", "--edit", "-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h", "--help") && len(p.operands) == 0 {
+		return wrapResult{}
+	}
+	if p.has("-e", "--edit") {
+		// sudoedit: the operands are files, not a command.
+		return wrapResult{}
+	}
+	env, dyn, rest := leadingEnv(p.operands)
+	res := wrapResult{ok: true, rest: rest, env: env, envDynamic: dyn}
+	if d := p.values("-D", "--chdir"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	return res
+}
+
+func wrapEnv(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{
+		withValue: "uCSP",
+		long:      []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
+		posix:     true,
+	})
+	env, dyn, rest := leadingEnv(p.operands)
+	res := wrapResult{ok: true, env: env, envDynamic: dyn, rest: rest}
+	if d := p.values("-C", "--chdir"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	if s := p.values("-S", "--split-string"); len(s) > 0 {
+		// env -S splits one string into the command and its
+		// arguments: treat it as a nested command line.
+		if !s[0].known() {
+			w.incomplete("env -S with a string that is not static")
+			return wrapResult{}
+		}
+		text := s[0].s
+		for _, f := range rest {
+			text += " " + shellQuote(f)
+		}
+		return wrapResult{after: func() { w.script(text, w.depth+1, "env -S") }}
+	}
+	return res
+}
+
+// shellQuote renders a field back as one shell word; a field that is not
+// static becomes a parameter expansion, so it stays dynamic when reparsed.
+func shellQuote(f field) string {
+	if !f.known() {
+		return `"$__vouch_dynamic"`
+	}
+	return "'" + strings.ReplaceAll(f.s, "'", `'\''`) + "'"
+}
+
+func wrapTimeout(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "sk", long: []string{"signal", "kill-after"}, posix: true})
+	if len(p.operands) < 2 {
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands[1:]}
+}
+
+func wrapNice(w *walker, args []field) wrapResult {
+	// nice -10 cmd is an old spelling of nice -n 10 cmd.
+	if len(args) > 0 && args[0].known() && len(args[0].s) > 1 && args[0].s[0] == '-' && isDigits(strings.TrimPrefix(args[0].s[1:], "-")) {
+		args = args[1:]
+	}
+	p := parseOpts(args, optSpec{withValue: "n", long: []string{"adjustment"}, posix: true})
+	return wrapResult{ok: true, rest: p.operands}
+}
+
+func wrapTime(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "fo", long: []string{"format", "output"}, posix: true})
+	for _, o := range p.values("-o", "--output") {
+		w.path(o, w.writes, "time -o")
+	}
+	return wrapResult{ok: true, rest: p.operands}
+}
+
+func wrapCommand(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{posix: true})
+	if p.has("-v", "-V") {
+		// command -v looks a program up; it does not run it.
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands}
+}
+
+func wrapXargs(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{
+		withValue: "adEILnPs",
+		long:      []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"},
+		posix:     true,
+	})
+	for _, f := range p.values("-a", "--arg-file") {
+		w.path(f, w.reads, "xargs -a")
+	}
+	if len(p.operands) == 0 {
+		// Plain xargs runs echo.
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands, stdinArgs: true}
+}
+
+func wrapIonice(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}, posix: true})
+	if p.has("-p", "--pid", "-P", "--pgid", "-u", "--uid") {
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands}
+}
+
+func wrapChrt(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "T", long: []string{"sched-runtime", "sched-deadline", "sched-period"}, posix: true})
+	if p.has("-p", "--pid") || len(p.operands) < 2 {
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands[1:]}
+}
+
+func wrapTaskset(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{posix: true})
+	if p.has("-p", "--pid") || len(p.operands) < 2 {
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands[1:]}
+}
+
+func wrapChroot(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{long: []string{"userspec", "groups"}, posix: true})
+	if len(p.operands) < 2 {
+		return wrapResult{}
+	}
+	w.incomplete("chroot: paths are inside another root")
+	return wrapResult{ok: true, rest: p.operands[1:]}
+}
+
+func wrapFlock(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "wEc", long: []string{"timeout", "conflict-exit-code", "command"}, posix: true})
+	if len(p.operands) == 0 {
+		return wrapResult{}
+	}
+	lock := p.operands[0]
+	if !(lock.known() && isDigits(lock.s)) {
+		w.path(lock, w.writes, "flock")
+	}
+	rest := p.operands[1:]
+	if c := p.values("-c", "--command"); len(c) > 0 {
+		return wrapResult{after: func() { w.nestedString(c[0], "flock -c") }}
+	}
+	if len(rest) >= 2 && rest[0].known() && (rest[0].s == "-c" || rest[0].s == "--command") {
+		return wrapResult{after: func() { w.nestedString(rest[1], "flock -c") }}
+	}
+	return wrapResult{ok: true, rest: rest}
+}
+
+// nestedString parses a shell string given as an argument one level deeper.
+func (w *walker) nestedString(f field, what string) {
+	if !f.known() {
+		w.incomplete(what + " with a string that is not static")
+		return
+	}
+	w.script(f.s, w.depth+1, what)
+}
