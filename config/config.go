@@ -107,12 +107,11 @@ func Load(wd, root string) (*Config, error) {
 		}
 	}
 	if file == "" {
-		// Without vouch.yaml, paths stay relative to the working
-		// directory, as `vouch verify envelope.yaml` documents; only
-		// file_exists evidence is checked against the discovered root.
-		cfg := defaults(root)
-		cfg.Rulespec, cfg.Envelope = DefaultRulespec, DefaultEnvelope
-		return cfg, nil
+		// Without vouch.yaml the defaults are still under the root, so
+		// every command finds the same rulespec and envelope from any
+		// subdirectory. Paths given on the command line stay relative
+		// to the working directory.
+		return defaults(root), nil
 	}
 	data, err := yamldoc.ReadFile(file, "vouch.yaml", MaxBytes)
 	if err != nil {

@@ -19,7 +19,8 @@ func checkCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "analyse rulespecs without an envelope: errors, and warnings about rules that cannot mean what they say",
 		ArgsUsage: "[RULESPEC ...]",
-		Description: `Loads each RULESPEC (default analysis/rulespec.yaml) exactly as verify does, then warns
+		Description: `Loads each RULESPEC (default: vouch.yaml's rulespec, else analysis/rulespec.yaml under the
+repository root, found from any subdirectory as every command does) exactly as verify does, then warns
 about claims nothing uses, duplicate predicates, contradictions on one claim (including
 file_exists with no_file_exists, and any_of lists that share no member), predicates
 that can never fail or never pass, selectors with a facts. prefix, and unanchored patterns.
@@ -29,6 +30,7 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when there are warnings"},
+			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
 		},
 		Action: runCheck,
 	}
@@ -54,7 +56,11 @@ func runCheck(c *cli.Context) error {
 	}
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
-		paths = []string{defaultRulespec}
+		cfg, err := loadConfig(c)
+		if err != nil {
+			return fail(exitError, err)
+		}
+		paths = []string{cfg.Rulespec}
 	}
 	rep := checkReport{Files: []checkedFile{}, Warnings: []rulecheck.Warning{}}
 	var errs []string

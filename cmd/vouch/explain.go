@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/explain"
 	"github.com/vouch-dev/vouch/rulespec"
@@ -36,10 +35,11 @@ Examples:
   vouch explain caps
   vouch explain --envelope envelope.yaml --format json 7`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Value: defaultRulespec, Usage: "rulespec `FILE`"},
+			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "explain verdicts on this envelope `FILE`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
-			&cli.BoolFlag{Name: "strict", Usage: "evaluate as verify --strict does"},
+			&cli.BoolFlag{Name: "strict", Usage: "evaluate as verify --strict does (default: vouch.yaml's strict)"},
+			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
 		},
 		Action: runExplain,
 	}
@@ -50,23 +50,28 @@ func runExplain(c *cli.Context) error {
 	if format != "text" && format != "json" {
 		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
 	}
-	rs, err := rulespec.Load(c.String("rulespec"))
+	// The rulespec, limits, strictness and evidence root are found as
+	// verify and gate find them.
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	rs, err := rulespec.Load(pick(c.String("rulespec"), cfg.Rulespec))
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
 	}
 	var env *envelope.Envelope
 	if p := c.String("envelope"); p != "" {
-		env, err = envelope.Load(p, envelope.DefaultLimits())
+		env, err = envelope.Load(p, cfg.Limits)
 		if err != nil {
 			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
 		}
 	}
-	// Evidence is checked under the same root verify uses.
-	cfg, err := config.Load(".", "")
-	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
+	strict := cfg.Strict
+	if c.IsSet("strict") {
+		strict = c.Bool("strict")
 	}
-	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: c.Bool("strict"), Root: cfg.Root})
+	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: strict, Root: cfg.Root})
 	if err != nil {
 		var se *explain.SelectionError
 		if errors.As(err, &se) {

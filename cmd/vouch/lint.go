@@ -32,7 +32,7 @@ func lintCommand() *cli.Command {
 		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
 else derives one node per source directory. vouch.yaml's architecture: section (config,
 baseline, strict) supplies defaults; flags override it. Without PATH the root is the
-directory of vouch.yaml when one is found, else the working directory. Imports are extracted as by 'vouch imports'.
+directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
 No rules found is exit 2 when rules were asked for (--config, or an architecture: section),
 else a warning that nothing was checked (exit 1 with --strict).
@@ -100,7 +100,9 @@ func runLint(c *cli.Context) error {
 		}
 		return one(err)
 	}
-	if c.NArg() == 0 && cfgRoot != "" {
+	if c.NArg() == 0 {
+		// The root every command uses: vouch.yaml's directory, else the
+		// git top level, else the working directory.
 		root = cfgRoot
 	}
 	archConfig := pick(c.String("config"), arc.Config)
@@ -245,7 +247,7 @@ func lintConfig(c *cli.Context) (*config.Architecture, string, bool, error) {
 		return none, "", false, err
 	}
 	if cfg.File == "" {
-		return none, "", false, nil
+		return none, cfg.Root, false, nil
 	}
 	if cfg.Architecture != nil {
 		return cfg.Architecture, cfg.Root, true, nil

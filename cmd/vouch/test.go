@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/ruletest"
 	"github.com/vouch-dev/vouch/suggest"
 )
@@ -24,7 +23,8 @@ func testCommand() *cli.Command {
 		Name:      "test",
 		Usage:     "run rulespec test cases: envelopes with the verdicts they should get",
 		ArgsUsage: "[PATH ...]",
-		Description: `Runs each test file (default analysis/rulespec_test.yaml; a directory means every
+		Description: `Runs each test file (default analysis/rulespec_test.yaml under the repository root, found
+from any subdirectory as every command does; a directory means every
 *_test.yaml in it). Each case names an envelope (a path, or inline facts:) and the verdict
 and/or per-predicate statuses it should get; docs/testing.md describes the format.
 
@@ -37,6 +37,7 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 			&cli.StringFlag{Name: "run", Usage: "run only cases whose name matches `REGEX`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "coverage", Usage: "list predicates whose failing path no case takes"},
+			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
 		},
 		Action: runTest,
 	}
@@ -56,12 +57,12 @@ func runTest(c *cli.Context) error {
 		opts.Run = re
 	}
 	// Evidence is checked under the same root verify uses.
-	cfg, err := config.Load(".", "")
+	cfg, err := loadConfig(c)
 	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
+		return fail(exitError, err)
 	}
 	opts.Root = cfg.Root
-	paths, err := testFiles(c.Args().Slice())
+	paths, err := testFiles(c.Args().Slice(), cfg.Root)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -104,10 +105,11 @@ func runTest(c *cli.Context) error {
 }
 
 // testFiles expands the arguments: files as given, directories to the
-// *_test.yaml files directly inside them, sorted.
-func testFiles(args []string) ([]string, error) {
+// *_test.yaml files directly inside them, sorted; none means the default
+// file under root.
+func testFiles(args []string, root string) ([]string, error) {
 	if len(args) == 0 {
-		args = []string{defaultTestFile}
+		args = []string{filepath.Join(root, filepath.FromSlash(defaultTestFile))}
 	}
 	var out []string
 	for _, a := range args {

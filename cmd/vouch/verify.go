@@ -13,17 +13,17 @@ import (
 	"github.com/vouch-dev/vouch/verify"
 )
 
-// DefaultRulespec is where a repository keeps its rulespec.
-const defaultRulespec = "analysis/rulespec.yaml"
-
 func verifyCommand() *cli.Command {
 	lim := envelope.DefaultLimits()
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "check an action envelope against the rulespec",
-		ArgsUsage: "ENVELOPE",
-		Description: `Loads ENVELOPE (YAML or JSON with a top-level facts: mapping) and the rulespec, compiles
-both into one datalog program, evaluates it, and prints one verdict per predicate.
+		ArgsUsage: "[ENVELOPE]",
+		Description: `Loads ENVELOPE (YAML or JSON with a top-level facts: mapping; default: vouch.yaml's envelope,
+else .vouch/envelope.yaml under the repository root) and the rulespec (default: vouch.yaml's,
+else analysis/rulespec.yaml under the root), compiles both into one datalog program, evaluates
+it, and prints one verdict per predicate. The root is where vouch.yaml is, else the git top
+level, else the working directory, found from any subdirectory.
 
 Writes two artifacts into --out (default: the envelope's directory):
   rulespec.compiled.dl     the complete Mangle program, replayable on its own
@@ -36,7 +36,7 @@ Examples:
   vouch verify envelope.yaml
   vouch verify --rulespec analysis/rulespec.yaml --format json --out build/vouch envelope.yaml`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Value: defaultRulespec, Usage: "rulespec `FILE`"},
+			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts into `DIR` (default: the envelope's directory)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously (absent claim or empty array)"},
@@ -55,8 +55,8 @@ Examples:
 var formats = []string{"json", "text"}
 
 func runVerify(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return fail(exitError, fmt.Errorf("verify needs exactly one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
+	if c.NArg() > 1 {
+		return fail(exitError, fmt.Errorf("verify takes at most one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
 	}
 	format := c.String("format")
 	if format != "text" && format != "json" {
@@ -66,12 +66,12 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	envPath := c.Args().First()
 	// vouch.yaml supplies the defaults; flags given on the command line win.
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
+	envPath := pick(c.Args().First(), cfg.Envelope)
 	rulespecPath, lim := cfg.Rulespec, cfg.Limits
 	if c.IsSet("rulespec") {
 		rulespecPath = c.String("rulespec")
