@@ -1,0 +1,467 @@
+package guard
+
+import (
+	_ "embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/google/mangle/ast"
+	"github.com/google/mangle/parse"
+
+	"github.com/vouch-dev/vouch/datalog"
+)
+
+// Program is the fixed guard program: the semantics every policy shares.
+// A policy's rules and the call are facts for it.
+//
+//go:embed guard.dl
+var Program string
+
+// Engine evaluates calls against policies. It parses the fixed program
+// once, so a process that decides many calls (tests, replay) pays for
+// parsing once.
+type Engine struct {
+	unit  parse.SourceUnit
+	conds *conditions
+}
+
+// NewEngine parses the fixed guard programs.
+func NewEngine() (*Engine, error) {
+	unit, err := datalog.ParseRules(Program)
+	if err != nil {
+		return nil, fmt.Errorf("guard program: %w", err)
+	}
+	cunit, err := datalog.ParseRules(ConditionsProgram)
+	if err != nil {
+		return nil, fmt.Errorf("guard conditions program: %w", err)
+	}
+	conds, err := newConditions(cunit)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{unit: unit, conds: conds}, nil
+}
+
+// Counters are a session's counts before the call being decided.
+type Counters struct {
+	// Attempts counts every pre-call decision, denied ones included.
+	Attempts int `json:"attempts"`
+	// Execs counts calls that ran (post events).
+	Execs int `json:"execs"`
+	// ToolCalls counts runs of the called tool.
+	ToolCalls int `json:"tool_calls"`
+	// ConsecutiveFailures counts failed runs since the last success.
+	ConsecutiveFailures int `json:"consecutive_failures"`
+}
+
+// Finding is one rule that fired.
+type Finding struct {
+	Rule     string         `json:"rule"`
+	Action   string         `json:"action"`
+	Message  string         `json:"message"`
+	Tags     []string       `json:"tags"`
+	Metadata map[string]any `json:"metadata"`
+	Observed bool           `json:"observed"`
+}
+
+// Decision is vouch's answer for one call: the document `vouch guard
+// check` prints.
+type Decision struct {
+	Decision       string    `json:"decision"`
+	Findings       []Finding `json:"findings"`
+	RedactedOutput any       `json:"redacted_output,omitempty"`
+}
+
+// Rule is the id of the finding that decided a deny or ask, or "".
+func (d *Decision) Rule() string {
+	if f := d.decider(); f != nil {
+		return f.Rule
+	}
+	return ""
+}
+
+func (d *Decision) decider() *Finding {
+	if d.Decision == Allow {
+		return nil
+	}
+	for i := range d.Findings {
+		f := &d.Findings[i]
+		if !f.Observed && (f.Action == ActDeny || f.Action == ActAsk) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Reason is the text a harness shows for a deny or ask.
+func (d *Decision) Reason() string {
+	f := d.decider()
+	if f == nil {
+		return ""
+	}
+	return "vouch guard: " + f.Message + " (rule " + f.Rule + ")"
+}
+
+// warnings joins the messages of enforced warn findings.
+func (d *Decision) warnings() string {
+	var w []string
+	for _, f := range d.Findings {
+		if !f.Observed && (f.Action == ActWarn || f.Action == ActRedact) {
+			w = append(w, "vouch guard warning: "+f.Message+" (rule "+f.Rule+")")
+		}
+	}
+	return strings.Join(w, "\n")
+}
+
+// ErrorDecision is the deny given when no evaluation could happen: a
+// policy that does not load, an event that does not parse, an engine
+// failure or a deadline. Failing closed is the only safe answer.
+func ErrorDecision(err error) *Decision {
+	return &Decision{Decision: Deny, Findings: []Finding{{
+		Rule: "vouch-guard-error", Action: ActDeny, Message: firstLine(err.Error()),
+		Tags: []string{}, Metadata: map[string]any{"policy_error": true},
+	}}}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		more := strings.Count(s, "\n")
+		return fmt.Sprintf("%s (and %d more problems)", s[:i], more)
+	}
+	return s
+}
+
+// Evaluation is one decision's evaluated program, for --trace.
+type Evaluation struct {
+	// TreeFacts are the conditions program's input facts; Facts the
+	// guard program's (val facts from the conditions program included).
+	TreeFacts []ast.Atom
+	Facts     []ast.Atom
+	Result *datalog.Result
+}
+
+// Evaluation order bands: attempt limits first (a stuck agent is stopped
+// before anything else), then pre rules, sandboxes, and the other session
+// limits, as Edictum's pipeline orders them.
+const (
+	bandAttempts = 0
+	bandRules    = 100_000
+	bandSandbox  = 200_000
+	bandSession  = 300_000
+)
+
+// Decide evaluates one call against a policy.
+func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, derived *CallFacts) (*Decision, *Evaluation, error) {
+	b := &factBuilder{rc: regexCache{}}
+	b.build(p, call, counters, env, derived)
+	vals, err := e.conds.eval(b.tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	facts := append(b.facts, vals...)
+	res, err := datalog.EvalUnit(e.unit, facts, datalog.Options{FactLimit: 1_000_000})
+	if err != nil {
+		return nil, nil, err
+	}
+	ev := &Evaluation{TreeFacts: b.tree, Facts: facts, Result: res}
+	d, err := read(res, p, call, env, b.rc)
+	if err != nil {
+		return nil, ev, err
+	}
+	return d, ev, nil
+}
+
+type factBuilder struct {
+	facts []ast.Atom
+	tree  []ast.Atom
+	next  int64
+	rc    regexCache
+}
+
+func (b *factBuilder) add(pred string, args ...ast.BaseTerm) {
+	b.facts = append(b.facts, ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: len(args)}, Args: args})
+}
+
+// addTree records a fact for the conditions program.
+func (b *factBuilder) addTree(pred string, args ...ast.BaseTerm) {
+	b.tree = append(b.tree, ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: len(args)}, Args: args})
+}
+
+func mname(n string) ast.Constant {
+	c, err := ast.Name(n)
+	if err != nil {
+		panic(fmt.Sprintf("guard: bad Mangle name %q", n))
+	}
+	return c
+}
+
+func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derived *CallFacts) {
+	b.add("phase", mname("/"+string(call.Phase)))
+	b.add("call_tool", ast.String(call.Tool))
+	b.add("counter", mname("/attempts"), ast.Number(int64(cnt.Attempts)))
+	b.add("counter", mname("/execs"), ast.Number(int64(cnt.Execs)))
+	b.add("counter", mname("/tool_calls"), ast.Number(int64(cnt.ToolCalls)))
+	b.add("counter", mname("/consecutive_failures"), ast.Number(int64(cnt.ConsecutiveFailures)))
+	if derived != nil {
+		for _, pth := range derived.Paths {
+			b.add("call_path", ast.String(pth))
+		}
+		for _, c := range derived.Commands {
+			b.add("call_command", ast.String(c))
+		}
+		for _, h := range derived.Domains {
+			b.add("call_domain", ast.String(h))
+		}
+	}
+	for i, r := range p.Rules {
+		id := ast.String(r.ID)
+		if !r.Enabled {
+			b.add("rule_disabled", id)
+		}
+		if r.Observe(p) {
+			b.add("rule_observe", id)
+		}
+		if r.Action != "" {
+			b.add("rule_action", id, mname("/"+r.Action))
+		}
+		if selects(r.Tools, call.Tool) {
+			b.add("rule_selects_tool", id)
+		}
+		switch r.Kind {
+		case KindPre, KindPost:
+			b.add("rule", id, mname("/"+r.Kind), ast.Number(int64(bandRules+i)))
+			if r.When != nil {
+				b.add("rule_when", id, ast.Number(b.cond(r.When, call, env)))
+			}
+		case KindSandbox:
+			b.add("rule", id, mname("/sandbox"), ast.Number(int64(bandSandbox+i)))
+			b.sandbox(id, r.Sandbox, derived)
+		case KindSession:
+			b.add("rule", id, mname("/session"), ast.Number(int64(bandSession+i)))
+			if l := r.Limits; l != nil {
+				if l.MaxAttempts > 0 {
+					b.add("limit", id, mname("/attempts"), ast.Number(int64(l.MaxAttempts)), ast.Number(int64(bandAttempts+i)))
+				}
+				if l.MaxToolCalls > 0 {
+					b.add("limit", id, mname("/execs"), ast.Number(int64(l.MaxToolCalls)), ast.Number(int64(bandSession+i)))
+				}
+				if l.MaxConsecutiveFailures > 0 {
+					b.add("limit", id, mname("/consecutive_failures"), ast.Number(int64(l.MaxConsecutiveFailures)), ast.Number(int64(bandSession+i)))
+				}
+				tools := make([]string, 0, len(l.MaxCallsPerTool))
+				for t := range l.MaxCallsPerTool {
+					tools = append(tools, t)
+				}
+				sort.Strings(tools)
+				for _, t := range tools {
+					b.add("tool_limit", id, ast.String(t), ast.Number(int64(l.MaxCallsPerTool[t])), ast.Number(int64(bandSession+i)))
+				}
+			}
+		}
+	}
+}
+
+func (b *factBuilder) sandbox(id ast.Constant, sb *Sandbox, derived *CallFacts) {
+	if sb == nil {
+		return
+	}
+	var paths, hosts []string
+	if derived != nil {
+		paths, hosts = derived.Paths, derived.Domains
+	}
+	dirs := func(pred string, list []string) {
+		for _, d := range list {
+			cd := canonicalDir(d, derived)
+			b.add(pred, id, ast.String(cd))
+			for _, pth := range paths {
+				if within(pth, cd) {
+					b.add("path_under", ast.String(pth), ast.String(cd))
+				}
+			}
+		}
+	}
+	dirs("sandbox_within", sb.Within)
+	dirs("sandbox_not_within", sb.NotWithin)
+	if len(sb.Commands) > 0 {
+		b.add("sandbox_commands", id)
+		for _, c := range sb.Commands {
+			b.add("sandbox_command", id, ast.String(c))
+		}
+	}
+	if len(sb.Domains) > 0 {
+		b.add("sandbox_domains", id)
+	}
+	for _, h := range hosts {
+		if globAny(sb.Domains, h) {
+			b.add("domain_allowed", id, ast.String(h))
+		}
+		if globAny(sb.NotDomains, h) {
+			b.add("domain_blocked", id, ast.String(h))
+		}
+	}
+}
+
+func globAny(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if ok, err := path.Match(p, s); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// selects reports whether any tool selector matches the tool: "*", an
+// exact name, or a glob such as mcp__github__* or Bash*.
+func selects(selectors []string, tool string) bool {
+	for _, s := range selectors {
+		if s == "*" || s == tool {
+			return true
+		}
+		if ok, err := path.Match(s, tool); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// cond numbers a condition tree's nodes and records each with the value of
+// its leaves, returning the root's number.
+func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
+	b.next++
+	n := b.next
+	id := ast.Number(n)
+	var kids []*Cond
+	switch {
+	case c.All != nil:
+		b.addTree("node", id, mname("/all"))
+		kids = c.All
+	case c.Any != nil:
+		b.addTree("node", id, mname("/any"))
+		kids = c.Any
+	case c.Not != nil:
+		b.addTree("node", id, mname("/not"))
+		kids = []*Cond{c.Not}
+	default:
+		b.addTree("node", id, mname("/leaf"))
+		b.addTree("leaf_value", id, mname(evalLeaf(c, call, env, b.rc).name()))
+		return n
+	}
+	b.addTree("node_children", id, ast.Number(int64(len(kids))))
+	for i, k := range kids {
+		b.addTree("node_child", id, ast.Number(int64(i)), ast.Number(b.cond(k, call, env)))
+	}
+	return n
+}
+
+// read turns the evaluated program's decision and finding facts into a
+// Decision. Exactly one decision must have been derived; anything else is
+// an evaluation error (and so a deny).
+func read(res *datalog.Result, p *Policy, call *Call, env Env, rc regexCache) (*Decision, error) {
+	ds := res.Facts("decision", 1)
+	if len(ds) != 1 {
+		return nil, fmt.Errorf("guard program derived %d decisions, want exactly one", len(ds))
+	}
+	word := strings.TrimPrefix(ds[0].Args[0].(ast.Constant).Symbol, "/")
+	d := &Decision{Findings: []Finding{}}
+	switch word {
+	case ActDeny:
+		d.Decision = Deny
+	case ActAsk:
+		d.Decision = Ask
+	case Allow:
+		d.Decision = Allow
+	default:
+		return nil, fmt.Errorf("guard program derived decision %q", word)
+	}
+	byID := make(map[string]*Rule, len(p.Rules))
+	for i := range p.Rules {
+		byID[p.Rules[i].ID] = &p.Rules[i]
+	}
+	type ordered struct {
+		order int64
+		f     Finding
+	}
+	var fs []ordered
+	for _, a := range res.Facts("finding", 4) {
+		id := a.Args[0].(ast.Constant).Symbol
+		r := byID[id]
+		if r == nil {
+			return nil, fmt.Errorf("guard program found unknown rule %q", id)
+		}
+		f := Finding{
+			Rule:     id,
+			Action:   strings.TrimPrefix(a.Args[1].(ast.Constant).Symbol, "/"),
+			Message:  Interpolate(r.Message, call, env),
+			Tags:     r.Tags,
+			Metadata: r.Metadata,
+			Observed: a.Args[2].(ast.Constant).Symbol == "/observed",
+		}
+		if f.Tags == nil {
+			f.Tags = []string{}
+		}
+		if f.Metadata == nil {
+			f.Metadata = map[string]any{}
+		}
+		if res.Has(ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{ast.String(id)}}) {
+			f.Metadata = withPolicyError(f.Metadata)
+		}
+		fs = append(fs, ordered{a.Args[3].(ast.Constant).NumValue, f})
+		if f.Action == ActRedact && !f.Observed && call.Phase == Post {
+			d.RedactedOutput = redactOutput(call, r, rc)
+		}
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].order != fs[j].order {
+			return fs[i].order < fs[j].order
+		}
+		return fs[i].f.Rule < fs[j].f.Rule
+	})
+	for _, o := range fs {
+		d.Findings = append(d.Findings, o.f)
+	}
+	return d, nil
+}
+
+func withPolicyError(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	out["policy_error"] = true
+	return out
+}
+
+// redactOutput is the tool's output with what a redact rule matched
+// replaced: the rule's own output.text patterns, then every secret-looking
+// value.
+func redactOutput(call *Call, r *Rule, rc regexCache) string {
+	text := resultText(call.Result)
+	var walk func(c *Cond)
+	walk = func(c *Cond) {
+		if c == nil {
+			return
+		}
+		for _, k := range append(append([]*Cond{}, c.All...), c.Any...) {
+			walk(k)
+		}
+		walk(c.Not)
+		if c.Selector == "output.text" && (c.Op == "matches" || c.Op == "matches_any") {
+			for _, p := range patterns(c) {
+				if re, err := rc.get(p); err == nil {
+					text = re.ReplaceAllString(text, Redacted)
+				}
+			}
+		}
+		if c.Selector == "output.text" && (c.Op == "contains" || c.Op == "contains_any") {
+			for _, p := range patterns(&Cond{Value: c.Value}) {
+				if p != "" {
+					text = strings.ReplaceAll(text, p, Redacted)
+				}
+			}
+		}
+	}
+	walk(r.When)
+	return RedactText(text)
+}
