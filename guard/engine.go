@@ -139,7 +139,7 @@ type Evaluation struct {
 	// guard program's (val facts from the conditions program included).
 	TreeFacts []ast.Atom
 	Facts     []ast.Atom
-	Result *datalog.Result
+	Result    *datalog.Result
 }
 
 // Evaluation order bands: attempt limits first (a stuck agent is stopped

@@ -27,12 +27,12 @@ type Call struct {
 	// Harness names the protocol the event came in ("claude-code", ...).
 	Harness string `json:"harness"`
 	// Event is the harness's own event name ("PreToolUse", "BeforeTool").
-	Event     string `json:"event"`
-	Phase     Phase  `json:"phase"`
-	SessionID string `json:"session_id"`
-	CallID    string `json:"call_id,omitempty"`
-	Cwd       string `json:"cwd,omitempty"`
-	Tool      string `json:"tool"`
+	Event     string         `json:"event"`
+	Phase     Phase          `json:"phase"`
+	SessionID string         `json:"session_id"`
+	CallID    string         `json:"call_id,omitempty"`
+	Cwd       string         `json:"cwd,omitempty"`
+	Tool      string         `json:"tool"`
 	Args      map[string]any `json:"args"`
 	// Result is the tool's response (post only).
 	Result any `json:"result,omitempty"`
