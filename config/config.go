@@ -51,6 +51,18 @@ type Config struct {
 	// Architecture is the architecture: section, nil when the file has
 	// none. With it, `vouch gate` also evaluates the architecture rules.
 	Architecture *Architecture
+	// Guard is the guard: section, nil when the file has none.
+	Guard *Guard
+}
+
+// Guard configures `vouch guard`.
+type Guard struct {
+	// Policy is the guard policy file, joined to the root; "" means the
+	// default .vouch/guard.yaml.
+	Policy string
+	// Principal is who the agent acts for, as selectors principal.*
+	// read it; VOUCH_PRINCIPAL overrides it.
+	Principal map[string]any
 }
 
 // Architecture configures the architecture rules (`vouch lint`, and the
@@ -169,7 +181,8 @@ func defaults(root string) *Config {
 
 // Keys are the settings vouch.yaml may hold, for did-you-mean hints.
 var (
-	topKeys    = []string{"architecture", "envelope", "limits", "out", "rulespec", "strict"}
+	topKeys    = []string{"architecture", "envelope", "guard", "limits", "out", "rulespec", "strict"}
+	guardKeys  = []string{"policy", "principal"}
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
 	archKeys   = []string{"baseline", "config", "mode", "strict"}
 	archModes  = []string{ModeEnforce, ModeObserve}
@@ -213,6 +226,8 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 			cfg.Strict, _ = p.boolean(v, k)
 		case "architecture":
 			cfg.Architecture = p.architecture(v, root)
+		case "guard":
+			cfg.Guard = p.guard(v, root)
 		case "limits":
 			for lk, lv := range p.fields(v, "limits", limitsKeys) {
 				n, ok := p.positive(lv, lk)
@@ -323,4 +338,28 @@ func (p *parser) positive(v *yaml.Node, key string) (int64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+func (p *parser) guard(v *yaml.Node, root string) *Guard {
+	g := &Guard{}
+	for k, n := range p.fields(v, "guard", guardKeys) {
+		switch k {
+		case "policy":
+			if s, ok := p.path(n, k); ok {
+				g.Policy = filepath.Join(root, s)
+			}
+		case "principal":
+			if n.Kind != yaml.MappingNode {
+				p.Errorf(n, "guard.principal must be a mapping (role: ..., user_id: ..., claims: ...), found %s", yamldoc.KindName(n))
+				continue
+			}
+			var m map[string]any
+			if err := n.Decode(&m); err != nil {
+				p.Errorf(n, "guard.principal: %v", err)
+				continue
+			}
+			g.Principal = m
+		}
+	}
+	return g
 }

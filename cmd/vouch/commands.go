@@ -14,6 +14,7 @@ func commands() []*cli.Command {
 		lintCommand(),
 		explainCommand(),
 		checkCommand(),
+		guardCommand(),
 		testCommand(),
 		schemaCommand(),
 		versionCommand(),

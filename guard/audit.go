@@ -1,0 +1,159 @@
+package guard
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// AuditRecord is one line of .vouch/guard/audit.jsonl: one decision.
+type AuditRecord struct {
+	Time     string `json:"time"`
+	Session  string `json:"session"`
+	CallID   string `json:"call_id,omitempty"`
+	Harness  string `json:"harness"`
+	Event    string `json:"event,omitempty"`
+	Phase    Phase  `json:"phase,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Cwd      string `json:"cwd,omitempty"`
+	Decision string `json:"decision"`
+	// Rule and Reason name what decided a deny or ask.
+	Rule   string `json:"rule,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Mode is the policy's default mode.
+	Mode         string    `json:"mode,omitempty"`
+	PolicySHA256 string    `json:"policy_sha256,omitempty"`
+	DurationUS   int64     `json:"duration_us"`
+	Counters     Counters  `json:"counters"`
+	Findings     []Finding `json:"findings"`
+	// Args and Result are redacted and size-capped.
+	Args     any            `json:"args,omitempty"`
+	Result   any            `json:"result,omitempty"`
+	Failed   bool           `json:"failed,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// FilesWritten lists, for a post event, each file the call wrote and
+	// its hash after the write.
+	FilesWritten []FileHash `json:"files_written,omitempty"`
+	// Error is set when the decision is a fail-closed deny.
+	Error string `json:"error,omitempty"`
+}
+
+// FileHash is a written file and the sha256 of its content, or Missing
+// when it no longer exists.
+type FileHash struct {
+	Path    string `json:"path"`
+	SHA256  string `json:"sha256,omitempty"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+// maxHashBytes bounds the files hashed for the audit trail.
+const maxHashBytes = 256 << 20
+
+// HashFiles hashes each path.
+func HashFiles(paths []string) []FileHash {
+	var out []FileHash
+	for _, p := range paths {
+		fh := FileHash{Path: p}
+		f, err := os.Open(p)
+		if err != nil {
+			fh.Missing = true
+			out = append(out, fh)
+			continue
+		}
+		st, err := f.Stat()
+		if err == nil && st.Mode().IsRegular() && st.Size() <= maxHashBytes {
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				fh.SHA256 = hex.EncodeToString(h.Sum(nil))
+			}
+		}
+		f.Close()
+		if fh.SHA256 != "" {
+			out = append(out, fh)
+		}
+	}
+	return out
+}
+
+// NewAuditRecord describes a decision for the audit log.
+func NewAuditRecord(now time.Time, c *Call, p *Policy, d *Decision, cnt Counters, took time.Duration) AuditRecord {
+	r := AuditRecord{
+		Time:       now.UTC().Format(time.RFC3339Nano),
+		Decision:   d.Decision,
+		Rule:       d.Rule(),
+		Reason:     d.Reason(),
+		DurationUS: took.Microseconds(),
+		Counters:   cnt,
+		Findings:   d.Findings,
+	}
+	if c != nil {
+		r.Session, r.CallID, r.Harness, r.Event, r.Phase, r.Tool, r.Cwd = c.SessionID, c.CallID, c.Harness, c.Event, c.Phase, c.Tool, c.Cwd
+		r.Args = RedactValue(c.Args)
+		if c.Result != nil {
+			r.Result = RedactValue(c.Result)
+		}
+		r.Failed = c.Failed
+		if len(c.Metadata) > 0 {
+			r.Metadata, _ = RedactValue(c.Metadata).(map[string]any)
+		}
+	}
+	if p != nil {
+		r.Mode, r.PolicySHA256 = p.Mode, p.SHA256
+	}
+	return r
+}
+
+// AppendAudit appends one record to the audit log under an exclusive
+// lock, so lines from parallel hooks never interleave.
+func AppendAudit(path string, r AuditRecord) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	line = append(line, '\n')
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return fmt.Errorf("audit: lock: %w", err)
+	}
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+// ReadAudit reads an audit log. Lines that do not parse (a torn last line
+// after a crash) are counted in skipped, not fatal.
+func ReadAudit(r io.Reader) (recs []AuditRecord, skipped int, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var rec AuditRecord
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			skipped++
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	return recs, skipped, sc.Err()
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,263 @@
+package guard
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/datalog"
+	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/yamldoc"
+)
+
+// LoadPolicyFile reads a policy, using the compiled form cached under
+// cacheDir (keyed by the file's sha256) when there is one. cacheDir ""
+// disables the cache. A cache that cannot be written is not an error: the
+// next call compiles again.
+func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
+	data, err := yamldoc.ReadFile(path, "guard policy", MaxPolicyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return LoadPolicyCached(path, data, cacheDir)
+}
+
+// LoadPolicyCached is LoadPolicyFile for bytes already read.
+func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error) {
+	if cacheDir == "" {
+		return LoadPolicy(path, data)
+	}
+	// The cache key covers the loader's own code too: a cached policy
+	// from another vouch build could hold another compilation.
+	key := cacheKey(data)
+	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
+	if b, err := os.ReadFile(cfile); err == nil {
+		var p Policy
+		if json.Unmarshal(b, &p) == nil && p.SHA256 != "" {
+			p.File = path
+			return &p, nil
+		}
+	}
+	p, err := LoadPolicy(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if b, err := json.Marshal(p); err == nil {
+		if os.MkdirAll(cacheDir, 0o755) == nil {
+			_ = atomicfile.Write(cfile, b, 0o644)
+		}
+	}
+	return p, nil
+}
+
+// cacheFormat changes whenever the compiled Policy's shape or meaning
+// changes, so stale caches are never read.
+const cacheFormat = "guard-policy-v1"
+
+func cacheKey(data []byte) string {
+	h := sha256Hex(append([]byte(cacheFormat+"\x00"+Program+"\x00"+ConditionsProgram+"\x00"), data...))
+	return h[:40]
+}
+
+// HookOptions configure one hook invocation.
+type HookOptions struct {
+	Harness string
+	// Policy is the policy file; Root the directory holding .vouch.
+	Policy, Root string
+	Env          Env
+	Home         string
+	// Timeout bounds the whole decision, reading stdin included; past it
+	// the call is denied.
+	Timeout time.Duration
+	// TraceDir, when set, receives the programs and trace of the decision.
+	TraceDir string
+	// NoState skips the session store and the audit log (guard check).
+	NoState bool
+	Now     func() time.Time
+}
+
+// Paths under Root.
+func (o *HookOptions) stateDir() string { return filepath.Join(o.Root, ".vouch", "guard") }
+func (o *HookOptions) cacheDir() string { return filepath.Join(o.Root, ".vouch", "cache") }
+
+// AuditPath is the audit log under root.
+func AuditPath(root string) string { return filepath.Join(root, ".vouch", "guard", "audit.jsonl") }
+
+// Outcome is a hook invocation's result before rendering.
+type Outcome struct {
+	Call     *Call
+	Phase    Phase
+	Event    string
+	Decision *Decision
+	// Err is set when the decision is a fail-closed deny (bad input,
+	// policy or evaluation).
+	Err error
+}
+
+// RunHook reads one event from stdin and decides it. It never returns
+// without a decision: every failure is a deny.
+func RunHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) Outcome {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultReadTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, fmt.Errorf("vouch guard took longer than %v", o.Timeout))
+	defer cancel()
+	done := make(chan Outcome, 1)
+	go func() { done <- decideHook(ctx, e, stdin, o) }()
+	select {
+	case out := <-done:
+		return out
+	case <-ctx.Done():
+		err := fmt.Errorf("deadline: %w", context.Cause(ctx))
+		return Outcome{Phase: Pre, Decision: ErrorDecision(err), Err: err}
+	}
+}
+
+func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) (out Outcome) {
+	start := o.Now()
+	out.Phase = Pre
+	var pol *Policy
+	var cnt Counters
+	fail := func(err error) Outcome {
+		out.Err = err
+		out.Decision = ErrorDecision(err)
+		if !o.NoState {
+			rec := NewAuditRecord(start, out.Call, pol, out.Decision, cnt, o.Now().Sub(start))
+			rec.Harness = o.Harness
+			rec.Error = err.Error()
+			_ = AppendAudit(AuditPath(o.Root), rec)
+		}
+		return out
+	}
+	data, err := ReadInput(ctx, stdin, MaxEventBytes)
+	if err != nil {
+		return fail(err)
+	}
+	call, err := ParseEvent(o.Harness, data)
+	if err != nil {
+		return fail(err)
+	}
+	out.Call, out.Phase, out.Event = call, call.Phase, call.Event
+	cacheDir := ""
+	if !o.NoState {
+		cacheDir = o.cacheDir()
+	}
+	pol, err = LoadPolicyFile(o.Policy, cacheDir)
+	if err != nil {
+		return fail(fmt.Errorf("guard policy does not load: %w", err))
+	}
+	derived := Derive(call, o.Home)
+	var sess *Session
+	if !o.NoState {
+		store := &Store{Dir: filepath.Join(o.stateDir(), "sessions")}
+		sess, err = store.Open(call.SessionID)
+		if err != nil {
+			return fail(err)
+		}
+		defer sess.Close()
+		cnt = sess.Counters(call.Tool)
+	}
+	d, ev, err := e.Decide(pol, call, cnt, o.Env, derived)
+	if err != nil {
+		return fail(fmt.Errorf("evaluation failed: %w", err))
+	}
+	if o.TraceDir != "" {
+		if err := WriteTrace(o.TraceDir, ev, d); err != nil {
+			return fail(err)
+		}
+	}
+	if sess != nil {
+		rec := sessionRecord{Kind: "attempt", Tool: call.Tool, Decision: d.Decision}
+		if call.Phase == Post {
+			rec = sessionRecord{Kind: "exec", Tool: call.Tool, OK: !call.Failed}
+		}
+		if err := sess.Append(rec); err != nil {
+			return fail(err)
+		}
+	}
+	out.Decision = d
+	if !o.NoState {
+		rec := NewAuditRecord(start, call, pol, d, cnt, o.Now().Sub(start))
+		if call.Phase == Post {
+			rec.FilesWritten = HashFiles(derived.Writes)
+		}
+		if err := AppendAudit(AuditPath(o.Root), rec); err != nil {
+			// An unrecorded decision is not trusted: deny.
+			return fail(err)
+		}
+	}
+	return out
+}
+
+// WriteTrace writes one decision's two programs (with their facts) and an
+// evaluation trace into dir: conditions.dl, guard.dl and trace.txt. Each
+// .dl is self-contained: `mg -load` reproduces its derivations.
+func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	write := func(name, program string, facts []ast.Atom) error {
+		var b bytes.Buffer
+		b.WriteString(program)
+		b.WriteString("\n# Facts of this call.\n")
+		sorted := append([]ast.Atom(nil), facts...)
+		datalog.SortAtoms(sorted)
+		for _, f := range sorted {
+			b.WriteString(compile.FormatFact(f))
+			b.WriteByte('\n')
+		}
+		return atomicfile.Write(filepath.Join(dir, name), b.Bytes(), 0o644)
+	}
+	var guardFacts []ast.Atom
+	for _, f := range ev.Facts {
+		guardFacts = append(guardFacts, f)
+	}
+	if err := write("conditions.dl", ConditionsProgram, ev.TreeFacts); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	if err := write("guard.dl", Program, guardFacts); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	var t bytes.Buffer
+	fmt.Fprintf(&t, "vouch guard trace\nengine: %s\ndecision: %s\n", datalog.EngineVersion, d.Decision)
+	for _, pred := range []struct {
+		name  string
+		arity int
+	}{{"decision", 1}, {"finding", 4}, {"fires", 2}, {"blocking", 2}, {"policy_error", 1}} {
+		for _, a := range ev.Result.Facts(pred.name, pred.arity) {
+			fmt.Fprintf(&t, "derived: %s\n", compile.FormatFact(a))
+		}
+	}
+	if err := ev.Result.WriteSummary(&t); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "trace.txt"), t.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	return nil
+}
+
+// ParsePrincipal decodes VOUCH_PRINCIPAL: a JSON object.
+func ParsePrincipal(s string) (map[string]any, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	m, err := decodeObject([]byte(s), "VOUCH_PRINCIPAL")
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), ErrBadEvent.Error()+": "))
+	}
+	return m, nil
+}
