@@ -21,62 +21,112 @@ var ConditionsProgram string
 // settles at least one more level of the deepest tree (maxCondDepth).
 const maxConditionRuns = maxCondDepth + 2
 
-// conditions is the analysed conditions program.
-type conditions struct {
+// fixedProgram is an analysed fixed program, evaluated many times.
+type fixedProgram struct {
 	info          *analysis.ProgramInfo
 	strata        []analysis.Nodeset
 	predToStratum map[ast.PredicateSym]int
 }
 
-func newConditions(unit parse.SourceUnit) (*conditions, error) {
+func newFixedProgram(unit parse.SourceUnit) (*fixedProgram, error) {
 	info, err := analysis.AnalyzeOneUnit(unit, nil)
 	if err != nil {
-		return nil, fmt.Errorf("analyse conditions program: %w", err)
+		return nil, fmt.Errorf("analyse guard program: %w", err)
 	}
 	strata, p2s, err := analysis.Stratify(analysis.Program{EdbPredicates: info.EdbPredicates, IdbPredicates: info.IdbPredicates, Rules: info.Rules})
 	if err != nil {
-		return nil, fmt.Errorf("stratify conditions program: %w", err)
+		return nil, fmt.Errorf("stratify guard program: %w", err)
 	}
-	return &conditions{info: info, strata: strata, predToStratum: p2s}, nil
+	return &fixedProgram{info: info, strata: strata, predToStratum: p2s}, nil
 }
 
-// eval runs the conditions program on the leaf facts and returns the val
-// facts.
+// run evaluates the program on facts. With rerun, the program is run
+// again on its own output until the store stops growing.
 //
 // Mangle v0.4.0's semi-naive loop joins a round's new facts only with
 // facts from earlier rounds, so two facts first derived in the same round
-// never meet (here: a node's prefix and its next operand's value, both
-// new). Running the program again on its own output evaluates every rule
-// against the whole store first, which picks up what the last run missed;
-// runs repeat until the store stops growing. The program has no negation
-// or aggregation, so extra runs can only add true facts.
-func (c *conditions) eval(facts []ast.Atom) (vals []ast.Atom, err error) {
+// of a recursive stratum never meet (in conditions.dl: a node's prefix and
+// its next operand's value, both new). Running the program again starts
+// with every rule evaluated against the whole store, which picks up what
+// the last run missed. Only a program without negation or aggregation may
+// be re-run this way (extra runs can then only add true facts); guard.dl
+// has no recursion, so one run of it is complete.
+func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactStore, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			vals, err = nil, fmt.Errorf("evaluate conditions: engine failure: %v", r)
+			store, err = nil, fmt.Errorf("evaluate guard program: engine failure: %v", r)
 		}
 	}()
-	store := factstore.NewMultiIndexedArrayInMemoryStore()
+	store = factstore.NewMultiIndexedArrayInMemoryStore()
 	for _, f := range facts {
+		if _, ok := c.info.Decls[f.Predicate]; !ok {
+			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
+		}
 		store.Add(f)
 	}
 	prev := -1
 	for run := 0; ; run++ {
 		if run == maxConditionRuns {
-			return nil, fmt.Errorf("evaluate conditions: no fixed point after %d runs", run)
+			return nil, fmt.Errorf("evaluate guard program: no fixed point after %d runs", run)
 		}
 		if _, err := engine.EvalStratifiedProgramWithStats(c.info, c.strata, c.predToStratum, store, engine.WithCreatedFactLimit(100_000)); err != nil {
-			return nil, fmt.Errorf("evaluate conditions: %w", err)
+			return nil, fmt.Errorf("evaluate guard program: %w", err)
 		}
 		n := store.EstimateFactCount()
-		if n == prev {
+		if !rerun || n == prev {
 			break
 		}
 		prev = n
 	}
-	err = store.GetFacts(ast.NewQuery(ast.PredicateSym{Symbol: "val", Arity: 2}), func(a ast.Atom) error {
-		vals = append(vals, a)
+	return store, nil
+}
+
+// query returns the facts of a predicate in store.
+func query(store factstore.FactStore, pred string, arity int) []ast.Atom {
+	var out []ast.Atom
+	_ = store.GetFacts(ast.NewQuery(ast.PredicateSym{Symbol: pred, Arity: arity}), func(a ast.Atom) error {
+		out = append(out, a)
 		return nil
 	})
-	return vals, err
+	return out
+}
+
+// values runs the conditions program and returns the value of each
+// all/any/not node as node_value facts. One run usually settles every
+// node; the program is re-run (see run) only when some node is left
+// without a value. Every node gets exactly one value in a complete
+// evaluation and the rules are sound, so a value once derived is final.
+func (c *fixedProgram) values(tree []ast.Atom, composite int) ([]ast.Atom, error) {
+	store, err := c.run(tree, false)
+	if err != nil {
+		return nil, err
+	}
+	out := composites(store)
+	if len(out) < composite {
+		if store, err = c.run(tree, true); err != nil {
+			return nil, err
+		}
+		out = composites(store)
+	}
+	if len(out) != composite {
+		return nil, fmt.Errorf("evaluate conditions: %d of %d conditions got a value", len(out), composite)
+	}
+	return out, nil
+}
+
+// composites reads the values of all/any/not nodes as node_value facts.
+func composites(store factstore.FactStore) []ast.Atom {
+	leaf := map[int64]bool{}
+	for _, a := range query(store, "node", 2) {
+		if a.Args[1].(ast.Constant).Symbol == "/leaf" {
+			leaf[a.Args[0].(ast.Constant).NumValue] = true
+		}
+	}
+	var out []ast.Atom
+	for _, a := range query(store, "val", 2) {
+		if !leaf[a.Args[0].(ast.Constant).NumValue] {
+			out = append(out, ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: a.Args})
+		}
+	}
+	return out
 }

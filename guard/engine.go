@@ -8,9 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/mangle/ast"
-	"github.com/google/mangle/parse"
-
-	"github.com/vouch-dev/vouch/datalog"
+	"github.com/google/mangle/factstore"
 )
 
 // Program is the fixed guard program: the semantics every policy shares.
@@ -23,25 +21,22 @@ var Program string
 // once, so a process that decides many calls (tests, replay) pays for
 // parsing once.
 type Engine struct {
-	unit  parse.SourceUnit
-	conds *conditions
+	guard, conds *fixedProgram
 }
 
-// NewEngine parses the fixed guard programs.
+// NewEngine analyses the fixed guard programs. They are built from
+// generated Go code (programs_gen.go, checked against the .dl files by a
+// test), so no call parses datalog text.
 func NewEngine() (*Engine, error) {
-	unit, err := datalog.ParseRules(Program)
-	if err != nil {
-		return nil, fmt.Errorf("guard program: %w", err)
-	}
-	cunit, err := datalog.ParseRules(ConditionsProgram)
-	if err != nil {
-		return nil, fmt.Errorf("guard conditions program: %w", err)
-	}
-	conds, err := newConditions(cunit)
+	g, err := newFixedProgram(programUnit())
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{unit: unit, conds: conds}, nil
+	c, err := newFixedProgram(conditionsUnit())
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{guard: g, conds: c}, nil
 }
 
 // Counters are a session's counts before the call being decided.
@@ -133,13 +128,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// Evaluation is one decision's evaluated program, for --trace.
+// Evaluation is one decision's input facts, for --trace.
 type Evaluation struct {
 	// TreeFacts are the conditions program's input facts; Facts the
 	// guard program's (val facts from the conditions program included).
 	TreeFacts []ast.Atom
 	Facts     []ast.Atom
-	Result    *datalog.Result
 }
 
 // Evaluation order bands: attempt limits first (a stuck agent is stopped
@@ -156,17 +150,22 @@ const (
 func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, derived *CallFacts) (*Decision, *Evaluation, error) {
 	b := &factBuilder{rc: regexCache{}}
 	b.build(p, call, counters, env, derived)
-	vals, err := e.conds.eval(b.tree)
+	facts := b.facts
+	if b.composite > 0 {
+		// Only all/any/not trees need the conditions program; a policy
+		// of single-operator conditions skips it.
+		vals, err := e.conds.values(b.tree, b.composite)
+		if err != nil {
+			return nil, nil, err
+		}
+		facts = append(facts, vals...)
+	}
+	store, err := e.guard.run(facts, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	facts := append(b.facts, vals...)
-	res, err := datalog.EvalUnit(e.unit, facts, datalog.Options{FactLimit: 1_000_000})
-	if err != nil {
-		return nil, nil, err
-	}
-	ev := &Evaluation{TreeFacts: b.tree, Facts: facts, Result: res}
-	d, err := read(res, p, call, env, b.rc)
+	ev := &Evaluation{TreeFacts: b.tree, Facts: facts}
+	d, err := read(store, p, call, env, b.rc)
 	if err != nil {
 		return nil, ev, err
 	}
@@ -176,6 +175,8 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 type factBuilder struct {
 	facts []ast.Atom
 	tree  []ast.Atom
+	// composite counts all/any/not nodes.
+	composite int
 	next  int64
 	rc    regexCache
 }
@@ -344,10 +345,13 @@ func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
 		b.addTree("node", id, mname("/not"))
 		kids = []*Cond{c.Not}
 	default:
+		v := mname(evalLeaf(c, call, env, b.rc).name())
 		b.addTree("node", id, mname("/leaf"))
-		b.addTree("leaf_value", id, mname(evalLeaf(c, call, env, b.rc).name()))
+		b.addTree("leaf_value", id, v)
+		b.add("leaf_value", id, v)
 		return n
 	}
+	b.composite++
 	b.addTree("node_children", id, ast.Number(int64(len(kids))))
 	for i, k := range kids {
 		b.addTree("node_child", id, ast.Number(int64(i)), ast.Number(b.cond(k, call, env)))
@@ -358,8 +362,8 @@ func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
 // read turns the evaluated program's decision and finding facts into a
 // Decision. Exactly one decision must have been derived; anything else is
 // an evaluation error (and so a deny).
-func read(res *datalog.Result, p *Policy, call *Call, env Env, rc regexCache) (*Decision, error) {
-	ds := res.Facts("decision", 1)
+func read(store factstore.FactStore, p *Policy, call *Call, env Env, rc regexCache) (*Decision, error) {
+	ds := query(store, "decision", 1)
 	if len(ds) != 1 {
 		return nil, fmt.Errorf("guard program derived %d decisions, want exactly one", len(ds))
 	}
@@ -384,7 +388,7 @@ func read(res *datalog.Result, p *Policy, call *Call, env Env, rc regexCache) (*
 		f     Finding
 	}
 	var fs []ordered
-	for _, a := range res.Facts("finding", 4) {
+	for _, a := range query(store, "finding", 4) {
 		id := a.Args[0].(ast.Constant).Symbol
 		r := byID[id]
 		if r == nil {
@@ -404,7 +408,7 @@ func read(res *datalog.Result, p *Policy, call *Call, env Env, rc regexCache) (*
 		if f.Metadata == nil {
 			f.Metadata = map[string]any{}
 		}
-		if res.Has(ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{ast.String(id)}}) {
+		if store.Contains(ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{ast.String(id)}}) {
 			f.Metadata = withPolicyError(f.Metadata)
 		}
 		fs = append(fs, ordered{a.Args[3].(ast.Constant).NumValue, f})

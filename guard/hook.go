@@ -231,17 +231,23 @@ func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
 	if err := write("guard.dl", Program, guardFacts); err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
+	// The trace re-evaluates the written program with the datalog
+	// package, which keeps the strata and timings a trace reports.
+	res, err := datalog.Eval(Program, ev.Facts, datalog.Options{})
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
 	var t bytes.Buffer
 	fmt.Fprintf(&t, "vouch guard trace\nengine: %s\ndecision: %s\n", datalog.EngineVersion, d.Decision)
 	for _, pred := range []struct {
 		name  string
 		arity int
 	}{{"decision", 1}, {"finding", 4}, {"fires", 2}, {"blocking", 2}, {"policy_error", 1}} {
-		for _, a := range ev.Result.Facts(pred.name, pred.arity) {
+		for _, a := range res.Facts(pred.name, pred.arity) {
 			fmt.Fprintf(&t, "derived: %s\n", compile.FormatFact(a))
 		}
 	}
-	if err := ev.Result.WriteSummary(&t); err != nil {
+	if err := res.WriteSummary(&t); err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
 	if err := atomicfile.Write(filepath.Join(dir, "trace.txt"), t.Bytes(), 0o644); err != nil {
