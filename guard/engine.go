@@ -177,8 +177,8 @@ type factBuilder struct {
 	tree  []ast.Atom
 	// composite counts all/any/not nodes.
 	composite int
-	next  int64
-	rc    regexCache
+	next      int64
+	rc        regexCache
 }
 
 func (b *factBuilder) add(pred string, args ...ast.BaseTerm) {
