@@ -8,7 +8,7 @@ import (
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/engine"
 	"github.com/google/mangle/factstore"
-	"github.com/google/mangle/parse"
+	"github.com/vouch-dev/vouch/datalog"
 )
 
 // ConditionsProgram combines leaf results into the value of each when:
@@ -28,16 +28,8 @@ type fixedProgram struct {
 	predToStratum map[ast.PredicateSym]int
 }
 
-func newFixedProgram(unit parse.SourceUnit) (*fixedProgram, error) {
-	info, err := analysis.AnalyzeOneUnit(unit, nil)
-	if err != nil {
-		return nil, fmt.Errorf("analyse guard program: %w", err)
-	}
-	strata, p2s, err := analysis.Stratify(analysis.Program{EdbPredicates: info.EdbPredicates, IdbPredicates: info.IdbPredicates, Rules: info.Rules})
-	if err != nil {
-		return nil, fmt.Errorf("stratify guard program: %w", err)
-	}
-	return &fixedProgram{info: info, strata: strata, predToStratum: p2s}, nil
+func fromAnalysis(a *datalog.Analysis) *fixedProgram {
+	return &fixedProgram{info: a.Info, strata: a.Strata, predToStratum: a.PredToStratum}
 }
 
 // run evaluates the program on facts. With rerun, the program is run

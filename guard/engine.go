@@ -11,6 +11,9 @@ import (
 	"github.com/google/mangle/factstore"
 )
 
+//go:generate go run github.com/vouch-dev/vouch/internal/dlgen -pkg guard -func guard -o guard_gen.go guard.dl
+//go:generate go run github.com/vouch-dev/vouch/internal/dlgen -pkg guard -func conditions -o conditions_gen.go conditions.dl
+
 // Program is the fixed guard program: the semantics every policy shares.
 // A policy's rules and the call are facts for it.
 //
@@ -24,19 +27,12 @@ type Engine struct {
 	guard, conds *fixedProgram
 }
 
-// NewEngine analyses the fixed guard programs. They are built from
-// generated Go code (programs_gen.go, checked against the .dl files by a
-// test), so no call parses datalog text.
+// NewEngine prepares the fixed guard programs. Their parsed units and
+// analyses are generated Go code (guard_gen.go, conditions_gen.go, from
+// internal/dlgen; a test proves them current), so no call parses or
+// analyses datalog text.
 func NewEngine() (*Engine, error) {
-	g, err := newFixedProgram(programUnit())
-	if err != nil {
-		return nil, err
-	}
-	c, err := newFixedProgram(conditionsUnit())
-	if err != nil {
-		return nil, err
-	}
-	return &Engine{guard: g, conds: c}, nil
+	return &Engine{guard: fromAnalysis(guardAnalysis()), conds: fromAnalysis(conditionsAnalysis())}, nil
 }
 
 // Counters are a session's counts before the call being decided.

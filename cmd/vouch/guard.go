@@ -13,6 +13,7 @@ import (
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/guard"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -170,7 +171,7 @@ func runGuardCheck(c *cli.Context) error {
 
 func printDecision(w io.Writer, format string, d *guard.Decision) error {
 	if format == "json" {
-		if err := writeJSON(w, d); err != nil {
+		if err := output.WriteJSON(w, d); err != nil {
 			return fail(exitError, err)
 		}
 		return nil
@@ -291,7 +292,7 @@ func runGuardReplay(c *cli.Context) error {
 		if doc.Results == nil {
 			doc.Results = []guard.ReplayResult{}
 		}
-		if err := writeJSON(w, doc); err != nil {
+		if err := output.WriteJSON(w, doc); err != nil {
 			return fail(exitError, err)
 		}
 	} else {
@@ -423,7 +424,7 @@ func runGuardTest(c *cli.Context) error {
 			Cases    []guard.CaseResult `json:"cases"`
 			Coverage []guard.Coverage   `json:"coverage"`
 		}{file, policy, len(results) - failed, failed, results, cov}
-		if err := writeJSON(w, doc); err != nil {
+		if err := output.WriteJSON(w, doc); err != nil {
 			return fail(exitError, err)
 		}
 	} else {
