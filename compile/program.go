@@ -183,20 +183,27 @@ func (p *Program) WriteDL(w io.Writer, header []string) error {
 }
 
 // claimInfo is a claim's selected value, broken down the way the facts
-// need it.
+// need it, in one pass over an array's elements.
 type claimInfo struct {
 	present bool
 	use     use
-	// count is the number of distinct elements; elems lists them only when
-	// a check reads them.
+	// count is the number of elements, duplicates included.
 	count int
 	types []Type   // element types, first occurrence order
 	strs  []string // distinct string elements, when a matches check reads them
 	typ   Type
 	key   string
 	value gjson.Result
-	elems []elemInfo // distinct elements, first occurrence order
-	nums  []number   // numeric elements (or the scalar number)
+	// elems lists distinct elements in first occurrence order: all of
+	// them when an any_of reads them, else only those equal to a value
+	// some check compares them with; distinct counts all of them when an
+	// any_of needs the count.
+	elems    []elemInfo
+	distinct int
+	// lo and hi are the smallest and largest numeric element (or the
+	// scalar number) when hasNum.
+	hasNum bool
+	lo, hi number
 }
 
 type elemInfo struct {
@@ -221,27 +228,30 @@ func newClaimInfo(res selectors.Result, u use) *claimInfo {
 	}
 	switch ci.typ {
 	case TNumber:
-		ci.nums = append(ci.nums, parseNumber(res.Value.Raw))
+		ci.addNumber(parseNumber(res.Value.Raw))
 	case TArray:
-		seenType := make(map[Type]bool)
+		var seenType [numTypes]bool
 		seen := make(map[elemInfo]bool)
-		seenStr := make(map[string]bool)
+		var seenStr map[string]bool
+		if u.strs {
+			seenStr = make(map[string]bool)
+		}
 		res.Value.ForEach(func(_, e gjson.Result) bool {
 			t := typeOf(e)
-			if !seenType[t] {
-				seenType[t] = true
+			if !seenType[t.index()] {
+				seenType[t.index()] = true
 				ci.types = append(ci.types, t)
 			}
 			if t == TNumber {
-				ci.nums = append(ci.nums, parseNumber(e.Raw))
+				ci.addNumber(parseNumber(e.Raw))
 			}
 			if u.strs && t == TString && !seenStr[e.Str] {
 				seenStr[e.Str] = true
 				ci.strs = append(ci.strs, e.Str)
 			}
-			if u.elems {
+			if u.allElems || len(u.wanted) > 0 && u.wantedTypes[t.index()] {
 				ei := elemInfo{typ: t, key: canonicalKey(e)}
-				if !seen[ei] {
+				if (u.allElems || u.wanted[ei]) && !seen[ei] {
 					seen[ei] = true
 					ci.elems = append(ci.elems, ei)
 				}
@@ -249,8 +259,23 @@ func newClaimInfo(res selectors.Result, u use) *claimInfo {
 			ci.count++
 			return true
 		})
+		ci.distinct = len(ci.elems)
 	}
 	return ci
+}
+
+// addNumber folds n into the running minimum and maximum.
+func (ci *claimInfo) addNumber(n number) {
+	if !ci.hasNum {
+		ci.hasNum, ci.lo, ci.hi = true, n, n
+		return
+	}
+	if cmpNumbers(n, ci.lo) < 0 {
+		ci.lo = n
+	}
+	if cmpNumbers(n, ci.hi) > 0 {
+		ci.hi = n
+	}
 }
 
 type compiler struct {
@@ -267,15 +292,31 @@ type compiler struct {
 
 // use records which facts a claim's checks read.
 type use struct {
-	// elems: a check reads the elements one by one (contains, any_of,
-	// ...). key: a check compares a composite value whole (equals). A
-	// 100,000-element array read only by greater_than needs neither, and
-	// building and loading facts nobody reads is most of the cost of
-	// evaluating large arrays.
-	elems, key bool
+	// allElems: an any_of check reads every distinct element and their
+	// number. wanted: the elements contains, not_contains and none_of
+	// look up, by the values they compare with; no rule reads any other
+	// elem fact, so no other is emitted. key: a check compares a
+	// composite value whole (equals, any_of, none_of). A 100,000-element
+	// array read only by greater_than needs none of these, and building
+	// and loading facts nobody reads is most of the cost of evaluating
+	// large arrays.
+	allElems, key bool
+	wanted        map[elemInfo]bool
+	// wantedTypes marks the types in wanted, so elements of other types
+	// are skipped without computing their keys.
+	wantedTypes [numTypes]bool
 	// strs: a matches check runs its pattern on each distinct string
 	// element.
 	strs bool
+}
+
+func (u *use) want(v gjson.Result) {
+	if u.wanted == nil {
+		u.wanted = make(map[elemInfo]bool)
+	}
+	ei := elemInfo{typeOf(v), canonicalKey(v)}
+	u.wanted[ei] = true
+	u.wantedTypes[ei.typ.index()] = true
 }
 
 func usesOf(rs *rulespec.Rulespec) map[string]use {
@@ -287,9 +328,15 @@ func usesOf(rs *rulespec.Rulespec) map[string]use {
 		u := uses[ch.Claim]
 		switch ch.Rule {
 		case rulespec.Contains, rulespec.NotContains:
-			u.elems = true
-		case rulespec.AnyOf, rulespec.NoneOf:
-			u.elems, u.key = true, true
+			u.want(*ch.Value)
+		case rulespec.AnyOf:
+			u.allElems, u.key = true, true
+		case rulespec.NoneOf:
+			u.key = true
+			ch.Value.ForEach(func(_, m gjson.Result) bool {
+				u.want(m)
+				return true
+			})
 		case rulespec.Equals:
 			u.key = true
 		case rulespec.Matches, rulespec.FileExists, rulespec.NoFileExists:
@@ -310,11 +357,9 @@ func usesOf(rs *rulespec.Rulespec) map[string]use {
 func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
 	var all []number
 	for _, ci := range c.claims {
-		if len(ci.nums) == 0 {
-			continue
+		if ci.hasNum {
+			all = append(all, ci.lo, ci.hi)
 		}
-		lo, hi := minMax(ci.nums)
-		all = append(all, lo, hi)
 	}
 	add := func(ch *rulespec.Check) {
 		if ch != nil && (ch.Rule == rulespec.GreaterThan || ch.Rule == rulespec.LessThan) {
@@ -333,19 +378,6 @@ func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
 		}
 		c.ranks[n.key()] = rank
 	}
-}
-
-func minMax(ns []number) (lo, hi number) {
-	lo, hi = ns[0], ns[0]
-	for _, n := range ns[1:] {
-		if cmpNumbers(n, lo) < 0 {
-			lo = n
-		}
-		if cmpNumbers(n, hi) > 0 {
-			hi = n
-		}
-	}
-	return lo, hi
 }
 
 // checkFacts describes one check: which rule on which claim, with what
@@ -455,19 +487,20 @@ func (c *compiler) regexFacts(id ast.Constant, chk rulespec.Check) []ast.Atom {
 		return nil
 	}
 	var out []ast.Atom
-	test := func(s string) {
-		if chk.Regexp.MatchString(s) {
-			out = append(out, atom("regex_match", id, str(s)))
-		} else {
-			out = append(out, atom("regex_miss", id, str(s)))
-		}
-	}
 	switch ci.typ {
 	case TString:
-		test(ci.key)
+		if chk.Regexp.MatchString(ci.key) {
+			out = append(out, atom("regex_match", id, str(ci.key)))
+		} else {
+			out = append(out, atom("regex_miss", id, str(ci.key)))
+		}
 	case TArray:
+		// An array passes when no element misses: no rule reads
+		// regex_match for arrays, so only the misses are facts.
 		for _, e := range ci.strs {
-			test(e)
+			if !chk.Regexp.MatchString(e) {
+				out = append(out, atom("regex_miss", id, str(e)))
+			}
 		}
 	}
 	return out
@@ -486,21 +519,23 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 	if (ci.typ != TArray && ci.typ != TObject) || ci.use.key {
 		sec.Facts = append(sec.Facts, atom("claim_key", cn, str(ci.key)))
 	}
-	if n, ok := length(ci.value); ok {
+	if ci.typ == TArray {
+		sec.Facts = append(sec.Facts, atom("claim_length", cn, num(int64(ci.count))))
+	} else if n, ok := length(ci.value); ok {
 		sec.Facts = append(sec.Facts, atom("claim_length", cn, num(n)))
 	}
 	switch ci.typ {
 	case TNumber:
 		sec.Facts = append(sec.Facts, atom("claim_rank", cn, num(c.ranks[ci.key])))
 	case TArray:
-		if ci.use.elems {
-			sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(len(ci.elems)))))
+		if ci.use.allElems {
+			sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(ci.distinct))))
 		}
 		for _, t := range ci.types {
 			sec.Facts = append(sec.Facts, atom("elem_type", cn, name(string(t))))
 		}
-		if len(ci.nums) > 0 {
-			lo, hi := minMax(ci.nums)
+		if ci.hasNum {
+			lo, hi := ci.lo, ci.hi
 			sec.Facts = append(sec.Facts,
 				atom("elem_min", cn, str(lo.key()), num(c.ranks[lo.key()])),
 				atom("elem_max", cn, str(hi.key()), num(c.ranks[hi.key()])))

@@ -24,6 +24,26 @@ const (
 )
 
 // typeOf classifies a gjson value.
+// numTypes is the number of Types; index numbers them from 0, for small
+// per-type tables that need no map.
+const numTypes = 6
+
+func (t Type) index() int {
+	switch t {
+	case TString:
+		return 0
+	case TNumber:
+		return 1
+	case TBool:
+		return 2
+	case TArray:
+		return 3
+	case TObject:
+		return 4
+	}
+	return 5
+}
+
 func typeOf(v gjson.Result) Type {
 	switch v.Type {
 	case gjson.String:
