@@ -38,8 +38,10 @@ type Report struct {
 	// Rules describes every rule, for SARIF's reportingDescriptors.
 	Rules []RuleInfo `json:"-"`
 	// Source names the configuration read, for the text header.
-	Source string        `json:"-"`
-	Time   time.Duration `json:"-"`
+	Source string `json:"-"`
+	// Files are the configuration files read, then the baseline.
+	Files []string      `json:"-"`
+	Time  time.Duration `json:"-"`
 }
 
 // Artifacts names the files a run wrote.

@@ -34,8 +34,14 @@ import (
 // FileName is the receipt's name, beside the other artifacts.
 const FileName = "verification.json"
 
-// Format names this layout; Verify refuses any other.
-const Format = "vouch-receipt/1"
+// Format names this layout; Verify refuses any other. Version 2 records
+// the gate program (gate.compiled.dl) at the top level, since every gate
+// run now evaluates it; version 1 recorded it only under architecture.
+const Format = "vouch-receipt/2"
+
+// olderFormats are layouts earlier vouch versions wrote, named so a user
+// meeting one is told to re-run the gate rather than that it is garbled.
+var olderFormats = []string{"vouch-receipt/1"}
 
 // MACAlgorithm is the only MAC a receipt carries.
 const MACAlgorithm = "hmac-sha256"
@@ -58,6 +64,8 @@ type Receipt struct {
 	Rulespec File `json:"rulespec"`
 	Envelope File `json:"envelope"`
 	Program  File `json:"program"`
+	// Gate is the gate program that derived the verdict.
+	Gate File `json:"gate_program"`
 	// Config is vouch.yaml when the gate read one: editing it (out,
 	// strict, limits, architecture) invalidates the receipt. Omitted when
 	// there was none, so older receipts keep their canonical form.
@@ -90,11 +98,10 @@ type Receipt struct {
 
 // Architecture records the architecture rules a gate evaluated: their
 // input files (configuration, then the baseline), the architecture program
-// and the gate program that combined the two verdicts, by sha256.
+// and its trace, by sha256.
 type Architecture struct {
 	Files   []File `json:"files"`
 	Program File   `json:"program"`
-	Gate    File   `json:"gate_program"`
 	// Trace is the architecture evaluation trace; absent in receipts
 	// written before it was recorded.
 	Trace   *File  `json:"trace,omitempty"`
@@ -109,8 +116,8 @@ type Architecture struct {
 // ArchInputs are the architecture files a receipt vouches for, by path as
 // the caller sees them.
 type ArchInputs struct {
-	Files                []string
-	Program, Gate, Trace string
+	Files          []string
+	Program, Trace string
 }
 
 // AddArchitecture hashes the architecture inputs from disk into the
@@ -138,9 +145,6 @@ func (r *Receipt) AddArchitecture(path string, in ArchInputs, strict, observe bo
 	}
 	var err error
 	if a.Program, err = hash(in.Program); err != nil {
-		return err
-	}
-	if a.Gate, err = hash(in.Gate); err != nil {
 		return err
 	}
 	if in.Trace != "" {
@@ -178,6 +182,8 @@ type MAC struct {
 // them.
 type Inputs struct {
 	Rulespec, Envelope, Program string
+	// Gate is the gate program (gate.compiled.dl).
+	Gate string
 	// Config is vouch.yaml, "" when the gate read none.
 	Config string
 	// Trace is the evaluation trace; "" records none.
@@ -197,7 +203,7 @@ func New(path string, in Inputs, vouchVersion string, created time.Time) (*Recei
 	for _, f := range []struct {
 		dst  *File
 		path string
-	}{{&r.Rulespec, in.Rulespec}, {&r.Envelope, in.Envelope}, {&r.Program, in.Program}} {
+	}{{&r.Rulespec, in.Rulespec}, {&r.Envelope, in.Envelope}, {&r.Program, in.Program}, {&r.Gate, in.Gate}} {
 		sum, err := hashFile(f.path)
 		if err != nil {
 			return nil, err
@@ -380,6 +386,10 @@ func (r *Receipt) Write(path string) error {
 // unknown fields, another format.
 var ErrMalformed = errors.New("malformed receipt")
 
+// ErrOlderFormat marks a receipt in a layout an earlier vouch wrote: it
+// cannot be checked by this one, and the gate must run again.
+var ErrOlderFormat = errors.New("older receipt format")
+
 // Read loads a receipt strictly: unknown fields and trailing data are
 // refused, so nothing can ride along unauthenticated.
 func Read(path string) (*Receipt, error) {
@@ -394,6 +404,15 @@ func Read(path string) (*Receipt, error) {
 	}
 	if len(data) > maxReceiptBytes {
 		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrMalformed, path, maxReceiptBytes)
+	}
+	// The format first: an older layout has fields this one lacks, and
+	// its user needs to hear that it is older, not that it is garbled.
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err == nil && slices.Contains(olderFormats, head.Format) {
+		return nil, fmt.Errorf("%w: %s is a %s receipt, written by an older vouch; this vouch checks %s receipts: run 'vouch gate' again to write a current one",
+			ErrOlderFormat, path, head.Format, Format)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -412,7 +431,7 @@ func Read(path string) (*Receipt, error) {
 
 // Problem is one way a receipt does not hold.
 type Problem struct {
-	// Subject is what failed: "rulespec", "envelope", "program", "config",
+	// Subject is what failed: "rulespec", "envelope", "program", "gate program", "config",
 	// "trace", "root", "evidence", "architecture", "strict", "verdict",
 	// "observed" or "mac".
 	Subject string
@@ -466,7 +485,7 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 		name string
 		f    File
 	}
-	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}}
+	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}, {"gate program", r.Gate}}
 	if r.Config != nil {
 		files = append(files, named{"config", *r.Config})
 	}
@@ -477,7 +496,7 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 		for _, f := range a.Files {
 			files = append(files, named{"architecture", f})
 		}
-		files = append(files, named{"architecture", a.Program}, named{"architecture", a.Gate})
+		files = append(files, named{"architecture", a.Program})
 		if a.Trace != nil {
 			files = append(files, named{"architecture", *a.Trace})
 		}

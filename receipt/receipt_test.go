@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,7 @@ func setup(t *testing.T, sign bool) (dir, path string) {
 		Rulespec: filepath.Join(dir, "analysis/rulespec.yaml"),
 		Envelope: filepath.Join(dir, "out/envelope.yaml"),
 		Program:  filepath.Join(dir, "out/rulespec.compiled.dl"),
+		Gate:     filepath.Join(dir, "out/rulespec.compiled.dl"),
 		Root:     dir,
 	}, "test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	if err != nil {
@@ -207,7 +209,7 @@ func TestConfig(t *testing.T) {
 	}
 	j := func(p string) string { return filepath.Join(dir, p) }
 	path := j(FileName)
-	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Config: j("vouch.yaml"), Root: dir}, "test", time.Now())
+	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Gate: j("p.dl"), Config: j("vouch.yaml"), Root: dir}, "test", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,9 +258,9 @@ func TestRequireSigned(t *testing.T) {
 func TestMalformed(t *testing.T) {
 	for name, text := range map[string]string{
 		"not json":      "{",
-		"unknown field": `{"format": "vouch-receipt/1", "extra": 1}`,
-		"other format":  `{"format": "vouch-receipt/2"}`,
-		"trailing data": `{"format": "vouch-receipt/1"} {}`,
+		"unknown field": `{"format": "vouch-receipt/2", "extra": 1}`,
+		"other format":  `{"format": "vouch-receipt/9"}`,
+		"trailing data": `{"format": "vouch-receipt/2"} {}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, path := setup(t, false)
@@ -330,7 +332,7 @@ func TestEvidence(t *testing.T) {
 		dir = writeRepo(t, files)
 		j := func(p string) string { return filepath.Join(dir, p) }
 		path = j("out/" + FileName)
-		r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("out/e.yaml"), Program: j("out/p.dl"), Trace: j("out/trace.txt"),
+		r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("out/e.yaml"), Program: j("out/p.dl"), Gate: j("out/p.dl"), Trace: j("out/trace.txt"),
 			Root: dir, Evidence: []string{"src/a.go", "./src/a.go"}}, "test", time.Now())
 		if err != nil {
 			t.Fatal(err)
@@ -389,7 +391,7 @@ func TestOldForm(t *testing.T) {
 	} {
 		dir := writeRepo(t, map[string]string{"r.yaml": tt.rulespec, "e.yaml": "facts: {f: x}\n", "p.dl": "p.\n"})
 		j := func(p string) string { return filepath.Join(dir, p) }
-		r, err := New(j(FileName), Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl")}, "test", time.Now())
+		r, err := New(j(FileName), Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Gate: j("p.dl")}, "test", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -441,9 +443,7 @@ func TestConfigured(t *testing.T) {
 	}
 	r.Architecture = &Architecture{Files: []File{}, Verdict: "pass"}
 	r.Architecture.Program = r.Program
-	r.Architecture.Gate = r.Program
 	r.Architecture.Program.Path = "rulespec.compiled.dl"
-	r.Architecture.Gate.Path = "rulespec.compiled.dl"
 	if err := r.Sign(key); err != nil {
 		t.Fatal(err)
 	}
@@ -455,5 +455,24 @@ func TestConfigured(t *testing.T) {
 	}
 	if got := subjects(Options{Architecture: true}); len(got) != 0 {
 		t.Errorf("with an architecture block: %q", got)
+	}
+}
+
+// TestOlderFormat: a receipt an earlier vouch wrote is refused with a
+// message that says so and what to do, not as garbled.
+func TestOlderFormat(t *testing.T) {
+	_, path := setup(t, false)
+	old := `{"format": "vouch-receipt/1", "program": {"path": "p", "sha256": "0"}, "architecture": {"gate_program": {"path": "g", "sha256": "0"}}}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Verify(path, Options{})
+	if !errors.Is(err, ErrOlderFormat) {
+		t.Fatalf("err = %v, want ErrOlderFormat", err)
+	}
+	for _, want := range []string{"vouch-receipt/1 receipt, written by an older vouch", "checks " + Format, "run 'vouch gate' again"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }

@@ -74,7 +74,7 @@ func (o *Outcome) Trace(program []byte) []byte {
 	_ = res.WriteSummary(&b) // a strings.Builder never fails
 	b.WriteString("\nstatistics:\n")
 	fmt.Fprintf(&b, "  extensional facts loaded: %d\n", res.InputFacts)
-	fmt.Fprintf(&b, "  predicates: %d, verdict: %s, gate verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict, o.Report.GateVerdict)
+	fmt.Fprintf(&b, "  predicates: %d, verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict)
 
 	b.WriteString("\nverdicts and why:\n")
 	for _, p := range o.Report.Predicates {

@@ -86,8 +86,8 @@ func TestObserve(t *testing.T) {
 			rs := tt.top + strings.Replace(twoRules, "%s", tt.pred, 1)
 			out := runWith(t, rs, tt.env, Options{Observe: tt.observe})
 			rep := out.Report
-			if rep.Verdict != tt.verdict || rep.GateVerdict != tt.verdict {
-				t.Errorf("verdict %s, gate %s, want %s", rep.Verdict, rep.GateVerdict, tt.verdict)
+			if rep.Verdict != tt.verdict {
+				t.Errorf("verdict %s, want %s", rep.Verdict, tt.verdict)
 			}
 			for i, want := range tt.observed {
 				if rep.Predicates[i].Observed != want {
@@ -282,18 +282,18 @@ predicates:
 		t.Fatal(err)
 	}
 	var got []string
-	for _, pred := range []ast.PredicateSym{{Symbol: "verdict", Arity: 2}, {Symbol: "observed", Arity: 1}, {Symbol: "gate_verdict", Arity: 1}} {
+	for _, pred := range []ast.PredicateSym{{Symbol: "verdict", Arity: 2}, {Symbol: "observed", Arity: 1}} {
 		store.GetFacts(ast.NewQuery(pred), func(a ast.Atom) error {
 			got = append(got, a.String())
 			return nil
 		})
 	}
 	sort.Strings(got)
-	want := []string{"gate_verdict(/fail)", "observed(0)", "verdict(0,/fail)", "verdict(1,/fail)"}
+	want := []string{"observed(0)", "verdict(0,/fail)", "verdict(1,/fail)"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("replayed %v, want %v", got, want)
 	}
-	if out.Report.GateVerdict != "fail" || !out.Report.Predicates[0].Observed || out.Report.Predicates[1].Observed {
-		t.Errorf("reported gate %s, predicates %+v", out.Report.GateVerdict, out.Report.Predicates)
+	if out.Report.Verdict != "fail" || !out.Report.Predicates[0].Observed || out.Report.Predicates[1].Observed {
+		t.Errorf("reported verdict %s, predicates %+v", out.Report.Verdict, out.Report.Predicates)
 	}
 }

@@ -23,8 +23,6 @@ type Report struct {
 	Predicates []PredicateReport `json:"predicates"`
 	Warnings   []string          `json:"warnings"`
 	Artifacts  Artifacts         `json:"artifacts"`
-	// GateVerdict is the program's gate_verdict: what `vouch gate` decides.
-	GateVerdict string `json:"-"`
 }
 
 // Summary counts predicates by status.

@@ -229,17 +229,6 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 	if (rep.Verdict == "pass") != (enforced == 0) {
 		return nil, fmt.Errorf("%w: run verdict %s disagrees with %d enforced failures", errVerdicts, rep.Verdict, enforced)
 	}
-	gates := res.Facts("gate_verdict", 1)
-	if len(gates) != 1 {
-		return nil, fmt.Errorf("%w: %d gate verdicts", errVerdicts, len(gates))
-	}
-	g, _ := nameArg(gates[0], 0)
-	rep.GateVerdict = g[1:]
-	if rep.GateVerdict != rep.Verdict {
-		// Until architecture rules add blockers of their own, the gate
-		// blocks exactly when the rulespec fails.
-		return nil, fmt.Errorf("%w: gate verdict %s disagrees with run verdict %s", errVerdicts, rep.GateVerdict, rep.Verdict)
-	}
 	return rep, nil
 }
 

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/config"
-	"github.com/vouch-dev/vouch/imports"
-	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
@@ -54,7 +48,6 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 }
 
 func runLint(c *cli.Context) error {
-	start := time.Now()
 	format := c.String("format")
 	if !slices.Contains(lint.Formats(), format) {
 		return fail(exitError, fmt.Errorf("lint: unknown --format %q%s; want one of %s",
@@ -64,7 +57,7 @@ func runLint(c *cli.Context) error {
 	// Configuration errors are rendered in the chosen format, so a SARIF
 	// consumer always receives a valid log.
 	configFail := func(errs []lint.ConfigError) error {
-		r := &lint.Report{Version: lint.ReportVersion, Findings: []lint.Finding{}, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: errs}
+		r := lint.ErrorReport(errs)
 		switch format {
 		case "sarif":
 			_ = r.WriteSARIF(out, c.App.Version)
@@ -114,74 +107,31 @@ func runLint(c *cli.Context) error {
 	if c.Bool("update-baseline") && baselineFile == "" {
 		return one(errors.New("--update-baseline needs --baseline FILE (or architecture.baseline in vouch.yaml)"))
 	}
-	today := arch.Day(time.Now())
+	var today time.Time
 	if s := c.String("today"); s != "" {
-		d, err := time.Parse("2006-01-02", s)
-		if err != nil {
+		if today, err = time.Parse("2006-01-02", s); err != nil {
 			return one(fmt.Errorf("--today %q is not a date; want YYYY-MM-DD", s))
 		}
-		today = arch.Day(d)
 	}
-	model, err := arch.Load(root, archConfig)
-	if err != nil {
-		return configFail(configErrors(err))
-	}
+	cfg := lint.Config{File: archConfig, Baseline: baselineFile, SkipBaseline: c.Bool("update-baseline"),
+		Strict: strict, Today: today, NoCache: c.Bool("no-cache"), Out: c.String("out")}
 	// No rules: an error when they were asked for (--config, or vouch.yaml's
-	// architecture: section), else a warning that nothing was checked.
-	var notices []lint.ConfigError
-	if len(model.Rules) == 0 {
-		switch {
-		case c.String("config") != "":
-			return configFail([]lint.ConfigError{noRulesError(model, root, archConfig, "--config", "point --config at a file with rules")})
-		case section:
-			return configFail([]lint.ConfigError{noRulesError(model, root, archConfig, "vouch.yaml's architecture: section", "remove the section to turn the check off")})
-		}
-		notices = append(notices, noRulesNotice(model, root))
+	// architecture: section), else a notice that nothing was checked.
+	switch {
+	case c.String("config") != "":
+		cfg.RequiredBy, cfg.Remedy = "--config", "point --config at a file with rules"
+	case section:
+		cfg.RequiredBy, cfg.Remedy = "vouch.yaml's architecture: section", "remove the section to turn the check off"
 	}
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		// Same soft limit as vouch imports: extraction outpaces the
-		// collector on large trees.
-		debug.SetMemoryLimit(256 << 20)
-		if _, set := os.LookupEnv("GOGC"); !set {
-			// Evaluation allocates many short-lived substitutions; under
-			// the limit above, collecting less often saves ~10% of a warm
-			// run without raising the peak.
-			debug.SetGCPercent(400)
-		}
-	}
-	scan, err := imports.Scan(c.Context, root, imports.Options{NoCache: c.Bool("no-cache")})
-	if err != nil {
+	rep, err := lint.Check(c.Context, root, cfg)
+	var ce lint.ConfigErrors
+	switch {
+	case errors.As(err, &ce):
+		return configFail(ce)
+	case err != nil:
 		return one(err)
 	}
-	var annot map[string][]string
-	if model.Annotations {
-		annot = readAnnotations(root, scan.Files)
-	}
-	if err := model.Finish(scan.Files); err != nil {
-		return configFail(configErrors(err))
-	}
-	var baseline []lint.BaselineEntry
-	if b := baselineFile; b != "" && !c.Bool("update-baseline") {
-		if baseline, err = lint.ReadBaseline(b); err != nil {
-			return one(err)
-		}
-	}
-	o, err := lint.Run(model, scan, annot, lint.Options{Today: today})
-	if err != nil {
-		return one(err)
-	}
-	dir := c.String("out")
-	if dir == "" {
-		dir = filepath.Join(root, ".vouch", "lint")
-	}
-	arts, err := writeLintArtifacts(o, dir)
-	if err != nil {
-		return one(err)
-	}
-	rep := lint.NewReport(o, strict)
-	rep.Artifacts = arts
-	rep.Notices = notices
-	for _, n := range notices {
+	for _, n := range rep.Notices {
 		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.String())
 	}
 	if c.Bool("update-baseline") {
@@ -199,11 +149,6 @@ func runLint(c *cli.Context) error {
 		}
 		return nil
 	}
-	if baseline != nil {
-		rep.Stale = lint.ApplyBaseline(rep.Findings, baseline)
-	}
-	rep.Time = time.Since(start)
-	rep.Count()
 	switch format {
 	case "json":
 		err = rep.WriteJSON(out)
@@ -253,64 +198,4 @@ func lintConfig(c *cli.Context) (*config.Architecture, string, bool, error) {
 		return cfg.Architecture, cfg.Root, true, nil
 	}
 	return none, cfg.Root, false, nil
-}
-
-// noRulesNotice warns that plain vouch lint found no rules, so checked
-// nothing: where it looked, and how to add rules.
-func noRulesNotice(model *arch.Model, root string) lint.ConfigError {
-	if model.Layout == "none" {
-		return lint.ConfigError{Message: fmt.Sprintf(
-			"no architecture rules found (neither %s nor %s exists): nothing was checked; create %s with rules (docs/lint.md)",
-			filepath.Join(root, arch.FileName), filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), filepath.Join(root, arch.FileName))}
-	}
-	e := noRulesError(model, root, "", "", "")
-	e.Message = "defines no rules vouch evaluates: nothing was checked; add rules to it (docs/lint.md)"
-	return e
-}
-
-func configErrors(err error) []lint.ConfigError {
-	var el arch.ErrorList
-	if errors.As(err, &el) {
-		out := make([]lint.ConfigError, 0, len(el))
-		for _, e := range el {
-			out = append(out, lint.ConfigError{File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col, Message: e.Msg})
-		}
-		return out
-	}
-	return []lint.ConfigError{{Message: err.Error()}}
-}
-
-// readAnnotations reads `beadloom:key=value` annotations from every source
-// file; unreadable files simply have none (the import scan already warned).
-func readAnnotations(root string, files []string) map[string][]string {
-	out := map[string][]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-		if err != nil || !bytes.Contains(data, []byte("beadloom:")) {
-			continue
-		}
-		if ids := arch.Annotations(data); len(ids) > 0 {
-			out[f] = ids
-		}
-	}
-	return out
-}
-
-func writeLintArtifacts(o *lint.Outcome, dir string) (*lint.Artifacts, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output directory: %w", err)
-	}
-	var dl bytes.Buffer
-	if err := o.WriteDL(&dl); err != nil {
-		return nil, fmt.Errorf("render program: %w", err)
-	}
-	prog := filepath.Join(dir, lint.ProgramFile)
-	trace := filepath.Join(dir, lint.TraceFile)
-	if err := atomicfile.Write(prog, dl.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
-		return nil, err
-	}
-	return &lint.Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -87,7 +88,7 @@ func runReceiptVerify(c *cli.Context) error {
 		}
 		path = filepath.Join(dir, receipt.FileName)
 	}
-	if opts.Key, err = receiptKey(c); err != nil {
+	if opts.Key, err = receipt.LoadKey(c.String("key-file"), os.Getenv("VOUCH_KEY")); err != nil {
 		return fail(exitError, err)
 	}
 	r, probs, err := receipt.Verify(path, opts)

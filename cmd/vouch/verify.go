@@ -102,7 +102,7 @@ func runVerify(c *cli.Context) error {
 		MaxElements:  c.Int("max-elements"),
 		Observe:      c.Bool("observe"),
 		Root:         cfg.Root,
-		OutDir:       evidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
+		OutDir:       verify.EvidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
 	})
 	if err != nil {
 		var ie *verify.InputError
@@ -133,20 +133,4 @@ func runVerify(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-// evidenceOutDir is the configured output directory as evidence checks
-// must exclude it: vouch's own artifacts prove nothing about the work. Only
-// a directory set with --out or vouch.yaml counts (the default, the
-// envelope's directory, may hold the work itself), and never the root.
-func evidenceOutDir(out, root string) string {
-	if out == "" {
-		return ""
-	}
-	absOut, err1 := filepath.Abs(out)
-	absRoot, err2 := filepath.Abs(root)
-	if err1 != nil || err2 != nil || absOut == absRoot {
-		return ""
-	}
-	return absOut
 }

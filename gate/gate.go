@@ -1,0 +1,384 @@
+// Package gate decides whether an agent's work is done: the envelope is
+// present and well formed, it passes the rulespec, and (when asked) the
+// repository keeps its architecture rules. The decision is the gate
+// program's (semantics.dl), evaluated on every run; a pass leaves a receipt
+// (verification.json) and any other outcome removes an earlier one.
+//
+// Run is what `vouch gate` calls; the renderers in render.go print its
+// Result in the gate's formats.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/lint"
+	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/verify"
+)
+
+// Options are a gate run's settings; the zero value reads everything from
+// vouch.yaml found from the working directory.
+type Options struct {
+	// Root is the repository root; "" finds it (vouch.yaml's directory,
+	// else the git top level, else the working directory). RootSet says
+	// --root was given, so an empty Root is an error.
+	Root    string
+	RootSet bool
+	// Envelope, Rulespec and Out override vouch.yaml's.
+	Envelope, Rulespec, Out string
+	// KeyFile holds the receipt's MAC key; else KeyEnv (the value of
+	// VOUCH_KEY); both empty writes an unsigned receipt.
+	KeyFile, KeyEnv string
+	// Strict overrides vouch.yaml's strict when not nil.
+	Strict *bool
+	// Observe reports failures without failing the gate.
+	Observe bool
+	// Lint and NoLint force the architecture rules on or off; neither
+	// follows vouch.yaml's architecture: section.
+	Lint, NoLint bool
+	// NoCache neither reads nor writes the import cache.
+	NoCache bool
+	// Version is vouch's version, recorded in the receipt.
+	Version string
+	// Now is the receipt's creation time; zero is the current time.
+	Now time.Time
+}
+
+// Result is everything a gate run decided, for the renderers.
+type Result struct {
+	// Verdict is "pass" only when the gate program derived
+	// gate_verdict(/pass) and the receipt was written.
+	Verdict  string
+	Envelope string
+	Rulespec string
+	Root     string
+	Observe  bool
+	// Receipt is the written receipt, "" unless the gate passed.
+	Receipt string
+	Signed  bool
+	// PassedOnObserved is set when the pass relied on observed failures;
+	// the receipt records it and 'receipt verify' refuses it by default.
+	PassedOnObserved bool
+	// Missing is set when there is no envelope; Report is nil then.
+	Missing bool
+	// Err is an input or evaluation error; Report is nil then.
+	Err    error
+	Report *verify.Report
+	// Lint is the architecture half, nil when the rules were not evaluated.
+	Lint *Lint
+	// Program is the written gate program (gate.compiled.dl).
+	Program string
+}
+
+// Lint is the architecture half of a gate run.
+type Lint struct {
+	// Source names the configuration files read, as vouch lint's header
+	// does (architecture.yaml, or the .beadloom/_graph files).
+	Source  string
+	Strict  bool
+	Observe bool
+	// Files are the configuration files read, then the baseline.
+	Files []string
+	// Report is the lint report with the baseline applied; its Errors
+	// hold configuration problems when the rules could not be read.
+	Report *lint.Report
+	// Verdict is the gate program's lint_verdict; Blocking and Observed
+	// mark findings (by index) that lint_enforced / lint_observed derived.
+	Verdict  string
+	Blocking map[int]bool
+	Observed map[int]bool
+}
+
+// Run runs the whole gate. It never passes on an error, and no receipt
+// survives a run that does not pass: one from an earlier pass would
+// otherwise vouch for work this run rejected. The returned error is
+// Result.Err; the Result is always returned so the outcome can be
+// rendered.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	g := &Result{Verdict: "fail", Observe: opts.Observe}
+	path := g.decide(ctx, opts)
+	if g.Verdict == "pass" {
+		return g, nil
+	}
+	g.Receipt = ""
+	if path != "" {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			g.Err = errors.Join(g.Err, fmt.Errorf("remove the stale receipt: %w", err))
+			g.Report = nil
+		}
+	}
+	return g, g.Err
+}
+
+// decide fills g and returns where the receipt goes, so Run can remove a
+// stale one on any outcome but a pass.
+func (g *Result) decide(ctx context.Context, opts Options) string {
+	cfg, err := loadConfig(opts)
+	if err != nil {
+		g.Err = err
+		return fallbackReceipt(opts)
+	}
+	g.Root = cfg.Root
+	g.Envelope = pick(opts.Envelope, cfg.Envelope)
+	g.Rulespec = pick(opts.Rulespec, cfg.Rulespec)
+	outFlag := pick(opts.Out, cfg.Out)
+	dir := outFlag
+	if dir == "" {
+		dir = filepath.Dir(g.Envelope)
+	}
+	path := filepath.Join(dir, receipt.FileName)
+	key, err := receipt.LoadKey(opts.KeyFile, opts.KeyEnv)
+	if err != nil {
+		g.Err = err
+		return path
+	}
+	withLint, err := lintWanted(opts, cfg)
+	if err != nil {
+		g.Err = err
+		return path
+	}
+	if _, err := os.Stat(g.Envelope); errors.Is(err, fs.ErrNotExist) {
+		g.Missing = true
+		return path
+	}
+	strict := cfg.Strict
+	if opts.Strict != nil {
+		strict = *opts.Strict
+	}
+	out, err := verify.Run(verify.Input{
+		OutDir:       verify.EvidenceOutDir(outFlag, cfg.Root),
+		RulespecPath: g.Rulespec,
+		EnvelopePath: g.Envelope,
+		Limits:       cfg.Limits,
+		Strict:       strict,
+		Observe:      g.Observe,
+		Root:         cfg.Root,
+	})
+	if err != nil {
+		var ie *verify.InputError
+		if errors.As(err, &ie) {
+			err = fmt.Errorf("invalid input:\n%w", err)
+		}
+		g.Err = err
+		return path
+	}
+	if err := out.WriteArtifacts(dir); err != nil {
+		g.Err = err
+		return path
+	}
+	if withLint {
+		g.Lint, err = runLint(ctx, opts, cfg, dir)
+		if err != nil {
+			g.Err = err
+			return path
+		}
+	}
+	d, err := decide(out.Report.Verdict, g.Lint)
+	if err == nil {
+		g.Program, err = writeProgram(dir, d.Facts)
+	}
+	if err != nil {
+		g.Err = err
+		return path
+	}
+	if g.Lint != nil {
+		g.Lint.Verdict, g.Lint.Blocking, g.Lint.Observed = d.LintVerdict, d.Blocking, d.Observed
+	}
+	g.Report = out.Report
+	if d.Verdict != "pass" {
+		return path
+	}
+	if key == nil {
+		// An unsigned pass never silently replaces a signed receipt:
+		// whoever checks it with --require-signed would find it gone.
+		// The signed one stays (it no longer matches the files, so
+		// receipt verify refuses it) and the run is an error.
+		if prev, err := receipt.Read(path); err == nil && prev.MAC != nil {
+			g.Err = fmt.Errorf("%s is a signed receipt and this run has no key, so it is not replaced by an unsigned one: "+
+				"set VOUCH_KEY (or --key-file) to sign, or delete %s to accept unsigned receipts", path, path)
+			g.Report = nil
+			return ""
+		}
+	}
+	r, err := writeReceipt(path, cfg.File, out, g, key, opts)
+	if err != nil {
+		g.Err = err
+		g.Report = nil
+		return path
+	}
+	g.Receipt = path
+	g.Signed = key != nil
+	g.PassedOnObserved = r.Observed
+	g.Verdict = "pass"
+	return path
+}
+
+// runLint evaluates the architecture rules of the repository at cfg.Root
+// through lint.Check, the pipeline vouch lint runs, writing their program
+// and trace into dir/lint. It decides nothing: the findings are the
+// architecture program's, and the gate program decides.
+func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) (*Lint, error) {
+	a := cfg.Architecture
+	askedBy, remedy := "vouch.yaml's architecture: section", "remove the section to turn the check off"
+	if a == nil {
+		a = &config.Architecture{}
+		askedBy, remedy = "--lint", "drop --lint"
+	}
+	strict := opts.Strict != nil && *opts.Strict
+	l := &Lint{Strict: strict || a.Strict, Observe: opts.Observe || a.Observe}
+	rep, err := lint.Check(ctx, cfg.Root, lint.Config{
+		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache,
+		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy,
+	})
+	var ce lint.ConfigErrors
+	switch {
+	case errors.As(err, &ce):
+		l.Report = lint.ErrorReport(ce)
+		return l, err
+	case err != nil:
+		return l, fmt.Errorf("architecture rules: %w", err)
+	}
+	l.Report, l.Source, l.Files = rep, rep.Source, rep.Files
+	return l, nil
+}
+
+// lintWanted says whether the gate evaluates the architecture rules.
+func lintWanted(opts Options, cfg *config.Config) (bool, error) {
+	if opts.Lint && opts.NoLint {
+		return false, errors.New("--lint and --no-lint contradict each other; give one")
+	}
+	if opts.NoLint {
+		return false, nil
+	}
+	return opts.Lint || cfg.Architecture != nil, nil
+}
+
+func writeReceipt(path, configFile string, out *verify.Outcome, g *Result, key []byte, opts Options) (*receipt.Receipt, error) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	r, err := receipt.New(path, receipt.Inputs{
+		Rulespec: out.Rulespec.File,
+		Envelope: out.Envelope.File,
+		Program:  out.Report.Artifacts.Program,
+		Gate:     g.Program,
+		Config:   configFile,
+		Trace:    out.Report.Artifacts.Trace,
+		Root:     out.Root,
+		Evidence: out.EvidenceFiles(),
+	}, opts.Version, now)
+	if err != nil {
+		return nil, err
+	}
+	// Only a gate_verdict(/pass) reaches here: both programs passed.
+	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, "pass"
+	for _, p := range out.Report.Predicates {
+		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
+	}
+	if l := g.Lint; l != nil {
+		in := receipt.ArchInputs{Files: l.Files, Program: l.Report.Artifacts.Program, Trace: l.Report.Artifacts.Trace}
+		if err := r.AddArchitecture(path, in, l.Strict, l.Observe, l.Verdict); err != nil {
+			return nil, err
+		}
+		r.Architecture.ObservedFindings = len(l.Observed)
+	}
+	// A pass that relied on observed failures says so, and 'receipt
+	// verify' refuses it without --allow-observed.
+	r.Observed = r.PassedOnObserved()
+	if key != nil {
+		if err := r.Sign(key); err != nil {
+			return nil, err
+		}
+	}
+	return r, r.Write(path)
+}
+
+// loadConfig reads vouch.yaml, found from the working directory or under
+// opts.Root.
+func loadConfig(opts Options) (*config.Config, error) {
+	if opts.RootSet && opts.Root == "" {
+		return nil, errors.New("--root is empty")
+	}
+	cfg, err := config.Load(".", opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	return cfg, nil
+}
+
+// fallbackReceipt is where the receipt would be when vouch.yaml cannot be
+// loaded: Out, else the directory of Envelope, else what a lenient read of
+// vouch.yaml's out and envelope says, else the default. A receipt
+// elsewhere still fails 'vouch receipt verify', which hashes vouch.yaml.
+func fallbackReceipt(opts Options) string {
+	if opts.Out != "" {
+		return filepath.Join(opts.Out, receipt.FileName)
+	}
+	if opts.Envelope != "" {
+		return filepath.Join(filepath.Dir(opts.Envelope), receipt.FileName)
+	}
+	root := opts.Root
+	if root == "" {
+		var err error
+		if root, _, err = config.Discover("."); err != nil {
+			return ""
+		}
+	}
+	out, env := lenientConfig(filepath.Join(root, config.FileName))
+	switch {
+	case out != "":
+		return filepath.Join(root, out, receipt.FileName)
+	case env != "":
+		return filepath.Join(root, filepath.Dir(env), receipt.FileName)
+	}
+	return filepath.Join(root, filepath.Dir(filepath.FromSlash(config.DefaultEnvelope)), receipt.FileName)
+}
+
+// lenientConfig reads out and envelope from a vouch.yaml that did not
+// load, ignoring every other problem; paths that leave the root are
+// dropped.
+func lenientConfig(file string) (out, env string) {
+	defer func() { _ = recover() }() // yaml.v3 has panicked on hostile input
+	data, err := os.ReadFile(file)
+	if err != nil || len(data) > config.MaxBytes {
+		return "", ""
+	}
+	var v struct {
+		Out      any `yaml:"out"`
+		Envelope any `yaml:"envelope"`
+	}
+	_ = yaml.Unmarshal(data, &v)
+	local := func(x any) string {
+		s, ok := x.(string)
+		if !ok || s == "" || !filepath.IsLocal(filepath.FromSlash(s)) {
+			return ""
+		}
+		return filepath.FromSlash(s)
+	}
+	return local(v.Out), local(v.Envelope)
+}
+
+func pick(flag, fallback string) string {
+	if flag != "" {
+		return flag
+	}
+	return fallback
+}
+
+// MissingMessage tells the agent exactly how to produce the envelope at
+// path.
+func MissingMessage(path string) string {
+	return fmt.Sprintf("no envelope at %s: the work is not done until it has one. Write the facts of what you did "+
+		"as YAML under a top-level facts: mapping, then save it with\n  vouch envelope write %s < envelope.yaml\n"+
+		"(or write the file directly) and finish again. The rulespec's claims name the facts it checks.", path, path)
+}

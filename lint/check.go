@@ -1,0 +1,233 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/internal/atomicfile"
+)
+
+// Config says what Check evaluates. Its zero value finds the
+// architecture under the root, reads no baseline and writes the artifacts
+// to root/.vouch/lint.
+type Config struct {
+	// File is the architecture file (architecture.yaml, or a
+	// .beadloom/_graph directory or its rules.yml); "" finds one under the
+	// root.
+	File string
+	// Baseline is a JSON file of accepted findings; "" for none.
+	Baseline string
+	// SkipBaseline leaves the baseline unread, for a run that is about to
+	// rewrite it (--update-baseline).
+	SkipBaseline bool
+	// Strict turns inert rules into errors.
+	Strict bool
+	// Today is the day exemptions expire against; the zero time is today.
+	Today time.Time
+	// NoCache neither reads nor writes the import cache.
+	NoCache bool
+	// Out is where the program and trace go; "" is root/.vouch/lint.
+	Out string
+	// RequiredBy, when set, names what asked for the rules (such as
+	// "--config" or "vouch.yaml's architecture: section"): finding none
+	// is then a configuration error whose advice ends with Remedy.
+	// Otherwise finding none is a notice that nothing was checked.
+	RequiredBy, Remedy string
+}
+
+// ConfigErrors are configuration problems that stopped a check (exit 2),
+// each positioned where it is known.
+type ConfigErrors []ConfigError
+
+// Error lists the problems one per line.
+func (e ConfigErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, ce := range e {
+		msgs[i] = ce.String()
+	}
+	return "invalid architecture configuration:\n" + strings.Join(msgs, "\n")
+}
+
+// Check is the architecture pipeline that vouch lint and vouch gate both
+// run: load the configuration, insist on rules when they were asked for,
+// scan the imports, evaluate the rules in datalog, write the program and
+// trace, and apply the baseline. The report's findings are the
+// architecture program's; Check decides nothing beyond counting them.
+//
+// A configuration problem is a ConfigErrors; any other error (an
+// unreadable tree, an evaluation that did not complete) is returned as
+// it is. On success the report's Artifacts and Files are set.
+func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
+	start := time.Now()
+	model, err := arch.Load(root, cfg.File)
+	if err != nil {
+		return nil, configErrors(err)
+	}
+	var notices []ConfigError
+	if len(model.Rules) == 0 {
+		if cfg.RequiredBy != "" {
+			return nil, ConfigErrors{NoRulesError(model, root, cfg.File, cfg.RequiredBy, cfg.Remedy)}
+		}
+		notices = append(notices, noRulesNotice(model, root))
+	}
+	tuneMemory()
+	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache})
+	if err != nil {
+		return nil, err
+	}
+	var annot map[string][]string
+	if model.Annotations {
+		annot = readAnnotations(root, scan.Files)
+	}
+	if err := model.Finish(scan.Files); err != nil {
+		return nil, configErrors(err)
+	}
+	files := append([]string{}, model.Files...)
+	var baseline []BaselineEntry
+	if cfg.Baseline != "" && !cfg.SkipBaseline {
+		if baseline, err = ReadBaseline(cfg.Baseline); err != nil {
+			return nil, ConfigErrors{{Message: err.Error()}}
+		}
+		files = append(files, cfg.Baseline)
+	}
+	today := cfg.Today
+	if today.IsZero() {
+		today = time.Now()
+	}
+	o, err := Run(model, scan, annot, Options{Today: arch.Day(today)})
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.Out
+	if dir == "" {
+		dir = filepath.Join(root, ".vouch", "lint")
+	}
+	arts, err := o.WriteArtifacts(dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := NewReport(o, cfg.Strict)
+	rep.Artifacts = arts
+	rep.Notices = notices
+	rep.Files = files
+	if baseline != nil {
+		rep.Stale = ApplyBaseline(rep.Findings, baseline)
+	}
+	rep.Time = time.Since(start)
+	rep.Count()
+	return rep, nil
+}
+
+// ErrorReport is the report of a check that stopped on configuration
+// problems: no findings, only the errors, so every format can still
+// render a complete document (a SARIF consumer always gets a valid log).
+func ErrorReport(errs []ConfigError) *Report {
+	return &Report{Version: ReportVersion, Findings: []Finding{}, Stale: []StaleEntry{}, Skipped: []SkippedRule{}, Errors: errs}
+}
+
+// tuneMemory bounds the heap for the scan and evaluation unless the user
+// chose with GOMEMLIMIT or GOGC: extraction outpaces the collector on
+// large trees, and under the limit collecting less often saves ~10% of a
+// warm run without raising the peak.
+func tuneMemory() {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	debug.SetMemoryLimit(256 << 20)
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(400)
+	}
+}
+
+// NoRulesError is the configuration error of architecture rules asked for
+// (by requiredBy) when none were found: no architecture file at all, or
+// one defining no rule vouch evaluates. It names where vouch looked and how
+// to fix it; remedy says how to stop asking.
+func NoRulesError(model *arch.Model, root, file, requiredBy, remedy string) ConfigError {
+	if model.Layout == "none" {
+		want := filepath.Join(root, arch.FileName)
+		return ConfigError{File: want, Message: fmt.Sprintf(
+			"not found, nor is %s: %s asks for architecture rules but none are configured; create %s with rules, set architecture.config in vouch.yaml to your architecture file, or %s",
+			filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), requiredBy, want, remedy)}
+	}
+	switch {
+	case file != "":
+	case model.Layout == "vouch" && len(model.Files) > 0:
+		file = model.Files[0]
+	default:
+		file = filepath.Join(root, filepath.FromSlash(arch.BeadloomDir))
+	}
+	return ConfigError{File: file, Message: fmt.Sprintf(
+		"defines no rules vouch evaluates, but %s asks for architecture rules; add rules to it, or %s", requiredBy, remedy)}
+}
+
+// noRulesNotice warns that a lint run found no rules, so checked nothing:
+// where it looked, and how to add rules.
+func noRulesNotice(model *arch.Model, root string) ConfigError {
+	if model.Layout == "none" {
+		return ConfigError{Message: fmt.Sprintf(
+			"no architecture rules found (neither %s nor %s exists): nothing was checked; create %s with rules (docs/lint.md)",
+			filepath.Join(root, arch.FileName), filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), filepath.Join(root, arch.FileName))}
+	}
+	e := NoRulesError(model, root, "", "", "")
+	e.Message = "defines no rules vouch evaluates: nothing was checked; add rules to it (docs/lint.md)"
+	return e
+}
+
+// configErrors positions the architecture loader's problems.
+func configErrors(err error) ConfigErrors {
+	var el arch.ErrorList
+	if errors.As(err, &el) {
+		out := make(ConfigErrors, 0, len(el))
+		for _, e := range el {
+			out = append(out, ConfigError{File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col, Message: e.Msg})
+		}
+		return out
+	}
+	return ConfigErrors{{Message: err.Error()}}
+}
+
+// readAnnotations reads `beadloom:key=value` annotations from every source
+// file; unreadable files simply have none (the import scan already warned).
+func readAnnotations(root string, files []string) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil || !bytes.Contains(data, []byte("beadloom:")) {
+			continue
+		}
+		if ids := arch.Annotations(data); len(ids) > 0 {
+			out[f] = ids
+		}
+	}
+	return out
+}
+
+// WriteArtifacts writes the program and its evaluation trace into dir.
+func (o *Outcome) WriteArtifacts(dir string) (*Artifacts, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output directory: %w", err)
+	}
+	var dl bytes.Buffer
+	if err := o.WriteDL(&dl); err != nil {
+		return nil, fmt.Errorf("render program: %w", err)
+	}
+	prog := filepath.Join(dir, ProgramFile)
+	trace := filepath.Join(dir, TraceFile)
+	if err := atomicfile.Write(prog, dl.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
+		return nil, err
+	}
+	return &Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
+}
