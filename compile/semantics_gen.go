@@ -1569,37 +1569,6 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/rulespec", NumValue: -6527293973848485805},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "failing", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "run_verdict", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}}},
-		}},
 	}}
 }
 
@@ -1649,9 +1618,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "failing", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "found", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   struct{}{},
@@ -2965,37 +2931,6 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/rulespec", NumValue: -6527293973848485805},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "failing", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "run_verdict", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
-			}}},
-		}},
 	}, Decls: map[ast.PredicateSym]*ast.Decl{
 		ast.PredicateSym{Symbol: "absent", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -3428,51 +3363,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "X0"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "X0"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "X0"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -4276,16 +4166,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "failing", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "run_verdict", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "absent", Arity: 1}:           11,
@@ -4295,9 +4176,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "failing", Arity: 1}:          34,
 		ast.PredicateSym{Symbol: "found", Arity: 1}:            19,
 		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        21,
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:     37,
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:     35,
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:     38,
 		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    23,
 		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  20,
 		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   13,
@@ -4320,7 +4198,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "ranged", Arity: 1}:           9,
 		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      15,
 		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        10,
-		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      36,
+		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      35,
 		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          27,
 		ast.PredicateSym{Symbol: "stray", Arity: 3}:            29,
 		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  28,

@@ -21,8 +21,11 @@ const ProgramFile = "gate.compiled.dl"
 // semantics decides the gate. Its facts are what the two other programs
 // derived: the rulespec program's run_verdict and, when the architecture
 // rules ran, the architecture program's findings. Go only copies them in;
-// which finding blocks, and the final verdict, are derived here.
+// which finding blocks, and the final verdict, are derived here. Runs
+// evaluate semanticsAnalysis(), generated from this text, so nothing is
+// parsed at run time; the text is what gate.compiled.dl replays.
 //
+//go:generate go run github.com/vouch-dev/vouch/internal/dlgen -pkg gate -func semantics -o semantics_gen.go semantics.dl
 //go:embed semantics.dl
 var semantics string
 
@@ -89,7 +92,7 @@ func decide(rulespecVerdict string, l *Lint) (*decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := datalog.Eval(semantics, fs, datalog.Options{})
+	res, err := datalog.EvalAnalysis(semanticsAnalysis(), fs, datalog.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("the gate program did not complete: %w", err)
 	}
