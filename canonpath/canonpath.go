@@ -80,6 +80,18 @@ var (
 // be absolute. Canonical reads the file system (lstat and readlink) but never
 // changes it.
 func Canonical(p, cwd, home string) (string, error) {
+	return canonical(p, cwd, home, false)
+}
+
+// CanonicalFrom is Canonical for callers whose working directory base is
+// already canonical (a result of Canonical): base's own components are not
+// looked up again, which saves a system call per component of base on
+// every relative path. A base that is not canonical gives wrong answers.
+func CanonicalFrom(p, base, home string) (string, error) {
+	return canonical(p, base, home, true)
+}
+
+func canonical(p, cwd, home string, trusted bool) (string, error) {
 	if p == "" {
 		return "", ErrEmpty
 	}
@@ -107,9 +119,12 @@ func Canonical(p, cwd, home string) (string, error) {
 		if strings.IndexByte(cwd, 0) >= 0 {
 			return "", fmt.Errorf("working directory: %w", ErrNUL)
 		}
+		if trusted {
+			return resolve(filepath.Clean(cwd), d)
+		}
 		d = cwd + "/" + d
 	}
-	return resolve(d)
+	return resolve("/", d)
 }
 
 // Within reports whether path (already canonical) is dir or below it (also
@@ -198,13 +213,14 @@ func expandTilde(p, home string) (string, error) {
 	return u.HomeDir + "/" + rest, nil
 }
 
-// resolve walks the absolute path abs component by component like the
-// kernel does, replacing existing symbolic links by their targets.
-func resolve(abs string) (string, error) {
+// resolve walks the path rel from the real directory start, component by
+// component like the kernel does, replacing existing symbolic links by
+// their targets.
+func resolve(start, rel string) (string, error) {
 	// todo holds the components still to walk, in reverse order so the
 	// next one is at the end and a link target can be pushed cheaply.
-	todo := reversed(strings.Split(abs, "/"))
-	done := "/"
+	todo := reversed(strings.Split(rel, "/"))
+	done := start
 	// missing holds components below done that do not exist; they are
 	// kept lexically, and a ".." that climbs back out of them returns to
 	// resolving, so "missing/../link" still follows link.

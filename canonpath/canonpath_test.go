@@ -124,6 +124,10 @@ func TestCanonical(t *testing.T) {
 			if got != want {
 				t.Errorf("Canonical(%q) = %q, want %q", p, got, want)
 			}
+			// repo is canonical, so CanonicalFrom must agree.
+			if from, err := CanonicalFrom(p, tt.cwd, home); err != nil || from != want {
+				t.Errorf("CanonicalFrom(%q) = %q, %v; want %q", p, from, err, want)
+			}
 		})
 	}
 }

@@ -24,14 +24,29 @@ type call struct {
 // what the program is known to do with its arguments.
 func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx) {
 	var env []string
+	var statics []bool
 	envDynamic := false
 	for _, a := range ce.Assigns {
 		s, static := w.assignValue(a)
 		env = append(env, s)
+		statics = append(statics, static)
 		envDynamic = envDynamic || !static
 	}
 	if len(ce.Args) == 0 {
 		// Only assignments: the shell sets variables, nothing runs.
+		for i, a := range ce.Assigns {
+			if a.Name == nil {
+				continue
+			}
+			_, value, _ := strings.Cut(env[i], "=")
+			static := statics[i] && !a.Append && a.Index == nil && a.Array == nil && !a.Naked
+			if a.Append {
+				if old, ok := w.vars[a.Name.Value]; ok && statics[i] && a.Index == nil && a.Array == nil {
+					value, static = old+value, true
+				}
+			}
+			w.setVar(a.Name.Value, value, static)
+		}
 		return
 	}
 	var fs []field
@@ -102,6 +117,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		cmd.Dynamic = true
 		w.incomplete("command name is not static")
 	}
+	if envDynamic {
+		w.incomplete("assignment that is not static in front of " + nameOr(cmd.Name))
+	}
 	for _, f := range fs[1:] {
 		cmd.Args = append(cmd.Args, f.arg())
 		cmd.Raw = append(cmd.Raw, f.raw)
@@ -153,7 +171,7 @@ func (w *walker) cd(f field) {
 	if strings.HasPrefix(target, "~") {
 		target = "./" + target
 	}
-	d, err := canonpath.Canonical(target, w.dir, "")
+	d, err := canonpath.CanonicalFrom(target, w.dir, "")
 	if err != nil {
 		w.dirKnown = false
 		w.incomplete("cd to an invalid directory")
@@ -185,7 +203,11 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 	if !filepath.IsAbs(p) && !w.dirKnown {
 		w.incomplete("relative path in " + what + " after cd to an unknown directory")
 	}
-	c, err := canonpath.Canonical(p, w.dir, "")
+	if w.paths++; w.paths > maxPaths {
+		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
+		return
+	}
+	c, err := canonpath.CanonicalFrom(p, w.dir, "")
 	if err != nil {
 		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
 		return
@@ -197,6 +219,10 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 // system, as the shell would when the command runs.
 func (w *walker) glob(f field, set map[string]bool, what string) {
 	w.incomplete("glob in " + what)
+	if w.globs++; w.globs > maxGlobs {
+		w.incomplete(fmt.Sprintf("more than %d globs", maxGlobs))
+		return
+	}
 	dirPat, basePat := "", f.pat
 	if i := strings.LastIndexByte(f.pat, '/'); i >= 0 {
 		dirPat, basePat = f.pat[:i+1], f.pat[i+1:]
@@ -211,7 +237,7 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	if strings.HasPrefix(dir, "~") {
 		dir = "./" + dir
 	}
-	cdir, err := canonpath.Canonical(dir, w.dir, "")
+	cdir, err := canonpath.CanonicalFrom(dir, w.dir, "")
 	if err != nil {
 		return
 	}
@@ -264,6 +290,8 @@ func unescapePattern(pat string) string {
 	return b.String()
 }
 
+// canonicalIn resolves p against dir, which is always canonical here
+// (Parse canonicalises Options.Cwd, and cd keeps it so).
 func canonicalIn(p, dir string) (string, error) {
-	return canonpath.Canonical(p, dir, "")
+	return canonpath.CanonicalFrom(p, dir, "")
 }

@@ -101,6 +101,8 @@ func handlerFor(name string) handler {
 		return writeDevices
 	case "find":
 		return findFiles
+	case "read", "unset", "mapfile", "readarray", "getopts", "printf", "let":
+		return forgetVars
 	case "cd", "pushd":
 		return changeDir
 	case "popd":
@@ -760,6 +762,21 @@ func changeDir(w *walker, c *call) {
 		w.dirStack = append(w.dirStack, w.dir)
 	}
 	w.cd(target)
+}
+
+// forgetVars: read, unset, mapfile, getopts and printf -v set or clear
+// variables to values Parse cannot know.
+func forgetVars(w *walker, c *call) {
+	for _, f := range c.args {
+		if !f.known() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.s, "=")
+		name, _, _ = strings.Cut(name, "[")
+		if isName(name) {
+			w.setVar(name, "", false)
+		}
+	}
 }
 
 func popDir(w *walker, c *call) {

@@ -76,6 +76,9 @@ func FuzzParse(f *testing.F) {
 		if facts.Incomplete != (len(facts.Unresolved) > 0) {
 			t.Fatalf("Incomplete %v with reasons %q", facts.Incomplete, facts.Unresolved)
 		}
+		if strings.HasPrefix(facts.ParseError, "internal error") {
+			t.Fatalf("Parse(%q): %s", command, facts.ParseError)
+		}
 		if facts.ParseError != "" && !facts.Incomplete {
 			t.Fatalf("parse error %q but facts complete", facts.ParseError)
 		}

@@ -3,12 +3,15 @@ package shellfacts
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vouch-dev/vouch/canonpath"
 )
 
 // Bounds on the work one Parse may do, so that a hostile command line costs
@@ -34,6 +37,14 @@ const (
 	maxGlobMatches = 256
 	// maxReasons bounds the Unresolved list.
 	maxReasons = 32
+	// maxPaths bounds how many paths one Parse resolves (each costs a
+	// system call per component).
+	maxPaths = 4096
+	// maxGlobs bounds how many globs one Parse expands (each reads a
+	// directory).
+	maxGlobs = 32
+	// maxBraceFields bounds the fields brace expansion makes in one Parse.
+	maxBraceFields = 4096
 )
 
 // Options says where a command runs. Only Cwd is required.
@@ -97,6 +108,11 @@ func Parse(command string, opts Options) (facts *Facts, err error) {
 	case opts.MaxDepth == 0:
 		opts.MaxDepth = DefaultMaxDepth
 	}
+	cwd, err := canonpath.Canonical(opts.Cwd, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("shellfacts: Options.Cwd: %w", err)
+	}
+	opts.Cwd = cwd
 	w := newWalker(opts)
 	defer func() {
 		// A bug here must not take the guard down with it, nor let a
@@ -121,9 +137,19 @@ type walker struct {
 	opts  Options
 	facts *Facts
 
-	dir      string   // current directory, following static cd
+	dir      string   // current directory (canonical), following static cd
 	dirKnown bool     // false after a cd whose target is not static
 	dirStack []string // pushd / popd
+
+	// vars holds shell variables assigned a static value earlier in the
+	// command line (F=.env; cat $F). An assignment that may or may not
+	// happen (inside if, a loop, after && or ||, in a function) removes
+	// the variable instead, so its later uses stay dynamic.
+	vars map[string]string
+	cond int // > 0 while walking code that runs conditionally
+
+	// Work done so far, against the bounds above.
+	paths, globs, braceFields int
 
 	depth  int // nesting of shell strings and substitutions
 	ast    int // recursion depth within one syntax tree
@@ -140,6 +166,7 @@ func newWalker(opts Options) *walker {
 		facts:    &Facts{},
 		dir:      filepath.Clean(opts.Cwd),
 		dirKnown: true,
+		vars:     map[string]string{},
 		reads:    map[string]bool{},
 		writes:   map[string]bool{},
 		deletes:  map[string]bool{},
@@ -198,26 +225,83 @@ func (w *walker) script(src string, depth int, what string) {
 		}
 		w.nested += len(src)
 	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		if depth > 0 {
-			err = fmt.Errorf("%s string: %w", what, err)
-		}
-		w.parseError(err)
-		w.incomplete("part of the command does not parse")
-		// Recovery fills in missing tokens (an unclosed quote or
-		// parenthesis), so commands after the error are still seen.
-		if rec, rerr := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); rerr == nil && rec != nil {
-			file = rec
-		}
-		if file == nil {
-			return
+	w.parseWalk(src, depth, what, 0)
+}
+
+// maxNesting bounds the bracket nesting of one script handed to the parser.
+const maxNesting = 128
+
+// nesting returns how deeply (, { and [ nest in src. Quotes are ignored on
+// purpose: telling quoted text apart needs the parser this protects, and
+// counting every bracket only over-estimates the parser's recursion depth.
+func nesting(src string) int {
+	depth, most := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '(' || c == '{' || c == '[':
+			depth++
+			most = max(most, depth)
+		case c == ')' || c == '}' || c == ']':
+			depth = max(depth-1, 0)
 		}
 	}
-	saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
-	w.src, w.depth, w.ast = src, depth, 0
-	w.stmts(file.Stmts, ctx{})
-	w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
+	return most
+}
+
+// maxResyncs bounds how many times one script is resumed after a syntax
+// error.
+const maxResyncs = 16
+
+// parseWalk parses src and walks it. When src does not parse, a parser
+// that fills in missing tokens (an unclosed quote or parenthesis) is tried;
+// when that fails too, the statements before the error are walked and
+// parsing resumes after the next separator, so `echo ) ; rm -rf /` still
+// shows rm.
+func (w *walker) parseWalk(src string, depth int, what string, resync int) {
+	if n := nesting(src); n > maxNesting {
+		// The parser recurses per level (and deeply per level of
+		// arithmetic), so such input would cost seconds; no real
+		// command nests like this.
+		w.parseError(fmt.Errorf("brackets nested %d levels deep (at most %d are analysed)", n, maxNesting))
+		w.incomplete("brackets nested too deeply to analyse")
+		return
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		perr := err
+		if depth > 0 {
+			perr = fmt.Errorf("%s string: %w", what, err)
+		}
+		w.parseError(perr)
+		w.incomplete("part of the command does not parse")
+		if rec, rerr := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); rerr == nil && rec != nil {
+			file, err = rec, nil
+		}
+	}
+	if file != nil {
+		saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
+		w.src, w.depth, w.ast = src, depth, 0
+		w.stmts(file.Stmts, ctx{})
+		w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
+	}
+	if err == nil {
+		return
+	}
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return
+	}
+	if resync >= maxResyncs {
+		w.incomplete("too many syntax errors")
+		return
+	}
+	off := int(pe.Pos.Offset())
+	if off < 0 || off > len(src) {
+		return
+	}
+	if i := strings.IndexAny(src[off:], ";&|\n"); i >= 0 {
+		w.parseWalk(src[off+i+1:], depth, what, resync+1)
+	}
 }
 
 // ctx is what an enclosing construct tells the commands inside it.
@@ -270,7 +354,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 			return
 		}
 		w.stmt(cmd.X, c)
+		w.cond++
 		w.stmt(cmd.Y, c)
+		w.cond--
 	case *syntax.Subshell:
 		dir := w.saveDir()
 		w.stmts(cmd.Stmts, c)
@@ -278,22 +364,35 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 	case *syntax.Block:
 		w.stmts(cmd.Stmts, c)
 	case *syntax.IfClause:
-		for ic := cmd; ic != nil; ic = ic.Else {
+		w.stmts(cmd.Cond, c)
+		w.cond++
+		w.stmts(cmd.Then, c)
+		for ic := cmd.Else; ic != nil; ic = ic.Else {
 			w.stmts(ic.Cond, c)
 			w.stmts(ic.Then, c)
 		}
+		w.cond--
 	case *syntax.WhileClause:
+		w.cond++
 		w.stmts(cmd.Cond, c)
 		w.stmts(cmd.Do, c)
+		w.cond--
 	case *syntax.ForClause:
 		if cmd.Loop != nil {
 			w.substs(cmd.Loop)
 		}
+		w.cond++
+		if it, ok := cmd.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			w.setVar(it.Name.Value, "", false)
+		}
 		w.stmts(cmd.Do, c)
+		w.cond--
 	case *syntax.CaseClause:
 		if cmd.Word != nil {
 			w.substs(cmd.Word)
 		}
+		w.cond++
+		defer func() { w.cond-- }()
 		for _, item := range cmd.Items {
 			for _, p := range item.Patterns {
 				w.substs(p)
@@ -304,7 +403,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		// The body runs when the function is called, wherever that is;
 		// its commands count as if they ran here.
 		dir := w.saveDir()
+		w.cond++
 		w.stmt(cmd.Body, ctx{})
+		w.cond--
 		w.restoreDir(dir)
 	case *syntax.TimeClause:
 		c.wrappers = append(slices.Clip(c.wrappers), "time")
@@ -366,18 +467,39 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 	}
 }
 
+// dirState is what a subshell inherits and cannot change for its parent:
+// the directory and the variables.
 type dirState struct {
 	dir   string
 	known bool
 	stack []string
+	vars  map[string]string
 }
 
 func (w *walker) saveDir() dirState {
-	return dirState{w.dir, w.dirKnown, slices.Clone(w.dirStack)}
+	d := dirState{dir: w.dir, known: w.dirKnown, stack: slices.Clone(w.dirStack), vars: w.vars}
+	if len(w.vars) > 0 {
+		d.vars = maps.Clone(w.vars)
+	}
+	return d
 }
 
 func (w *walker) restoreDir(d dirState) {
-	w.dir, w.dirKnown, w.dirStack = d.dir, d.known, d.stack
+	w.dir, w.dirKnown, w.dirStack, w.vars = d.dir, d.known, d.stack, d.vars
+}
+
+// setVar records an assignment; conditional ones forget the variable.
+func (w *walker) setVar(name, value string, static bool) {
+	if name == "" {
+		return
+	}
+	if !static || w.cond > 0 {
+		delete(w.vars, name)
+		return
+	}
+	if len(w.vars) < 256 {
+		w.vars[name] = value
+	}
 }
 
 // substs walks every command substitution and process substitution inside
@@ -444,6 +566,10 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 			continue
 		}
 		s, static := w.assignValue(a)
+		if a.Name != nil {
+			name, value, _ := strings.Cut(s, "=")
+			w.setVar(name, value, static && !a.Naked && !a.Append && a.Index == nil && a.Array == nil)
+		}
 		cmd.Args = append(cmd.Args, s)
 		cmd.Raw = append(cmd.Raw, w.rawOf(a))
 		cmd.Dynamic = cmd.Dynamic || !static
@@ -565,7 +691,7 @@ func (w *walker) stdinText(rs []*syntax.Redirect) (text string, ok bool, found b
 			if r.Hdoc == nil {
 				return "", true, true
 			}
-			s, static := w.heredocText(r.Hdoc)
+			s, static := w.heredocText(r.Hdoc, quotedWord(r.Word))
 			return s, static, true
 		case syntax.WordHdoc:
 			found = true
@@ -582,17 +708,40 @@ func (w *walker) stdinText(rs []*syntax.Redirect) (text string, ok bool, found b
 // heredocText renders a here-document body: literal text stays as is
 // (a quoted delimiter leaves the whole body one literal), expansions make
 // it dynamic.
-func (w *walker) heredocText(word *syntax.Word) (string, bool) {
+func (w *walker) heredocText(word *syntax.Word, quoted bool) (string, bool) {
 	var b strings.Builder
 	for _, p := range word.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescapeHeredoc(p.Value))
+			if quoted {
+				b.WriteString(p.Value)
+			} else {
+				b.WriteString(unescapeHeredoc(p.Value))
+			}
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
+}
+
+// quotedWord reports whether any part of a here-document delimiter is
+// quoted, which makes the body literal.
+func quotedWord(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unescapeHeredoc removes the backslashes an unquoted here-document gives

@@ -159,6 +159,7 @@ func TestParseCommands(t *testing.T) {
 		{"env alone", "env", want{cmds: []string{"env"}}},
 		{"env -S", "env -S 'rm -rf /'", want{cmds: []string{"env -S rm -rf /", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"assignment prefix", "VAR=1 rm -rf /", want{cmds: []string{"VAR=1 rm -rf /"}, deletes: []string{"/"}}},
+		{"dynamic assignment", "X=$(id) rm -rf /", want{cmds: []string{"^1 id", "X= rm -rf /"}, deletes: []string{"/"}, incomplete: true}},
 		{"two assignments", "A=1 B='x y' rm -rf /", want{cmds: []string{"A=1 B=x y rm -rf /"}, deletes: []string{"/"}}},
 		{"assignment only", "A=1", want{}},
 		{"leading comment", "# just looking\nrm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},
@@ -261,7 +262,37 @@ func TestParseCommands(t *testing.T) {
 		{"brace expansion", "cat .{env,envrc}", want{cmds: []string{"cat .env .envrc"}, reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}}},
 		{"brace sequence", "touch f{1..3}", want{cmds: []string{"touch f1 f2 f3"}, writes: []string{"ROOT/repo/f1", "ROOT/repo/f2", "ROOT/repo/f3"}}},
 
+		// Variables assigned in the command line itself.
+		{"variable assigned", "F=.env; cat $F", want{cmds: []string{"cat .env"}, reads: []string{"ROOT/repo/.env"}}},
+		{"variable append", "D=/; D+=etc; rm -rf $D", want{cmds: []string{"rm -rf /etc"}, deletes: []string{"/etc"}}},
+		{"export assigned", "export T=/tmp/x && rm -rf \"$T\"", want{cmds: []string{"export T=/tmp/x", "rm -rf /tmp/x"}, deletes: []string{"/tmp/x"}}},
+		{"prefix assignment does not set", "F=.env cat $F", want{cmds: []string{"F=.env cat ?"}, incomplete: true}},
+		{"conditional assignment forgets", "F=a; if x; then F=.env; fi; cat $F", want{cmds: []string{"x", "cat ?"}, incomplete: true}},
+		{"and assignment forgets", "F=a; true && F=.env; cat $F", want{cmds: []string{"true", "cat ?"}, incomplete: true}},
+		{"loop variable", "for F in .env; do cat $F; done", want{cmds: []string{"cat ?"}, incomplete: true}},
+		{"read forgets", "F=a; read F; cat $F", want{cmds: []string{"read F", "cat ?"}, incomplete: true}},
+		{"subshell assignment stays inside", "F=a; (F=.env); cat $F", want{cmds: []string{"cat a"}, reads: []string{"ROOT/repo/a"}}},
+		{"variable from substitution", "F=$(ls); cat $F", want{cmds: []string{"^1 ls", "cat ?"}, incomplete: true}},
+
+		// More wrappers.
+		{"uv run", "uv run --with x pytest -q", want{cmds: []string{"uv> pytest -q"}}},
+		{"uv pip is not a wrapper", "uv pip install x", want{cmds: []string{"uv pip install x"}}},
+		{"bundle exec", "bundle exec rake db:drop", want{cmds: []string{"bundle> rake db:drop"}}},
+		{"yarn run is a script", "yarn run build", want{cmds: []string{"yarn run build"}}},
+		{"gosu", "gosu root rm -rf /", want{cmds: []string{"gosu> rm -rf /"}, deletes: []string{"/"}}},
+		{"parallel", "parallel rm -rf ::: a b", want{cmds: []string{"parallel> rm -rf"}, incomplete: true}},
+		{"parallel string", "parallel 'rm -rf {}' ::: a", want{cmds: []string{"parallel rm -rf {} ::: a", "^1 rm -rf {}"}, deletes: []string{"ROOT/repo/{}"}}},
+		{"systemd-run", "systemd-run --unit x -p A=b rm -rf /", want{cmds: []string{"systemd-run> rm -rf /"}, deletes: []string{"/"}}},
+		{"busybox", "busybox rm -rf /", want{cmds: []string{"busybox> rm -rf /"}, deletes: []string{"/"}}},
+
+		// Here-documents fed to a shell.
+		{"quoted heredoc to bash", "bash <<'EOF'\nrm -rf \\/\nEOF", want{cmds: []string{"bash", "^1 rm -rf /"}, deletes: []string{"/"}}},
+		{"heredoc with expansion to bash", "bash <<EOF\nrm -rf $X\nEOF", want{cmds: []string{"bash"}, incomplete: true}},
+
 		// Unparsable.
+		{"stray paren", "echo ) ; rm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}, incomplete: true, parseError: true}},
+		{"stray done", "done; rm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}, incomplete: true, parseError: true}},
+		{"stray fi after", "rm -rf /; fi", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}, incomplete: true, parseError: true}},
 		{"unclosed quote", `rm -rf /; echo "oops`, want{cmds: []string{"rm -rf /", "echo oops"}, deletes: []string{"/"}, incomplete: true, parseError: true}},
 		{"dangling pipe", "rm -rf / |", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}, incomplete: true, parseError: true}},
 		{"bad nested", `bash -c 'rm -rf / ; if'`, want{cmds: []string{"bash -c rm -rf / ; if", "^1 rm -rf /"}, deletes: []string{"/"}, incomplete: true, parseError: true}},

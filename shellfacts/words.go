@@ -36,7 +36,7 @@ func (f field) known() bool { return f.static && !f.glob }
 // piece is one alternative of a word being expanded (brace expansion can
 // make several).
 type piece struct {
-	s, pat string
+	s, pat []byte // built by appending, so a word of many parts costs linear time
 	glob   bool
 }
 
@@ -101,7 +101,7 @@ func (w *walker) fieldsQuiet(word *syntax.Word) []field {
 	}
 	out := make([]field, 0, len(acc))
 	for _, p := range acc {
-		out = append(out, field{s: p.s, static: true, glob: p.glob, pat: p.pat, raw: raw})
+		out = append(out, field{s: string(p.s), static: true, glob: p.glob, pat: string(p.pat), raw: raw})
 	}
 	return out
 }
@@ -133,7 +133,7 @@ func (w *walker) tilde(lit *syntax.Lit, parts []syntax.WordPart) ([]piece, []syn
 	if slash {
 		restLit.Value = "/" + rest
 	}
-	return []piece{{s: home, pat: escapePattern(home)}}, append([]syntax.WordPart{restLit}, parts[1:]...), true
+	return []piece{{s: []byte(home), pat: []byte(escapePattern(home))}}, append([]syntax.WordPart{restLit}, parts[1:]...), true
 }
 
 // expand appends parts to every alternative in acc. It returns false when
@@ -182,6 +182,9 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 		w.incomplete("parameter expansion")
 		return "", false
 	}
+	if v, ok := w.vars[p.Param.Value]; ok {
+		return v, true
+	}
 	switch p.Param.Value {
 	case "HOME":
 		if w.opts.Home != "" {
@@ -205,7 +208,7 @@ func (w *walker) brace(b *syntax.BraceExp, acc []piece) ([]piece, bool) {
 			return nil, false
 		}
 		for _, s := range seq {
-			alts = append(alts, piece{s: s, pat: escapePattern(s)})
+			alts = append(alts, piece{s: []byte(s), pat: []byte(escapePattern(s))})
 		}
 	} else {
 		for _, e := range b.Elems {
@@ -216,14 +219,19 @@ func (w *walker) brace(b *syntax.BraceExp, acc []piece) ([]piece, bool) {
 			alts = append(alts, sub...)
 		}
 	}
-	if len(acc)*len(alts) > maxFields {
+	if len(acc)*len(alts) > maxFields || w.braceFields+len(acc)*len(alts) > maxBraceFields {
 		w.incomplete("brace expansion too large")
 		return nil, false
 	}
+	w.braceFields += len(acc) * len(alts)
 	out := make([]piece, 0, len(acc)*len(alts))
 	for _, a := range acc {
 		for _, b := range alts {
-			out = append(out, piece{s: a.s + b.s, pat: a.pat + b.pat, glob: a.glob || b.glob})
+			out = append(out, piece{
+				s:    append(append(make([]byte, 0, len(a.s)+len(b.s)), a.s...), b.s...),
+				pat:  append(append(make([]byte, 0, len(a.pat)+len(b.pat)), a.pat...), b.pat...),
+				glob: a.glob || b.glob,
+			})
 		}
 	}
 	return out, true
@@ -286,8 +294,8 @@ func sequence(b *syntax.BraceExp) ([]string, bool) {
 
 func appendAll(acc []piece, s, pat string, glob bool) []piece {
 	for i := range acc {
-		acc[i].s += s
-		acc[i].pat += pat
+		acc[i].s = append(acc[i].s, s...)
+		acc[i].pat = append(acc[i].pat, pat...)
 		acc[i].glob = acc[i].glob || glob
 	}
 	return acc

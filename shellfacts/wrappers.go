@@ -4,6 +4,9 @@ import (
 	"strings"
 )
 
+// Wrappers are looked up by name; the table is a switch rather than a
+// map so that it holds no state and cannot be changed at run time.
+
 // wrapResult is what stripping one wrapper leaves.
 type wrapResult struct {
 	ok         bool    // the program was used as a wrapper
@@ -61,8 +64,116 @@ func wrapperFor(name string) wrapFunc {
 		return simpleWrapper(optSpec{withValue: "eoOpPsSuIXbaE", posix: true})
 	case "chroot":
 		return wrapChroot
+	case "pkexec":
+		return simpleWrapper(optSpec{long: []string{"user"}, posix: true})
+	case "gosu", "su-exec":
+		// gosu USER COMMAND...
+		return skipOperands(optSpec{posix: true}, 1)
+	case "setpriv":
+		return simpleWrapper(optSpec{long: []string{"reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, posix: true})
+	case "unshare":
+		return simpleWrapper(optSpec{withValue: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"}, posix: true})
+	case "nsenter":
+		return simpleWrapper(optSpec{withValue: "tSGrw", long: []string{"target", "setuid", "setgid", "root", "wd"}, posix: true})
+	case "firejail":
+		return simpleWrapper(optSpec{posix: true})
+	case "systemd-run":
+		return simpleWrapper(optSpec{withValue: "uMpEH", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "machine", "host", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type"}, posix: true})
+	case "xvfb-run":
+		return simpleWrapper(optSpec{withValue: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}, posix: true})
+	case "dbus-run-session", "caffeinate", "nocorrect", "noglob", "tini", "dumb-init":
+		return simpleWrapper(optSpec{posix: true})
+	case "ssh-agent":
+		return simpleWrapper(optSpec{withValue: "aEPt", posix: true})
+	case "parallel":
+		return wrapParallel
+	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi", "bundle", "pnpm", "yarn", "mise", "rtx", "asdf", "direnv", "conda", "micromamba", "devbox":
+		return wrapRunner(name)
 	}
 	return nil
+}
+
+// skipOperands strips options and then n operands (gosu's user) before
+// the wrapped command.
+func skipOperands(spec optSpec, n int) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		p := parseOpts(args, spec)
+		if len(p.operands) <= n {
+			return wrapResult{}
+		}
+		return wrapResult{ok: true, rest: p.operands[n:]}
+	}
+}
+
+// wrapParallel: GNU parallel runs its command once per input (from stdin
+// or after :::), like xargs.
+func wrapParallel(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "jaSdEIJLnNs", long: []string{"jobs", "arg-file", "sshlogin", "delimiter", "eof", "joblog", "results", "tmpdir", "workdir", "env", "colsep", "timeout", "retries", "halt", "memfree", "load", "delay", "basefile", "return", "transfer-file", "tagstring", "header", "max-args", "max-lines", "max-replace-args"}, posix: true})
+	w.pathsTo(p.values("-a", "--arg-file"), w.reads, "parallel")
+	rest := p.operands
+	for i, f := range rest {
+		if f.known() && (f.s == ":::" || f.s == "::::" || f.s == ":::+" || f.s == "::::+") {
+			rest = rest[:i]
+			break
+		}
+	}
+	if len(rest) == 0 {
+		return wrapResult{}
+	}
+	if len(rest) == 1 && rest[0].known() && strings.ContainsAny(rest[0].s, " ;|&") {
+		// parallel 'cmd {}' runs the string through a shell.
+		s := rest[0]
+		return wrapResult{after: func() { w.nestedString(s, "parallel") }}
+	}
+	return wrapResult{ok: true, rest: rest, stdinArgs: true}
+}
+
+// wrapRunner: environment managers that run a command in a prepared
+// environment: uv run, poetry run, bundle exec, direnv exec DIR, conda run.
+func wrapRunner(name string) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		return runner(w, name, args)
+	}
+}
+
+// runnerVerb is the subcommand with which each runner runs a program
+// (yarn run and pnpm run run package scripts, not programs).
+func runnerVerb(name, verb string) bool {
+	switch name {
+	case "bundle", "yarn", "pnpm", "asdf", "direnv":
+		return verb == "exec"
+	case "mise", "rtx":
+		return verb == "exec" || verb == "x"
+	case "pixi":
+		return verb == "run" || verb == "exec"
+	}
+	return verb == "run"
+}
+
+func runner(w *walker, name string, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "pnCe", long: []string{"python", "with", "with-requirements", "project", "directory", "env-file", "package", "extra", "group", "index", "name", "prefix", "cwd", "env", "environment", "manifest-path", "config-file"}, posix: true})
+	if len(p.operands) < 2 || !p.operands[0].known() {
+		return wrapResult{}
+	}
+	w.pathsTo(p.values("--env-file"), w.reads, "run")
+	sub := p.operands[0].s
+	rest := p.operands[1:]
+	res := wrapResult{ok: true}
+	if !runnerVerb(name, sub) {
+		return wrapResult{}
+	}
+	if d := p.values("--directory", "--cwd", "-C"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	// direnv exec DIR COMMAND
+	if name == "direnv" && len(rest) > 1 {
+		rest = rest[1:]
+	}
+	// Options of the runner's subcommand, then an optional --.
+	q := parseOpts(rest, optSpec{withValue: "pnw", long: []string{"python", "with", "name", "prefix", "env-file", "package", "extra", "group"}, posix: true})
+	w.pathsTo(q.values("--env-file"), w.reads, "run")
+	res.rest = q.operands
+	return res
 }
 
 // simpleWrapper strips the options of a wrapper whose first operand is the
