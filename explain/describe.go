@@ -11,13 +11,35 @@ import (
 
 // Sentence says in one plain-English sentence what a predicate requires,
 // condition first: "When `breaking` equals true, `caps` must contain
-// "migration_guide"."
-func Sentence(p rulespec.Predicate) string {
-	s := mustPhrase(p.Check)
-	if p.When != nil {
-		return "When " + condPhrase(*p.When) + ", " + s + "."
+// "migration_guide"." The words come from the rule type's descriptor; a
+// rule type without one is an error, never a vaguer sentence.
+func Sentence(p rulespec.Predicate) (string, error) {
+	s, err := phrase(p.Check, false)
+	if err != nil {
+		return "", err
 	}
-	return strings.ToUpper(s[:1]) + s[1:] + "."
+	if p.When != nil {
+		cond, err := phrase(*p.When, true)
+		if err != nil {
+			return "", err
+		}
+		return "When " + cond + ", " + s + ".", nil
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + ".", nil
+}
+
+// phrase is the requirement ("`caps` must contain "x"") or, for a
+// condition, its phrase ("`breaking` equals true").
+func phrase(c rulespec.Check, cond bool) (string, error) {
+	t, ok := c.Rule.Type()
+	if !ok {
+		return "", fmt.Errorf("rule type %q has no descriptor in rulespec's table; vouch cannot explain it", c.Rule)
+	}
+	tmpl := t.Must
+	if cond {
+		tmpl = t.Cond
+	}
+	return rulespec.Phrase(tmpl, c.Claim, value(c)), nil
 }
 
 // value spells a rule's value as JSON, the way it is compared.
@@ -26,87 +48,6 @@ func value(c rulespec.Check) string {
 		return ""
 	}
 	return c.Value.Raw
-}
-
-// mustPhrase is the requirement: "`caps` must contain "x"".
-func mustPhrase(c rulespec.Check) string {
-	n := "`" + c.Claim + "`"
-	v := value(c)
-	switch c.Rule {
-	case rulespec.Exists:
-		return n + " must be present (a missing key or null fails)"
-	case rulespec.NotExists:
-		return n + " must be absent (a missing key or null)"
-	case rulespec.Equals:
-		return n + " must equal " + v
-	case rulespec.Contains:
-		return n + " must contain " + v + " (an element of an array, or a substring of a string)"
-	case rulespec.NotContains:
-		return n + " must not contain " + v + " (as an array element or a substring)"
-	case rulespec.AnyOf:
-		return n + " must be one of " + v + " (for an array: every element)"
-	case rulespec.NoneOf:
-		return n + " must be none of " + v + " (for an array: no element)"
-	case rulespec.GreaterThan:
-		return n + " must be a number greater than " + v + " (for an array: every element)"
-	case rulespec.LessThan:
-		return n + " must be a number less than " + v + " (for an array: every element)"
-	case rulespec.MinLength:
-		return n + " must have at least " + v + " characters, elements or keys"
-	case rulespec.MaxLength:
-		return n + " must have at most " + v + " characters, elements or keys (absent passes)"
-	case rulespec.Matches:
-		return n + " must match the regular expression " + v + " (searched anywhere unless anchored; for an array: every element)"
-	case rulespec.FileExists:
-		return n + " must cite files that exist in the repository (a path, path:line or path:from-to; for an array: every element)"
-	case rulespec.NoFileExists:
-		return n + " must cite no file that exists in the repository"
-	}
-	// A rule type added after this package was written: say what we know.
-	if v != "" {
-		return n + " must satisfy " + string(c.Rule) + " " + v
-	}
-	return n + " must satisfy " + string(c.Rule)
-}
-
-// condPhrase is a condition: "`breaking` equals true".
-func condPhrase(c rulespec.Check) string {
-	n := "`" + c.Claim + "`"
-	v := value(c)
-	switch c.Rule {
-	case rulespec.Exists:
-		return n + " is present"
-	case rulespec.NotExists:
-		return n + " is absent"
-	case rulespec.Equals:
-		return n + " equals " + v
-	case rulespec.Contains:
-		return n + " contains " + v
-	case rulespec.NotContains:
-		return n + " does not contain " + v
-	case rulespec.AnyOf:
-		return n + " is one of " + v
-	case rulespec.NoneOf:
-		return n + " is none of " + v
-	case rulespec.GreaterThan:
-		return n + " is greater than " + v
-	case rulespec.LessThan:
-		return n + " is less than " + v
-	case rulespec.MinLength:
-		return n + " has at least " + v + " characters, elements or keys"
-	case rulespec.MaxLength:
-		return n + " has at most " + v + " characters, elements or keys"
-	case rulespec.Matches:
-		return n + " matches " + v
-	case rulespec.FileExists:
-		return n + " cites files that exist"
-	case rulespec.NoFileExists:
-		return n + " cites no file that exists"
-	}
-	if v != "" {
-		return n + " satisfies " + string(c.Rule) + " " + v
-	}
-	return n + " satisfies " + string(c.Rule)
 }
 
 // Reads describes what a selector reads, step by step, in words: `facts →

@@ -214,7 +214,8 @@ func absentDiagnosis(cv compile.ClaimValue, near *pathIndex) []string {
 // fixed; these only point at what to change.
 func diagnose(c rulespec.Check, ch string, cv compile.ClaimValue, res *datalog.Result, near *pathIndex) []string {
 	if !cv.Present {
-		if c.Rule == rulespec.NotExists || c.Rule == rulespec.NotContains || c.Rule == rulespec.NoneOf || c.Rule == rulespec.MaxLength {
+		if t, _ := c.Rule.Type(); t.Absent != rulespec.AbsentFails {
+			// Absence passes the rule: nothing to diagnose.
 			return []string{}
 		}
 		return absentDiagnosis(cv, near)

@@ -172,13 +172,17 @@ func Explain(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options) (*Expl
 	near := newPathIndex(facts0)
 	for _, i := range chosen {
 		p := rs.Predicates[i]
+		sentence, err := Sentence(p)
+		if err != nil {
+			return nil, fmt.Errorf("predicate %d: %w", p.Index, err)
+		}
 		ep := Predicate{
 			Index:    p.Index,
 			ID:       p.ID,
 			Claim:    p.Claim,
 			Rule:     string(p.Rule),
 			Value:    raw(p.Value),
-			Sentence: Sentence(p),
+			Sentence: sentence,
 			Source:   string(p.Source),
 			Notes:    p.Notes,
 			Facts:    facts[p.Index],

@@ -55,7 +55,7 @@ func TestSentence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.pred, func(t *testing.T) {
 			rs := mustRulespec(t, "claims: [{name: caps, selector: a}, {name: breaking, selector: b}]\npredicates:\n  - "+tt.pred+"\n")
-			if got := Sentence(rs.Predicates[0]); got != tt.want {
+			if got, err := Sentence(rs.Predicates[0]); err != nil || got != tt.want {
 				t.Errorf("Sentence:\n got %s\nwant %s", got, tt.want)
 			}
 		})
@@ -332,5 +332,14 @@ func TestClauseLinesMatchParsing(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("clause lines (-parsed +paired):\n%s", diff)
+	}
+}
+
+// TestSentenceUnknownRule: a rule type without a descriptor is an error,
+// never a vaguer sentence.
+func TestSentenceUnknownRule(t *testing.T) {
+	p := rulespec.Predicate{Check: rulespec.Check{Claim: "caps", Rule: rulespec.Rule("subset_of")}}
+	if got, err := Sentence(p); err == nil || !strings.Contains(err.Error(), `"subset_of" has no descriptor`) {
+		t.Fatalf("Sentence = %q, %v; want an error naming the rule type", got, err)
 	}
 }

@@ -124,18 +124,13 @@ func (c *checker) factsPrefix() {
 	}
 }
 
-// failsWhenAbsent lists the rules that fail on an absent claim: a
-// predicate with one of them, applying whenever another does, guarantees
-// the claim is present on any passing run.
-var failsWhenAbsent = map[rulespec.Rule]bool{
-	rulespec.Exists: true, rulespec.Equals: true, rulespec.Contains: true, rulespec.AnyOf: true,
-	rulespec.GreaterThan: true, rulespec.LessThan: true, rulespec.MinLength: true, rulespec.Matches: true,
-}
-
-// vacuousWhenAbsent lists the rules that pass, checking nothing, on an
-// absent claim.
-var vacuousWhenAbsent = map[rulespec.Rule]bool{
-	rulespec.NotContains: true, rulespec.NoneOf: true, rulespec.MaxLength: true,
+// absence is what an absent claim does to r, from the rule type table: a
+// predicate whose rule fails on absence, applying whenever another does,
+// guarantees the claim is present on any passing run; one that is
+// vacuous on absence passes there checking nothing.
+func absence(r rulespec.Rule) rulespec.Absence {
+	t, _ := r.Type()
+	return t.Absent
 }
 
 func (c *checker) perPredicate() {
@@ -187,7 +182,7 @@ func (c *checker) ownClaimCondition(p rulespec.Predicate) {
 	switch {
 	case checkKey(w) == checkKey(p.Check):
 		c.predWarn(p, w.Pos, NeverFails, "its when condition is the rule itself, so it is skipped whenever it would fail; remove the condition")
-	case w.Rule == rulespec.NotExists && vacuousWhenAbsent[p.Rule]:
+	case w.Rule == rulespec.NotExists && absence(p.Rule) == rulespec.AbsentVacuous:
 		c.predWarn(p, w.Pos, NeverFails, "its when condition requires %s to be absent, where %s passes without checking anything", p.Claim, p.Rule)
 	case w.Rule == rulespec.NotExists && p.Rule == rulespec.NotExists:
 		c.predWarn(p, w.Pos, NeverFails, "its when condition requires %s to be absent, which is the rule itself", p.Claim)
@@ -202,7 +197,7 @@ func (c *checker) ownClaimCondition(p rulespec.Predicate) {
 // whenever p does fails on an absent claim.
 func (c *checker) guaranteedPresent(p rulespec.Predicate) bool {
 	for _, q := range c.rs.Predicates {
-		if q.Index == p.Index || q.Claim != p.Claim || !failsWhenAbsent[q.Rule] {
+		if q.Index == p.Index || q.Claim != p.Claim || absence(q.Rule) != rulespec.AbsentFails {
 			continue
 		}
 		if q.When == nil || (p.When != nil && checkKey(*q.When) == checkKey(*p.When)) {

@@ -1,8 +1,6 @@
 package rulespec
 
-import "sort"
-
-// Rule is one of the fourteen predicate rule types.
+// Rule is the name of a predicate rule type (ruletypes.go describes each).
 type Rule string
 
 // The rule types a predicate or a when condition may use.
@@ -39,42 +37,28 @@ const (
 	RegexValue                   // a string holding a valid RE2 pattern
 )
 
-var ruleValues = map[Rule]ValueKind{
-	Exists:      NoValue,
-	NotExists:   NoValue,
-	Equals:      AnyValue,
-	Contains:    AnyValue,
-	NotContains: AnyValue,
-	AnyOf:       ListValue,
-	NoneOf:      ListValue,
-	GreaterThan: NumberValue,
-	LessThan:    NumberValue,
-	MinLength:   LengthValue,
-	MaxLength:   LengthValue,
-	Matches:     RegexValue,
-	// The evidence rules take no value: the claim itself holds the paths.
-	FileExists:   NoValue,
-	NoFileExists: NoValue,
-}
-
 // Rules lists every rule type in a stable order.
 func Rules() []Rule {
-	out := make([]Rule, 0, len(ruleValues))
-	for r := range ruleValues {
-		out = append(out, r)
+	out := make([]Rule, 0, len(ruleTypes))
+	for _, t := range Types() {
+		out = append(out, t.Name)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
 
-// Valid reports whether r is one of the fourteen rule types.
+// Valid reports whether r is a rule type.
 func (r Rule) Valid() bool {
-	_, ok := ruleValues[r]
+	_, ok := ruleIndex[r]
 	return ok
 }
 
 // Value says what r expects in `value:`.
-func (r Rule) Value() ValueKind { return ruleValues[r] }
+func (r Rule) Value() ValueKind {
+	if t, ok := ruleIndex[r]; ok {
+		return t.Value
+	}
+	return NoValue
+}
 
 func (k ValueKind) describe() string {
 	switch k {
@@ -105,7 +89,10 @@ var sources = []string{string(Memory), string(TaskPrompt)}
 
 // Evidence reports whether r checks files in the working tree, so its
 // claim's values must be resolved against the repository root.
-func (r Rule) Evidence() bool { return r == FileExists || r == NoFileExists }
+func (r Rule) Evidence() bool {
+	t, ok := ruleIndex[r]
+	return ok && t.Evidence
+}
 
 // Mode says whether a predicate's failure fails the run.
 type Mode string

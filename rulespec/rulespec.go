@@ -428,7 +428,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 	}
 	c.Rule = Rule(name)
 	if !c.Rule.Valid() {
-		names := make([]string, 0, len(ruleValues))
+		names := make([]string, 0, len(ruleTypes))
 		for _, r := range Rules() {
 			names = append(names, string(r))
 		}
@@ -439,7 +439,7 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 }
 
 func ruleList() string {
-	names := make([]string, 0, len(ruleValues))
+	names := make([]string, 0, len(ruleTypes))
 	for _, r := range Rules() {
 		names = append(names, string(r))
 	}
