@@ -49,6 +49,7 @@ type Result struct {
 	edb     map[ast.PredicateSym]bool
 	strata  [][]string
 	timings []time.Duration
+	proofs  proofCache
 	// InputFacts is how many extensional facts were loaded.
 	InputFacts int
 }

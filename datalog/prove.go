@@ -1,9 +1,11 @@
 package datalog
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/engine"
@@ -41,13 +43,34 @@ const maxProofDepth = 64
 // Prove finds a derivation of fact in the evaluated store. It re-solves rule
 // bodies against the final store rather than re-running the program, so the
 // proof shows exactly the facts the engine had.
+//
+// Proofs of sub-facts are shared between calls on the same Result: a trace
+// proving every predicate's verdict proves each shared fact (an option, a
+// claim's presence) once. Callers must not modify a returned Proof.
 func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
 	if !r.store.Contains(fact) {
 		return nil, fmt.Errorf("prove %s: %w", fact, ErrNoFact)
 	}
+	r.proofs.mu.Lock()
+	defer r.proofs.mu.Unlock()
+	if r.proofs.done == nil {
+		r.proofs.done = make(map[string]*Proof)
+		r.proofs.premises = make(map[*ast.Clause][]ast.Term)
+	}
 	pv := &prover{r: r, q: engine.QueryContext{PredToRules: r.rules, PredToDecl: r.info.Decls, Store: r.store},
-		onPath: make(map[string]bool), budget: maxProofSteps}
+		onPath: make(map[string]bool), budget: maxProofSteps, cache: &r.proofs}
 	return pv.prove(fact, 0)
+}
+
+// proofCache is what a Result's proofs share. done holds finished proofs
+// by the printed fact; a proof is only kept when its search never skipped
+// a solution for being on the current path, because such a proof depends
+// on where in the tree it was searched. premises holds each clause's body
+// with wildcards named, computed once.
+type proofCache struct {
+	mu       sync.Mutex
+	done     map[string]*Proof
+	premises map[*ast.Clause][]ast.Term
 }
 
 // maxProofSteps bounds the premise evaluations one proof may make. On
@@ -64,6 +87,9 @@ type prover struct {
 	q      engine.QueryContext
 	onPath map[string]bool
 	budget int
+	cache  *proofCache
+	// pathSkips counts solutions skipped because of onPath.
+	pathSkips int
 }
 
 func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
@@ -71,8 +97,22 @@ func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 		return nil, fmt.Errorf("prove %s: derivation deeper than %d", fact, maxProofDepth)
 	}
 	key := fact.String()
+	if p, ok := pv.cache.done[key]; ok {
+		return p, nil
+	}
 	pv.onPath[key] = true
 	defer delete(pv.onPath, key)
+	skips := pv.pathSkips
+	p, err := pv.search(fact, depth)
+	if err == nil && pv.pathSkips == skips {
+		pv.cache.done[key] = p
+	}
+	return p, err
+}
+
+// search tries the clauses of fact's predicate in program order and
+// returns the first derivation found.
+func (pv *prover) search(fact ast.Atom, depth int) (*Proof, error) {
 	clauses := pv.r.rules[fact.Predicate]
 	if len(clauses) == 0 {
 		return &Proof{Fact: fact}, nil
@@ -83,7 +123,10 @@ func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 		if err != nil {
 			continue
 		}
-		premises := nameWildcards(clause.Premises)
+		premises := pv.premisesOf(&clauses[i])
+		if !pv.mayHold(premises[0], subst) {
+			continue
+		}
 		sol, ok, err := pv.solve(premises, subst)
 		if err != nil {
 			return nil, fmt.Errorf("prove %s: %w", fact, err)
@@ -104,6 +147,51 @@ func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 	// An initial fact written in the program text (such as a rule-kind
 	// table) has no clause with a body.
 	return &Proof{Fact: fact}, nil
+}
+
+// premisesOf returns the clause's body with wildcards named, computed once
+// per clause.
+func (pv *prover) premisesOf(c *ast.Clause) []ast.Term {
+	if p, ok := pv.cache.premises[c]; ok {
+		return p
+	}
+	p := nameWildcards(c.Premises)
+	pv.cache.premises[c] = p
+	return p
+}
+
+// errFound stops a store scan at its first match.
+var errFound = errors.New("found")
+
+// mayHold is a cheap test that rules a clause out before solving its
+// body: a positive first premise over a stored relation must match at
+// least one fact once the head's bindings are applied. Most clauses of a
+// predicate with many rule types (pass has one per type) fail right there,
+// and a store probe costs far less than the engine's general premise
+// evaluation. Anything else is left to solve.
+func (pv *prover) mayHold(prem ast.Term, subst unionfind.UnionFind) bool {
+	a, ok := prem.(ast.Atom)
+	if !ok || strings.HasPrefix(a.Predicate.Symbol, ":") {
+		return true
+	}
+	g, ok := a.ApplySubst(subst).(ast.Atom)
+	if !ok {
+		return true
+	}
+	for _, arg := range g.Args {
+		switch arg.(type) {
+		case ast.Constant, ast.Variable:
+		default:
+			// A function term is evaluated by solve, not matched.
+			return true
+		}
+	}
+	found := false
+	_ = pv.r.store.GetFacts(g, func(ast.Atom) error {
+		found = true
+		return errFound
+	})
+	return found
 }
 
 // nameWildcards gives each `_` in a positive atom its own variable, so the
@@ -168,6 +256,7 @@ func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfi
 	for _, s := range sols {
 		if derived {
 			if g, ok := a.ApplySubst(s).(ast.Atom); ok && pv.onPath[g.String()] {
+				pv.pathSkips++
 				continue
 			}
 		}

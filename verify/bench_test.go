@@ -148,3 +148,22 @@ func BenchmarkLargeArray(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTraceWide renders the evaluation trace (a proof for every
+// predicate) of the 1,000-predicate run, the part of writing artifacts that
+// grows with the rulespec. Each iteration traces a fresh evaluation, since
+// a Result shares proofs between calls.
+func BenchmarkTraceWide(b *testing.B) {
+	rs, env := wideInputs(b, 10_000, 1_000)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		o, err := RunLoaded(rs, env, false, 0, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if len(o.Trace(nil)) == 0 {
+			b.Fatal("empty trace")
+		}
+	}
+}
