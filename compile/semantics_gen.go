@@ -410,12 +410,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "hit", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -436,12 +436,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "hit", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -465,12 +465,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -483,12 +483,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -563,12 +563,12 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1251,12 +1251,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1267,12 +1267,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1331,6 +1331,9 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
@@ -1339,13 +1342,18 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_when_absent", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
@@ -1353,14 +1361,6 @@ func semanticsUnit() parse.SourceUnit {
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Type: ast.NumberType},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "failed", Arity: 1}, Args: []ast.BaseTerm{
@@ -1431,12 +1431,12 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "I"},
 			ast.Constant{Symbol: "/skipped", NumValue: -697772342372443532},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "I"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
@@ -1476,6 +1476,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "I"},
 			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
@@ -1483,13 +1486,13 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 			}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "I"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "Ch"},
@@ -1500,19 +1503,16 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
@@ -1772,12 +1772,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "hit", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1798,12 +1798,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "hit", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1827,12 +1827,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1845,12 +1845,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1925,12 +1925,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -2613,12 +2613,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -2629,12 +2629,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -2693,6 +2693,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
@@ -2701,13 +2704,18 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_when_absent", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
@@ -2715,14 +2723,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Type: ast.NumberType},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "failed", Arity: 1}, Args: []ast.BaseTerm{
@@ -2793,12 +2793,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "I"},
 			ast.Constant{Symbol: "/skipped", NumValue: -697772342372443532},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "I"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
@@ -2838,6 +2838,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "I"},
 			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
@@ -2845,13 +2848,13 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 			}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "I"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "Ch"},
@@ -2862,19 +2865,16 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
