@@ -1,0 +1,161 @@
+package repofacts
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// diff lists what differs between commit and the working tree under the
+// directory git runs in, untracked files that are not ignored included.
+//
+// Untracked files are added, as intent-to-add entries, to a private copy
+// of the index, so that one `git diff` sees them too: renames from a
+// tracked file to a new one are detected, and line counts come from git.
+func diff(ctx context.Context, g *git, commit string) ([]change, error) {
+	tmp, err := privateIndex(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp)
+	pg := &git{dir: g.dir, index: tmp}
+	untracked, err := pg.run(ctx, nil, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	if len(untracked) > 0 {
+		if _, err := pg.run(ctx, untracked, "add", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return nil, err
+		}
+	}
+	out, err := pg.run(ctx, nil, "diff", "--raw", "--numstat", "-z", "--no-abbrev", "-M", "--relative",
+		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color", commit, "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	return parseDiff(out)
+}
+
+// privateIndex copies the repository's index (if any) to a temporary
+// file and returns its path.
+func privateIndex(ctx context.Context, g *git) (string, error) {
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		return "", err
+	}
+	src := strings.TrimSpace(string(out))
+	f, err := os.CreateTemp("", "vouch-index-*")
+	if err != nil {
+		return "", fmt.Errorf("create a private index: %w", err)
+	}
+	name := f.Name()
+	data, err := os.ReadFile(src)
+	if err == nil {
+		_, err = f.Write(data)
+	} else if os.IsNotExist(err) {
+		// A repository without an index yet: git creates one.
+		err = nil
+		f.Close()
+		os.Remove(name)
+		return filepath.Join(os.TempDir(), filepath.Base(name)+"-new"), nil
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// git trusts an entry's cached stat only when the file is older
+		// than the index; a copy with a fresh mtime would make a file
+		// edited in the same second as the last index write look clean.
+		var fi os.FileInfo
+		if fi, err = os.Stat(src); err == nil {
+			err = os.Chtimes(name, fi.ModTime(), fi.ModTime())
+		}
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", fmt.Errorf("copy the index: %w", err)
+	}
+	return name, nil
+}
+
+// parseDiff reads `git diff --raw --numstat -z` output: every raw record
+// first, then every numstat record in the same order.
+func parseDiff(out []byte) ([]change, error) {
+	f := splitZ(out)
+	var cs []change
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], ":") {
+		meta := strings.Fields(f[i][1:])
+		if len(meta) != 5 {
+			return nil, fmt.Errorf("unexpected diff record %q", f[i])
+		}
+		st := meta[4]
+		if st == "" {
+			return nil, fmt.Errorf("unexpected diff record %q", f[i])
+		}
+		c := change{}
+		if !isNullID(meta[2]) {
+			c.oldBlob = meta[2]
+		}
+		switch st[0] {
+		case 'R', 'C':
+			if i+2 >= len(f) {
+				return nil, fmt.Errorf("truncated diff record %q", f[i])
+			}
+			c.OldPath, c.Path = f[i+1], f[i+2]
+			c.Status = Renamed
+			if st[0] == 'C' {
+				c.Status, c.OldPath, c.oldBlob = Added, "", ""
+			}
+			i += 3
+		default:
+			if i+1 >= len(f) {
+				return nil, fmt.Errorf("truncated diff record %q", f[i])
+			}
+			c.Path = f[i+1]
+			switch st[0] {
+			case 'A':
+				c.Status = Added
+			case 'D':
+				c.Status = Deleted
+			case 'M', 'T', 'U':
+				c.Status = Modified
+			default:
+				return nil, fmt.Errorf("unexpected diff status %q for %s", st, c.Path)
+			}
+			i += 2
+		}
+		cs = append(cs, c)
+	}
+	for k := range cs {
+		if i >= len(f) {
+			return nil, fmt.Errorf("diff: %d line counts for %d changes", k, len(cs))
+		}
+		rec := f[i]
+		parts := strings.SplitN(rec, "\t", 3)
+		if len(parts) != 3 {
+			return nil, fmt.Errorf("unexpected numstat record %q", rec)
+		}
+		if parts[2] == "" {
+			i += 3 // a rename: old and new path follow
+		} else {
+			i++
+		}
+		if parts[0] == "-" {
+			cs[k].Binary = true
+			continue
+		}
+		a, err1 := strconv.ParseInt(parts[0], 10, 64)
+		d, err2 := strconv.ParseInt(parts[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("unexpected numstat record %q", rec)
+		}
+		cs[k].LinesAdded, cs[k].LinesDeleted = a, d
+	}
+	return cs, nil
+}
+
+func isNullID(id string) bool { return strings.Trim(id, "0") == "" }

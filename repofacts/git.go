@@ -1,0 +1,161 @@
+package repofacts
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// Error is a problem that stops repository facts from being derived: git
+// is missing, the root is not inside a work tree, or the base does not
+// name a commit. Commands report it as bad input (exit 2).
+type Error struct {
+	Msg string
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// git runs the git executable in one directory with a fixed environment:
+// no pager, no prompts, no optional locks, no configured external diff or
+// text conversion programs (a repository's config must not make vouch run
+// its programs), and an optional private index.
+type git struct {
+	dir   string
+	index string // GIT_INDEX_FILE, or "" for the repository's own
+}
+
+// baseArgs come before every subcommand.
+var baseArgs = []string{"-c", "core.quotepath=false", "-c", "diff.external=", "-c", "core.fsmonitor=false", "--no-pager"}
+
+func (g *git) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
+	c.Dir = g.dir
+	env := os.Environ()
+	env = append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_PAGER=cat")
+	if g.index != "" {
+		env = append(env, "GIT_INDEX_FILE="+g.index)
+	}
+	c.Env = env
+	return c
+}
+
+// run runs git and returns its standard output. stdin may be nil.
+func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	c := g.cmd(ctx, args...)
+	if stdin != nil {
+		c.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, &Error{Msg: "the git executable was not found on PATH; install git (repository facts are read with it)"}
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+// splitZ splits NUL-terminated records.
+func splitZ(b []byte) []string {
+	var out []string
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			out = append(out, string(b))
+			break
+		}
+		out = append(out, string(b[:i]))
+		b = b[i+1:]
+	}
+	return out
+}
+
+// blobReader reads objects through one `git cat-file --batch` process,
+// so reading a thousand base blobs costs one process, not a thousand.
+type blobReader struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func (g *git) blobs(ctx context.Context) (*blobReader, error) {
+	c := g.cmd(ctx, "cat-file", "--batch")
+	in, err := c.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, &Error{Msg: "the git executable was not found on PATH; install git (repository facts are read with it)"}
+		}
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return &blobReader{cmd: c, in: in, out: bufio.NewReaderSize(out, 64<<10)}, nil
+}
+
+// read returns the content of the object named by spec (a blob id, or
+// COMMIT:PATH), or ok false when it does not exist.
+func (b *blobReader) read(spec string, max int64) (data []byte, ok bool, err error) {
+	if strings.ContainsAny(spec, "\n") {
+		return nil, false, nil
+	}
+	if _, err := io.WriteString(b.in, spec+"\n"); err != nil {
+		return nil, false, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := b.out.ReadString('\n')
+	if err != nil {
+		return nil, false, fmt.Errorf("git cat-file: %w", err)
+	}
+	header = strings.TrimSuffix(header, "\n")
+	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
+		return nil, false, nil
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return nil, false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return nil, false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	buf := make([]byte, size+1) // content and the trailing newline
+	if _, err := io.ReadFull(b.out, buf); err != nil {
+		return nil, false, fmt.Errorf("git cat-file: %w", err)
+	}
+	if f[1] != "blob" {
+		return nil, false, nil
+	}
+	if size > max {
+		return nil, true, nil
+	}
+	return buf[:size], true, nil
+}
+
+func (b *blobReader) close() {
+	b.in.Close()
+	_ = b.cmd.Wait()
+}

@@ -1,0 +1,393 @@
+// Package repofacts derives the repository document: what changed between
+// a base commit and the working tree, read from the git executable and from
+// vouch's own import extractor. Rulespec claims with `from: repo` select
+// from it, so an agent's claims are checked against what it did.
+//
+// The working tree is compared including untracked files that are not
+// ignored; vouch's own outputs (the envelope, the output directory, .vouch)
+// are left out. git is run with -z plumbing output and a private copy of
+// the index, so the repository's own index is never written.
+package repofacts
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vouch-dev/vouch/imports"
+)
+
+// MaxFileBytes bounds the content read from one file (either side) for
+// imports, dependencies and exports; larger files are still listed with
+// their line counts.
+const MaxFileBytes = 4 << 20
+
+// Options say where the repository is and what to compare.
+type Options struct {
+	// Root is the repository root vouch works under; it must be inside a
+	// git work tree. Paths in the document are relative to it, and only
+	// changes under it are listed.
+	Root string
+	// Base is the base revision (--base, or vouch.yaml's base:); empty
+	// means the merge-base with the default branch's upstream when there
+	// is one, else HEAD.
+	Base string
+	// BaseFrom says where Base came from, for error messages ("--base",
+	// "vouch.yaml base:").
+	BaseFrom string
+	// Exclude are vouch's own outputs, relative to Root or absolute: a
+	// file, or a directory and everything under it. .vouch is always
+	// excluded.
+	Exclude []string
+}
+
+// File is one changed path.
+type File struct {
+	Path         string `json:"path"`
+	Status       string `json:"status"`
+	OldPath      string `json:"old_path,omitempty"`
+	LinesAdded   int64  `json:"lines_added"`
+	LinesDeleted int64  `json:"lines_deleted"`
+	Lang         string `json:"lang,omitempty"`
+	Test         bool   `json:"test"`
+	Binary       bool   `json:"binary"`
+}
+
+// File statuses.
+const (
+	Added    = "added"
+	Modified = "modified"
+	Deleted  = "deleted"
+	Renamed  = "renamed"
+)
+
+// Dependency is an external module or package.
+type Dependency struct {
+	// Ecosystem is go, npm, python or cargo.
+	Ecosystem string `json:"ecosystem"`
+	Name      string `json:"name"`
+	// Version is the requirement as written, when a manifest gives one.
+	Version string `json:"version,omitempty"`
+	// Source is the manifest, or the file whose new import names it.
+	Source string `json:"source"`
+}
+
+// Doc is the repository document. Lists are sorted and never null.
+type Doc struct {
+	// Base is the base as given (or the default's description) and
+	// BaseCommit the commit it resolved to; BaseCommit is the empty tree's
+	// id in a repository without commits.
+	Base       string   `json:"base"`
+	BaseCommit string   `json:"base_commit"`
+	Files      []File   `json:"files"`
+	Changed    []string `json:"changed"`
+	Added      []string `json:"added"`
+	Modified   []string `json:"modified"`
+	Deleted    []string `json:"deleted"`
+	// Renamed files are in changed by their new path and in renamed;
+	// their old path is in files[].old_path.
+	Renamed             []string         `json:"renamed"`
+	TestsChanged        []string         `json:"tests_changed"`
+	ImportsAdded        []imports.Record `json:"imports_added"`
+	ImportsRemoved      []imports.Record `json:"imports_removed"`
+	DependenciesAdded   []Dependency     `json:"dependencies_added"`
+	DependenciesRemoved []Dependency     `json:"dependencies_removed"`
+	GoExportsRemoved    []string         `json:"go_exports_removed"`
+	// Warnings are problems that did not stop the derivation (a file that
+	// could not be parsed, a manifest that could not be read).
+	Warnings []string `json:"-"`
+
+	// state is the content digest of every changed path, for stamps.
+	state map[string]string
+}
+
+// JSON is the document as compact JSON, the form claims select from.
+func (d *Doc) JSON() []byte {
+	b, err := json.Marshal(d)
+	if err != nil {
+		// Every field is a plain string, number, bool or slice of them.
+		panic(fmt.Sprintf("repofacts: encode: %v", err))
+	}
+	return b
+}
+
+// change is one entry of git's diff before it becomes a File.
+type change struct {
+	File
+	oldBlob string // base blob id, "" for added files
+}
+
+// Collect derives the document for opts.
+func Collect(ctx context.Context, opts Options) (*Doc, error) {
+	root := opts.Root
+	if root == "" {
+		root = "."
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, &Error{Msg: "repository facts: resolve the root", Err: err}
+	}
+	g := &git{dir: abs}
+	if _, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
+		if _, ok := err.(*Error); ok {
+			return nil, err
+		}
+		return nil, &Error{Msg: fmt.Sprintf("repository facts: %s is not inside a git work tree; run vouch in a git repository (rules with from: repo compare the work with a base commit)", root)}
+	}
+	base, commit, err := resolveBase(ctx, g, opts)
+	if err != nil {
+		return nil, err
+	}
+	d := &Doc{Base: base, BaseCommit: commit, state: map[string]string{}}
+	changes, err := diff(ctx, g, commit)
+	if err != nil {
+		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
+	}
+	changes = excludeOwn(abs, changes, opts.Exclude)
+	if err := d.build(ctx, g, abs, changes); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// excludeOwn drops vouch's own outputs.
+func excludeOwn(root string, cs []change, exclude []string) []change {
+	own := []string{".vouch"}
+	for _, e := range exclude {
+		if e == "" {
+			continue
+		}
+		p := e
+		if filepath.IsAbs(p) {
+			r, err := filepath.Rel(root, p)
+			if err != nil || !filepath.IsLocal(r) {
+				continue
+			}
+			p = r
+		} else if real, err := filepath.Abs(p); err == nil {
+			// Relative paths are relative to the working directory, as
+			// every other path vouch is given.
+			if r, err := filepath.Rel(root, real); err == nil && filepath.IsLocal(r) {
+				p = r
+			} else {
+				continue
+			}
+		}
+		own = append(own, filepath.ToSlash(filepath.Clean(p)))
+	}
+	isOwn := func(p string) bool {
+		for _, o := range own {
+			if o == "." || p == o || strings.HasPrefix(p, o+"/") {
+				return o != "."
+			}
+		}
+		return false
+	}
+	out := cs[:0]
+	for _, c := range cs {
+		if isOwn(c.Path) {
+			if c.Status != Renamed || isOwn(c.OldPath) {
+				continue
+			}
+			// A file renamed into vouch's outputs left its old place.
+			c.Status, c.Path, c.OldPath = Deleted, c.OldPath, ""
+		} else if c.Status == Renamed && isOwn(c.OldPath) {
+			c.Status, c.OldPath, c.oldBlob = Added, "", ""
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// build fills the document from the changes.
+func (d *Doc) build(ctx context.Context, g *git, root string, cs []change) error {
+	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.Path, b.Path) })
+	d.Files = make([]File, 0, len(cs))
+	d.Changed, d.Added, d.Modified, d.Deleted, d.Renamed, d.TestsChanged = []string{}, []string{}, []string{}, []string{}, []string{}, []string{}
+	for i := range cs {
+		c := &cs[i]
+		if l, ok := imports.LangOf(c.Path); ok {
+			c.Lang = string(l)
+		}
+		c.Test = isTest(c.Path)
+		d.Files = append(d.Files, c.File)
+		d.Changed = append(d.Changed, c.Path)
+		switch c.Status {
+		case Added:
+			d.Added = append(d.Added, c.Path)
+		case Modified:
+			d.Modified = append(d.Modified, c.Path)
+		case Deleted:
+			d.Deleted = append(d.Deleted, c.Path)
+		case Renamed:
+			d.Renamed = append(d.Renamed, c.Path)
+		}
+		if c.Test {
+			d.TestsChanged = append(d.TestsChanged, c.Path)
+		}
+	}
+	br, err := g.blobs(ctx)
+	if err != nil {
+		return err
+	}
+	defer br.close()
+	src := &sources{root: root, blobs: br, cs: cs, commit: d.BaseCommit}
+	if err := src.load(); err != nil {
+		return &Error{Msg: "repository facts: read file contents", Err: err}
+	}
+	d.state = src.digests()
+	d.importDiff(ctx, g, root, src)
+	d.dependencyDiff(ctx, g, src)
+	if err := d.exportDiff(ctx, g, root, src); err != nil {
+		return &Error{Msg: "repository facts: compare Go exports", Err: err}
+	}
+	return nil
+}
+
+// sources holds both sides of the changed files that vouch reads.
+type sources struct {
+	root   string
+	commit string
+	blobs  *blobReader
+	cs     []change
+	// old and cur map a path to its content at base (by old path) and in
+	// the working tree; a missing key means the side does not exist, a
+	// nil value that it was too large to read.
+	old, cur map[string][]byte
+	// hashes are the working-tree content digests of changed paths.
+	hashes map[string]string
+}
+
+// wanted reports whether a file's content is read: source files the
+// import extractor understands, manifests, and Go files.
+func wanted(p string) bool {
+	if _, ok := imports.LangOf(p); ok {
+		return true
+	}
+	return isManifest(p)
+}
+
+func (s *sources) load() error {
+	s.old, s.cur, s.hashes = map[string][]byte{}, map[string][]byte{}, map[string]string{}
+	for _, c := range s.cs {
+		if c.Status != Deleted {
+			data, err := readLimited(filepath.Join(s.root, filepath.FromSlash(c.Path)))
+			switch {
+			case err == nil:
+				sum := sha256.Sum256(data)
+				s.hashes[c.Path] = hex.EncodeToString(sum[:])
+				if wanted(c.Path) {
+					if int64(len(data)) > MaxFileBytes {
+						data = nil
+					}
+					s.cur[c.Path] = data
+				}
+			case os.IsNotExist(err):
+				s.hashes[c.Path] = "missing"
+			default:
+				// A directory where git saw a file, a socket, an
+				// unreadable file: hash what can be said about it.
+				s.hashes[c.Path] = "unreadable"
+			}
+		} else {
+			s.hashes[c.Path] = "deleted"
+		}
+		if c.oldBlob != "" && (wanted(c.Path) || wanted(c.OldPath)) {
+			data, ok, err := s.blobs.read(c.oldBlob, MaxFileBytes)
+			if err != nil {
+				return err
+			}
+			if ok {
+				s.old[c.oldPath()] = data
+			}
+		}
+	}
+	return nil
+}
+
+// oldPath is where the file was at base.
+func (c change) oldPath() string {
+	if c.OldPath != "" {
+		return c.OldPath
+	}
+	return c.Path
+}
+
+// readLimited reads a working-tree file, refusing to follow it out of
+// the tree's regular files (a symlink is read as its target text, as git
+// stores it).
+func readLimited(p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(p)
+		return []byte(t), err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return os.ReadFile(p)
+}
+
+func (s *sources) digests() map[string]string { return s.hashes }
+
+// State is the state of the work an envelope describes: the base commit
+// and a digest of every changed path's content. Two states are equal
+// exactly when the same files differ from the same base with the same
+// contents.
+type State struct {
+	Base string `json:"base"`
+	// Digest is a sha256 over Files, in path order.
+	Digest string `json:"digest"`
+	// Files maps each changed path to a sha256 of its working-tree
+	// content ("deleted" for a deleted path).
+	Files map[string]string `json:"files"`
+}
+
+// State returns the document's state.
+func (d *Doc) State() State {
+	st := State{Base: d.BaseCommit, Files: map[string]string{}}
+	keys := make([]string, 0, len(d.state))
+	for k, v := range d.state {
+		keys = append(keys, k)
+		st.Files[k] = v
+	}
+	slices.Sort(keys)
+	h := sha256.New()
+	fmt.Fprintf(h, "base\x00%s\x00", d.BaseCommit)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s\x00%s\x00", k, d.state[k])
+	}
+	st.Digest = hex.EncodeToString(h.Sum(nil))
+	return st
+}
+
+// Diff lists the paths whose state differs between st and other, sorted.
+func (st State) Diff(other State) []string {
+	var out []string
+	for p, h := range st.Files {
+		if other.Files[p] != h {
+			out = append(out, p)
+		}
+	}
+	for p := range other.Files {
+		if _, ok := st.Files[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// dirOf is the '/'-separated directory of a repository path, "." for the
+// root.
+func dirOf(p string) string { return path.Dir(p) }
