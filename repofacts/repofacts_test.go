@@ -206,9 +206,9 @@ func TestCollect(t *testing.T) {
 					{Path: "pyproject.toml", Status: Modified, LinesAdded: 1, LinesDeleted: 1},
 					{Path: "requirements.txt", Status: Modified, LinesAdded: 3, LinesDeleted: 1},
 				},
-				Changed:  []string{"Cargo.toml", "go.mod", "package.json", "pyproject.toml", "requirements.txt"},
-				Added:    []string{}, Modified: []string{"Cargo.toml", "go.mod", "package.json", "pyproject.toml", "requirements.txt"},
-				Deleted:  []string{}, Renamed: []string{}, TestsChanged: []string{}, Imports: []string{},
+				Changed: []string{"Cargo.toml", "go.mod", "package.json", "pyproject.toml", "requirements.txt"},
+				Added:   []string{}, Modified: []string{"Cargo.toml", "go.mod", "package.json", "pyproject.toml", "requirements.txt"},
+				Deleted: []string{}, Renamed: []string{}, TestsChanged: []string{}, Imports: []string{},
 				DependenciesAdded: []string{
 					"cargo:tokio@1.3 Cargo.toml", "go:github.com/new/dep@v0.2.0 go.mod", "npm:lodash@4 package.json",
 					"python:py-yaml@>=6 ; python_version>'3' requirements.txt", "python:rich@ pyproject.toml",
