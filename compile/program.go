@@ -64,6 +64,13 @@ type Options struct {
 	// always included, from its File), such as the envelope, relative to
 	// the working directory unless absolute; they are never evidence.
 	OwnFiles []string
+	// Repo is the repository document (package repofacts) that claims
+	// with `from: repo` select from, as JSON. When it is nil such claims
+	// are absent; callers derive it whenever Rulespec.UsesFrom(FromRepo).
+	Repo []byte
+	// RepoBase and RepoCommit describe the base the document compares
+	// with; they are written into the program as a fact.
+	RepoBase, RepoCommit string
 }
 
 // ClaimValue is what a claim's selector found in the facts.
@@ -99,9 +106,19 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64), cited: make(map[string]bool)}
 	var warnings []string
 	uses := usesOf(rs)
-	doc := selectors.NewDoc(facts)
+	docs := map[rulespec.From]*selectors.Doc{rulespec.FromEnvelope: selectors.NewDoc(facts)}
+	if opts.Repo != nil {
+		docs[rulespec.FromRepo] = selectors.NewDoc(gjson.ParseBytes(opts.Repo))
+	}
 	for _, cl := range rs.Claims {
-		res := cl.Selector.SelectDoc(doc)
+		from := cl.From
+		if from == "" {
+			from = rulespec.FromEnvelope
+		}
+		var res selectors.Result
+		if doc := docs[from]; doc != nil {
+			res = cl.Selector.SelectDoc(doc)
+		}
 		if res.Warning != "" {
 			warnings = append(warnings, fmt.Sprintf("claim %q: %s", cl.Name, res.Warning))
 		}
@@ -119,6 +136,12 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	}
 	if len(options) > 0 {
 		c.prog.Sections = append(c.prog.Sections, Section{Comment: "Options", Facts: options})
+	}
+	if opts.Repo != nil {
+		c.prog.Sections = append(c.prog.Sections, Section{
+			Comment: "repository: claims with from: repo select from what changed between this base and the working tree",
+			Facts:   []ast.Atom{atom("repo_base", str(opts.RepoBase), str(opts.RepoCommit))},
+		})
 	}
 	for _, p := range rs.Predicates {
 		sec := Section{Comment: describePredicate(p)}
@@ -326,23 +349,41 @@ func usesOf(rs *rulespec.Rulespec) map[string]use {
 			return
 		}
 		u := uses[ch.Claim]
-		switch ch.Rule {
-		case rulespec.Contains, rulespec.NotContains:
+		switch {
+		case ch.ValueFrom != "" && ch.Rule == rulespec.Contains:
+			// The value is another claim's: any element may be the one.
+			u.allElems = true
+		case ch.Rule == rulespec.Contains, ch.Rule == rulespec.NotContains:
 			u.want(*ch.Value)
-		case rulespec.AnyOf:
+		case ch.Rule == rulespec.AnyOf:
 			u.allElems, u.key = true, true
-		case rulespec.NoneOf:
+		case ch.Rule == rulespec.NoneOf:
 			u.key = true
 			ch.Value.ForEach(func(_, m gjson.Result) bool {
 				u.want(m)
 				return true
 			})
-		case rulespec.Equals:
+		case ch.Rule == rulespec.Equals:
 			u.key = true
-		case rulespec.Matches, rulespec.FileExists, rulespec.NoFileExists:
+		case ch.Rule == rulespec.Matches, ch.Rule == rulespec.FileExists, ch.Rule == rulespec.NoFileExists:
 			u.strs = true
+		case ch.Rule.SetRule():
+			u.allElems = true
 		}
 		uses[ch.Claim] = u
+		if ch.ValueFrom == "" {
+			return
+		}
+		// The value claim is read the way a literal value would be: whole
+		// (equals, contains) or element by element (lists and sets).
+		v := uses[ch.ValueFrom]
+		switch ch.Rule {
+		case rulespec.Equals, rulespec.Contains:
+			v.key = true
+		case rulespec.AnyOf, rulespec.SubsetOf, rulespec.SupersetOf, rulespec.SameSet:
+			v.allElems = true
+		}
+		uses[ch.ValueFrom] = v
 	}
 	for i := range rs.Predicates {
 		mark(&rs.Predicates[i].Check)
@@ -362,7 +403,7 @@ func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
 		}
 	}
 	add := func(ch *rulespec.Check) {
-		if ch != nil && (ch.Rule == rulespec.GreaterThan || ch.Rule == rulespec.LessThan) {
+		if ch != nil && ch.Value != nil && (ch.Rule == rulespec.GreaterThan || ch.Rule == rulespec.LessThan) {
 			all = append(all, parseNumber(ch.Value.Raw))
 		}
 	}
@@ -385,6 +426,10 @@ func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
 func (c *compiler) checkFacts(ch string, chk rulespec.Check) []ast.Atom {
 	id := str(ch)
 	out := []ast.Atom{atom("check", id, str(chk.Claim), name("/"+string(chk.Rule)))}
+	if chk.ValueFrom != "" {
+		// The semantics derive the value facts from the claim's.
+		return append(out, atom("check_value_from", id, str(chk.ValueFrom)))
+	}
 	switch chk.Rule.Value() {
 	case rulespec.AnyValue:
 		out = append(out, atom("check_value", id, name(string(typeOf(*chk.Value))), str(canonicalKey(*chk.Value))))
@@ -510,12 +555,18 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 	name0 := cv.Claim.Name
 	ci := c.claims[name0]
 	sec := Section{Comment: fmt.Sprintf("claim %q, selector %s", name0, cv.Claim.Selector.String())}
+	if cv.Claim.From != "" && cv.Claim.From != rulespec.FromEnvelope {
+		sec.Comment = fmt.Sprintf("claim %q, from %s, selector %s", name0, cv.Claim.From, cv.Claim.Selector.String())
+	}
 	if !ci.present {
 		sec.Comment += ": absent (no facts)"
 		return sec
 	}
 	cn := str(name0)
 	sec.Facts = append(sec.Facts, atom("claim", cn, name(string(ci.typ))))
+	if cv.Claim.From != "" && cv.Claim.From != rulespec.FromEnvelope {
+		sec.Facts = append(sec.Facts, atom("claim_from", cn, name("/"+string(cv.Claim.From))))
+	}
 	if (ci.typ != TArray && ci.typ != TObject) || ci.use.key {
 		sec.Facts = append(sec.Facts, atom("claim_key", cn, str(ci.key)))
 	}
@@ -569,6 +620,9 @@ func DescribeCheck(c rulespec.Check) string {
 	s := c.Claim + " " + string(c.Rule)
 	if c.Value != nil {
 		s += " " + c.Value.Raw
+	}
+	if c.ValueFrom != "" {
+		s += " value_from " + c.ValueFrom
 	}
 	return s
 }

@@ -66,9 +66,8 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "Type"},
 			ast.Variable{Symbol: "Key"},
 		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The rule's value, as a type and a canonical key.", NumValue: -8190101017625308599},
+				ast.Constant{Type: ast.StringType, Symbol: "The rule's value, as a type and a canonical key: a literal value: (a fact), or the value of the value_from claim (derived below).", NumValue: 7644205734448407152},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
@@ -76,18 +75,43 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "Type"},
 			ast.Variable{Symbol: "Key"},
 		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "A member of an any_of / none_of list.", NumValue: -8762395850044642835},
+				ast.Constant{Type: ast.StringType, Symbol: "A member of an any_of / none_of / subset_of / superset_of / same_set list: literal (a fact), or an element of the value_from claim (derived below).", NumValue: 326140219866197032},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rank", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Check"},
 			ast.Variable{Symbol: "Rank"},
 		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The numeric bound of greater_than / less_than, as a rank among all numbers in the program: literal (a fact), or the rank of the value_from claim (derived below).", NumValue: 2984399869021364462},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Check"},
+			ast.Variable{Symbol: "Claim"},
+		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The numeric bound of greater_than / less_than, as a rank among all numbers in the program.", NumValue: 4333495941091642514},
+				ast.Constant{Type: ast.StringType, Symbol: "The check compares with the value of Claim (value_from:) instead of a literal.", NumValue: 3993704525817413231},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_from", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Claim"},
+			ast.Variable{Symbol: "Source"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Claim selects from another document than the envelope: /repo is the repository document (what changed since the base).", NumValue: -1985300724362538270},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "repo_base", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Base"},
+			ast.Variable{Symbol: "Commit"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The repository document compares the working tree with Base, which is commit Commit.", NumValue: 8600470576409883125},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_length", Arity: 2}, Args: []ast.BaseTerm{
@@ -1328,6 +1352,318 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "Ch"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/equals", NumValue: 454644322799466363},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/contains", NumValue: -1174790646229770573},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_key", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rank", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_rank", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/greater_than", NumValue: 2528159450109931828},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_check_member", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_check_member", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
@@ -1577,11 +1913,10 @@ func semanticsUnit() parse.SourceUnit {
 func semanticsAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "bound_rule", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "check", Arity: 3}:               struct{}{},
 		ast.PredicateSym{Symbol: "check_length", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "check_member", Arity: 3}:        struct{}{},
-		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "check_value", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "check_value_from", Arity: 2}:    struct{}{},
 		ast.PredicateSym{Symbol: "cites", Arity: 2}:               struct{}{},
 		ast.PredicateSym{Symbol: "claim", Arity: 2}:               struct{}{},
 		ast.PredicateSym{Symbol: "claim_key", Arity: 2}:           struct{}{},
@@ -1609,23 +1944,33 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "ref_vouch", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "regex_match", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "regex_miss", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "set_rule", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "vacuous_when_absent", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}:    struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "absent", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "check_member", Arity: 3}:     struct{}{},
+		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:       struct{}{},
+		ast.PredicateSym{Symbol: "check_value", Arity: 3}:      struct{}{},
 		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:   struct{}{},
 		ast.PredicateSym{Symbol: "failed", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "failing", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "found", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   struct{}{},
 		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "hit", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:         struct{}{},
@@ -1641,6 +1986,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:        struct{}{},
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:      struct{}{},
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "stray", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  struct{}{},
@@ -1701,6 +2049,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}},
 		ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/no_file_exists", NumValue: 7830917737132096617},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/equals", NumValue: 454644322799466363},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/contains", NumValue: -1174790646229770573},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/greater_than", NumValue: 2528159450109931828},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
 		}},
 	}, Rules: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "present", Arity: 1}, Args: []ast.BaseTerm{
@@ -2690,6 +3068,288 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "Ch"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_key", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rank", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_rank", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_check_member", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_member", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_check_member", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
@@ -2962,6 +3622,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "bound_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "check", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Check"},
 			ast.Variable{Symbol: "Claim"},
@@ -3003,9 +3678,8 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "Type"},
 			ast.Variable{Symbol: "Key"},
 		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "A member of an any_of / none_of list.", NumValue: -8762395850044642835},
+				ast.Constant{Type: ast.StringType, Symbol: "A member of an any_of / none_of / subset_of / superset_of / same_set list: literal (a fact), or an element of the value_from claim (derived below).", NumValue: 326140219866197032},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -3021,9 +3695,8 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "Check"},
 			ast.Variable{Symbol: "Rank"},
 		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The numeric bound of greater_than / less_than, as a rank among all numbers in the program.", NumValue: 4333495941091642514},
+				ast.Constant{Type: ast.StringType, Symbol: "The numeric bound of greater_than / less_than, as a rank among all numbers in the program: literal (a fact), or the rank of the value_from claim (derived below).", NumValue: 2984399869021364462},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -3039,14 +3712,30 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "Type"},
 			ast.Variable{Symbol: "Key"},
 		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The rule's value, as a type and a canonical key.", NumValue: -8190101017625308599},
+				ast.Constant{Type: ast.StringType, Symbol: "The rule's value, as a type and a canonical key: a literal value: (a fact), or the value of the value_from claim (derived below).", NumValue: 7644205734448407152},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_value_from", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Check"},
+			ast.Variable{Symbol: "Claim"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The check compares with the value of Claim (value_from:) instead of a literal.", NumValue: 3993704525817413231},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
@@ -3077,6 +3766,23 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "Claim is present in the envelope with a value of Type. Absent claims have no fact.", NumValue: -6028052943668152382},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "claim_from", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_from", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Claim"},
+			ast.Variable{Symbol: "Source"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Claim selects from another document than the envelope: /repo is the repository document (what changed since the base).", NumValue: -1985300724362538270},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -3368,6 +4074,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "from_claim", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_check_member", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Descr: []ast.Atom{
@@ -3458,6 +4194,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "hit", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "hit", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Descr: []ast.Atom{
@@ -3485,6 +4251,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -3933,8 +4714,93 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "repo_base", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "repo_base", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Base"},
+			ast.Variable{Symbol: "Commit"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The repository document compares the working tree with Base, which is commit Commit.", NumValue: 8600470576409883125},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "run_verdict", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "K"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "set_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -4059,18 +4925,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 	}}, Strata: []analysis.Nodeset{
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_rank", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_value", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "from_claim", Arity: 1}: struct{}{},
+		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "hit", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "member_hit", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "mismatch", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}: struct{}{},
@@ -4097,16 +4981,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "absent", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_member", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "hit", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "member_hits", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "mismatch", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "set_value", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}: struct{}{},
@@ -4115,13 +5008,34 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "member_hit", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "set_extra", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "set_missing", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "found", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "member_hits", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "found_ref", Arity: 2}: struct{}{},
@@ -4169,41 +5083,52 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "run_verdict", Arity: 1}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "absent", Arity: 1}:           11,
-		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: 32,
-		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:   12,
-		ast.PredicateSym{Symbol: "failed", Arity: 1}:           26,
-		ast.PredicateSym{Symbol: "failing", Arity: 1}:          34,
-		ast.PredicateSym{Symbol: "found", Arity: 1}:            19,
-		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        21,
-		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    23,
-		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  20,
-		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   13,
-		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:    24,
-		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:  16,
-		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:   0,
-		ast.PredicateSym{Symbol: "hit", Arity: 1}:              1,
-		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:      17,
-		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:       2,
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:      14,
-		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:         3,
-		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:  4,
-		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:  5,
-		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:     6,
-		ast.PredicateSym{Symbol: "not_found", Arity: 2}:        22,
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:         33,
-		ast.PredicateSym{Symbol: "observing", Arity: 1}:        7,
-		ast.PredicateSym{Symbol: "pass", Arity: 1}:             25,
-		ast.PredicateSym{Symbol: "present", Arity: 1}:          8,
-		ast.PredicateSym{Symbol: "ranged", Arity: 1}:           9,
-		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      15,
-		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        10,
-		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      35,
-		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          27,
-		ast.PredicateSym{Symbol: "stray", Arity: 3}:            29,
-		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  28,
-		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:          30,
-		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:    18,
-		ast.PredicateSym{Symbol: "verdict", Arity: 2}:          31,
+		ast.PredicateSym{Symbol: "absent", Arity: 1}:           12,
+		ast.PredicateSym{Symbol: "check_member", Arity: 3}:     13,
+		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:       0,
+		ast.PredicateSym{Symbol: "check_value", Arity: 3}:      1,
+		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: 43,
+		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:   14,
+		ast.PredicateSym{Symbol: "failed", Arity: 1}:           37,
+		ast.PredicateSym{Symbol: "failing", Arity: 1}:          45,
+		ast.PredicateSym{Symbol: "found", Arity: 1}:            25,
+		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        32,
+		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:       2,
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: 19,
+		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    34,
+		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  26,
+		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   27,
+		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:    35,
+		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:  20,
+		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:   3,
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:    28,
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:  29,
+		ast.PredicateSym{Symbol: "hit", Arity: 1}:              15,
+		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:      21,
+		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:  4,
+		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:       22,
+		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:      30,
+		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:         16,
+		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:  5,
+		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:  6,
+		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:     7,
+		ast.PredicateSym{Symbol: "not_found", Arity: 2}:        33,
+		ast.PredicateSym{Symbol: "observed", Arity: 1}:         44,
+		ast.PredicateSym{Symbol: "observing", Arity: 1}:        8,
+		ast.PredicateSym{Symbol: "pass", Arity: 1}:             36,
+		ast.PredicateSym{Symbol: "present", Arity: 1}:          9,
+		ast.PredicateSym{Symbol: "ranged", Arity: 1}:           10,
+		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      17,
+		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        11,
+		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      46,
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:        23,
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:      24,
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}:        18,
+		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          38,
+		ast.PredicateSym{Symbol: "stray", Arity: 3}:            40,
+		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  39,
+		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:          41,
+		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:    31,
+		ast.PredicateSym{Symbol: "verdict", Arity: 2}:          42,
 	}}
 }

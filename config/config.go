@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -46,6 +47,12 @@ type Config struct {
 	Out string
 	// Strict turns vacuous passes into failures.
 	Strict bool
+	// Base is the base revision repository facts compare the working
+	// tree with (`base:`); "" means the merge-base with the default
+	// branch's upstream, else HEAD. --base overrides it.
+	Base string
+	// BaseLine and BaseCol locate base: for messages.
+	BaseLine, BaseCol int
 	// Limits bound the envelope; zero fields mean the defaults.
 	Limits envelope.Limits
 	// Architecture is the architecture: section, nil when the file has
@@ -80,6 +87,9 @@ type Architecture struct {
 	// Observe reports architecture findings in the gate without blocking
 	// (mode: observe).
 	Observe bool
+	// NewFrom reports only findings introduced since this revision
+	// (`new_from:`), as `vouch lint --new-from-rev` does.
+	NewFrom string
 	// Line and Col locate the architecture: key, for messages.
 	Line, Col int
 }
@@ -181,10 +191,10 @@ func defaults(root string) *Config {
 
 // Keys are the settings vouch.yaml may hold, for did-you-mean hints.
 var (
-	topKeys    = []string{"architecture", "envelope", "guard", "limits", "out", "rulespec", "strict"}
+	topKeys    = []string{"architecture", "base", "envelope", "guard", "limits", "out", "rulespec", "strict"}
 	guardKeys  = []string{"policy", "principal"}
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
-	archKeys   = []string{"baseline", "config", "mode", "strict"}
+	archKeys   = []string{"baseline", "config", "mode", "new_from", "strict"}
 	archModes  = []string{ModeEnforce, ModeObserve}
 )
 
@@ -224,6 +234,10 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 			}
 		case "strict":
 			cfg.Strict, _ = p.boolean(v, k)
+		case "base":
+			if s, ok := p.revision(v, k); ok {
+				cfg.Base, cfg.BaseLine, cfg.BaseCol = s, v.Line, v.Column
+			}
 		case "architecture":
 			cfg.Architecture = p.architecture(v, root)
 		case "guard":
@@ -315,6 +329,8 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 			}
 		case "strict":
 			a.Strict, _ = p.boolean(av, "architecture.strict")
+		case "new_from":
+			a.NewFrom, _ = p.revision(av, "architecture.new_from")
 		case "mode":
 			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !yamldoc.Contains(archModes, av.Value) {
 				hint := ""
@@ -328,6 +344,29 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 		}
 	}
 	return a
+}
+
+// BaseRef is vouch.yaml's base: and where it is written, for messages,
+// or "", "" when it sets none.
+func (c *Config) BaseRef() (ref, from string) {
+	if c.Base == "" {
+		return "", ""
+	}
+	return c.Base, fmt.Sprintf("%s:%d:%d: base:", c.File, c.BaseLine, c.BaseCol)
+}
+
+// revision reads a git revision: a non-empty string that git cannot take
+// for an option.
+func (p *parser) revision(v *yaml.Node, key string) (string, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
+		p.Errorf(v, "%s must be a git revision such as main or origin/main, found %s", key, yamldoc.KindName(v))
+		return "", false
+	}
+	if v.Value[0] == '-' || strings.ContainsAny(v.Value, "\x00\n") {
+		p.Errorf(v, "%s %q is not a git revision; write a branch, tag or commit such as origin/main", key, v.Value)
+		return "", false
+	}
+	return v.Value, true
 }
 
 // positive reads a positive integer setting.

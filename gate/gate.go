@@ -51,6 +51,20 @@ type Options struct {
 	Version string
 	// Now is the receipt's creation time; zero is the current time.
 	Now time.Time
+	// Base is the base revision of repository facts (--base) and BaseFrom
+	// where it was given; "" uses vouch.yaml's base:, else the default.
+	Base, BaseFrom string
+}
+
+// Outputs are the files a gate (or verify) writes into its artifact
+// directory: not part of the work, so repository facts leave them out.
+func Outputs(dir string) []string {
+	names := []string{verify.ProgramFile, verify.TraceFile, receipt.FileName, lint.ProgramFile, lint.TraceFile, ProgramFile}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = filepath.Join(dir, n)
+	}
+	return out
 }
 
 // Result is everything a gate run decided, for the renderers.
@@ -154,7 +168,14 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	if opts.Strict != nil {
 		strict = *opts.Strict
 	}
+	base, baseFrom := opts.Base, opts.BaseFrom
+	if base == "" {
+		base, baseFrom = cfg.BaseRef()
+	}
 	out, err := verify.Run(verify.Input{
+		Base:         base,
+		BaseFrom:     baseFrom,
+		Outputs:      Outputs(dir),
 		OutDir:       verify.EvidenceOutDir(outFlag, cfg.Root),
 		RulespecPath: g.Rulespec,
 		EnvelopePath: g.Envelope,

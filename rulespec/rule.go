@@ -22,7 +22,43 @@ const (
 	// root, optionally with a line (path:42) or a line range (path:10-20).
 	FileExists   Rule = "file_exists"
 	NoFileExists Rule = "no_file_exists"
+	// SubsetOf, SupersetOf and SameSet compare an array claim with a set:
+	// every element of the claim is in the value, every member of the
+	// value is in the claim, or both.
+	SubsetOf   Rule = "subset_of"
+	SupersetOf Rule = "superset_of"
+	SameSet    Rule = "same_set"
 )
+
+// valueFromRules are the rules that may take their value from another
+// claim (value_from:). The negative rules (not_contains, none_of) are
+// left out on purpose: a value claim that is absent would give them
+// nothing to find, and they would pass; every rule listed here fails
+// without a value.
+var valueFromRules = map[Rule]bool{
+	Equals: true, Contains: true, AnyOf: true, GreaterThan: true, LessThan: true,
+	SubsetOf: true, SupersetOf: true, SameSet: true,
+}
+
+// ValueFromOK reports whether r may compare with another claim's value
+// (value_from:) instead of a literal.
+func (r Rule) ValueFromOK() bool { return valueFromRules[r] }
+
+// ValueFromRules lists the rules that accept value_from, in a stable
+// order.
+func ValueFromRules() []Rule {
+	var out []Rule
+	for _, r := range Rules() {
+		if valueFromRules[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// SetRule reports whether r compares the claim's elements as a set with
+// the value's (subset_of, superset_of, same_set).
+func (r Rule) SetRule() bool { return r == SubsetOf || r == SupersetOf || r == SameSet }
 
 // ValueKind says what a rule expects in its `value:` field.
 type ValueKind int
@@ -92,6 +128,30 @@ var sources = []string{string(Memory), string(TaskPrompt)}
 func (r Rule) Evidence() bool {
 	t, ok := ruleIndex[r]
 	return ok && t.Evidence
+}
+
+// From names the document a claim selects from.
+type From string
+
+// The documents a claim may select from. New sources extend this list.
+const (
+	// FromEnvelope is the default: the envelope's facts, what the agent
+	// says it did.
+	FromEnvelope From = "envelope"
+	// FromRepo is the repository document (package repofacts): what the
+	// working tree shows was done since the base.
+	FromRepo From = "repo"
+)
+
+var froms = []string{string(FromEnvelope), string(FromRepo)}
+
+// Froms lists the claim sources, sorted.
+func Froms() []From {
+	out := make([]From, len(froms))
+	for i, f := range froms {
+		out[i] = From(f)
+	}
+	return out
 }
 
 // Mode says whether a predicate's failure fails the run.

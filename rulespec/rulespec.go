@@ -45,11 +45,15 @@ type Rulespec struct {
 	Mode Mode
 }
 
-// Claim names a selector into the envelope's facts.
+// Claim names a selector into the envelope's facts, or into another
+// document (From).
 type Claim struct {
 	Name     string
 	Selector *selectors.Selector
-	Pos      Pos
+	// From is the document the selector reads: FromEnvelope unless the
+	// claim says `from:`.
+	From From
+	Pos  Pos
 }
 
 // Check is a rule applied to a claim: the body of a predicate, and of a
@@ -57,8 +61,12 @@ type Claim struct {
 type Check struct {
 	Claim string
 	Rule  Rule
-	// Value is the rule's value as JSON, or nil for rules without one.
+	// Value is the rule's value as JSON, or nil for rules without one and
+	// for checks that take their value from a claim.
 	Value *gjson.Result
+	// ValueFrom names the claim whose value the rule compares with
+	// (`value_from:`), in place of Value.
+	ValueFrom string
 	// Regexp is the compiled pattern of a matches rule.
 	Regexp *regexp.Regexp
 	Pos    Pos
@@ -77,6 +85,24 @@ type Predicate struct {
 	When *Check
 	// Mode is the predicate's own `mode:`, or "" to follow the rulespec.
 	Mode Mode
+}
+
+// UsesFrom reports whether any claim that a predicate or a when
+// condition reads (directly or through value_from) selects from src.
+func (rs *Rulespec) UsesFrom(src From) bool {
+	from := make(map[string]From, len(rs.Claims))
+	for _, c := range rs.Claims {
+		from[c.Name] = c.From
+	}
+	reads := func(c *Check) bool {
+		return c != nil && (from[c.Claim] == src || (c.ValueFrom != "" && from[c.ValueFrom] == src))
+	}
+	for i := range rs.Predicates {
+		if reads(&rs.Predicates[i].Check) || reads(rs.Predicates[i].When) {
+			return true
+		}
+	}
+	return false
 }
 
 // Observed reports whether a failure of p is only reported: p or its
@@ -181,12 +207,23 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 	}
 	first := make(map[string]int)
 	for _, item := range n.Content {
-		f := l.Fields(item, "a claim", []string{"name", "selector"})
+		f := l.Fields(item, "a claim", []string{"from", "name", "selector"})
 		if f == nil {
 			continue
 		}
-		c := Claim{Pos: Pos{Line: item.Line, Col: item.Column}}
+		c := Claim{Pos: Pos{Line: item.Line, Col: item.Column}, From: FromEnvelope}
 		nameOK := false
+		if v, ok := f["from"]; ok {
+			if yamldoc.IsNull(v) {
+				l.Errorf(v, "from is empty; use %s, or remove from: to select from the envelope", strings.Join(froms, " or "))
+			} else if s, sok := l.Str(v, "from"); sok {
+				if yamldoc.Contains(froms, s) {
+					c.From = From(s)
+				} else {
+					l.Errorf(v, "unknown from %q%s; use %s", s, suggest.Hint(s, froms), strings.Join(froms, " or "))
+				}
+			}
+		}
 		if v, ok := f["name"]; !ok {
 			l.Errorf(item, "claim has no name; add name: with a unique name that predicates refer to")
 		} else if c.Name, nameOK = l.Str(v, "claim name"); nameOK {
@@ -303,8 +340,8 @@ func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 	return at, false
 }
 
-var predicateKeys = []string{"claim", "id", "mode", "notes", "rule", "source", "value", "when"}
-var whenKeys = []string{"claim", "rule", "value"}
+var predicateKeys = []string{"claim", "id", "mode", "notes", "rule", "source", "value", "value_from", "when"}
+var whenKeys = []string{"claim", "rule", "value", "value_from"}
 var wholeNumber = regexp.MustCompile(`^\+?[0-9_]+$`)
 var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
@@ -435,7 +472,41 @@ func (l *loader) check(n *yaml.Node, f map[string]*yaml.Node, c *Check, claims m
 		l.Errorf(rv, "unknown rule %q%s; use one of %s", name, suggest.Hint(name, names), ruleList())
 		return false
 	}
+	if vf, has := f["value_from"]; has {
+		return l.valueFrom(f["value"], vf, c, claims, what) && ok
+	}
 	return l.value(n, f["value"], c) && ok
+}
+
+// valueFrom checks a `value_from:` naming the claim to compare with.
+func (l *loader) valueFrom(v, vf *yaml.Node, c *Check, claims map[string]bool, what string) bool {
+	if v != nil {
+		l.Errorf(vf, "%s has both value: and value_from:; keep one", what)
+		return false
+	}
+	if !c.Rule.ValueFromOK() {
+		names := make([]string, 0, len(valueFromRules))
+		for _, r := range ValueFromRules() {
+			names = append(names, string(r))
+		}
+		l.Errorf(vf, "rule %s cannot take value_from:; it works with %s", c.Rule, strings.Join(names, ", "))
+		return false
+	}
+	name, ok := l.Str(vf, "value_from")
+	if !ok {
+		return false
+	}
+	if !claims[name] {
+		known := make([]string, 0, len(claims))
+		for k := range claims {
+			known = append(known, k)
+		}
+		sort.Strings(known)
+		l.Errorf(vf, "value_from names undefined claim %q%s; define it under claims:", name, suggest.Hint(name, known))
+		return false
+	}
+	c.ValueFrom = name
+	return true
 }
 
 func ruleList() string {

@@ -208,13 +208,13 @@ func TestParseErrors(t *testing.T) {
 		yaml: header + "  - claim: caps\n    rule: contains\n    valeu: x\n",
 		want: []wantErr{
 			{"7:5", "rule contains needs a value; add value:", true},
-			{"9:5", `unknown key "valeu" in a predicate (did you mean "value"?); allowed keys are claim, id, mode, notes, rule, source, value, when`, true},
+			{"9:5", `unknown key "valeu" in a predicate (did you mean "value"?); allowed keys are claim, id, mode, notes, rule, source, value, value_from, when`, true},
 		},
 	}, {
 		name: "unknown when key",
 		yaml: header + "  - claim: caps\n    rule: exists\n    when:\n      claim: file\n      rule: exists\n      rul: x\n",
 		want: []wantErr{
-			{"12:7", `unknown key "rul" in a when condition (did you mean "rule"?); allowed keys are claim, rule, value`, true},
+			{"12:7", `unknown key "rul" in a when condition (did you mean "rule"?); allowed keys are claim, rule, value, value_from`, true},
 		},
 	}, {
 		name: "when is not a mapping",
@@ -224,7 +224,7 @@ func TestParseErrors(t *testing.T) {
 		name: "unknown rule",
 		yaml: header + "  - claim: caps\n    rule: min_len\n    value: 2\n",
 		want: []wantErr{
-			{"8:11", `unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists`, true},
+			{"8:11", `unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists, same_set, subset_of, superset_of`, true},
 		},
 	}, {
 		name: "unknown predicate mode",
@@ -556,7 +556,7 @@ claims:
 	_, err := Parse("r.yaml", []byte(in))
 	errorList(t, err)
 	want := strings.Join([]string{
-		`r.yaml:3:11: unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists`,
+		`r.yaml:3:11: unknown rule "min_len" (did you mean "min_length"?); use one of any_of, contains, equals, exists, file_exists, greater_than, less_than, matches, max_length, min_length, no_file_exists, none_of, not_contains, not_exists, same_set, subset_of, superset_of`,
 		`r.yaml:4:12: predicate names undefined claim "nope"; define it under claims:`,
 		`r.yaml:6:13: unknown source "mem" (did you mean "memory"?); use task_prompt or memory`,
 		`r.yaml:9:17: invalid selector "a..b": empty key between dots; remove one '.', or write [""] to select the empty key`,
@@ -619,8 +619,8 @@ func TestModes(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	rules := Rules()
-	if len(rules) != 14 {
-		t.Fatalf("Rules() has %d rules, want 14", len(rules))
+	if len(rules) != 17 {
+		t.Fatalf("Rules() has %d rules, want 17", len(rules))
 	}
 	for _, r := range rules {
 		if !r.Valid() {

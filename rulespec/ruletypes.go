@@ -75,6 +75,12 @@ var ruleTypes = []RuleType{
 		Must: "{claim} must cite files that exist in the repository (a path, path:line or path:from-to; for an array: every element)", Cond: "{claim} cites files that exist"},
 	{Name: NoFileExists, Value: NoValue, Absent: AbsentVacuous, Evidence: true,
 		Must: "{claim} must cite no file that exists in the repository", Cond: "{claim} cites no file that exists"},
+	{Name: SubsetOf, Value: ListValue, Absent: AbsentFails,
+		Must: "{claim} must be an array whose every element is in {value} (an empty array passes vacuously)", Cond: "{claim} is a subset of {value}"},
+	{Name: SupersetOf, Value: ListValue, Absent: AbsentFails,
+		Must: "{claim} must be an array holding every member of {value}", Cond: "{claim} is a superset of {value}"},
+	{Name: SameSet, Value: ListValue, Absent: AbsentFails,
+		Must: "{claim} must be an array with exactly the members of {value} (order and repeats do not matter)", Cond: "{claim} has the same members as {value}"},
 }
 
 // ruleIndex finds a descriptor by name.

@@ -9,7 +9,7 @@ import (
 // allRules are the rule type constants; a new constant belongs here and in
 // the table, or TestRuleTypeTable fails.
 var allRules = []Rule{Exists, NotExists, Equals, Contains, NotContains, AnyOf, NoneOf, GreaterThan, LessThan,
-	MinLength, MaxLength, Matches, FileExists, NoFileExists}
+	MinLength, MaxLength, Matches, FileExists, NoFileExists, SubsetOf, SupersetOf, SameSet}
 
 // TestRuleTypeTable: every rule type has a complete descriptor, and the
 // other places adding a rule type touches (its clauses, the schema, the

@@ -55,17 +55,20 @@ func (r RawJSON) MarshalJSON() ([]byte, error) {
 
 // PredicateReport is one predicate's verdict.
 type PredicateReport struct {
-	Index    int              `json:"index"`
-	ID       string           `json:"id,omitempty"`
-	Claim    string           `json:"claim"`
-	Selector string           `json:"selector"`
-	Rule     string           `json:"rule"`
-	Value    RawJSON          `json:"value"`
-	Source   string           `json:"source"`
-	Notes    string           `json:"notes"`
-	When     *ConditionReport `json:"when,omitempty"`
-	Status   Status           `json:"status"`
-	Vacuous  bool             `json:"vacuous"`
+	Index    int     `json:"index"`
+	ID       string  `json:"id,omitempty"`
+	Claim    string  `json:"claim"`
+	Selector string  `json:"selector"`
+	Rule     string  `json:"rule"`
+	Value    RawJSON `json:"value"`
+	// ValueFrom names the claim compared with (value_from:); Value is
+	// that claim's value then.
+	ValueFrom string           `json:"value_from,omitempty"`
+	Source    string           `json:"source"`
+	Notes     string           `json:"notes"`
+	When      *ConditionReport `json:"when,omitempty"`
+	Status    Status           `json:"status"`
+	Vacuous   bool             `json:"vacuous"`
 	// Observed marks a failure in observe mode: it does not fail the run.
 	Observed bool    `json:"observed"`
 	Actual   RawJSON `json:"actual"`
@@ -77,10 +80,11 @@ type PredicateReport struct {
 
 // ConditionReport describes a predicate's when condition.
 type ConditionReport struct {
-	Claim  string  `json:"claim"`
-	Rule   string  `json:"rule"`
-	Value  RawJSON `json:"value"`
-	Actual RawJSON `json:"actual"`
+	Claim     string  `json:"claim"`
+	Rule      string  `json:"rule"`
+	Value     RawJSON `json:"value"`
+	ValueFrom string  `json:"value_from,omitempty"`
+	Actual    RawJSON `json:"actual"`
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -125,7 +129,12 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 			name = fmt.Sprintf("[%d %s]", p.Index, p.ID)
 		}
 		expected := p.Rule
-		if p.Value != nil {
+		if p.ValueFrom != "" {
+			expected += " " + printable(p.ValueFrom)
+			if p.Value != nil {
+				expected += " (" + short(string(p.Value)) + ")"
+			}
+		} else if p.Value != nil {
 			expected += " " + short(string(p.Value))
 		}
 		fmt.Fprintf(&b, "%s %s %s %s", label, name, printable(p.Claim), expected)
@@ -245,7 +254,28 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 	}
 	found := describeValue(pr.Actual)
 	want := short(string(pr.Value))
+	if p.ValueFrom != "" {
+		if pr.Value == nil {
+			return fmt.Sprintf("nothing to compare with: value_from claim %s is absent (selector %s found nothing)", p.ValueFrom, claims[p.ValueFrom].Claim.Selector)
+		}
+		want = p.ValueFrom + " " + want
+	}
 	switch p.Rule {
+	case rulespec.SubsetOf, rulespec.SupersetOf, rulespec.SameSet:
+		if typeWord(found) != "array" {
+			return fmt.Sprintf("%s compares arrays as sets, found %s", p.Rule, found)
+		}
+		if p.ValueFrom != "" && typeWord(describeValue(pr.Value)) != "array" {
+			return fmt.Sprintf("%s compares arrays as sets, but value_from claim %s is %s", p.Rule, p.ValueFrom, describeValue(pr.Value))
+		}
+		var parts []string
+		if extra := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(extra) > 0 {
+			parts = append(parts, fmt.Sprintf("elements of %s not in %s: %s", p.Claim, want, listOf(sortedStrings(extra, 2))))
+		}
+		if missing := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(missing) > 0 {
+			parts = append(parts, fmt.Sprintf("members of %s missing from %s: %s", want, p.Claim, listOf(sortedStrings(missing, 2))))
+		}
+		return strings.Join(parts, "; ")
 	case rulespec.NotExists:
 		return "expected no value, found " + found
 	case rulespec.Equals:

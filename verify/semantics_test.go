@@ -377,6 +377,34 @@ var ruleCases = []ruleCase{
 	{"no_file_exists", "", `".git/HEAD"`, fail},
 	{"no_file_exists", "", "1", fail},
 
+	// subset_of, superset_of, same_set: an array claim's distinct elements
+	// compared as a set with the list, by type and value.
+	{"subset_of", "[a, b]", missing, fail},
+	{"subset_of", "[a, b]", "null", fail},
+	{"subset_of", "[a, b]", `"a"`, fail},
+	{"subset_of", "[a, b]", `["a"]`, pass},
+	{"subset_of", "[a, b]", `["b", "a", "a"]`, pass},
+	{"subset_of", "[a, b]", `["a", "c"]`, fail},
+	{"subset_of", "[a, b]", "[]", vacuous},
+	{"subset_of", "[a, b]", "{a: 1}", fail},
+	{"subset_of", "[1.0, 2]", "[1]", pass},
+	{"subset_of", "[1, 2]", `["1"]`, fail},
+	{"subset_of", "[]", "[a]", fail},
+	{"superset_of", "[a, b]", `["a", "b", "c"]`, pass},
+	{"superset_of", "[a, b]", `["a"]`, fail},
+	{"superset_of", "[a, b]", "[]", fail},
+	{"superset_of", "[a, b]", missing, fail},
+	{"superset_of", "[a, b]", `"ab"`, fail},
+	{"superset_of", "[]", "[x]", vacuous},
+	{"superset_of", "[true]", `["true"]`, fail},
+	{"same_set", "[a, b]", `["b", "a", "a"]`, pass},
+	{"same_set", "[a, b]", `["a"]`, fail},
+	{"same_set", "[a, b]", `["a", "b", "c"]`, fail},
+	{"same_set", "[a, b]", "[]", fail},
+	{"same_set", "[]", "[]", vacuous},
+	{"same_set", "[{k: 1}]", "[{k: 1.0}]", pass},
+	{"same_set", "[a]", missing, fail},
+
 	// Strings that must survive being written into the program.
 	{"equals", `"say \"hi\"\\ \u00e9\t\r\n"`, `"say \"hi\"\\ \u00e9\t\r\n"`, pass},
 	{"equals", `"a\rb"`, `"a\nb"`, fail},
@@ -777,6 +805,10 @@ func TestFailureMessages(t *testing.T) {
 		{"contains", `"x"`, `[a, b]`, []string{`"x"`, "not found", `["a","b"]`}},
 		{"contains", "1", `"123"`, []string{"substring", `"123"`}},
 		{"not_exists", "", `"here"`, []string{"expected no value", `"here"`}},
+		{"subset_of", "[a, b]", "[a, c, d]", []string{`elements of c not in ["a","b"]`, `"c"`, `"d"`}},
+		{"superset_of", "[a, b]", "[a]", []string{`members of ["a","b"] missing from c`, `"b"`}},
+		{"same_set", "[a, b]", "[a, c]", []string{`not in`, `"c"`, `missing`, `"b"`}},
+		{"same_set", "[a]", `"a"`, []string{"compares arrays as sets", `string "a"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule+"/"+tc.fact, func(t *testing.T) {
@@ -930,4 +962,73 @@ predicates:
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 	checkSummary(t, out.Report, Summary{Total: 11, Passed: 4, Failed: 5, Skipped: 2}, "fail")
+}
+
+// TestValueFrom compares claim c (facts v) with claim d (facts w) through
+// value_from: the value claim stands where a literal value would, and a
+// value claim that is absent or of the wrong type fails the check. The
+// written program, evaluated on its own, must agree.
+func TestValueFrom(t *testing.T) {
+	tests := []struct {
+		rule, v, w string
+		want       outcome
+	}{
+		{"equals", `"x"`, `"x"`, pass},
+		{"equals", "[1, 2]", "[1.0, 2]", pass},
+		{"equals", "[1, 2]", "[2, 1]", fail},
+		{"equals", `"x"`, missing, fail},
+		{"equals", missing, missing, fail},
+		{"contains", "[a, b]", `"b"`, pass},
+		{"contains", `"abc"`, `"bc"`, pass},
+		{"contains", "[a, b]", missing, fail},
+		{"any_of", `"a"`, "[a, b]", pass},
+		{"any_of", "[a, c]", "[a, b]", fail},
+		{"any_of", `"a"`, `"a"`, fail}, // the value must be a list
+		{"greater_than", "5", "3", pass},
+		{"greater_than", "3", "3.5", fail},
+		{"less_than", "[1, 2]", "2.5", pass},
+		{"less_than", "1", `"2"`, fail},
+		{"less_than", "1", missing, fail},
+		{"subset_of", "[a]", "[a, b]", pass},
+		{"subset_of", "[a, c]", "[a, b]", fail},
+		{"subset_of", "[]", "[a]", vacuous},
+		{"subset_of", "[a]", missing, fail},
+		{"subset_of", "[]", missing, fail},
+		{"subset_of", "[a]", `"a"`, fail},
+		{"superset_of", "[a, b]", "[b]", pass},
+		{"superset_of", "[a]", "[a, b]", fail},
+		{"superset_of", "[a]", "[]", vacuous},
+		{"superset_of", "[a]", missing, fail},
+		{"same_set", "[a, b, a]", "[b, a]", pass},
+		{"same_set", "[a]", "[a, b]", fail},
+		{"same_set", "[1]", `["1"]`, fail},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%s/v=%s/w=%s", tc.rule, tc.v, tc.w), func(t *testing.T) {
+			rs := "claims:\n  - {name: c, selector: v}\n  - {name: d, selector: w}\npredicates:\n  - {claim: c, rule: " + tc.rule + ", value_from: d}\n"
+			env := "facts:\n  other: 1\n"
+			if tc.v != missing {
+				env += "  v: " + tc.v + "\n"
+			}
+			if tc.w != missing {
+				env += "  w: " + tc.w + "\n"
+			}
+			out := runYAML(t, rs, env, false)
+			p := out.Report.Predicates[0]
+			if g := got(p); g != tc.want {
+				t.Errorf("got %+v, want %+v (message %q)", g, tc.want, p.Message)
+			}
+			var dl strings.Builder
+			if err := out.Program.WriteDL(&dl, []string{"test"}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := datalog.Eval(dl.String(), nil, datalog.Options{})
+			if err != nil {
+				t.Fatalf("evaluate written program: %v", err)
+			}
+			if diff := cmp.Diff(verdictFacts(out.Result), verdictFacts(res)); diff != "" {
+				t.Errorf("written program disagrees (-run +written):\n%s", diff)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -16,6 +17,7 @@ import (
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
 )
 
@@ -39,6 +41,13 @@ type Input struct {
 	// MaxElements caps the array a claim may select; zero means
 	// DefaultMaxElements.
 	MaxElements int
+	// Base is the base revision repository facts compare with, and
+	// BaseFrom where it was given (--base, vouch.yaml base:); empty means
+	// repofacts' default.
+	Base, BaseFrom string
+	// Outputs are files vouch writes (artifacts, the receipt), left out
+	// of repository facts with the envelope and OutDir.
+	Outputs []string
 }
 
 // DefaultMaxElements bounds the elements one claim may select. Evaluation
@@ -57,6 +66,16 @@ type Options struct {
 	OutDir      string
 	FactLimit   int
 	MaxElements int
+	// Base and BaseFrom choose the base of repository facts (see Input).
+	Base, BaseFrom string
+	// Outputs are vouch's own files, never repository facts (see Input).
+	Outputs []string
+	// Repo, when set, is the repository document to use instead of
+	// deriving one with git: rule tests give it inline.
+	Repo *repofacts.Doc
+	// RepoJSON, when set, is the repository document as JSON, used as
+	// it is (rule tests write partial documents).
+	RepoJSON []byte
 }
 
 // InputError is a problem with the user's files (as opposed to an
@@ -77,6 +96,9 @@ type Outcome struct {
 	Observe  bool
 	// Root is the directory evidence was checked under.
 	Root string
+	// Repo is the repository document the rulespec read, nil when no
+	// claim selects from the repository.
+	Repo *repofacts.Doc
 	// Elapsed is the wall time of each stage.
 	Elapsed Timings
 }
@@ -99,7 +121,7 @@ func Run(in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements}, time.Since(t0))
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -115,8 +137,18 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	}
 	out := &Outcome{Rulespec: rs, Envelope: env, Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root}
 	out.Elapsed.Load = loadTime
+	copts := compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File}}
+	if rs.UsesFrom(rulespec.FromRepo) {
+		// Repository facts cost a few git processes: derive them only
+		// when a rule reads them, and only then is a missing git or an
+		// unknown base an error.
+		if err := repoFacts(&copts, &opts, env.File); err != nil {
+			return nil, err
+		}
+		out.Repo = opts.Repo
+	}
 	t1 := time.Now()
-	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File}})
+	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), copts)
 	if err := checkElements(env.File, out.Program, opts.MaxElements); err != nil {
 		return nil, err
 	}
@@ -134,6 +166,37 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	out.Report = rep
 	out.Elapsed.Compile, out.Elapsed.Evaluate, out.Elapsed.Collect = t2.Sub(t1), t3.Sub(t2), time.Since(t3)
 	return out, nil
+}
+
+// repoFacts fills the compile options' repository document: the one
+// given, or one derived with git under the root, leaving out vouch's own
+// files (the envelope and the output directory).
+func repoFacts(copts *compile.Options, opts *Options, envFile string) error {
+	if opts.RepoJSON != nil {
+		copts.Repo = opts.RepoJSON
+		base := gjson.GetBytes(opts.RepoJSON, "base")
+		commit := gjson.GetBytes(opts.RepoJSON, "base_commit")
+		copts.RepoBase, copts.RepoCommit = base.String(), commit.String()
+		return nil
+	}
+	if opts.Repo == nil {
+		exclude := append([]string{envFile}, opts.Outputs...)
+		if opts.OutDir != "" {
+			exclude = append(exclude, opts.OutDir)
+		}
+		doc, err := repofacts.Collect(context.Background(), repofacts.Options{Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom, Exclude: exclude})
+		if err != nil {
+			var re *repofacts.Error
+			if errors.As(err, &re) {
+				return &InputError{err}
+			}
+			return fmt.Errorf("repository facts: %w", err)
+		}
+		opts.Repo = doc
+	}
+	copts.Repo = opts.Repo.JSON()
+	copts.RepoBase, copts.RepoCommit = opts.Repo.Base, opts.Repo.BaseCommit
+	return nil
 }
 
 // Status is a predicate's verdict. An observed failure is still Fail; its
@@ -178,28 +241,36 @@ func collect(rs *rulespec.Rulespec, prog *compile.Program, res *datalog.Result) 
 			return nil, fmt.Errorf("%w: predicate %d has %d", errVerdicts, p.Index, len(st))
 		}
 		cv := claims[p.Claim]
+		value := rawValue(p.Value)
+		if p.ValueFrom != "" {
+			value = actual(claims[p.ValueFrom])
+		}
 		pr := PredicateReport{
-			Index:    p.Index,
-			ID:       p.ID,
-			Claim:    p.Claim,
-			Selector: cv.Claim.Selector.String(),
-			Rule:     string(p.Rule),
-			Value:    rawValue(p.Value),
-			Source:   string(p.Source),
-			Notes:    p.Notes,
-			Status:   st[0],
-			Vacuous:  vacuous[int64(p.Index)],
-			Observed: observed[int64(p.Index)],
-			Actual:   actual(cv),
-			Line:     p.Pos.Line,
-			Col:      p.Pos.Col,
+			Index:     p.Index,
+			ID:        p.ID,
+			Claim:     p.Claim,
+			Selector:  cv.Claim.Selector.String(),
+			Rule:      string(p.Rule),
+			Value:     value,
+			ValueFrom: p.ValueFrom,
+			Source:    string(p.Source),
+			Notes:     p.Notes,
+			Status:    st[0],
+			Vacuous:   vacuous[int64(p.Index)],
+			Observed:  observed[int64(p.Index)],
+			Actual:    actual(cv),
+			Line:      p.Pos.Line,
+			Col:       p.Pos.Col,
 		}
 		if pr.Observed && pr.Status != Fail {
 			return nil, fmt.Errorf("%w: predicate %d is observed but did not fail", errVerdicts, p.Index)
 		}
 		if p.When != nil {
 			wc := claims[p.When.Claim]
-			pr.When = &ConditionReport{Claim: p.When.Claim, Rule: string(p.When.Rule), Value: rawValue(p.When.Value), Actual: actual(wc)}
+			pr.When = &ConditionReport{Claim: p.When.Claim, Rule: string(p.When.Rule), Value: rawValue(p.When.Value), ValueFrom: p.When.ValueFrom, Actual: actual(wc)}
+			if p.When.ValueFrom != "" {
+				pr.When.Value = actual(claims[p.When.ValueFrom])
+			}
 		}
 		pr.Message = message(p, pr, claims, res)
 		rep.Predicates = append(rep.Predicates, pr)

@@ -51,6 +51,7 @@ Examples:
 			&cli.BoolFlag{Name: "lint", Usage: "also evaluate the architecture rules (the default when vouch.yaml has an architecture: section)"},
 			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules ('receipt verify' refuses the receipt when vouch.yaml has an architecture: section)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache when evaluating the architecture rules"},
+			baseFlag(),
 		},
 		Action: runGate,
 	}
@@ -70,6 +71,9 @@ func runGate(c *cli.Context) error {
 		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
 		Observe: c.Bool("observe"), Lint: c.Bool("lint"), NoLint: c.Bool("no-lint"), NoCache: c.Bool("no-cache"),
 		Version: c.App.Version,
+	}
+	if c.IsSet("base") {
+		opts.Base, opts.BaseFrom = c.String("base"), "--base"
 	}
 	// vouch.yaml may set strict; --strict=false on the command line wins.
 	if c.IsSet("strict") {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/verify"
@@ -30,6 +32,11 @@ Writes two artifacts into --out (default: the envelope's directory):
   datalog_evaluation.txt   inputs and their sha256, strata, fact counts, and why each
                            predicate passed, failed or was skipped
 
+Claims with from: repo select from the repository document: what changed between a base
+(--base, else vouch.yaml's base:, else the merge-base with the default branch's upstream, else
+HEAD) and the working tree, read with git (see docs/repository-facts.md). git is only run when
+a rule reads repository facts.
+
 Exit codes: 0 pass, 1 fail, 2 bad input or evaluation error (nothing is written then).
 
 Examples:
@@ -47,6 +54,7 @@ Examples:
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto, always or never (NO_COLOR disables auto)"},
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing (as mode: observe on every predicate)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
+			baseFlag(),
 		},
 		Action: runVerify,
 	}
@@ -94,6 +102,7 @@ func runVerify(c *cli.Context) error {
 	if c.IsSet("strict") {
 		strict = c.Bool("strict")
 	}
+	base, baseFrom := baseOf(c, cfg)
 	out, err := verify.Run(verify.Input{
 		RulespecPath: rulespecPath,
 		EnvelopePath: envPath,
@@ -103,6 +112,9 @@ func runVerify(c *cli.Context) error {
 		Observe:      c.Bool("observe"),
 		Root:         cfg.Root,
 		OutDir:       verify.EvidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
+		Base:         base,
+		BaseFrom:     baseFrom,
+		Outputs:      gate.Outputs(artifactDir(c.String("out"), cfg.Out, envPath)),
 	})
 	if err != nil {
 		var ie *verify.InputError
@@ -112,10 +124,7 @@ func runVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	if !c.Bool("no-artifacts") {
-		dir := pick(c.String("out"), cfg.Out)
-		if dir == "" {
-			dir = filepath.Dir(envPath)
-		}
+		dir := artifactDir(c.String("out"), cfg.Out, envPath)
 		if err := out.WriteArtifacts(dir); err != nil {
 			return fail(exitError, err)
 		}
@@ -133,4 +142,27 @@ func runVerify(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// baseFlag is --base, shared by every command that reads repository facts.
+func baseFlag() cli.Flag {
+	return &cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REF` for repository facts (default: vouch.yaml's base, else the merge-base with the default branch's upstream, else HEAD)"}
+}
+
+// baseOf is the base revision for repository facts and where it came
+// from: --base, else vouch.yaml's base:, else "" for the default.
+func baseOf(c *cli.Context, cfg *config.Config) (string, string) {
+	if c.IsSet("base") {
+		return c.String("base"), "--base"
+	}
+	return cfg.BaseRef()
+}
+
+// artifactDir is where verify and gate write their artifacts: --out, else
+// vouch.yaml's out, else the envelope's directory.
+func artifactDir(flag, configured, envPath string) string {
+	if d := pick(flag, configured); d != "" {
+		return d
+	}
+	return filepath.Dir(envPath)
 }
