@@ -42,8 +42,12 @@ func phrase(c rulespec.Check, cond bool) (string, error) {
 	return rulespec.Phrase(tmpl, c.Claim, value(c)), nil
 }
 
-// value spells a rule's value as JSON, the way it is compared.
+// value spells a rule's value as JSON, the way it is compared, or names
+// the claim it is taken from.
 func value(c rulespec.Check) string {
+	if c.ValueFrom != "" {
+		return "the value of `" + c.ValueFrom + "`"
+	}
 	if c.Value == nil {
 		return ""
 	}

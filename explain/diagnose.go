@@ -222,6 +222,11 @@ func diagnose(c rulespec.Check, ch string, cv compile.ClaimValue, res *datalog.R
 	}
 	out := []string{}
 	found := cv.Value
+	if c.ValueFrom != "" {
+		// The value is another claim's: the explanation lists both
+		// claims' values, and there is no literal to hint about.
+		return out
+	}
 	switch c.Rule {
 	case rulespec.Equals:
 		if hint := typeHint(*c.Value, found); hint != "" {

@@ -127,6 +127,8 @@ type Options struct {
 	// Root is the repository root that file_exists evidence is checked
 	// under, as verify resolves it; "" means the working directory.
 	Root string
+	// Base and BaseFrom choose the base of repository facts, as verify's.
+	Base, BaseFrom string
 }
 
 // SelectionError is a selector argument that names no predicate.
@@ -149,7 +151,7 @@ func Explain(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options) (*Expl
 	var prog *compile.Program
 	var outcome *verify.Outcome
 	if env != nil {
-		outcome, err = verify.RunLoadedWith(rs, env, verify.Options{Strict: opts.Strict, Root: opts.Root}, 0)
+		outcome, err = verify.RunLoadedWith(rs, env, verify.Options{Strict: opts.Strict, Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom}, 0)
 		if err != nil {
 			return nil, fmt.Errorf("explain: %w", err)
 		}
@@ -221,6 +223,9 @@ func raw(v *gjson.Result) verify.RawJSON {
 
 func selectorOf(cv compile.ClaimValue, withEnvelope bool) Selector {
 	s := Selector{Claim: cv.Claim.Name, Text: cv.Claim.Selector.String(), Reads: Reads(cv.Claim.Selector)}
+	if cv.Claim.From == rulespec.FromRepo {
+		s.Reads = "repository document (what changed since the base; docs/repository-facts.md) → " + strings.TrimPrefix(s.Reads, "facts → ")
+	}
 	if withEnvelope {
 		present := cv.Present
 		s.Present = &present

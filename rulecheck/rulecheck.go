@@ -61,6 +61,7 @@ func Check(rs *rulespec.Rulespec) []Warning {
 	c := &checker{rs: rs}
 	c.unusedClaims()
 	c.factsPrefix()
+	c.unknownRepoFields()
 	c.perPredicate()
 	c.pairs()
 	sort.SliceStable(c.out, func(i, j int) bool {
@@ -104,8 +105,10 @@ func (c *checker) unusedClaims() {
 	used := make(map[string]bool)
 	for _, p := range c.rs.Predicates {
 		used[p.Claim] = true
+		used[p.ValueFrom] = true
 		if p.When != nil {
 			used[p.When.Claim] = true
+			used[p.When.ValueFrom] = true
 		}
 	}
 	for _, cl := range c.rs.Claims {
@@ -144,14 +147,14 @@ func (c *checker) perPredicate() {
 		if p.When != nil {
 			w := *p.When
 			c.single(p, w, w.Pos, "its when condition ")
-			if w.Rule == rulespec.AnyOf && len(w.Value.Array()) == 0 {
+			if w.Rule == rulespec.AnyOf && w.Value != nil && len(w.Value.Array()) == 0 {
 				c.predWarn(p, w.Pos, AlwaysSkipped, "its when condition is any_of [], which holds only for an empty array, so the predicate is almost always skipped")
 			}
 			if w.Claim == p.Claim {
 				c.ownClaimCondition(p)
 			}
 		}
-		if p.Rule == rulespec.MaxLength && !c.guaranteedPresent(p) {
+		if p.Rule == rulespec.MaxLength && !c.guaranteedPresent(p) && !c.alwaysPresent(p.Claim) {
 			c.predWarn(p, p.Pos, VacuousAbsent, "max_length passes without checking anything when %s is absent, and no predicate requires %s to be present; add min_length or exists on it", p.Claim, p.Claim)
 		}
 	}
@@ -159,6 +162,11 @@ func (c *checker) perPredicate() {
 
 // single warns about one check on its own.
 func (c *checker) single(p rulespec.Predicate, ch rulespec.Check, at rulespec.Pos, what string) {
+	if ch.ValueFrom != "" {
+		c.valueFrom(p, ch, at, what)
+		return
+	}
+	c.repoTypes(p, ch, at, what)
 	switch ch.Rule {
 	case rulespec.NoneOf:
 		if len(ch.Value.Array()) == 0 {
@@ -252,6 +260,9 @@ func (c *checker) pairs() {
 // contradiction says why no value satisfies both checks on one claim, or
 // returns "".
 func contradiction(a, b rulespec.Check) string {
+	if a.ValueFrom != "" || b.ValueFrom != "" {
+		return "" // the values are known only at run time
+	}
 	if a.Rule > b.Rule {
 		a, b = b, a
 	}
@@ -295,6 +306,9 @@ func contradiction(a, b rulespec.Check) string {
 // vacuously) satisfies both checks on one claim, with the warning code, or
 // returns "", "".
 func onlyEmptyArray(a, b rulespec.Check) (code, why string) {
+	if a.ValueFrom != "" || b.ValueFrom != "" {
+		return "", ""
+	}
 	if a.Rule > b.Rule {
 		a, b = b, a
 	}
@@ -324,6 +338,9 @@ func checkKey(c rulespec.Check) string {
 	k := c.Claim + "\x00" + string(c.Rule)
 	if c.Value != nil {
 		k += "\x00" + canon(*c.Value)
+	}
+	if c.ValueFrom != "" {
+		k += "\x00from\x00" + c.ValueFrom
 	}
 	return k
 }

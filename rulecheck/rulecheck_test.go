@@ -2,6 +2,7 @@ package rulecheck
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,5 +63,48 @@ func TestCheck(t *testing.T) {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRepoClaims: repository claims have a known shape, so comparisons
+// that can never match are found before any run.
+func TestRepoClaims(t *testing.T) {
+	const claims = "claims:\n  - {name: said, selector: files}\n  - {name: changed, from: repo, selector: changed}\n  - {name: deps, from: repo, selector: dependencies_added}\n  - {name: base, from: repo, selector: base}\npredicates:\n"
+	tests := []struct {
+		name  string
+		preds string
+		want  []string
+	}{
+		{"the example", "  - {claim: changed, rule: subset_of, value_from: said}\n  - {claim: deps, rule: max_length, value: 0}\n  - {claim: base, rule: exists}\n", nil},
+		{"strings against mappings", "  - {claim: changed, rule: subset_of, value_from: deps}\n  - {claim: said, rule: exists}\n  - {claim: base, rule: exists}\n", []string{"type-mismatch@7:5"}},
+		{"a set rule on a string", "  - {claim: base, rule: same_set, value: [x]}\n  - {claim: said, rule: exists}\n  - {claim: changed, rule: exists}\n  - {claim: deps, rule: exists}\n", []string{"type-mismatch@7:5"}},
+		{"value_from a string", "  - {claim: changed, rule: superset_of, value_from: base}\n  - {claim: said, rule: exists}\n  - {claim: deps, rule: exists}\n", []string{"type-mismatch@7:5"}},
+		{"numbers against strings", "  - {claim: changed, rule: subset_of, value: [1, 2]}\n  - {claim: said, rule: exists}\n  - {claim: deps, rule: exists}\n  - {claim: base, rule: exists}\n", []string{"type-mismatch@7:5"}},
+		{"equals a number", "  - {claim: base, rule: equals, value: 3}\n  - {claim: said, rule: exists}\n  - {claim: changed, rule: exists}\n  - {claim: deps, rule: exists}\n", []string{"type-mismatch@7:5"}},
+		{"compared with itself", "  - {claim: changed, rule: same_set, value_from: changed}\n  - {claim: said, rule: exists}\n  - {claim: deps, rule: exists}\n  - {claim: base, rule: exists}\n", []string{"never-fails@7:5"}},
+		{"envelope claims are unknown", "  - {claim: said, rule: subset_of, value: [1]}\n  - {claim: changed, rule: exists}\n  - {claim: deps, rule: exists}\n  - {claim: base, rule: exists}\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := rulespec.Parse("r.yaml", []byte(claims+tt.preds))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range Check(rs) {
+				got = append(got, w.Code+"@"+strconv.Itoa(w.Line)+":"+strconv.Itoa(w.Col))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+	rs, err := rulespec.Parse("r.yaml", []byte("claims:\n  - {name: c, from: repo, selector: chnged}\npredicates:\n  - {claim: c, rule: exists}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := Check(rs)
+	if len(ws) != 1 || ws[0].Code != UnknownRepoField || !strings.Contains(ws[0].Message, `did you mean "changed"`) {
+		t.Errorf("unknown field: got %v", ws)
 	}
 }

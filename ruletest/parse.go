@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -47,6 +48,10 @@ type Case struct {
 	EnvelopePath string
 	// Facts is the inline facts mapping as JSON, when given.
 	Facts []byte
+	// Repo is the inline repository document (the fields claims with
+	// from: repo select) as JSON, when given; nil means a repository
+	// with no changes. Rule tests never run git.
+	Repo []byte
 	// Verdict is the expected run verdict, "" when not checked.
 	Verdict string
 	// Predicates are the expected statuses, in file order.
@@ -76,7 +81,7 @@ var verdicts = []string{"fail", "pass"}
 
 var (
 	topKeys  = []string{"cases", "rulespec", "strict"}
-	caseKeys = []string{"envelope", "facts", "name", "predicates", "verdict"}
+	caseKeys = []string{"envelope", "facts", "name", "predicates", "repo", "verdict"}
 )
 
 // Load reads and parses the test file at path.
@@ -198,6 +203,24 @@ func (p *parser) testCase(n *yaml.Node) (Case, bool) {
 	default:
 		p.Errorf(n, "case %q has neither envelope: (a path) nor facts: (inline); add one", c.Name)
 		ok = false
+	}
+	if v, has := fs["repo"]; has {
+		if v.Kind != yaml.MappingNode {
+			p.Errorf(v, "repo must be a mapping of repository facts such as changed: [a.go], found %s", yamldoc.KindName(v))
+			ok = false
+		} else if n := len(p.Errs); p.Fields(v, "repo", repofacts.Fields()) == nil || len(p.Errs) > n {
+			ok = false
+		} else if js, err := envelope.ToJSON(p.File, v, envelope.DefaultLimits()); err != nil {
+			var ee *envelope.Error
+			if errors.As(err, &ee) {
+				p.Errs = append(p.Errs, &Error{File: p.File, Pos: Pos{Line: ee.Line, Col: ee.Col}, Msg: ee.Msg})
+			} else {
+				p.Errorf(v, "%v", err)
+			}
+			ok = false
+		} else {
+			c.Repo = js
+		}
 	}
 	if v, has := fs["verdict"]; has {
 		if s, sok := p.Str(v, "verdict"); sok {

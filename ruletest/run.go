@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/output"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/verify"
@@ -105,7 +106,13 @@ func Run(f *File, opts Options) (*Result, error) {
 			envErrs = append(envErrs, err.Error())
 			continue
 		}
-		out, err := verify.RunLoadedWith(rs, env, verify.Options{Strict: f.Strict, Root: opts.Root}, 0)
+		vopts := verify.Options{Strict: f.Strict, Root: opts.Root}
+		if rs.UsesFrom(rulespec.FromRepo) {
+			if vopts.RepoJSON, err = repofacts.Inline(c.Repo); err != nil {
+				return nil, fmt.Errorf("case %q: repo: %w", c.Name, err)
+			}
+		}
+		out, err := verify.RunLoadedWith(rs, env, vopts, 0)
 		if err != nil {
 			return nil, fmt.Errorf("case %q: %w", c.Name, err)
 		}

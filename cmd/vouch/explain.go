@@ -40,6 +40,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "strict", Usage: "evaluate as verify --strict does (default: vouch.yaml's strict)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
+			baseFlag(),
 		},
 		Action: runExplain,
 	}
@@ -71,7 +72,8 @@ func runExplain(c *cli.Context) error {
 	if c.IsSet("strict") {
 		strict = c.Bool("strict")
 	}
-	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: strict, Root: cfg.Root})
+	base, baseFrom := baseOf(c, cfg)
+	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: strict, Root: cfg.Root, Base: base, BaseFrom: baseFrom})
 	if err != nil {
 		var se *explain.SelectionError
 		if errors.As(err, &se) {
