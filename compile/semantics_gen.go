@@ -1500,6 +1500,18 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 			ast.Variable{Symbol: "T"},
@@ -1510,7 +1522,7 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1538,7 +1550,7 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1930,7 +1942,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "elem_min", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "elem_type", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "extra_rule", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "member_rule", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "missing_rule", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "observe_mode", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "option", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "predicate", Arity: 2}:           struct{}{},
@@ -2073,6 +2087,18 @@ func semanticsAnalysis() *datalog.Analysis {
 		}},
 		ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/superset_of", NumValue: -6204040628984958975},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
 		}},
 		ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/subset_of", NumValue: -3758533953421495746},
@@ -3202,7 +3228,7 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -3230,7 +3256,7 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -4012,6 +4038,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "extra_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "failed", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "failed", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Descr: []ast.Atom{
@@ -4324,6 +4365,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "mismatch", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mismatch", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "missing_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},

@@ -36,31 +36,53 @@ func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDiff(out)
+	cs, err := parseDiff(out)
+	if err != nil {
+		return nil, err
+	}
+	// When the copy had to go to a $TMPDIR inside the work tree, it is
+	// not part of the work.
+	if rel, err := filepath.Rel(g.dir, tmp); err == nil && filepath.IsLocal(rel) {
+		rel = filepath.ToSlash(rel)
+		kept := cs[:0]
+		for _, c := range cs {
+			if c.Path != rel {
+				kept = append(kept, c)
+			}
+		}
+		cs = kept
+	}
+	return cs, nil
 }
 
 // privateIndex copies the repository's index (if any) to a temporary
-// file and returns its path.
+// file beside it, in the git directory, and returns its path. The copy
+// lives there, not in $TMPDIR, because a temporary directory inside the
+// work tree would make the copy itself an untracked file.
 func privateIndex(ctx context.Context, g *git) (string, error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
 		return "", err
 	}
 	src := strings.TrimSpace(string(out))
-	f, err := os.CreateTemp("", "vouch-index-*")
+	f, err := os.CreateTemp(filepath.Dir(src), "vouch-index-*")
 	if err != nil {
-		return "", fmt.Errorf("create a private index: %w", err)
+		// A read-only git directory: fall back to $TMPDIR.
+		if f, err = os.CreateTemp("", "vouch-index-*"); err != nil {
+			return "", fmt.Errorf("create a private index: %w", err)
+		}
 	}
 	name := f.Name()
 	data, err := os.ReadFile(src)
-	if err == nil {
-		_, err = f.Write(data)
-	} else if os.IsNotExist(err) {
-		// A repository without an index yet: git creates one.
-		err = nil
+	if os.IsNotExist(err) {
+		// A repository without an index yet: git creates one at a path
+		// that does not exist.
 		f.Close()
 		os.Remove(name)
-		return filepath.Join(os.TempDir(), filepath.Base(name)+"-new"), nil
+		return name, nil
+	}
+	if err == nil {
+		_, err = f.Write(data)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
