@@ -338,8 +338,8 @@ func TestClauseLinesMatchParsing(t *testing.T) {
 // TestSentenceUnknownRule: a rule type without a descriptor is an error,
 // never a vaguer sentence.
 func TestSentenceUnknownRule(t *testing.T) {
-	p := rulespec.Predicate{Check: rulespec.Check{Claim: "caps", Rule: rulespec.Rule("subset_of")}}
-	if got, err := Sentence(p); err == nil || !strings.Contains(err.Error(), `"subset_of" has no descriptor`) {
+	p := rulespec.Predicate{Check: rulespec.Check{Claim: "caps", Rule: rulespec.Rule("disjoint_from")}}
+	if got, err := Sentence(p); err == nil || !strings.Contains(err.Error(), `"disjoint_from" has no descriptor`) {
 		t.Fatalf("Sentence = %q, %v; want an error naming the rule type", got, err)
 	}
 }
