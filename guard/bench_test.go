@@ -40,7 +40,7 @@ func BenchmarkDecide(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c := calls[i%len(calls)]
-		if _, _, err := e.Decide(p, &c, Counters{Attempts: 3, Execs: 2}, Env{}, Derive(&c, "")); err != nil {
+		if _, _, err := e.Decide(p, &c, Counters{Attempts: 3, Execs: 2}, Env{}, Derive(&c, "", "")); err != nil {
 			b.Fatal(err)
 		}
 	}

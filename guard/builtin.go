@@ -1,18 +1,62 @@
 package guard
 
-import "sort"
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+)
 
-// builtinSets are the rule sets a vouch/v1 policy switches on by name.
-var builtinSets = map[string]func() []Rule{}
+// builtinFS holds the built-in rule sets: vouch/v1 policies a policy
+// switches on by name (builtins: [sensitive-reads, ...]).
+//
+//go:embed builtin/*.yaml
+var builtinFS embed.FS
 
 // BuiltinNames lists the built-in rule sets, sorted.
 func BuiltinNames() []string {
+	entries, _ := builtinFS.ReadDir("builtin")
 	var n []string
-	for k := range builtinSets {
-		n = append(n, k)
+	for _, e := range entries {
+		n = append(n, strings.TrimSuffix(e.Name(), ".yaml"))
 	}
 	sort.Strings(n)
 	return n
 }
 
-func builtinRules(name string) []Rule { return builtinSets[name]() }
+func isBuiltin(name string) bool {
+	for _, n := range BuiltinNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltinPolicy loads one built-in rule set as a policy.
+func BuiltinPolicy(name string) (*Policy, error) {
+	data, err := builtinFS.ReadFile("builtin/" + name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("no built-in rule set %q", name)
+	}
+	return LoadPolicy("builtin/"+name+".yaml", data)
+}
+
+// builtinRules are the rules of a built-in set, marked with their origin.
+// The sets are tested to load, so an error here cannot happen in a
+// released binary; it would surface as a policy error (a deny).
+func builtinRules(name string) ([]Rule, error) {
+	p, err := BuiltinPolicy(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Rule
+	for _, r := range p.Rules {
+		if r.ID == UnparsedShellRule {
+			continue // the including policy adds its own
+		}
+		r.Builtin = name
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -189,7 +189,7 @@ type Coverage struct {
 }
 
 // RunCases decides every case and compares.
-func RunCases(e *Engine, p *Policy, cf *CaseFile, env Env, home string) ([]CaseResult, []Coverage) {
+func RunCases(e *Engine, p *Policy, cf *CaseFile, env Env, home, root string) ([]CaseResult, []Coverage) {
 	fired := map[string]int{}
 	var out []CaseResult
 	for _, c := range cf.Cases {
@@ -199,7 +199,7 @@ func RunCases(e *Engine, p *Policy, cf *CaseFile, env Env, home string) ([]CaseR
 			cenv.Principal = c.Principal
 		}
 		res := CaseResult{Name: c.Name, Line: c.Line, Want: c.Expect, WantRule: c.Rules, GotRules: []string{}}
-		d, _, err := e.Decide(p, &call, c.Counters, cenv, Derive(&call, home))
+		d, _, err := e.Decide(p, &call, c.Counters, cenv, Derive(&call, home, root))
 		if err != nil {
 			res.Error = err.Error()
 			d = ErrorDecision(err)

@@ -2,17 +2,24 @@ package guard
 
 import (
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/vouch-dev/vouch/canonpath"
+	"github.com/vouch-dev/vouch/shellfacts"
 )
 
 // CallFacts are what vouch derives from a call beyond its literal fields:
 // the canonical paths it touches, the programs it runs and the hosts it
 // reaches. Policies match these, not the raw strings, so `cat ./x/../.env`
-// is a read of .env.
+// and `sed -n p .env` are reads of .env, and `sudo env X=1 rm -rf /` runs
+// rm.
 type CallFacts struct {
 	Cwd, Home string
+	// Root is the repository root (canonical), "" when unknown.
+	Root string
 	// Paths is every canonical path the call touches (reads, writes,
 	// deletes), sorted.
 	Paths   []string
@@ -20,10 +27,19 @@ type CallFacts struct {
 	Writes  []string
 	Deletes []string
 	// Commands are the program names of every simple command a shell
-	// call runs, nested ones included, sorted and unique.
-	Commands []string
-	// Domains are the hosts the call reaches.
+	// call runs, nested ones included, sorted and unique; CommandLines
+	// each simple command as "name arg ...", wrappers stripped.
+	Commands     []string
+	CommandLines []string
+	// Pipes are "from|to" pairs: a command whose input comes from
+	// another's output ("curl|sh").
+	Pipes []string
+	// URLs are network targets as written; Domains their hosts.
+	URLs    []string
 	Domains []string
+	// OutsideRoot are written or deleted paths outside Root (the
+	// system's temporary directory and /dev/null aside).
+	OutsideRoot []string
 	// ShellError is set when a shell command does not parse.
 	ShellError string
 	// Dynamic is set when some word of a shell command is not static.
@@ -36,30 +52,38 @@ var pathKeys = []string{"absolute_path", "destination", "dir", "directory", "dst
 
 // writeTools are tools whose path argument is written.
 var writeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true,
-	"write_file": true, "replace": true, "edit_file": true, "create_file": true, "str_replace_editor": true, "apply_patch": true}
-
-// shellTools run their command argument through a shell.
-var shellTools = map[string]bool{"Bash": true, "Shell": true, "run_shell_command": true, "shell": true, "bash": true, "exec_command": true, "local_shell": true}
+	"write_file": true, "replace": true, "edit_file": true, "create_file": true, "str_replace_editor": true, "edit": true, "create": true}
 
 // urlKeys hold a URL a tool fetches.
-var urlKeys = []string{"url", "uri", "endpoint"}
+var urlKeys = []string{"endpoint", "uri", "url"}
 
-// Derive computes a call's facts. cwd defaults to the call's cwd.
-func Derive(c *Call, home string) *CallFacts {
+// Derive computes a call's facts. home expands ~; root is the repository
+// root for the *_outside_root facts ("" to skip them).
+func Derive(c *Call, home, root string) *CallFacts {
 	f := &CallFacts{Cwd: c.Cwd, Home: home}
-	if f.Cwd == "" || !filepath.IsAbs(f.Cwd) {
+	if f.Cwd == "" || !filepath.IsAbs(f.Cwd) || strings.IndexByte(f.Cwd, 0) >= 0 {
 		f.Cwd = "/"
+	}
+	if home != "" && !filepath.IsAbs(home) {
+		f.Home = ""
+	}
+	if root != "" {
+		if abs, err := filepath.Abs(root); err == nil {
+			if r, err := canonpath.Canonical(abs, "/", ""); err == nil {
+				f.Root = r
+			}
+		}
 	}
 	for _, k := range pathKeys {
 		s, ok := c.Args[k].(string)
 		if !ok || s == "" {
 			continue
 		}
-		p, err := canonical(s, f.Cwd, home)
+		p, err := canonpath.Canonical(s, f.Cwd, f.Home)
 		if err != nil {
-			// A path that cannot be made canonical (NUL byte) is kept as
-			// a fact that matches no allowed directory.
-			p = "\x00invalid:" + s
+			// A path that cannot be made canonical (a NUL byte) is kept
+			// as a fact that lies within no directory.
+			p = "invalid:" + strings.ReplaceAll(s, "\x00", "\\0")
 		}
 		if writeTools[c.Tool] {
 			f.Writes = append(f.Writes, p)
@@ -68,30 +92,84 @@ func Derive(c *Call, home string) *CallFacts {
 		}
 	}
 	for _, k := range urlKeys {
-		if s, ok := c.Args[k].(string); ok {
-			if h := hostOf(s); h != "" {
-				f.Domains = append(f.Domains, h)
-			}
+		if s, ok := c.Args[k].(string); ok && s != "" {
+			f.URLs = append(f.URLs, s)
 		}
 	}
-	if cmd, ok := c.Args["command"].(string); ok && (shellTools[c.Tool] || strings.HasPrefix(c.Tool, "mcp__") == false && cmd != "") {
-		deriveShell(f, cmd)
+	if cmd, ok := c.Args["command"].(string); ok && cmd != "" {
+		f.shell(cmd)
 	}
-	f.Reads = uniq(f.Reads)
-	f.Writes = uniq(f.Writes)
-	f.Deletes = uniq(f.Deletes)
+	for _, u := range f.URLs {
+		if h := hostOf(u); h != "" {
+			f.Domains = append(f.Domains, h)
+		}
+	}
+	f.Reads, f.Writes, f.Deletes = uniq(f.Reads), uniq(f.Writes), uniq(f.Deletes)
 	f.Paths = uniq(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...))
-	f.Commands = uniq(f.Commands)
-	f.Domains = uniq(f.Domains)
+	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
+	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
+	if f.Root != "" {
+		tmp, _ := canonpath.Canonical(os.TempDir(), "/", "")
+		for _, p := range append(append([]string{}, f.Writes...), f.Deletes...) {
+			if canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && canonpath.Within(p, tmp)) {
+				continue
+			}
+			f.OutsideRoot = append(f.OutsideRoot, p)
+		}
+		f.OutsideRoot = uniq(f.OutsideRoot)
+	}
 	return f
 }
 
+// shell adds the facts of a command line, parsed with mvdan.cc/sh.
+func (f *CallFacts) shell(cmd string) {
+	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: f.Cwd, Home: f.Home})
+	if err != nil {
+		f.ShellError = err.Error()
+		f.Dynamic = true
+		return
+	}
+	f.ShellError = sf.ParseError
+	f.Dynamic = sf.Incomplete
+	f.Reads = append(f.Reads, sf.Reads...)
+	f.Writes = append(f.Writes, sf.Writes...)
+	f.Deletes = append(f.Deletes, sf.Deletes...)
+	f.URLs = append(f.URLs, sf.URLs...)
+	for _, c := range sf.Commands {
+		name := c.Name
+		if name == "" {
+			name = "?"
+		}
+		f.Commands = append(f.Commands, name)
+		f.CommandLines = append(f.CommandLines, strings.TrimSpace(name+" "+strings.Join(c.Args, " ")))
+		from := append(append([]string{}, c.Upstream...), c.PipeFrom)
+		for _, up := range from {
+			if up != "" {
+				f.Pipes = append(f.Pipes, up+"|"+name)
+			}
+		}
+	}
+}
+
+// hostOf is a network target's host: a URL's, or user@host / host:path.
 func hostOf(s string) string {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || u.Host == "" {
+	s = strings.TrimSpace(s)
+	if u, err := url.Parse(s); err == nil && u.Host != "" {
+		return strings.ToLower(u.Hostname())
+	}
+	if i := strings.IndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" || strings.ContainsAny(s, " \t") {
 		return ""
 	}
-	return strings.ToLower(u.Hostname())
+	return strings.ToLower(s)
 }
 
 func uniq(s []string) []string {
@@ -108,6 +186,57 @@ func uniq(s []string) []string {
 	return out
 }
 
+// derivedSelector reads a derived.* selector. Lists are []any so the
+// operators treat them alike.
+func (f *CallFacts) derivedSelector(name string) any {
+	if f == nil {
+		return missing
+	}
+	list := func(s []string) any {
+		if len(s) == 0 {
+			return missing
+		}
+		out := make([]any, len(s))
+		for i, x := range s {
+			out[i] = x
+		}
+		return out
+	}
+	switch name {
+	case "paths":
+		return list(f.Paths)
+	case "reads":
+		return list(f.Reads)
+	case "writes":
+		return list(f.Writes)
+	case "deletes":
+		return list(f.Deletes)
+	case "commands":
+		return list(f.Commands)
+	case "command_lines":
+		return list(f.CommandLines)
+	case "pipes":
+		return list(f.Pipes)
+	case "urls":
+		return list(f.URLs)
+	case "domains":
+		return list(f.Domains)
+	case "outside_root":
+		return list(f.OutsideRoot)
+	case "shell_error":
+		if f.ShellError == "" {
+			return missing
+		}
+		return f.ShellError
+	case "dynamic":
+		return f.Dynamic
+	}
+	return missing
+}
+
+// derivedNames are the derived.* selectors.
+var derivedNames = []string{"command_lines", "commands", "deletes", "domains", "dynamic", "outside_root", "paths", "pipes", "reads", "shell_error", "urls", "writes"}
+
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.
 func canonicalDir(d string, f *CallFacts) string {
@@ -115,9 +244,11 @@ func canonicalDir(d string, f *CallFacts) string {
 	if f != nil {
 		cwd, home = f.Cwd, f.Home
 	}
-	p, err := canonical(d, cwd, home)
+	p, err := canonpath.Canonical(d, cwd, home)
 	if err != nil {
 		return d
 	}
 	return p
 }
+
+func within(path, dir string) bool { return canonpath.Within(path, dir) }

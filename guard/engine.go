@@ -144,7 +144,7 @@ const (
 
 // Decide evaluates one call against a policy.
 func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, derived *CallFacts) (*Decision, *Evaluation, error) {
-	b := &factBuilder{rc: regexCache{}}
+	b := &factBuilder{rc: regexCache{}, derived: derived}
 	b.build(p, call, counters, env, derived)
 	facts := b.facts
 	if b.composite > 0 {
@@ -161,7 +161,7 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 		return nil, nil, err
 	}
 	ev := &Evaluation{TreeFacts: b.tree, Facts: facts}
-	d, err := read(store, p, call, env, b.rc)
+	d, err := read(store, p, call, env, derived, b.rc)
 	if err != nil {
 		return nil, ev, err
 	}
@@ -169,6 +169,7 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 }
 
 type factBuilder struct {
+	derived *CallFacts
 	facts []ast.Atom
 	tree  []ast.Atom
 	// composite counts all/any/not nodes.
@@ -341,7 +342,7 @@ func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
 		b.addTree("node", id, mname("/not"))
 		kids = []*Cond{c.Not}
 	default:
-		v := mname(evalLeaf(c, call, env, b.rc).name())
+		v := mname(evalLeaf(c, call, env, b.derived, b.rc).name())
 		b.addTree("node", id, mname("/leaf"))
 		b.addTree("leaf_value", id, v)
 		b.add("leaf_value", id, v)
@@ -358,7 +359,7 @@ func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
 // read turns the evaluated program's decision and finding facts into a
 // Decision. Exactly one decision must have been derived; anything else is
 // an evaluation error (and so a deny).
-func read(store factstore.FactStore, p *Policy, call *Call, env Env, rc regexCache) (*Decision, error) {
+func read(store factstore.FactStore, p *Policy, call *Call, env Env, derived *CallFacts, rc regexCache) (*Decision, error) {
 	ds := query(store, "decision", 1)
 	if len(ds) != 1 {
 		return nil, fmt.Errorf("guard program derived %d decisions, want exactly one", len(ds))
@@ -393,7 +394,7 @@ func read(store factstore.FactStore, p *Policy, call *Call, env Env, rc regexCac
 		f := Finding{
 			Rule:     id,
 			Action:   strings.TrimPrefix(a.Args[1].(ast.Constant).Symbol, "/"),
-			Message:  Interpolate(r.Message, call, env),
+			Message:  Interpolate(r.Message, call, env, derived),
 			Tags:     r.Tags,
 			Metadata: r.Metadata,
 			Observed: a.Args[2].(ast.Constant).Symbol == "/observed",

@@ -52,7 +52,7 @@ func TestDecideBasic(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := tt.call
-			d, _, err := e.Decide(p, &c, tt.cnt, tt.env, Derive(&c, ""))
+			d, _, err := e.Decide(p, &c, tt.cnt, tt.env, Derive(&c, "", ""))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -159,7 +159,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	if err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
-	derived := Derive(call, o.Home)
+	derived := Derive(call, o.Home, o.Root)
 	var sess *Session
 	if !o.NoState {
 		store := &Store{Dir: filepath.Join(o.stateDir(), "sessions")}

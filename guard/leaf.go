@@ -47,8 +47,10 @@ func (r leafResult) name() string {
 }
 
 // resolve reads a selector's value from the call.
-func resolve(sel string, c *Call, env Env) any {
+func resolve(sel string, c *Call, env Env, d *CallFacts) any {
 	switch {
+	case strings.HasPrefix(sel, "derived."):
+		return d.derivedSelector(sel[len("derived."):])
 	case sel == "tool.name":
 		return c.Tool
 	case sel == "environment":
@@ -151,8 +153,31 @@ func (rc regexCache) get(p string) (*regexp.Regexp, error) {
 
 // evalLeaf applies a leaf's operator. A missing value makes every operator
 // but exists false; a value of the wrong type is an error.
-func evalLeaf(c *Cond, call *Call, env Env, rc regexCache) leafResult {
-	v := resolve(c.Selector, call, env)
+func evalLeaf(c *Cond, call *Call, env Env, d *CallFacts, rc regexCache) leafResult {
+	v := resolve(c.Selector, call, env, d)
+	if list, ok := v.([]any); ok && strings.HasPrefix(c.Selector, "derived.") && c.Op != "exists" {
+		// A derived list matches when some element does; the negative
+		// operators hold when every element does.
+		all := c.Op == "not_equals" || c.Op == "not_in"
+		for _, x := range list {
+			r := applyOp(c, x, rc)
+			if r == leafError {
+				return leafError
+			}
+			if all && r == leafFalse {
+				return leafFalse
+			}
+			if !all && r == leafTrue {
+				return leafTrue
+			}
+		}
+		return truth(all)
+	}
+	return applyOp(c, v, rc)
+}
+
+// applyOp applies a leaf's operator to one value.
+func applyOp(c *Cond, v any, rc regexCache) leafResult {
 	if c.Op == "exists" {
 		want, _ := c.Value.(bool)
 		present := v != missing && v != nil
@@ -284,13 +309,13 @@ const placeholderCap = 200
 // Interpolate fills {selector} placeholders in a rule message from the
 // call. Secret-looking values are redacted and long ones cut; a selector
 // that names nothing is left as written.
-func Interpolate(msg string, c *Call, env Env) string {
+func Interpolate(msg string, c *Call, env Env, d *CallFacts) string {
 	return placeholder.ReplaceAllStringFunc(msg, func(m string) string {
 		sel := m[1 : len(m)-1]
 		if !validSelector(sel) {
 			return m
 		}
-		v := resolve(sel, c, env)
+		v := resolve(sel, c, env, d)
 		if v == missing || v == nil {
 			return m
 		}

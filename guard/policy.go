@@ -23,6 +23,10 @@ const (
 	PolicyKind = "Ruleset"
 )
 
+// UnparsedShellRule is the rule vouch/v1 policies get for shell commands
+// that do not parse (deny when strict: true, warn otherwise).
+const UnparsedShellRule = "vouch-unparsed-shell"
+
 // MaxPolicyBytes caps a policy file.
 const MaxPolicyBytes = 4 << 20
 
@@ -138,7 +142,7 @@ type Cond struct {
 var operators = []string{"contains", "contains_any", "ends_with", "equals", "exists", "gt", "gte", "in", "lt", "lte", "matches", "matches_any", "not_equals", "not_in", "starts_with"}
 
 // selectorRoots are the selector forms a leaf may use.
-var selectorRoots = []string{"args.", "env.", "environment", "metadata.", "output.text", "principal.", "result", "result.", "tool.name"}
+var selectorRoots = []string{"args.", "derived.", "env.", "environment", "metadata.", "output.text", "principal.", "result", "result.", "tool.name"}
 
 // LoadPolicy parses and validates a policy file's bytes. Every problem is
 // reported at once as a yamldoc.ErrorList with file:line:col positions.
@@ -264,7 +268,7 @@ func (p *loader) top(root *yaml.Node) {
 	}
 	if b, ok := f["builtins"]; ok {
 		for _, n := range p.strings(b, "builtins") {
-			if _, ok := builtinSets[n.Value]; !ok {
+			if !isBuiltin(n.Value) {
 				p.Errorf(n, "unknown built-in rule set %q%s; choose from %s", n.Value, suggest.Hint(n.Value, BuiltinNames()), strings.Join(BuiltinNames(), ", "))
 				continue
 			}
@@ -283,7 +287,30 @@ func (p *loader) top(root *yaml.Node) {
 		p.rules(rules)
 	}
 	for _, name := range p.pol.Builtins {
-		p.pol.Rules = append(p.pol.Rules, builtinRules(name)...)
+		rules, err := builtinRules(name)
+		if err != nil {
+			p.Errorf(root, "built-in rule set %s: %v", name, err)
+			continue
+		}
+		for _, r := range rules {
+			for _, own := range p.pol.Rules {
+				if own.ID == r.ID {
+					p.Errorf(root, "rule id %q (line %d) is also a rule of the built-in set %s; rename it", r.ID, own.Line, name)
+				}
+			}
+			p.pol.Rules = append(p.pol.Rules, r)
+		}
+	}
+	if p.ext {
+		// A shell command that does not parse cannot be checked: strict
+		// policies deny it, others flag it.
+		act := ActWarn
+		if p.pol.Strict {
+			act = ActDeny
+		}
+		p.pol.Rules = append(p.pol.Rules, Rule{ID: UnparsedShellRule, Kind: KindPre, Enabled: true, Tools: []string{"*"}, Action: act,
+			When:    &Cond{Selector: "derived.shell_error", Op: "exists", Value: true},
+			Message: "the shell command does not parse, so vouch cannot tell what it does: {derived.shell_error}"})
 	}
 }
 
@@ -761,7 +788,16 @@ func (p *loader) cond(n *yaml.Node, depth int) *Cond {
 		return &Cond{Not: p.cond(v, depth+1)}
 	}
 	sel := k.Value
-	if !validSelector(sel) {
+	if strings.HasPrefix(sel, "derived.") {
+		if !p.ext {
+			p.Errorf(k, "selector %s is a vouch extension; set apiVersion: %s to use derived facts", sel, VouchAPI)
+			return nil
+		}
+		if name := sel[len("derived."):]; !yamldoc.Contains(derivedNames, name) {
+			p.Errorf(k, "unknown derived selector %q%s; derived selectors are %s", sel, suggest.Hint(name, derivedNames), strings.Join(derivedNames, ", "))
+			return nil
+		}
+	} else if !validSelector(sel) {
 		p.Errorf(k, "unknown selector %q%s; selectors are tool.name, args.<field>, output.text, result.<field>, principal.<field>, env.<NAME>, metadata.<field>", sel, selectorHint(sel))
 		return nil
 	}
@@ -856,6 +892,9 @@ func describeMap(n *yaml.Node) string {
 }
 
 func validSelector(s string) bool {
+	if strings.HasPrefix(s, "derived.") {
+		return yamldoc.Contains(derivedNames, s[len("derived."):])
+	}
 	switch s {
 	case "tool.name", "output.text", "environment", "result":
 		return true

@@ -39,7 +39,7 @@ func CallFromAudit(r *AuditRecord) *Call {
 
 // Replay decides every recorded call again under p, with the counters the
 // record kept. Records of calls that never parsed (no tool) are skipped.
-func Replay(e *Engine, p *Policy, recs []AuditRecord, env Env, home string) []ReplayResult {
+func Replay(e *Engine, p *Policy, recs []AuditRecord, env Env, home, root string) []ReplayResult {
 	var out []ReplayResult
 	for i := range recs {
 		r := &recs[i]
@@ -48,7 +48,7 @@ func Replay(e *Engine, p *Policy, recs []AuditRecord, env Env, home string) []Re
 		}
 		c := CallFromAudit(r)
 		res := ReplayResult{Line: i + 1, Record: r, Time: r.Time, Session: r.Session, Tool: r.Tool, Phase: c.Phase, Old: r.Decision, OldRule: r.Rule}
-		d, _, err := e.Decide(p, c, r.Counters, env, Derive(c, home))
+		d, _, err := e.Decide(p, c, r.Counters, env, Derive(c, home, root))
 		if err != nil {
 			d = ErrorDecision(fmt.Errorf("evaluation failed: %w", err))
 			res.Error = err.Error()

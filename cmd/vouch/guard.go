@@ -273,7 +273,7 @@ func runGuardReplay(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	results := guard.Replay(e, p, recs, s.env, s.home)
+	results := guard.Replay(e, p, recs, s.env, s.home, s.root)
 	changed := 0
 	for _, r := range results {
 		if r.Changed {
@@ -402,7 +402,7 @@ func runGuardTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	results, cov := guard.RunCases(e, p, cf, s.env, s.home)
+	results, cov := guard.RunCases(e, p, cf, s.env, s.home, s.root)
 	failed, uncovered := 0, 0
 	for _, r := range results {
 		if !r.Pass {
