@@ -170,8 +170,8 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 
 type factBuilder struct {
 	derived *CallFacts
-	facts []ast.Atom
-	tree  []ast.Atom
+	facts   []ast.Atom
+	tree    []ast.Atom
 	// composite counts all/any/not nodes.
 	composite int
 	next      int64
