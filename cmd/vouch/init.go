@@ -29,11 +29,16 @@ commit) and runs 'vouch gate --format github' on the committed envelope.
 
 An existing file is never overwritten without --force (.claude/settings.json is merged, never
 overwritten); an existing hook file without the gate is kept, and init prints the snippet to
-merge into it. A settings file that cannot be merged stops init before it writes anything.`,
+merge into it. A settings file that cannot be merged stops init before it writes anything.
+
+With --guard it sets up 'vouch guard' instead: .vouch/guard.yaml (a starter policy in observe
+mode) and the PreToolUse and PostToolUse hooks, running this binary by its absolute path,
+merged into .claude/settings.json ("already installed" when hooks there run vouch guard).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "install the hooks and the CI job as files"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: the git top level, else the working directory)"},
+			&cli.BoolFlag{Name: "guard", Usage: "set up vouch guard instead: a starter policy in observe mode and the PreToolUse/PostToolUse hooks merged into .claude/settings.json"},
 		},
 		Action: runInit,
 	}
@@ -53,6 +58,18 @@ func runInit(c *cli.Context) error {
 	bin, err := scaffold.FindBinary(os.Args[0])
 	if err != nil {
 		return fail(exitError, err)
+	}
+	if c.Bool("guard") {
+		res, err := scaffold.RunGuard(scaffold.Options{Root: root, Force: c.Bool("force"), Binary: bin})
+		if res != nil {
+			if werr := res.WriteGuardText(c.App.Writer); werr != nil && err == nil {
+				err = werr
+			}
+		}
+		if err != nil {
+			return fail(exitError, err)
+		}
+		return nil
 	}
 	res, err := scaffold.Run(scaffold.Options{
 		Root:       root,

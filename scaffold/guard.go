@@ -1,0 +1,144 @@
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vouch-dev/vouch/internal/atomicfile"
+)
+
+// GuardHookTimeout is the Claude Code timeout init writes for the guard
+// hooks, in seconds. A hook that times out does not block (the tool runs),
+// so it stays well above the guard's own deadline (5 s by default), which
+// denies instead.
+const GuardHookTimeout = 30
+
+// GuardPolicyPath is where init scaffolds the starter guard policy.
+const GuardPolicyPath = ".vouch/guard.yaml"
+
+// guardCommand is the hook command for the guard.
+func guardCommand(bin string) string { return shellQuote(bin) + " guard --harness claude-code" }
+
+// IsGuardCommand reports whether a hook command runs `vouch guard`, by
+// whatever path.
+func IsGuardCommand(command string) bool {
+	fields := strings.Fields(command)
+	for i := 0; i+1 < len(fields); i++ {
+		bin := strings.Trim(fields[i], `'"`)
+		if (bin == "vouch" || strings.HasSuffix(bin, "/vouch")) && fields[i+1] == "guard" {
+			return true
+		}
+	}
+	return false
+}
+
+// RunGuard sets up `vouch guard` at opts.Root: a starter policy in
+// observe mode (kept when one exists, unless opts.Force) and the
+// PreToolUse and PostToolUse hooks merged into .claude/settings.json
+// (never overwritten; "already installed" when a hook there runs vouch
+// guard). Nothing is written when the settings cannot be merged.
+func RunGuard(opts Options) (*Result, error) {
+	if opts.Binary == "" {
+		return nil, errors.New("scaffold: no vouch binary path for the hooks")
+	}
+	res := &Result{}
+	if err := res.plan(opts, File{Path: GuardPolicyPath, content: []byte(guardPolicyYAML), perm: 0o644}); err != nil {
+		return nil, err
+	}
+	f := File{Path: filepath.Join(opts.Root, ".claude", "settings.json"), Hook: true, perm: 0o644}
+	data, err := os.ReadFile(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.Action = Wrote
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", f.Path, err)
+	default:
+		f.Action = Merged
+	}
+	cmd := guardCommand(opts.Binary)
+	installed := 0
+	for _, event := range []string{"PreToolUse", "PostToolUse"} {
+		out, already, err := MergeClaudeHook(f.Path, data, ClaudeHook{Event: event, Command: cmd, Timeout: GuardHookTimeout}, IsGuardCommand)
+		if err != nil {
+			return nil, err
+		}
+		if already {
+			installed++
+		}
+		data = out
+	}
+	if installed == 2 {
+		f.Action = Installed
+	}
+	f.content = data
+	res.Files = append(res.Files, f)
+	if tmp := os.TempDir(); strings.HasPrefix(opts.Binary, filepath.Join(tmp, "go-build")) {
+		res.Notes = append(res.Notes, fmt.Sprintf("the hooks run %s, a temporary build that go run deletes; install vouch (docs/install.md) and run vouch init --guard again", opts.Binary))
+	}
+	for i := range res.Files {
+		f := &res.Files[i]
+		if f.Action != Wrote && f.Action != Merged {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+			return res, fmt.Errorf("write %s: %w", f.Path, err)
+		}
+		if err := atomicfile.Write(f.Path, f.content, f.perm); err != nil {
+			return res, fmt.Errorf("write %s: %w", f.Path, err)
+		}
+	}
+	return res, nil
+}
+
+// WriteGuardText prints what init --guard did.
+func (r *Result) WriteGuardText(w interface{ Write([]byte) (int, error) }) error {
+	var b strings.Builder
+	for _, f := range r.Files {
+		switch f.Action {
+		case Wrote:
+			fmt.Fprintf(&b, "wrote %s\n", f.Path)
+		case Merged:
+			fmt.Fprintf(&b, "merged the vouch guard PreToolUse and PostToolUse hooks into %s\n", f.Path)
+		case Installed:
+			fmt.Fprintf(&b, "%s: the vouch guard hooks are already installed\n", f.Path)
+		case Kept:
+			fmt.Fprintf(&b, "kept %s: it exists (use --force to overwrite)\n", f.Path)
+		}
+	}
+	b.WriteString("\nThe starter policy is in observe mode: decisions are recorded in .vouch/guard/audit.jsonl\n" +
+		"and nothing is blocked. Review them (vouch guard replay), then set defaults.mode: enforce.\n")
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := w.Write([]byte(b.String()))
+	return err
+}
+
+const guardPolicyYAML = `# vouch guard policy (docs/guard.md). vouch/v1 is Edictum's ruleset format
+# (apiVersion: edictum/v1 files work unchanged) plus vouch's extensions.
+apiVersion: vouch/v1
+kind: Ruleset
+metadata:
+  name: starter
+defaults:
+  # observe: would-be denials are recorded in .vouch/guard/audit.jsonl and
+  # the call proceeds. Switch to enforce once the audit looks right.
+  mode: observe
+# Built-in rule sets: secret reads (shell reads included), destructive
+# commands, writes outside the repository, network exfiltration.
+builtins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration]
+rules:
+  - id: session-limits
+    type: session
+    limits:
+      max_attempts: 500
+      max_tool_calls: 300
+      max_consecutive_failures: 20
+    then:
+      action: block
+      message: "Session limit reached; stop and summarise what is left to do."
+`

@@ -1,0 +1,57 @@
+package scaffold
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vouch-dev/vouch/guard"
+)
+
+func TestRunGuard(t *testing.T) {
+	root := t.TempDir()
+	settings := filepath.Join(root, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(`{"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/x/vouch gate --format claude-hook"}]}]}}`), 0o644)
+	opts := Options{Root: root, Binary: "/opt/bin/vouch"}
+	res, err := RunGuard(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files[0].Action != Wrote || res.Files[1].Action != Merged {
+		t.Fatalf("actions %v %v", res.Files[0].Action, res.Files[1].Action)
+	}
+	data, _ := os.ReadFile(settings)
+	s := string(data)
+	for _, want := range []string{`"model": "opus"`, `"Stop"`, `"PreToolUse"`, `"PostToolUse"`, `"command": "/opt/bin/vouch guard --harness claude-code"`, `"timeout": 30`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("settings lack %s:\n%s", want, s)
+		}
+	}
+	// The starter policy loads.
+	if _, err := guard.LoadPolicyFile(filepath.Join(root, GuardPolicyPath), ""); err != nil {
+		t.Fatal(err)
+	}
+	// Twice: already installed, nothing changes.
+	res, err = RunGuard(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files[0].Action != Kept || res.Files[1].Action != Installed {
+		t.Fatalf("second run actions %v %v", res.Files[0].Action, res.Files[1].Action)
+	}
+	again, _ := os.ReadFile(settings)
+	if string(again) != s {
+		t.Fatalf("second run changed the settings")
+	}
+	// A broken settings file stops everything.
+	os.WriteFile(settings, []byte(`{"hooks": [`), 0o644)
+	os.Remove(filepath.Join(root, GuardPolicyPath))
+	if _, err := RunGuard(opts); err == nil {
+		t.Fatal("merged into broken JSON")
+	}
+	if _, err := os.Stat(filepath.Join(root, GuardPolicyPath)); err == nil {
+		t.Fatal("wrote the policy although the settings could not be merged")
+	}
+}
