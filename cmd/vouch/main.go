@@ -76,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
+	cmds := commands()
+	quietUsageErrors(cmds, "")
 	return &cli.App{
 		Name:    "vouch",
 		Usage:   "verify AI agents' claims about their work with datalog",
@@ -90,9 +92,9 @@ Exit codes: 0 every predicate passed, 1 a predicate failed, 2 bad input or evalu
 		ErrWriter: stderr,
 		// Errors are printed once, by run.
 		ExitErrHandler: func(*cli.Context, error) {},
-		Commands:       commands(),
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return fail(exitError, err)
+		Commands:       cmds,
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return fail(exitError, usageError("", c.App.Flags, err))
 		},
 	}
 }
