@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"github.com/vouch-dev/vouch/output"
 	"strconv"
 	"strings"
 
@@ -63,7 +64,7 @@ func (c Citation) Describe() string {
 		parts = append(parts, "exists, not a regular file")
 	}
 	if c.Lines > 0 || (c.Kind == "file" && c.First > 0) {
-		parts = append(parts, fmt.Sprintf("%d lines", c.Lines))
+		parts = append(parts, output.Count(int(c.Lines), "line"))
 	}
 	status := "not found"
 	if c.Found {

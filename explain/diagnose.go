@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"github.com/vouch-dev/vouch/output"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,7 +142,7 @@ func resolve(root gjson.Result, sel *selectors.Selector) (prefix []selectors.Ste
 			}
 			n := len(cur.Array())
 			if st.Index >= n {
-				return steps[:i], fmt.Sprintf("%s has %d elements, so index %d is out of range", at, n, st.Index)
+				return steps[:i], fmt.Sprintf("%s has %s, so index %d is out of range", at, output.Count(n, "element"), st.Index)
 			}
 			cur = cur.Array()[st.Index]
 		case selectors.Wildcard:

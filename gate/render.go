@@ -327,8 +327,8 @@ func (l *Lint) writeFixes(b *strings.Builder) {
 // summary counts the findings as the gate program counted them.
 func (l *Lint) summary() string {
 	s := l.Report.Summary
-	return fmt.Sprintf("%s: %d errors, %d warnings, %d blocking, %d observed, %d in the baseline",
-		strings.ToUpper(l.Verdict), s.Errors, s.Warnings, len(l.Blocking), len(l.Observed), s.Baselined)
+	return fmt.Sprintf("%s: %s, %s, %d blocking, %d observed, %d in the baseline",
+		strings.ToUpper(l.Verdict), output.Count(s.Errors, "error"), output.Count(s.Warnings, "warning"), len(l.Blocking), len(l.Observed), s.Baselined)
 }
 
 // writeText lists every architecture finding with how the gate counted it.

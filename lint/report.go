@@ -291,7 +291,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	for _, st := range r.Stale {
 		fmt.Fprintf(bw, "%s\n", st.Describe())
 	}
-	fmt.Fprintf(bw, "\n%d errors, %d warnings", s.Errors, s.Warnings)
+	fmt.Fprintf(bw, "\n%s, %s", Plural(s.Errors, "error"), Plural(s.Warnings, "warning"))
 	if s.Baselined > 0 {
 		fmt.Fprintf(bw, ", %d in the baseline", s.Baselined)
 	}

@@ -119,3 +119,14 @@ func TestSARIFBuilder(t *testing.T) {
 		t.Errorf("versions = %q, %q", log.Version, run.Tool.Driver.Version)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0 errors"}, {1, "1 error"}, {2, "2 errors"}, {-1, "-1 errors"}} {
+		if got := Count(tt.n, "error"); got != tt.want {
+			t.Errorf("Count(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

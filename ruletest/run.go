@@ -264,9 +264,9 @@ func WriteText(w io.Writer, results []*Result, coverage bool) error {
 			}
 		}
 		if r.OK {
-			fmt.Fprintf(&b, "ok  \t%s\t%d cases\tcoverage: %s\n", r.File, len(r.Cases), r.coverageLine())
+			fmt.Fprintf(&b, "ok  \t%s\t%s\tcoverage: %s\n", r.File, output.Count(len(r.Cases), "case"), r.coverageLine())
 		} else {
-			fmt.Fprintf(&b, "FAIL\t%s\t%d of %d cases failed\tcoverage: %s\n", r.File, failed, len(r.Cases), r.coverageLine())
+			fmt.Fprintf(&b, "FAIL\t%s\t%d of %s failed\tcoverage: %s\n", r.File, failed, output.Count(len(r.Cases), "case"), r.coverageLine())
 		}
 		if coverage {
 			missing := r.Missing()

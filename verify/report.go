@@ -401,7 +401,7 @@ func evidenceMessage(p rulespec.Predicate, found string, ch ast.Constant, res *d
 			last, _ := intArg(rng[0], 2)
 			if ls := query("ref_lines", r, v); len(ls) == 1 {
 				n, _ := intArg(ls[0], 1)
-				return fmt.Sprintf("the file has %d lines, so lines %d-%d are not all in it", n, first, last)
+				return fmt.Sprintf("the file has %s, so lines %d-%d are not all in it", output.Count(int(n), "line"), first, last)
 			}
 			if len(query("ref_exists", r, v)) == 1 {
 				return "not a regular file, so it has no lines"

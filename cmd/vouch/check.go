@@ -94,9 +94,9 @@ func runCheck(c *cli.Context) error {
 		}
 		for _, f := range rep.Files {
 			if f.Warnings == 0 {
-				fmt.Fprintf(&b, "ok %s: %d claims, %d predicates, no warnings\n", f.File, f.Claims, f.Predicates)
+				fmt.Fprintf(&b, "ok %s: %s, %s, no warnings\n", f.File, output.Count(f.Claims, "claim"), output.Count(f.Predicates, "predicate"))
 			} else {
-				fmt.Fprintf(&b, "%s: %d claims, %d predicates, %d warnings\n", f.File, f.Claims, f.Predicates, f.Warnings)
+				fmt.Fprintf(&b, "%s: %s, %s, %s\n", f.File, output.Count(f.Claims, "claim"), output.Count(f.Predicates, "predicate"), output.Count(f.Warnings, "warning"))
 			}
 		}
 		if _, err := fmt.Fprint(w, b.String()); err != nil {

@@ -143,7 +143,7 @@ func runLint(c *cli.Context) error {
 		for _, e := range entries {
 			n += e.Count
 		}
-		fmt.Fprintf(errOut, "vouch: lint: recorded %d findings in %s\n", n, baselineFile)
+		fmt.Fprintf(errOut, "vouch: lint: recorded %s in %s\n", lint.Plural(n, "finding"), baselineFile)
 		if left := len(rep.Findings) - n; left > 0 {
 			fmt.Fprintf(errOut, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
 )
 
@@ -102,7 +103,7 @@ func runReceiptVerify(c *cli.Context) error {
 		for _, p := range probs {
 			fmt.Fprintf(w, "FAIL %s: %s\n", p.Subject, p.Msg)
 		}
-		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %d problem(s)", path, len(probs)))
+		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", path, output.Count(len(probs), "problem")))
 	}
 	how := "hashes match; unsigned, so the receipt itself is not authenticated"
 	if opts.Key != nil {
@@ -118,7 +119,7 @@ func runReceiptVerify(c *cli.Context) error {
 		fmt.Fprintf(w, "  config   %s sha256:%s\n", r.Config.Path, r.Config.SHA256)
 	}
 	if r.Root != nil {
-		fmt.Fprintf(w, "  root     %s, %d evidence file(s) rehashed\n", *r.Root, len(r.Evidence))
+		fmt.Fprintf(w, "  root     %s, %s rehashed\n", *r.Root, output.Count(len(r.Evidence), "evidence file"))
 	}
 	fmt.Fprintf(w, "  verdict %s (%s), vouch %s, %s\n", r.Verdict, strings.Join(ids, " "), r.Vouch, r.Created)
 	if r.PassedOnObserved() {
