@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -22,6 +23,7 @@ import (
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/verify"
 )
 
@@ -84,6 +86,9 @@ type Result struct {
 	PassedOnObserved bool
 	// Missing is set when there is no envelope; Report is nil then.
 	Missing bool
+	// Claims are the rulespec's claims with their selectors, listed when
+	// the envelope is missing so the agent knows which facts to write.
+	Claims []string
 	// Err is an input or evaluation error; Report is nil then.
 	Err    error
 	Report *verify.Report
@@ -162,6 +167,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	}
 	if _, err := os.Stat(g.Envelope); errors.Is(err, fs.ErrNotExist) {
 		g.Missing = true
+		g.Claims = expectedClaims(g.Rulespec)
 		return path
 	}
 	strict := cfg.Strict
@@ -396,10 +402,29 @@ func pick(flag, fallback string) string {
 	return fallback
 }
 
-// MissingMessage tells the agent exactly how to produce the envelope at
-// path.
-func MissingMessage(path string) string {
-	return fmt.Sprintf("no envelope at %s: the work is not done until it has one. Write the facts of what you did "+
+// MissingMessage tells the agent exactly how to produce the missing
+// envelope, and which facts the rulespec's claims read.
+func (r *Result) MissingMessage() string {
+	msg := fmt.Sprintf("no envelope at %s: the work is not done until it has one. Write the facts of what you did "+
 		"as YAML under a top-level facts: mapping, then save it with\n  vouch envelope write %s < envelope.yaml\n"+
-		"(or write the file directly) and finish again. The rulespec's claims name the facts it checks.", path, path)
+		"(or write the file directly) and finish again.", r.Envelope, r.Envelope)
+	if len(r.Claims) == 0 {
+		return msg + " The rulespec's claims name the facts it checks."
+	}
+	return msg + fmt.Sprintf(" The rulespec %s expects these facts: %s.", r.Rulespec, strings.Join(r.Claims, ", "))
+}
+
+// expectedClaims lists the rulespec's claims for the missing-envelope
+// message; a rulespec that does not load lists none (the message then
+// says only where to look).
+func expectedClaims(path string) []string {
+	rs, err := rulespec.Load(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range rs.Claims {
+		out = append(out, fmt.Sprintf("%s (facts.%s)", c.Name, c.Selector))
+	}
+	return out
 }

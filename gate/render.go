@@ -100,7 +100,7 @@ func NewJSON(g *Result) JSON {
 		j.Report = &verify.Report{Verdict: "fail", Predicates: []verify.PredicateReport{}, Warnings: []string{}}
 		j.Gate.Problem, j.Gate.Message = "error", errText(g.Err)
 		if g.Missing {
-			j.Gate.Problem, j.Gate.Message = "missing_envelope", MissingMessage(g.Envelope)
+			j.Gate.Problem, j.Gate.Message = "missing_envelope", g.MissingMessage()
 		}
 	}
 	if l := g.Lint; l != nil && l.Report != nil {
@@ -137,7 +137,7 @@ func errText(err error) string {
 func Reason(g *Result) string {
 	switch {
 	case g.Missing:
-		return MissingMessage(g.Envelope)
+		return g.MissingMessage()
 	case g.Err != nil:
 		return "the gate could not verify the work, so it is not done (fail closed): " + g.Err.Error()
 	}
@@ -158,7 +158,7 @@ func Reason(g *Result) string {
 // findings with how the gate counted each, and the decision.
 func WriteText(w io.Writer, g *Result, opts RenderOptions) error {
 	if g.Missing {
-		_, err := fmt.Fprintf(w, "FAIL gate: %s\n", MissingMessage(g.Envelope))
+		_, err := fmt.Fprintf(w, "FAIL gate: %s\n", g.MissingMessage())
 		return err
 	}
 	if g.Report == nil {
@@ -201,7 +201,7 @@ func WriteGitHub(w io.Writer, g *Result) error {
 	var as []output.Annotation
 	switch {
 	case g.Missing:
-		as = append(as, output.Annotation{Level: "error", File: g.Envelope, Title: "vouch: missing envelope", Message: MissingMessage(g.Envelope)})
+		as = append(as, output.Annotation{Level: "error", File: g.Envelope, Title: "vouch: missing envelope", Message: g.MissingMessage()})
 	case g.Err != nil:
 		as = ErrorAnnotations(g.Err)
 	default:
