@@ -2,6 +2,8 @@ package output
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,6 +129,60 @@ func TestCount(t *testing.T) {
 	}{{0, "0 errors"}, {1, "1 error"}, {2, "2 errors"}, {-1, "-1 errors"}} {
 		if got := Count(tt.n, "error"); got != tt.want {
 			t.Errorf("Count(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestParseTargets(t *testing.T) {
+	formats := []string{"text", "json", "sarif", "junit"}
+	tests := []struct {
+		specs   []string
+		want    []Target
+		wantErr string
+	}{
+		{specs: []string{"json=r.json", "sarif=out/x"}, want: []Target{{"json", "r.json"}, {"sarif", "out/x"}}},
+		{specs: []string{"report.sarif", "junit.xml", "a.JSON"}, want: []Target{{"sarif", "report.sarif"}, {"junit", "junit.xml"}, {"json", "a.JSON"}}},
+		{specs: []string{"report.html"}, wantErr: "--output report.html: say which format to write, as --output FORMAT=report.html (FORMAT one of text, json, sarif, junit)"},
+		{specs: []string{"jsno=r.json"}, wantErr: `--output jsno=r.json: unknown format "jsno" (did you mean "json"?); use one of text, json, sarif, junit`},
+		{specs: []string{"json="}, wantErr: "--output json=: give a file name (standard output takes --format)"},
+		{specs: []string{"json=a", "text=./a"}, wantErr: "--output text=./a: ./a is named twice"},
+	}
+	for _, tt := range tests {
+		got, err := ParseTargets(tt.specs, formats)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("ParseTargets(%q) error = %v, want %s", tt.specs, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("ParseTargets(%q): %v", tt.specs, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParseTargets(%q) (-want +got):\n%s", tt.specs, diff)
+		}
+	}
+}
+
+func TestCheckOutDir(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "build.json")
+	if err := os.Mkdir(existing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		dir, wantErr string
+	}{
+		{"", ""},
+		{".vouch", ""},
+		{"build/vouch", ""},
+		{existing, ""},
+		{"results.sarif", "--out is the directory for the program and trace, and results.sarif looks like a report file: write a report with --output sarif=results.sarif"},
+		{"report.JSON", "--out is the directory for the program and trace, and report.JSON looks like a report file: write a report with --output json=report.JSON"},
+	} {
+		err := CheckOutDir(tt.dir)
+		if (err == nil) != (tt.wantErr == "") || (err != nil && err.Error() != tt.wantErr) {
+			t.Errorf("CheckOutDir(%q) = %v, want %q", tt.dir, err, tt.wantErr)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -43,6 +44,7 @@ Examples:
 			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "envelope `FILE` (default: vouch.yaml's envelope, else .vouch/envelope.yaml)"},
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's rulespec, else analysis/rulespec.yaml)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, claude-hook or github"},
+			outputFlag(),
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing the gate (roll out rules safely)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts and the receipt into `DIR` (default: vouch.yaml's out, else the envelope's directory)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
@@ -65,6 +67,13 @@ func runGate(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
 	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), gate.Formats())
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if err := output.CheckOutDir(c.String("out")); err != nil {
+		return fail(exitError, err)
+	}
 	opts := gate.Options{
 		Root: c.String("root"), RootSet: c.IsSet("root"),
 		Envelope: c.String("envelope"), Rulespec: c.String("rulespec"), Out: c.String("out"),
@@ -81,9 +90,14 @@ func runGate(c *cli.Context) error {
 		opts.Strict = &strict
 	}
 	g, runErr := gate.Run(c.Context, opts)
-	color, err := output.Color("auto", c.App.Writer)
+	err = output.WriteTargets(targets, func(format string, w io.Writer) error {
+		return gate.Render(w, format, g, gate.RenderOptions{})
+	})
 	if err == nil {
-		err = gate.Render(c.App.Writer, format, g, gate.RenderOptions{Color: color})
+		var color bool
+		if color, err = output.Color("auto", c.App.Writer); err == nil {
+			err = gate.Render(c.App.Writer, format, g, gate.RenderOptions{Color: color})
+		}
 	}
 	switch {
 	case err != nil:

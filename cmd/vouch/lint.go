@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -35,6 +36,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 2 configuration or input error. See docs/lint.md.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github or sarif"},
+			outputFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
 			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, or a .beadloom/_graph directory or its rules.yml)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
@@ -54,18 +56,31 @@ func runLint(c *cli.Context) error {
 			format, suggest.Hint(format, lint.Formats()), strings.Join(lint.Formats(), ", ")))
 	}
 	out, errOut := c.App.Writer, c.App.ErrWriter
-	// Configuration errors are rendered in the chosen format, so a SARIF
-	// consumer always receives a valid log.
+	targets, err := output.ParseTargets(c.StringSlice("output"), lint.Formats())
+	if err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
+	}
+	if err := output.CheckOutDir(c.String("out")); err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
+	}
+	// Configuration errors are rendered in the chosen format (and into
+	// every --output file), so a SARIF consumer always receives a valid
+	// log.
 	configFail := func(errs []lint.ConfigError) error {
 		r := lint.ErrorReport(errs)
-		switch format {
-		case "sarif":
-			_ = r.WriteSARIF(out, c.App.Version)
-		case "json":
-			_ = r.WriteJSON(out)
-		case "github":
-			_ = r.WriteGitHub(out)
+		render := func(format string, w io.Writer) error {
+			switch format {
+			case "sarif":
+				return r.WriteSARIF(w, c.App.Version)
+			case "json":
+				return r.WriteJSON(w)
+			case "github":
+				return r.WriteGitHub(w)
+			}
+			return nil
 		}
+		_ = output.WriteTargets(targets, render)
+		_ = render(format, out)
 		for _, e := range errs {
 			fmt.Fprintln(errOut, "vouch: lint: "+e.String())
 		}
@@ -149,22 +164,28 @@ func runLint(c *cli.Context) error {
 		}
 		return nil
 	}
-	switch format {
-	case "json":
-		err = rep.WriteJSON(out)
-	case "porcelain":
-		err = rep.WritePorcelain(out)
-	case "github":
-		err = rep.WriteGitHub(out)
-	case "sarif":
-		err = rep.WriteSARIF(out, c.App.Version)
-	default:
-		var color bool
-		if color, err = output.Color("auto", out); err == nil {
-			err = rep.WriteText(out, lint.TextOptions{Color: color})
-		}
-	}
+	color, err := output.Color("auto", out)
 	if err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
+	}
+	render := func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			return rep.WriteJSON(w)
+		case "porcelain":
+			return rep.WritePorcelain(w)
+		case "github":
+			return rep.WriteGitHub(w)
+		case "sarif":
+			return rep.WriteSARIF(w, c.App.Version)
+		}
+		// Colour only on standard output, never in a report file.
+		return rep.WriteText(w, lint.TextOptions{Color: color && w == out})
+	}
+	if err := output.WriteTargets(targets, render); err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
+	}
+	if err := render(format, out); err != nil {
 		return fail(exitError, fmt.Errorf("lint: writing output: %w", err))
 	}
 	if rep.Fails(strict) {

@@ -57,3 +57,8 @@ func dashes(name string) string {
 	}
 	return "--" + name
 }
+
+// outputFlag is --output, shared by the commands that write reports.
+func outputFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "output", Usage: "also write the report to a file, as `[FORMAT=]FILE` (repeatable; FILE alone takes the format of its extension: .json, .sarif, .xml for junit, .txt); standard output keeps --format"}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -46,6 +47,7 @@ Examples:
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts into `DIR` (default: the envelope's directory)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			outputFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously (absent claim or empty array)"},
 			&cli.BoolFlag{Name: "no-artifacts", Usage: "do not write the .dl program and trace"},
 			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
@@ -72,6 +74,13 @@ func runVerify(c *cli.Context) error {
 	}
 	color, err := output.Color(c.String("color"), c.App.Writer)
 	if err != nil {
+		return fail(exitError, err)
+	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), formats)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, err)
 	}
 	// vouch.yaml supplies the defaults; flags given on the command line win.
@@ -129,13 +138,17 @@ func runVerify(c *cli.Context) error {
 			return fail(exitError, err)
 		}
 	}
-	w := c.App.Writer
-	if format == "json" {
-		err = out.Report.WriteJSON(w)
-	} else {
-		err = out.Report.WriteText(w, verify.TextOptions{Color: color})
+	render := func(format string, w io.Writer) error {
+		if format == "json" {
+			return out.Report.WriteJSON(w)
+		}
+		// Colour only on standard output, never in a report file.
+		return out.Report.WriteText(w, verify.TextOptions{Color: color && w == c.App.Writer})
 	}
-	if err != nil {
+	if err := output.WriteTargets(targets, render); err != nil {
+		return fail(exitError, err)
+	}
+	if err := render(format, c.App.Writer); err != nil {
 		return fail(exitError, err)
 	}
 	if out.Report.Verdict != "pass" {
