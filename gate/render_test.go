@@ -141,7 +141,7 @@ func TestRenderFacts(t *testing.T) {
 		{"error_plain", "claude-hook", []string{"fail closed", "unknown rule"}, nil},
 		{"pass", "text", []string{"gate: PASS; receipt .vouch/verification.json (unsigned)"}, []string{"FAIL"}},
 		{"pass_observed_signed", "text", []string{"(signed; observed:", "--allow-observed"}, nil},
-		{"fail_architecture", "text", []string{"  BLOCK [billing-auth]", "  WARN [shop-auth]", "  BASELINE [old]", "gate: FAIL", "architecture: FAIL: 1 errors, 1 warnings, 1 blocking, 0 observed, 1 in the baseline"}, nil},
+		{"fail_architecture", "text", []string{"  BLOCK [billing-auth]", "  WARN [shop-auth]", "  BASELINE [old]", "gate: FAIL", "architecture: FAIL: 1 error, 1 warning, 1 blocking, 0 observed, 1 in the baseline"}, nil},
 		{"error_plain", "text", nil, []string{"gate"}},
 		{"fail_rulespec", "github", []string{"::error file=analysis/rulespec.yaml,line=7,col=5,title=vouch [1 tests]::", "vouch gate: FAIL, 1/2 passed"}, nil},
 		{"pass_observed_signed", "github", []string{"::warning file=analysis/rulespec.yaml,line=7,col=5", "[observed: not blocking]"}, []string{"::error"}},
