@@ -145,7 +145,7 @@ func writeProgram(dir string, fs []ast.Atom) (string, error) {
 		b.WriteByte('\n')
 	}
 	path := filepath.Join(dir, ProgramFile)
-	if err := atomicfile.Write(path, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.WriteUnsynced(path, []byte(b.String()), 0o644); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -223,10 +223,10 @@ func (o *Outcome) WriteArtifacts(dir string) (*Artifacts, error) {
 	}
 	prog := filepath.Join(dir, ProgramFile)
 	trace := filepath.Join(dir, TraceFile)
-	if err := atomicfile.Write(prog, dl.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteUnsynced(prog, dl.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
+	if err := atomicfile.WriteUnsynced(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
 		return nil, err
 	}
 	return &Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil

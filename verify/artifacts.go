@@ -23,7 +23,8 @@ const (
 )
 
 // WriteArtifacts writes the compiled program and the evaluation trace into
-// dir, each atomically (a temporary file renamed into place), and records
+// dir, each atomically (a temporary file renamed into place, not synced:
+// a rerun writes them again; only the gate's receipt is synced), and records
 // their paths in the report.
 func (o *Outcome) WriteArtifacts(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -36,10 +37,10 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	progPath := filepath.Join(dir, ProgramFile)
 	tracePath := filepath.Join(dir, TraceFile)
 	trace := o.Trace(dl.Bytes())
-	if err := atomicfile.Write(progPath, dl.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteUnsynced(progPath, dl.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(tracePath, trace, 0o644); err != nil {
+	if err := atomicfile.WriteUnsynced(tracePath, trace, 0o644); err != nil {
 		return err
 	}
 	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath}

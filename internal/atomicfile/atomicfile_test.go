@@ -22,6 +22,13 @@ func TestWrite(t *testing.T) {
 			if err := Write(p, []byte(tt.data), tt.perm); err != nil {
 				t.Fatal(err)
 			}
+			if err := WriteUnsynced(p+".unsynced", []byte(tt.data), tt.perm); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := os.ReadFile(p + ".unsynced"); err != nil || string(got) != tt.data {
+				t.Fatalf("unsynced: read %q, %v; want %q", got, err, tt.data)
+			}
+			os.Remove(p + ".unsynced")
 			got, err := os.ReadFile(p)
 			if err != nil || string(got) != tt.data {
 				t.Fatalf("read %q, %v; want %q", got, err, tt.data)
