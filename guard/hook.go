@@ -231,9 +231,10 @@ func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
 	if err := write("guard.dl", Program, guardFacts); err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
-	// The trace re-evaluates the written program with the datalog
+	// The trace re-evaluates the program (its generated analysis, the
+	// same clauses as the written text) with the datalog
 	// package, which keeps the strata and timings a trace reports.
-	res, err := datalog.Eval(Program, ev.Facts, datalog.Options{})
+	res, err := datalog.EvalAnalysis(guardAnalysis(), ev.Facts, datalog.Options{})
 	if err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
