@@ -15,6 +15,11 @@ test:
 bench:
     go test -run '^$' -bench . -benchmem ./...
 
+# Whole-process comparison with conftest on the workloads of
+# docs/performance.md (needs hyperfine; conftest is timed when installed).
+bench-vs-conftest rounds="5":
+    testdata/bench/vs-conftest.sh {{rounds}}
+
 # Fuzz every fuzz target for a while each (`just fuzz 2m` for longer).
 fuzz fuzztime="30s":
     #!/usr/bin/env bash
