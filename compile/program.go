@@ -68,6 +68,9 @@ type Options struct {
 	// with `from: repo` select from, as JSON. When it is nil such claims
 	// are absent; callers derive it whenever Rulespec.UsesFrom(FromRepo).
 	Repo []byte
+	// Audit is the guard audit document (guard.AuditDocument) that claims
+	// with `from: audit` select from, as JSON; nil makes them absent.
+	Audit []byte
 	// RepoBase and RepoCommit describe the base the document compares
 	// with; they are written into the program as a fact.
 	RepoBase, RepoCommit string
@@ -109,6 +112,9 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 	docs := map[rulespec.From]*selectors.Doc{rulespec.FromEnvelope: selectors.NewDoc(facts)}
 	if opts.Repo != nil {
 		docs[rulespec.FromRepo] = selectors.NewDoc(gjson.ParseBytes(opts.Repo))
+	}
+	if opts.Audit != nil {
+		docs[rulespec.FromAudit] = selectors.NewDoc(gjson.ParseBytes(opts.Audit))
 	}
 	for _, cl := range rs.Claims {
 		from := cl.From

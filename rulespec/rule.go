@@ -141,9 +141,13 @@ const (
 	// FromRepo is the repository document (package repofacts): what the
 	// working tree shows was done since the base.
 	FromRepo From = "repo"
+	// FromAudit is the guard audit document (package guard): the tool
+	// calls of the agent's session as vouch guard recorded them, and the
+	// files they wrote with their hashes.
+	FromAudit From = "audit"
 )
 
-var froms = []string{string(FromEnvelope), string(FromRepo)}
+var froms = []string{string(FromAudit), string(FromEnvelope), string(FromRepo)}
 
 // Froms lists the claim sources, sorted.
 func Froms() []From {

@@ -17,6 +17,7 @@ import (
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/guard"
 	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
 )
@@ -73,6 +74,12 @@ type Options struct {
 	// Repo, when set, is the repository document to use instead of
 	// deriving one with git: rule tests give it inline.
 	Repo *repofacts.Doc
+	// AuditJSON, when set, is the guard audit document as JSON; otherwise
+	// rules with from: audit read .vouch/guard/audit.jsonl under Root.
+	AuditJSON []byte
+	// AuditSession picks the session from the audit log; "" means the
+	// session of its last record.
+	AuditSession string
 	// RepoJSON, when set, is the repository document as JSON, used as
 	// it is (rule tests write partial documents).
 	RepoJSON []byte
@@ -146,6 +153,16 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 			return nil, err
 		}
 		out.Repo = opts.Repo
+	}
+	if rs.UsesFrom(rulespec.FromAudit) {
+		copts.Audit = opts.AuditJSON
+		if copts.Audit == nil {
+			doc, err := guard.AuditDocumentFile(guard.AuditPath(opts.Root), opts.Root, opts.AuditSession)
+			if err != nil {
+				return nil, &InputError{Err: err}
+			}
+			copts.Audit = doc
+		}
 	}
 	t1 := time.Now()
 	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), copts)
