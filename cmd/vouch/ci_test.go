@@ -123,6 +123,11 @@ func cmdGHSteps(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		inputs[k] = v
 	}
+	for k, v := range doc.Inputs {
+		if v.Required && inputs[k] == "" {
+			ts.Fatalf("%s: input %s is required", args[0], k)
+		}
+	}
 	var steps []ghStep
 	if doc.Runs.Using != "" {
 		if doc.Runs.Using != "composite" {
@@ -150,13 +155,18 @@ func cmdGHSteps(ts *testscript.TestScript, neg bool, args []string) {
 			return v
 		})
 	}
+	// Like GitHub: a step runs only while every earlier one succeeded,
+	// unless its if: says always() or !cancelled(); the job fails with
+	// the first failure.
 	var script strings.Builder
+	script.WriteString("status=0\n")
 	var sarif []string
 	installed := false
 	for _, s := range steps {
 		if s.If != "" && !ghCondition(ts, s.If, inputs) {
 			continue
 		}
+		regardless := strings.Contains(s.If, "always()") || strings.Contains(s.If, "!cancelled()")
 		if s.Uses != "" {
 			if strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@") {
 				sarif = append(sarif, sub(s.With["sarif_file"]))
@@ -178,8 +188,14 @@ func cmdGHSteps(ts *testscript.TestScript, neg bool, args []string) {
 		for k, v := range s.Env {
 			fmt.Fprintf(&env, "%s=%s ", k, shQuote(sub(v)))
 		}
-		fmt.Fprintf(&script, "%ssh -e -c %s || exit $?\n", env.String(), shQuote(run))
+		step := fmt.Sprintf("%ssh -e -c %s || { s=$?; [ $status -ne 0 ] || status=$s; }", env.String(), shQuote(run))
+		if regardless {
+			fmt.Fprintf(&script, "%s\n", step)
+		} else {
+			fmt.Fprintf(&script, "if [ $status -eq 0 ]; then %s; fi\n", step)
+		}
 	}
+	script.WriteString("exit $status\n")
 	if !installed {
 		ts.Fatalf("%s: no step installs vouch", args[0])
 	}
@@ -207,7 +223,7 @@ func ghCondition(ts *testscript.TestScript, expr string, inputs map[string]strin
 	cmp := regexp.MustCompile(`^inputs\.([a-z_-]+)\s*==\s*'([^']*)'$`)
 	for _, part := range strings.Split(expr, "&&") {
 		part = strings.TrimSpace(part)
-		if part == "always()" || part == "success()" {
+		if part == "always()" || part == "success()" || part == "!cancelled()" {
 			continue
 		}
 		m := cmp.FindStringSubmatch(part)

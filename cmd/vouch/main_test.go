@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,5 +23,12 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: false,
 		UpdateScripts:       os.Getenv("VOUCH_UPDATE_SCRIPTS") != "",
 		Cmds:                scriptCmds,
+		Setup: func(env *testscript.Env) error {
+			// $REPO is the clone root, for scripts that exercise the
+			// files vouch ships there (action.yml, .pre-commit-hooks.yaml).
+			repo, err := filepath.Abs("../..")
+			env.Setenv("REPO", repo)
+			return err
+		},
 	})
 }
