@@ -18,6 +18,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"claudehook": cmdClaudeHook,
 	"ghsteps":    cmdGHSteps,
 	"precommit":  cmdPreCommitHooks,
+	"docs":       cmdDocs,
 }
 
 // runExpect runs sh -c script as testscript's exec does, honouring !.
