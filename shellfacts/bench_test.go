@@ -44,6 +44,8 @@ func hostile() map[string]string {
 		"quotes":       strings.Repeat(`"'`, 30000),
 		"heredocs":     strings.Repeat("bash <<EOF\nbash <<E2\nrm -rf /\nE2\nEOF\n", 2000),
 		"eval words":   "eval " + strings.Repeat("eval ", 10000) + "rm",
+		"and chain":    strings.Repeat("true && ", 8000) + "rm -rf /",
+		"pipes":        strings.Repeat("cat | ", 8000) + "sh",
 	}
 }
 

@@ -20,13 +20,21 @@
 //     alias, watch, env -S, find -exec, git -c alias.x='!...', ssh -o
 //     ProxyCommand, and shells fed a here-document or here-string; each
 //     nesting level counts one Depth, up to Options.MaxDepth.
-//   - Wrappers are stripped and listed: sudo, doas, env, timeout, nice,
-//     nohup, time, command, exec, builtin, xargs, stdbuf, ionice, setsid,
-//     chrt, taskset, flock, strace, chroot, busybox, and find -exec.
+//   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
+//     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
+//     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
+//     nsenter, systemd-run, busybox, find -exec, and the run/exec verbs of
+//     environment runners (uv run, poetry run, bundle exec, direnv exec...).
+//   - Variables assigned a static value earlier in the same command line
+//     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
+//     assignment that may not run (in an if, a loop, after && or ||, in a
+//     function) makes the variable unknown instead.
 //   - Files: redirections (> >> &> >| < <> and `>& file`; 2>/dev/null
 //     writes /dev/null), and the operands of known readers, writers and
 //     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,
-//     git show REV:path, git checkout -- path, curl -d @file, ...), with
+//     git show REV:path, git checkout -- path, curl -d @file, perl -ne
+//     '...' FILE, python -c 'open("f")' and here-documents fed to python,
+//     ...), with
 //     their options parsed so option values are not mistaken for files.
 //     Every path is canonical (see package canonpath), following cd, pushd,
 //     env -C, sudo -D and git -C. Globs whose directory part is static are
@@ -58,10 +66,13 @@
 // Facts.Incomplete is set and Facts.Unresolved says why, so a policy can
 // ask or deny rather than allow. A command line that does not parse as bash
 // sets Facts.ParseError; the facts are then taken from a parse that
-// recovers from missing tokens, and are best-effort.
+// recovers from missing tokens, or else from the statements before the
+// error and a fresh parse after the next separator, and are best-effort.
 //
 // Parse never runs anything and never panics. It reads the file system
-// only through canonpath (lstat, readlink) and to expand globs, and its
-// work is bounded: MaxInput bytes of input, MaxCommands commands,
-// MaxMaxDepth levels of nested strings, and a cap on the total nested text.
+// only through canonpath (lstat, readlink), to expand globs and to find the
+// repository's top for git REV:path, and its work is bounded: MaxInput
+// bytes of input, MaxCommands commands, MaxMaxDepth levels of nested
+// strings, 128 levels of brackets, and caps on nested text, paths, globs
+// and brace expansion. Reaching a bound sets Incomplete.
 package shellfacts

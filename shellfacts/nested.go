@@ -154,19 +154,38 @@ func watchCommand(w *walker, c *call) {
 // It is a best-effort look into another language, not a parser of it.
 var openCall = regexp.MustCompile(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
 
-// interpreter: python -c / node -e / perl -e code is searched for files
-// it opens; a script operand is read.
+// interpreter: python -c / node -e / perl -e code (or a here-document fed
+// to the interpreter) is searched for files it opens; a script operand is
+// read; perl and ruby -n/-p one-liners read their file operands.
 func interpreter(w *walker, c *call) {
 	var code []field
 	script := -1
 	args := c.args
+	lineLoop := c.name == "perl" || c.name == "ruby"
 	for i := 0; i < len(args); i++ {
 		f := args[i]
-		if !f.known() || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+		if !f.known() || !strings.HasPrefix(f.s, "-") {
 			script = i
 			break
 		}
+		if f.s == "-" {
+			break
+		}
 		switch {
+		case lineLoop && len(f.s) > 2 && f.s[1] != '-' && strings.HasSuffix(f.s, "e"):
+			// perl -ne 'code' FILE...: the operands after the code
+			// are files the loop reads.
+			if i+1 < len(args) {
+				code = append(code, args[i+1])
+				w.pathsTo(args[i+2:], w.reads, c.name)
+			}
+			i = len(args)
+		case lineLoop && f.s == "-e":
+			if i+1 < len(args) {
+				code = append(code, args[i+1])
+				w.pathsTo(args[i+2:], w.reads, c.name)
+			}
+			i = len(args)
 		case f.s == "-c" || f.s == "-e" || f.s == "-E" || f.s == "--eval" || f.s == "-p" || f.s == "--print" || f.s == "-r":
 			if i+1 < len(args) {
 				code = append(code, args[i+1])
@@ -181,6 +200,9 @@ func interpreter(w *walker, c *call) {
 		case f.s == "-W" || f.s == "-X" || f.s == "-I" || f.s == "--require" || f.s == "-r":
 			i++
 		}
+	}
+	if text, static, found := w.stdinText(c.redirs); found && static && script < 0 && len(code) == 0 {
+		code = append(code, field{s: text, static: true})
 	}
 	for _, f := range code {
 		if !f.known() {

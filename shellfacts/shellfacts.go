@@ -43,6 +43,8 @@ const (
 	// maxGlobs bounds how many globs one Parse expands (each reads a
 	// directory).
 	maxGlobs = 32
+	// maxUpstream bounds Command.Upstream.
+	maxUpstream = 64
 	// maxBraceFields bounds the fields brace expansion makes in one Parse.
 	maxBraceFields = 4096
 )
@@ -82,7 +84,8 @@ type Command struct {
 	Dynamic  bool     // the name or some argument is not a static word
 
 	// Upstream names every command earlier in the same pipeline, nearest
-	// last, so `curl x | tee f | sh` is still seen as curl feeding sh.
+	// last, so `curl x | tee f | sh` is still seen as curl feeding sh (at
+	// most 64; a longer pipeline sets Incomplete).
 	Upstream []string
 	// Raw is each argument's source text (quotes kept), parallel to
 	// Args, so a rule can still look at a word that is not static.
@@ -158,6 +161,8 @@ type walker struct {
 	reads, writes, deletes, urls map[string]bool
 	reasons                      map[string]bool
 	src                          string // the source text being walked, for Raw
+
+	parser *syntax.Parser // created on first use, reused for nested strings
 }
 
 func newWalker(opts Options) *walker {
@@ -266,7 +271,12 @@ func (w *walker) parseWalk(src string, depth int, what string, resync int) {
 		w.incomplete("brackets nested too deeply to analyse")
 		return
 	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if w.parser == nil {
+		w.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	// Reusing the parser is safe: a nested string is parsed only after
+	// the enclosing script's tree is complete.
+	file, err := w.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		perr := err
 		if depth > 0 {
@@ -353,9 +363,27 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 			w.pipeline(cmd, c)
 			return
 		}
-		w.stmt(cmd.X, c)
+		// a && b || c is a left-leaning tree; walk it as a list so a
+		// long chain does not count against the recursion bound.
+		var chain []*syntax.Stmt
+		for b := cmd; ; {
+			chain = append(chain, b.Y)
+			x := b.X
+			if inner, ok := x.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.AndStmt || inner.Op == syntax.OrStmt) &&
+				len(x.Redirs) == 0 && !x.Negated && !x.Background && len(chain) < MaxCommands {
+				b = inner
+				continue
+			}
+			chain = append(chain, x)
+			break
+		}
+		slices.Reverse(chain)
+		w.stmt(chain[0], c)
+		// Everything after the first command may or may not run.
 		w.cond++
-		w.stmt(cmd.Y, c)
+		for _, s := range chain[1:] {
+			w.stmt(s, c)
+		}
 		w.cond--
 	case *syntax.Subshell:
 		dir := w.saveDir()
@@ -463,6 +491,11 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 				pipeFrom = cm.Name
 				upstream = append(slices.Clip(upstream), cm.Name)
 			}
+		}
+		if len(upstream) > maxUpstream {
+			// Keep the nearest; say that earlier producers were dropped.
+			upstream = slices.Clone(upstream[len(upstream)-maxUpstream:])
+			w.incomplete(fmt.Sprintf("pipeline longer than %d commands", maxUpstream))
 		}
 	}
 }

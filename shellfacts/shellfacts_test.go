@@ -380,6 +380,12 @@ func TestParseFiles(t *testing.T) {
 		{"python open", `python3 -c 'print(open(".env").read())'`, want{reads: []string{"ROOT/repo/.env"}}},
 		{"node readFileSync", `node -e 'require("fs").readFileSync(".env")'`, want{reads: []string{"ROOT/repo/.env"}}},
 		{"python script", "python3 tool.py --x", want{reads: []string{"ROOT/repo/tool.py"}}},
+		{"python heredoc", "python3 - <<'EOF'\nprint(open('.env').read())\nEOF", want{reads: []string{"ROOT/repo/.env"}}},
+		{"perl one-liner", "perl -ne 'print if /KEY/' .env", want{reads: []string{"ROOT/repo/.env"}}},
+		{"perl -pi", "perl -pi -e 's/a/b/' .env", want{reads: []string{"ROOT/repo/.env"}}},
+		{"dollar redirect", "echo $(<.env)", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
+		{"while read", "while read l; do echo $l; done < .env", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
+		{"base64", "base64 -w0 .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"bash script", "bash ./deploy.sh", want{reads: []string{"ROOT/repo/deploy.sh"}}},
 
 		// Redirections.
@@ -491,6 +497,15 @@ func TestParseBounds(t *testing.T) {
 		}
 		if !f.Incomplete || f.ParseError == "" || len(f.Commands) == 0 || f.Commands[0].Name != "rm" {
 			t.Errorf("long input: incomplete %v, parse error %q, commands %d", f.Incomplete, f.ParseError, len(f.Commands))
+		}
+	})
+	t.Run("long and chain", func(t *testing.T) {
+		f, err := Parse(strings.Repeat("true && ", 500)+"rm -rf /", Options{Cwd: "/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := f.Commands[len(f.Commands)-1]; f.Incomplete || last.Name != "rm" || len(f.Commands) != 501 {
+			t.Errorf("got %d commands, last %q, incomplete %v (%q)", len(f.Commands), last.Name, f.Incomplete, f.Unresolved)
 		}
 	})
 	t.Run("nesting", func(t *testing.T) {
