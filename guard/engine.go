@@ -324,36 +324,108 @@ func selects(selectors []string, tool string) bool {
 	return false
 }
 
-// cond numbers a condition tree's nodes and records each with the value of
-// its leaves, returning the root's number.
-func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
-	b.next++
-	n := b.next
-	id := ast.Number(n)
-	var kids []*Cond
+// ncond is a condition with not rewritten away: an all, an any, or a
+// leaf whose result is negated when neg is set.
+type ncond struct {
+	op   string // "all", "any" or "leaf"
+	kids []*ncond
+	leaf *Cond
+	neg  bool
+}
+
+// normal rewrites c without not (De Morgan: not all = any of nots, and the
+// reverse; a not on a leaf negates its result, an error staying an error)
+// and splices an all into an enclosing all (any into any). Both keep
+// Edictum's left-to-right short-circuit and error propagation exactly.
+func normal(c *Cond, neg bool) *ncond {
 	switch {
-	case c.All != nil:
-		b.addTree("node", id, mname("/all"))
-		kids = c.All
-	case c.Any != nil:
-		b.addTree("node", id, mname("/any"))
-		kids = c.Any
 	case c.Not != nil:
-		b.addTree("node", id, mname("/not"))
-		kids = []*Cond{c.Not}
-	default:
-		v := mname(evalLeaf(c, call, env, b.derived, b.rc).name())
+		return normal(c.Not, !neg)
+	case c.All != nil || c.Any != nil:
+		op, kids := "all", c.All
+		if c.Any != nil {
+			op, kids = "any", c.Any
+		}
+		if neg {
+			op = map[string]string{"all": "any", "any": "all"}[op]
+		}
+		n := &ncond{op: op}
+		for _, k := range kids {
+			nk := normal(k, neg)
+			if nk.op == op {
+				n.kids = append(n.kids, nk.kids...)
+			} else {
+				n.kids = append(n.kids, nk)
+			}
+		}
+		return n
+	}
+	return &ncond{op: "leaf", leaf: c, neg: neg}
+}
+
+func (n *ncond) flat() bool {
+	for _, k := range n.kids {
+		if k.op != "leaf" {
+			return false
+		}
+	}
+	return true
+}
+
+// cond records a rule's condition and returns its root node's number. A
+// leaf or a flat all/any is decided by guard.dl alone; deeper trees go to
+// the conditions program.
+func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
+	n := normal(c, false)
+	if n.op == "leaf" || n.flat() {
+		return b.flatNode(n, call, env)
+	}
+	return b.treeNode(n, call, env)
+}
+
+func (b *factBuilder) leafValue(n *ncond, call *Call, env Env) ast.Constant {
+	r := evalLeaf(n.leaf, call, env, b.derived, b.rc)
+	if n.neg && r != leafError {
+		r = truth(r == leafFalse)
+	}
+	return mname(r.name())
+}
+
+func (b *factBuilder) flatNode(n *ncond, call *Call, env Env) int64 {
+	b.next++
+	id := b.next
+	if n.op == "leaf" {
+		b.add("leaf_value", ast.Number(id), b.leafValue(n, call, env))
+		return id
+	}
+	b.add("flat", ast.Number(id), mname("/"+n.op))
+	for i, k := range n.kids {
+		b.next++
+		b.add("leaf_value", ast.Number(b.next), b.leafValue(k, call, env))
+		b.add("flat_child", ast.Number(id), ast.Number(int64(i)), ast.Number(b.next))
+	}
+	return id
+}
+
+// treeNode numbers a tree's nodes for the conditions program.
+func (b *factBuilder) treeNode(n *ncond, call *Call, env Env) int64 {
+	b.next++
+	id := ast.Number(b.next)
+	num := b.next
+	if n.op == "leaf" {
+		v := b.leafValue(n, call, env)
 		b.addTree("node", id, mname("/leaf"))
 		b.addTree("leaf_value", id, v)
 		b.add("leaf_value", id, v)
-		return n
+		return num
 	}
 	b.composite++
-	b.addTree("node_children", id, ast.Number(int64(len(kids))))
-	for i, k := range kids {
-		b.addTree("node_child", id, ast.Number(int64(i)), ast.Number(b.cond(k, call, env)))
+	b.addTree("node", id, mname("/"+n.op))
+	b.addTree("node_children", id, ast.Number(int64(len(n.kids))))
+	for i, k := range n.kids {
+		b.addTree("node_child", id, ast.Number(int64(i)), ast.Number(b.treeNode(k, call, env)))
 	}
-	return n
+	return num
 }
 
 // read turns the evaluated program's decision and finding facts into a

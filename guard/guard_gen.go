@@ -219,6 +219,25 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Leaf N's operator gave /true, /false, or /error (a type mismatch: fails closed).", NumValue: -4958385686324492604},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "Op"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Condition node N is an /all or /any whose operands are all leaves (conditions.dl is not needed for it).", NumValue: 4651151257087284715},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "C"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Leaf C is the I-th (from 0) operand of flat node N.", NumValue: 8604882934639036135},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -252,6 +271,110 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "V"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/true", NumValue: 570436966306163544}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/false", NumValue: 7076010379368076465}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "V"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -692,6 +815,8 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "counter", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}:     struct{}{},
 		ast.PredicateSym{Symbol: "domain_blocked", Arity: 2}:     struct{}{},
+		ast.PredicateSym{Symbol: "flat", Arity: 2}:               struct{}{},
+		ast.PredicateSym{Symbol: "flat_child", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "leaf_value", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "limit", Arity: 4}:              struct{}{},
 		ast.PredicateSym{Symbol: "node_value", Arity: 2}:         struct{}{},
@@ -720,6 +845,9 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fires", Arity: 2}:              struct{}{},
 		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "matched", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "observed", Arity: 1}:           struct{}{},
@@ -754,6 +882,110 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "V"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/true", NumValue: 570436966306163544}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/false", NumValue: 7076010379368076465}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "V"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "C"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "V"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -1470,6 +1702,91 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "flat", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "Op"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Condition node N is an /all or /any whose operands are all leaves (conditions.dl is not needed for it).", NumValue: 4651151257087284715},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "flat_child", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "C"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Leaf C is the I-th (from 0) operand of flat node N.", NumValue: 8604882934639036135},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "flat_first", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "leaf_value", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -1902,19 +2219,28 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "applies", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "flat_stop", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "limit_reached", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "flat_first", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "violation", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "val", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "policy_error", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "violation", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "matched", Arity: 1}: struct{}{},
@@ -1955,22 +2281,25 @@ func guardAnalysis() *datalog.Analysis {
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
 		ast.PredicateSym{Symbol: "applies", Arity: 1}:            1,
-		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           12,
-		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         15,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           17,
-		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           9,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            18,
-		ast.PredicateSym{Symbol: "fires", Arity: 2}:              8,
-		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        13,
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         10,
-		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      2,
-		ast.PredicateSym{Symbol: "matched", Arity: 1}:            7,
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:           11,
-		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       5,
-		ast.PredicateSym{Symbol: "reported", Arity: 2}:           16,
-		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 3,
-		ast.PredicateSym{Symbol: "some_block"}:                   14,
-		ast.PredicateSym{Symbol: "val", Arity: 2}:                4,
-		ast.PredicateSym{Symbol: "violation", Arity: 1}:          6,
+		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           15,
+		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         18,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           20,
+		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           12,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            21,
+		ast.PredicateSym{Symbol: "fires", Arity: 2}:              11,
+		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        16,
+		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         13,
+		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         5,
+		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          2,
+		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       6,
+		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      3,
+		ast.PredicateSym{Symbol: "matched", Arity: 1}:            10,
+		ast.PredicateSym{Symbol: "observed", Arity: 1}:           14,
+		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       9,
+		ast.PredicateSym{Symbol: "reported", Arity: 2}:           19,
+		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 4,
+		ast.PredicateSym{Symbol: "some_block"}:                   17,
+		ast.PredicateSym{Symbol: "val", Arity: 2}:                8,
+		ast.PredicateSym{Symbol: "violation", Arity: 1}:          7,
 	}}
 }

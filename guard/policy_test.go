@@ -101,6 +101,13 @@ func TestOperators(t *testing.T) {
 		{`{any: [{args.n: {gt: 1}}, {args.n: {contains: x}}]}`, "fire"},
 		{`{any: [{args.n: {gt: 5}}, {args.n: {contains: x}}]}`, "error"},
 		{`{not: {args.n: {gt: 5}}}`, "fire"},
+		{`{not: {args.n: {contains: x}}}`, "error"},
+		// Nested all/any go through conditions.dl.
+		{`{all: [{any: [{args.n: {gt: 5}}, {args.title: {contains: Fix}}]}, {args.flag: {equals: true}}]}`, "fire"},
+		{`{all: [{any: [{args.n: {gt: 5}}, {args.n: {contains: x}}]}, {args.flag: {equals: true}}]}`, "error"},
+		{`{any: [{all: [{args.n: {gt: 5}}, {args.n: {contains: x}}]}, {args.flag: {equals: false}}]}`, "pass"},
+		{`{not: {any: [{all: [{args.n: {gt: 1}}, {args.flag: {equals: true}}]}, {args.title: {equals: z}}]}}`, "pass"},
+		{`{any: [{all: [{args.n: {gt: 1}}, {not: {args.flag: {equals: true}}}]}, {all: [{args.title: {starts_with: Fix}}, {args.n: {lt: 4}}]}]}`, "fire"},
 		{`{not: {all: [{args.n: {gt: 1}}, {not: {any: [{args.title: {contains: zzz}}, {args.flag: {equals: false}}]}}]}}`, "pass"},
 	}
 	for _, tt := range tests {
