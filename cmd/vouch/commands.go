@@ -18,5 +18,6 @@ func commands() []*cli.Command {
 		testCommand(),
 		schemaCommand(),
 		versionCommand(),
+		completionCommand(),
 	}
 }

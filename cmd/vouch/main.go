@@ -51,7 +51,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	unknown := ""
 	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
-	err := app.Run(flagsFirst(app, args))
+	if len(args) == 0 || args[len(args)-1] != completeFlag {
+		// A completion request must keep its flag last, where
+		// urfave/cli looks for it.
+		args = flagsFirst(app, args)
+	}
+	err := app.Run(args)
 	if unknown != "" {
 		var names []string
 		for _, c := range app.Commands {
@@ -88,8 +93,11 @@ compiled into one Mangle datalog program and evaluated to a fixed point; the pro
 evaluation trace are written next to the envelope so every verdict can be audited and replayed.
 
 Exit codes: 0 every predicate passed, 1 a predicate failed, 2 bad input or evaluation error.`,
-		Writer:    stdout,
-		ErrWriter: stderr,
+		// Shell completion: the scripts of 'vouch completion' ask for
+		// the next words with --generate-bash-completion.
+		EnableBashCompletion: true,
+		Writer:               stdout,
+		ErrWriter:            stderr,
 		// Errors are printed once, by run.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       cmds,
