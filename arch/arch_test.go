@@ -57,16 +57,23 @@ rules:
     severity: fatal
     forbid_cycles: {}
     exempt: [{from: a}]
+  - name: r4
+    deny: {from: {}, to: {}, indirect: true, unless_edge: [uses], max_chains: 0}
+  - name: r5
+    layers: {layers: [{tag: a}, {tag: b}], indirect: yes}
 `
 	_, err := Parse("architecture.yaml", []byte(src))
 	want := []string{
 		`architecture.yaml:2:37: unknown key "sorce" in a node (did you mean "source"?); want one of kind, lifecycle, ref_id, source, tags`,
-		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of from, to, unless_edge`,
+		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of from, indirect, max_chains, to, unless_edge`,
 		`architecture.yaml:5:5: deny needs from`,
 		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers`,
 		`architecture.yaml:9:15: severity "fatal"; want error or warn`,
 		`architecture.yaml:11:14: exemption needs a reason`,
 		`architecture.yaml:11:14: exemption needs until (YYYY-MM-DD)`,
+		`architecture.yaml:13:79: max_chains must be a whole number of at least 1, found 0`,
+		`architecture.yaml:13:5: deny "r4": indirect cannot be combined with unless_edge; exempt the chains with exempt: entries instead`,
+		`architecture.yaml:15:54: indirect must be true or false, found "yes"`,
 	}
 	if err == nil {
 		t.Fatal("want errors")

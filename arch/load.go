@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,7 +37,7 @@ var (
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
-	layersExtraKeys = []string{"allow_skip", "edge_kind", "enforce"}
+	layersExtraKeys = []string{"allow_skip", "edge_kind", "enforce", "indirect", "max_chains"}
 	matcherKeys     = []string{"exclude", "kind", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn}
@@ -385,6 +386,21 @@ func (p *parser) boolean(n *yaml.Node, what string) bool {
 	return strings.EqualFold(n.Value, "true")
 }
 
+// positive reads a whole number of at least 1.
+func (p *parser) positive(n *yaml.Node, what string) int {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		if v, err := strconv.Atoi(n.Value); err == nil && v >= 1 {
+			return v
+		}
+	}
+	found := yamldoc.KindName(n)
+	if n.Kind == yaml.ScalarNode {
+		found = n.Value
+	}
+	p.errorf(n, "%s must be a whole number of at least 1, found %s", what, found)
+	return 0
+}
+
 func (p *parser) known(keys []string) []string {
 	if p.lenient {
 		return nil
@@ -547,8 +563,12 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	}
 	switch r.Type {
 	case Deny:
-		for _, kv := range p.fields(t.val, "deny", []string{"from", "to", "unless_edge"}) {
+		for _, kv := range p.fields(t.val, "deny", []string{"from", "indirect", "max_chains", "to", "unless_edge"}) {
 			switch kv.key {
+			case "indirect":
+				r.Indirect = p.boolean(kv.val, "indirect")
+			case "max_chains":
+				r.MaxChains = p.positive(kv.val, "max_chains")
 			case "from":
 				r.From = p.matcher(kv.val, "from")
 			case "to":
@@ -559,6 +579,11 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 		p.need(t, r.From.Pos.Line != 0, "deny needs from")
 		p.need(t, r.To.Pos.Line != 0, "deny needs to")
+		if r.Indirect && len(r.UnlessEdge) > 0 {
+			// An edge exempts one import between two nodes; which edges
+			// would exempt a chain through others has no clear answer.
+			p.errorf(t.keyNode, "deny %q: indirect cannot be combined with unless_edge; exempt the chains with exempt: entries instead", r.Name)
+		}
 	case Require:
 		for _, kv := range p.fields(t.val, "require", []string{"edge_kind", "for", "has_edge_to"}) {
 			switch kv.key {
@@ -616,7 +641,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		var list *yaml.Node
 		opts := extra
 		if t.val.Kind == yaml.MappingNode {
-			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "edge_kind", "enforce", "layers"}) {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "edge_kind", "enforce", "indirect", "layers", "max_chains"}) {
 				if kv.key == "layers" {
 					list = kv.val
 				} else {
@@ -630,6 +655,10 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 			switch kv.key {
 			case "allow_skip":
 				r.AllowSkip = p.boolean(kv.val, "allow_skip")
+			case "indirect":
+				r.Indirect = p.boolean(kv.val, "indirect")
+			case "max_chains":
+				r.MaxChains = p.positive(kv.val, "max_chains")
 			case "edge_kind":
 				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
 			case "enforce":

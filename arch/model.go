@@ -147,9 +147,21 @@ type Rule struct {
 	FromGlob, ToGlob string
 	Layers           []Layer
 	AllowSkip        bool
+	// Indirect makes deny and layers rules fail on chains of imports
+	// (A imports X imports B) as well as on direct imports, as
+	// import-linter's forbidden and layers contracts do.
+	Indirect bool
+	// MaxChains caps how many findings of an indirect rule carry their
+	// witness chain (DefaultMaxChains when zero); every finding still
+	// counts.
+	MaxChains int
 	Exempt           []Exemption
 	Pos              Pos
 }
+
+// DefaultMaxChains is how many findings of an indirect rule show their
+// witness chain when the rule does not say.
+const DefaultMaxChains = 20
 
 // Skipped is a rule of the seed's layout that vouch does not evaluate
 // (check, module_coverage, ...): reported, never silently dropped.

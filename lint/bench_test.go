@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/imports"
@@ -76,7 +77,21 @@ func benchArchitecture() string {
 	return b.String()
 }
 
+// indirectRules are import-linter-style rules over the same graph: deny
+// and layers rules that also fail on chains of imports.
+const indirectRules = `  - {name: ind-deny-1, deny: {from: {ref_id: "py-*"}, to: {ref_id: "py-4*"}, indirect: true}}
+  - {name: ind-deny-2, deny: {from: {kind: feature}, to: {ref_id: web-7}, indirect: true}}
+  - {name: ind-deny-3, deny: {from: {ref_id: "go-1*"}, to: {kind: domain}, indirect: true, max_chains: 5}}
+  - name: ind-layers
+    layers: {layers: [{name: l0, tag: layer-0}, {name: l1, tag: layer-1}, {name: l2, tag: layer-2}, {name: l3, tag: layer-3}], indirect: true}
+`
+
 func benchRepo(b *testing.B) string {
+	return benchRepoWith(b, "")
+}
+
+// benchRepoWith writes the architecture with extra rules appended.
+func benchRepoWith(b *testing.B, extra string) string {
 	b.Helper()
 	total := 20000
 	if v, err := strconv.Atoi(os.Getenv("VOUCH_BENCH_FILES")); err == nil && v > 0 {
@@ -89,7 +104,7 @@ func benchRepo(b *testing.B) string {
 			b.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, arch.FileName), []byte(benchArchitecture()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, arch.FileName), []byte(benchArchitecture()+extra), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	return dir
@@ -120,6 +135,11 @@ func lintOnce(b *testing.B, dir string) *Outcome {
 	return o
 }
 
+// reportCPU reports the CPU time per iteration since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
 func report(b *testing.B, o *Outcome) {
 	b.ReportMetric(float64(o.Stats.Files), "files")
 	b.ReportMetric(float64(o.Stats.Facts), "facts")
@@ -130,12 +150,16 @@ func report(b *testing.B, o *Outcome) {
 func BenchmarkLintCold(b *testing.B) {
 	dir := benchRepo(b)
 	var o *Outcome
+	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		os.RemoveAll(filepath.Join(dir, ".vouch", "cache"))
+		c0 := cpuTime()
 		b.StartTimer()
 		o = lintOnce(b, dir)
+		cpu += cpuTime() - c0
 	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	report(b, o)
 }
 
@@ -144,9 +168,42 @@ func BenchmarkLintWarm(b *testing.B) {
 	dir := benchRepo(b)
 	lintOnce(b, dir)
 	var o *Outcome
+	c0 := cpuTime()
 	for b.Loop() {
 		o = lintOnce(b, dir)
 	}
+	reportCPU(b, c0)
+	report(b, o)
+}
+
+// BenchmarkLintIndirectCold is BenchmarkLintCold with four indirect
+// rules added (issue 15: within 2x of the plain rules).
+func BenchmarkLintIndirectCold(b *testing.B) {
+	dir := benchRepoWith(b, indirectRules)
+	var o *Outcome
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		os.RemoveAll(filepath.Join(dir, ".vouch", "cache"))
+		c0 := cpuTime()
+		b.StartTimer()
+		o = lintOnce(b, dir)
+		cpu += cpuTime() - c0
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	report(b, o)
+}
+
+// BenchmarkLintIndirectWarm is BenchmarkLintWarm with the indirect rules.
+func BenchmarkLintIndirectWarm(b *testing.B) {
+	dir := benchRepoWith(b, indirectRules)
+	lintOnce(b, dir)
+	var o *Outcome
+	c0 := cpuTime()
+	for b.Loop() {
+		o = lintOnce(b, dir)
+	}
+	reportCPU(b, c0)
 	report(b, o)
 }
 

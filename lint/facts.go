@@ -42,6 +42,18 @@ type cycleGraph struct {
 	kind    string
 }
 
+// adjacency is the node-level import graph as sorted successor lists.
+func (pr *prepared) adjacency() map[string][]string {
+	adj := map[string][]string{}
+	for k := range pr.sites {
+		adj[k.a] = append(adj[k.a], k.b)
+	}
+	for _, v := range adj {
+		sort.Strings(v)
+	}
+	return adj
+}
+
 func str(s string) ast.Constant { return ast.String(s) }
 func num(n int64) ast.Constant  { return ast.Number(n) }
 
@@ -161,6 +173,16 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			for _, k := range r.UnlessEdge {
 				add(atom("deny_unless", R, str(k)))
 			}
+			if r.Type == arch.Deny && r.Indirect {
+				// Search from the side with fewer candidates: an upper
+				// bound from ref_id and kind (the engine still decides
+				// which nodes match).
+				if candidates(r.To, m.Nodes) < candidates(r.From, m.Nodes) {
+					add(atom("deny_back", R))
+				} else {
+					add(atom("deny_fwd", R))
+				}
+			}
 		case arch.ForbidImport:
 			add(atom("fi", R))
 			fg, _ := arch.CompileGlob(r.FromGlob)
@@ -212,6 +234,9 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 			if !r.AllowSkip {
 				add(atom("layer_no_skip", R))
+			}
+			if r.Indirect {
+				add(atom("layer_indirect", R))
 			}
 		}
 		if len(r.Exempt) > 0 {
@@ -271,6 +296,30 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 	for _, x := range mt.Exclude {
 		add(atom("m_excl", M, str(x)))
 	}
+}
+
+// candidates counts the nodes a matcher can select judging by its ref_id
+// and kind alone: an upper bound used to pick where a reachability search
+// starts, never to decide a finding.
+func candidates(mt arch.Matcher, nodes []arch.Node) int {
+	var g arch.Glob
+	glob := false
+	if mt.RefID != "" {
+		if c, err := arch.CompileGlob(mt.RefID); err == nil && !c.IsLiteral() {
+			g, glob = c, true
+		}
+	}
+	n := 0
+	for _, node := range nodes {
+		switch {
+		case mt.Kind != "" && node.Kind != mt.Kind:
+		case mt.RefID != "" && glob && !g.Match(node.ID):
+		case mt.RefID != "" && !glob && node.ID != mt.RefID:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 type fiRule struct {

@@ -56,6 +56,10 @@ type Finding struct {
 	Message string `json:"message"`
 	Reason  string `json:"reason,omitempty"`
 	Cycle   *Cycle `json:"cycle,omitempty"`
+	// Chain is an indirect finding's witness: one shortest chain of
+	// imports from From to To, each hop with its first import site. It is
+	// omitted past the rule's max_chains findings.
+	Chain []CycleEdge `json:"chain,omitempty"`
 	// Baseline marks a finding recorded in the baseline file: reported,
 	// never failing the run.
 	Baseline bool `json:"baseline,omitempty"`
@@ -178,6 +182,15 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 				f.Message += " through a " + r.EdgeKind + " edge"
 			}
 		}
+		if r.Indirect && f.File == "" && len(res.Query(atom("chain", str(name), str(f.From), str(f.To)))) > 0 {
+			// Witnesses are rendered below for the first max_chains
+			// findings of the rule in output order.
+			f.Message = fmt.Sprintf("%s imports %s indirectly", f.From, f.To)
+			if r.Type == arch.Layers {
+				f.Message = fmt.Sprintf("%s (layer %s) depends on %s (layer %s) through a chain of imports", f.From, layerName(res, r, f.From), f.To, layerName(res, r, f.To))
+			}
+			f.Chain = []CycleEdge{}
+		}
 		if r.Type == arch.ForbidCycles {
 			// violation(R, Pivot, Graph, "", 0)
 			f.Cycle = witness(res, pr, f.To, f.From)
@@ -223,7 +236,85 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			Message: inertMessage(r)})
 	}
 	SortFindings(out)
+	chains(res, pr, out)
 	return out
+}
+
+// chains renders the witness of each indirect finding (marked by a
+// non-nil empty Chain) up to its rule's max_chains, and notes the rest.
+func chains(res *datalog.Result, pr *prepared, fs []Finding) {
+	shown := map[string]int{}
+	var adj map[string][]string
+	for i := range fs {
+		f := &fs[i]
+		if f.Chain == nil {
+			continue
+		}
+		r := pr.rules[f.Rule]
+		limit := r.MaxChains
+		if limit == 0 {
+			limit = arch.DefaultMaxChains
+		}
+		if shown[f.Rule] >= limit {
+			f.Chain = nil
+			f.Message += fmt.Sprintf(" (chain not shown: max_chains %d)", limit)
+			continue
+		}
+		shown[f.Rule]++
+		if adj == nil {
+			adj = pr.adjacency()
+		}
+		// A layers chain walks only nodes outside the rule's layers, as
+		// the engine's search did.
+		var blocked func(string) bool
+		if r.Type == arch.Layers {
+			blocked = func(n string) bool {
+				return len(res.Query(atom("in_layer", str(n), str(r.Name)))) > 0
+			}
+		}
+		path := shortestPath(adj, f.From, f.To, blocked)
+		for j := 0; j+1 < len(path); j++ {
+			e := CycleEdge{From: path[j], To: path[j+1]}
+			if s := pr.sites[pair{path[j], path[j+1]}]; len(s) > 0 {
+				e.Sites = s[:1]
+			}
+			f.Chain = append(f.Chain, e)
+		}
+		if len(path) > 0 {
+			f.Message += ": " + strings.Join(path, " -> ")
+		}
+	}
+}
+
+// shortestPath is a BFS from a to b over adj (sorted adjacency, so the
+// path is the same on every run); intermediate nodes for which blocked
+// holds are not entered. It renders a chain the engine already derived.
+func shortestPath(adj map[string][]string, a, b string, blocked func(string) bool) []string {
+	prev := map[string]string{a: ""}
+	queue := []string{a}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, v := range adj[u] {
+			if _, seen := prev[v]; seen {
+				continue
+			}
+			prev[v] = u
+			if v == b {
+				var path []string
+				for cur := b; cur != a; cur = prev[cur] {
+					path = append(path, cur)
+				}
+				path = append(path, a)
+				slices.Reverse(path)
+				return path
+			}
+			if blocked == nil || !blocked(v) {
+				queue = append(queue, v)
+			}
+		}
+	}
+	return nil
 }
 
 // violations reads every violation fact. Sorting thousands of facts in one

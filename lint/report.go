@@ -271,8 +271,12 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		if f.Reason != "" {
 			fmt.Fprintf(bw, "    reason: %s\n", f.Reason)
 		}
+		steps := f.Chain
 		if c := f.Cycle; c != nil {
-			for _, e := range c.Edges {
+			steps = c.Edges
+		}
+		if len(steps) > 0 {
+			for _, e := range steps {
 				fmt.Fprintf(bw, "    %s -> %s", e.From, e.To)
 				for i, st := range e.Sites {
 					sep := ", "
