@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -36,21 +38,87 @@ func AutoKind(file string) string {
 func (m *Model) Finish(files []string) error {
 	if len(m.Nodes) == 0 {
 		m.Auto = true
-		seen := map[string]bool{}
-		for _, f := range files {
-			dir := path.Dir(f)
-			if seen[dir] {
-				continue
-			}
-			seen[dir] = true
-			m.Nodes = append(m.Nodes, Node{ID: dir, Kind: AutoKind(f), Source: CleanSource(dir)})
-		}
-		slices.SortFunc(m.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+		m.Nodes = autoNodes(files, m.Granularity, m.Root)
+	} else if m.Granularity != "" && m.Granularity != GranularityDirectory {
+		return ErrorList{{Pos: m.GranularityPos, Msg: fmt.Sprintf("granularity %s applies to derived nodes only; this file declares nodes (remove granularity or the nodes)", m.Granularity)}}
 	}
 	if errs := m.check(true); len(errs) > 0 {
 		return errs
 	}
 	return nil
+}
+
+// autoNodes derives one node per source directory, file or package:
+//   - directory: the file's directory, named by its path ("." for the root);
+//   - file: the file itself, named by its path (Go files excepted: a Go
+//     import names a package, so they keep one node per directory);
+//   - package: the unit the language's own tooling builds, named by its
+//     directory: a Go or Python package is its directory; a JS/TS package
+//     is the nearest directory up from the file holding package.json, a
+//     Rust crate the nearest holding Cargo.toml (else the file's
+//     directory, as for directory granularity).
+func autoNodes(files []string, granularity, root string) []Node {
+	var nodes []Node
+	seen := map[string]bool{}
+	manifest := map[string]bool{} // directory -> has the manifest probed
+	has := func(dir, name string) bool {
+		k := dir + "/" + name
+		if v, ok := manifest[k]; ok {
+			return v
+		}
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), name))
+		manifest[k] = err == nil
+		return manifest[k]
+	}
+	for _, f := range files {
+		id, kind, src := path.Dir(f), AutoKind(f), ""
+		switch granularity {
+		case GranularityFile:
+			// A Go import names a package, never a file: Go files stay
+			// one node per directory.
+			if kind != "go_package" {
+				id, kind = f, autoFileKind(f)
+			}
+		case GranularityPackage:
+			var name, pkgKind string
+			switch kind {
+			case "js_directory":
+				name, pkgKind = "package.json", "js_package"
+			case "rust_module":
+				name, pkgKind = "Cargo.toml", "rust_crate"
+			}
+			if name != "" {
+				for d := path.Dir(f); ; d = path.Dir(d) {
+					if has(d, name) {
+						id, kind = d, pkgKind
+						break
+					}
+					if d == "." || d == "/" {
+						break
+					}
+				}
+			}
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		src = CleanSource(id)
+		nodes = append(nodes, Node{ID: id, Kind: kind, Source: src})
+	}
+	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	return nodes
+}
+
+// autoFileKind is the kind of a node derived from one source file.
+func autoFileKind(file string) string {
+	switch path.Ext(file) {
+	case ".py", ".pyi":
+		return "python_module"
+	case ".rs":
+		return "rust_file"
+	}
+	return "js_module"
 }
 
 // crossCheck adds to a loaded model's parse errors the cross-reference

@@ -32,7 +32,7 @@ const (
 const MaxBytes = 8 << 20
 
 var (
-	vouchTopKeys    = []string{"edges", "nodes", "rules", "tags", "version"}
+	vouchTopKeys    = []string{"edges", "granularity", "nodes", "rules", "tags", "version"}
 	rulesTopKeys    = []string{"rules", "tags", "version"}
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
@@ -50,6 +50,9 @@ var (
 // "none"). Every problem in every file is returned at once as an ErrorList.
 func Load(root, config string) (*Model, error) {
 	m, err := load(root, config)
+	if m != nil {
+		m.Root = root
+	}
 	var el ErrorList
 	if m != nil && errors.As(err, &el) {
 		// One problem must not hide the others: the cross-references
@@ -261,6 +264,13 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 			}
 		case "tags":
 			p.tagMap(v)
+		case "granularity":
+			if g, ok := p.str(v, "granularity"); ok {
+				if !slices.Contains(Granularities(), g) {
+					p.errorf(v, "granularity %q%s; want one of %s", g, suggest.Hint(g, Granularities()), strings.Join(Granularities(), ", "))
+				}
+				m.Granularity, m.GranularityPos = g, p.pos(v)
+			}
 		}
 	}
 	if len(p.tags) > 0 {

@@ -155,13 +155,25 @@ type Rule struct {
 	// witness chain (DefaultMaxChains when zero); every finding still
 	// counts.
 	MaxChains int
-	Exempt           []Exemption
-	Pos              Pos
+	Exempt    []Exemption
+	Pos       Pos
 }
 
 // DefaultMaxChains is how many findings of an indirect rule show their
 // witness chain when the rule does not say.
 const DefaultMaxChains = 20
+
+// Granularities of derived nodes.
+const (
+	GranularityDirectory = "directory"
+	GranularityFile      = "file"
+	GranularityPackage   = "package"
+)
+
+// Granularities lists the accepted granularity values.
+func Granularities() []string {
+	return []string{GranularityDirectory, GranularityFile, GranularityPackage}
+}
 
 // Skipped is a rule of the seed's layout that vouch does not evaluate
 // (check, module_coverage, ...): reported, never silently dropped.
@@ -186,6 +198,14 @@ type Model struct {
 	Annotations bool
 	// Auto is set when the nodes were derived from the source tree.
 	Auto bool
+	// Granularity is what a derived node stands for: GranularityDirectory
+	// (the default), GranularityFile or GranularityPackage.
+	Granularity string
+	// GranularityPos locates the granularity setting, for errors.
+	GranularityPos Pos
+	// Root is the repository root Load read, used to find package
+	// manifests for package granularity; "" is the working directory.
+	Root string
 	// pendingTags are tags from a `tags:` map by node id, applied by
 	// Finish once every graph file is read.
 	pendingTags map[string][]string
