@@ -316,6 +316,30 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Rule R forbids skipping layers (allow_skip: false).", NumValue: -3624978611539375488},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Indirect deny rule R searches chains forwards from the nodes its from matcher selects.", NumValue: 5144630921673414004},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Indirect deny rule R searches chains backwards from the nodes its to matcher selects.", NumValue: 4767776157931695651},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Layers rule R also fails on chains of imports through nodes outside its layers.", NumValue: -2233210614364225380},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "I"},
@@ -682,6 +706,214 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "L"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "req_ok", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "R"},
@@ -1559,6 +1791,135 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -1658,6 +2019,8 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:       struct{}{},
 		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "deny", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:    struct{}{},
 		ast.PredicateSym{Symbol: "dep", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:       struct{}{},
@@ -1677,6 +2040,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "forbid", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "layer", Arity: 3}:          struct{}{},
 		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}: struct{}{},
+		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:         struct{}{},
@@ -1694,6 +2058,8 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "today", Arity: 1}:          struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         struct{}{},
 		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
@@ -1714,16 +2080,23 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   struct{}{},
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "inert", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   struct{}{},
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "matches", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             struct{}{},
@@ -2029,6 +2402,214 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "L"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "req_ok", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "R"},
@@ -2906,6 +3487,135 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -2997,6 +3707,44 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "chain", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -3173,6 +3921,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "deny_back", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Indirect deny rule R searches chains backwards from the nodes its to matcher selects.", NumValue: 4767776157931695651},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -3187,6 +3950,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Indirect deny rule R searches chains forwards from the nodes its from matcher selects.", NumValue: 5144630921673414004},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -3769,6 +4547,57 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "inert", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -3873,6 +4702,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_direct", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "R"},
@@ -3887,6 +4735,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Layers rule R also fails on chains of imports through nodes outside its layers.", NumValue: -2233210614364225380},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -3974,6 +4837,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -4137,6 +5019,44 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "reach", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
@@ -4385,6 +5305,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "in_layer", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_any", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -4403,7 +5326,16 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "ind_dst", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "ind_src", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_bad", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "lreach", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}: struct{}{},
@@ -4415,7 +5347,19 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "reach", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "reach_back", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "req_missing", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}: struct{}{},
@@ -4427,6 +5371,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempted", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "chain", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -4434,40 +5381,49 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                0,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              42,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         38,
 		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         18,
 		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       19,
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              14,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       1,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          24,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          25,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
 		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       9,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         31,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         39,
 		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        10,
 		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        15,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      34,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        32,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           33,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        25,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      43,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        40,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           41,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        26,
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                4,
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      5,
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   11,
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 6,
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       7,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              29,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           20,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            27,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            28,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              33,
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            12,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          20,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          26,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          21,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          29,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   34,
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       8,
 		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           16,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         21,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           22,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        27,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            23,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         22,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           23,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             30,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        31,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            24,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              35,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         36,
 		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             17,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        30,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             28,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        37,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             32,
 		ast.PredicateSym{Symbol: "scc", Arity: 3}:                13,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          35,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          44,
 	}}
 }
