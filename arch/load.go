@@ -32,7 +32,7 @@ const (
 const MaxBytes = 8 << 20
 
 var (
-	vouchTopKeys    = []string{"edges", "granularity", "nodes", "rules", "tags", "version"}
+	vouchTopKeys    = []string{"edges", "granularity", "nodes", "python_roots", "rules", "tags", "version"}
 	rulesTopKeys    = []string{"rules", "tags", "version"}
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
@@ -264,6 +264,8 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 			}
 		case "tags":
 			p.tagMap(v)
+		case "python_roots":
+			m.PythonRoots = p.strList(v, "python_roots")
 		case "granularity":
 			if g, ok := p.str(v, "granularity"); ok {
 				if !slices.Contains(Granularities(), g) {

@@ -203,6 +203,9 @@ type Model struct {
 	Granularity string
 	// GranularityPos locates the granularity setting, for errors.
 	GranularityPos Pos
+	// PythonRoots are the Python package roots architecture.yaml's
+	// python_roots lists (repository-relative); empty means detect them.
+	PythonRoots []string
 	// Root is the repository root Load read, used to find package
 	// manifests for package granularity; "" is the working directory.
 	Root string

@@ -13,7 +13,7 @@ import (
 // extractorVersion is part of every cache key. Bump it whenever any
 // extractor's output for the same bytes can change, so stale results are
 // never reused.
-const extractorVersion = 1
+const extractorVersion = 2
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and
@@ -134,6 +134,11 @@ func encodeCache(entries []*cacheEntry) []byte {
 			for _, n := range s.Names {
 				w.str(n)
 			}
+			tc := uint64(0)
+			if s.TypeChecking {
+				tc = 1
+			}
+			w.uint(tc)
 		}
 		w.uint(uint64(len(e.Errors)))
 		for _, se := range e.Errors {
@@ -253,6 +258,7 @@ func decodeCache(data []byte) ([]*cacheEntry, error) {
 			for k := 0; k < nn && r.err == nil; k++ {
 				s.Names[k] = r.str()
 			}
+			s.TypeChecking = r.uint() == 1
 		}
 		ne := r.count(2)
 		for j := 0; j < ne && r.err == nil; j++ {

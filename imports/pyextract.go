@@ -16,8 +16,16 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	lx := newPyLexer(src)
 	var sites []Site
 	atStmtStart := true
+	// tcCol is the column of the `if TYPE_CHECKING:` whose block the
+	// scan is in (0: none); a statement starting at or left of it ends
+	// the block, which is how Python's indentation closes it.
+	tcCol := 0
 	for {
 		t := lx.next()
+		if atStmtStart && tcCol > 0 && t.kind != pyNewline && t.kind != pyEOF && t.col <= tcCol && t.line > lx.tcLine {
+			tcCol = 0
+		}
+		n := len(sites)
 		switch t.kind {
 		case pyEOF:
 			return sites, lx.errs
@@ -26,17 +34,27 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 			continue
 		case pyName:
 			switch {
+			case atStmtStart && bytes.Equal(t.text, []byte("if")) && typeCheckingCondition(lx):
+				// The condition and its ':' are consumed; the body
+				// follows on this line or on more-indented lines.
+				if tcCol == 0 {
+					tcCol, lx.tcLine = t.col, t.line
+				}
+				atStmtStart = true
+				continue
 			case bytes.Equal(t.text, []byte("import")):
 				// `import` is a hard keyword used only by the two import
 				// statements, so it starts one wherever it appears outside
 				// a `from` statement; this keeps extraction right even
 				// where statement boundaries are hard to see.
 				sites = parsePyImport(lx, t, sites)
+				markTypeChecking(sites[n:], tcCol)
 				atStmtStart = false
 				continue
 			case atStmtStart && bytes.Equal(t.text, []byte("from")):
 				// `from` elsewhere is `yield from` or `raise ... from`.
 				sites = parsePyFrom(lx, t, sites)
+				markTypeChecking(sites[n:], tcCol)
 				atStmtStart = false
 				continue
 			}
@@ -50,6 +68,39 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 			}
 		}
 		atStmtStart = false
+	}
+}
+
+// typeCheckingCondition reads the rest of an `if` header after `if` and
+// reports whether it is `TYPE_CHECKING` or `X.TYPE_CHECKING` (typing's
+// constant, as import-linter's exclude_type_checking_imports recognises
+// it) followed by ':'. Any other header is consumed up to its ':' too, or
+// to the end of the logical line.
+func typeCheckingCondition(lx *pyLexer) bool {
+	var toks []string // the condition's tokens, names and dots only
+	ok := true
+	for {
+		t := lx.next()
+		switch {
+		case t.kind == pyEOF || t.kind == pyNewline:
+			return false
+		case t.kind == pyOp && t.text[0] == ':' && lx.depth == 0:
+			n := len(toks)
+			return ok && (n == 1 || n == 3 && toks[1] == ".") && toks[n-1] == "TYPE_CHECKING"
+		case t.kind == pyName || t.kind == pyOp && t.text[0] == '.':
+			toks = append(toks, string(t.text))
+		default:
+			ok = false
+		}
+	}
+}
+
+func markTypeChecking(sites []Site, tcCol int) {
+	if tcCol == 0 {
+		return
+	}
+	for i := range sites {
+		sites[i].TypeChecking = true
 	}
 }
 

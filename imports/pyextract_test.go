@@ -43,9 +43,21 @@ func TestExtractPython(t *testing.T) {
 		{"nested", "def f():\n    import a\nclass C:\n    from b import c\nif TYPE_CHECKING: import t\ntry: import u\nexcept ImportError: u = None\nx = 1; import v\n", []Site{
 			{Line: 2, Column: 12, Kind: KindImport, Spec: "a"},
 			{Line: 4, Column: 19, Kind: KindFrom, Spec: "b", Names: []string{"c"}},
-			{Line: 5, Column: 26, Kind: KindImport, Spec: "t"},
+			{Line: 5, Column: 26, Kind: KindImport, Spec: "t", TypeChecking: true},
 			{Line: 6, Column: 13, Kind: KindImport, Spec: "u"},
 			{Line: 8, Column: 15, Kind: KindImport, Spec: "v"},
+		}, 0},
+		{"type checking blocks", "import typing\nif typing.TYPE_CHECKING:\n    import a\n\n    # c\n    from b import (\nx,\n)\n    if y:\n        import c\nelse:\n    import d\nimport e\ndef f():\n    if TYPE_CHECKING:\n        import g\n    import h\nif not TYPE_CHECKING:\n    import i\nif TYPE_CHECKING and x:\n    import j\n", []Site{
+			{Line: 1, Column: 8, Kind: KindImport, Spec: "typing"},
+			{Line: 3, Column: 12, Kind: KindImport, Spec: "a", TypeChecking: true},
+			{Line: 7, Column: 1, Kind: KindFrom, Spec: "b", Names: []string{"x"}, TypeChecking: true},
+			{Line: 10, Column: 16, Kind: KindImport, Spec: "c", TypeChecking: true},
+			{Line: 12, Column: 12, Kind: KindImport, Spec: "d"},
+			{Line: 13, Column: 8, Kind: KindImport, Spec: "e"},
+			{Line: 16, Column: 16, Kind: KindImport, Spec: "g", TypeChecking: true},
+			{Line: 17, Column: 12, Kind: KindImport, Spec: "h"},
+			{Line: 19, Column: 12, Kind: KindImport, Spec: "i"},
+			{Line: 21, Column: 12, Kind: KindImport, Spec: "j"},
 		}, 0},
 		{"future", "from __future__ import annotations\n", []Site{{Line: 1, Column: 24, Kind: KindFrom, Spec: "__future__", Names: []string{"annotations"}}}, 0},
 		{"strings hide imports", "s = 'import a'\nt = \"\"\"\nimport b\n\"\"\"\nu = r'\\' import c'\n# import d\nv = f\"{x['import e']}\"\nimport real\n", []Site{

@@ -29,6 +29,9 @@ type pyTok struct {
 // comments, backslash continuations and bracket nesting. It never fails:
 // problems are recorded as SyntaxErrors and scanning continues.
 type pyLexer struct {
+	// tcLine is the line of the `if TYPE_CHECKING:` header extractPython
+	// is inside, so the header's own line never closes the block.
+	tcLine    int
 	src       []byte
 	i         int
 	line      int

@@ -21,9 +21,11 @@ type pyResolver struct {
 }
 
 // newPythonResolver builds a resolver. With no configured roots it uses the
-// repository root, src/ (the "src layout"), and every directory holding
-// pyproject.toml, setup.py or setup.cfg together with its own src/, which
-// covers single projects and monorepos of several Python projects.
+// repository root and every directory holding pyproject.toml, setup.py or
+// setup.cfg, each with the package directories its packaging declares
+// (projectRoots) and its src/ and lib/ when they are not packages
+// themselves, which covers single projects and monorepos of several Python
+// projects.
 func newPythonResolver(repo *Repo, roots []string) (resolver, []Warning) {
 	r := &pyResolver{files: repo.Files, pyDirs: map[string]bool{}, stdlib: pyStdlibModules()}
 	var projects []string
@@ -61,8 +63,18 @@ func newPythonResolver(repo *Repo, roots []string) (resolver, []Warning) {
 	sort.Strings(projects)
 	for _, p := range projects {
 		add(p)
-		if src := joinRel(p, "src"); r.pyDirs[src] && !r.isPackageDir(src) {
-			add(src)
+		// What the project's packaging declares (package_dir, where,
+		// poetry's from, hatch's packages), then the src/ and lib/
+		// conventions: a directory of packages that is not a package.
+		for _, d := range projectRoots(repo.Root, p, repo.Files) {
+			if r.pyDirs[d] {
+				add(d)
+			}
+		}
+		for _, conv := range []string{"src", "lib"} {
+			if d := joinRel(p, conv); r.pyDirs[d] && !r.isPackageDir(d) {
+				add(d)
+			}
 		}
 	}
 	return r, warns

@@ -69,8 +69,11 @@ type Record struct {
 	// Alias is the local name where the form renames the import.
 	Alias string `json:"alias,omitempty"`
 	// Constraint is the file's build constraint (Go `//go:build` line), if any.
-	Constraint string     `json:"constraint,omitempty"`
-	Resolution Resolution `json:"resolution"`
+	Constraint string `json:"constraint,omitempty"`
+	// TypeChecking marks a Python import inside an `if TYPE_CHECKING:`
+	// block: needed by type checkers only, never at run time.
+	TypeChecking bool       `json:"type_checking,omitempty"`
+	Resolution   Resolution `json:"resolution"`
 }
 
 // Warning is a problem that did not stop extraction: a syntax error, a file
@@ -90,6 +93,8 @@ type Site struct {
 	Spec   string
 	Names  []string
 	Alias  string
+	// TypeChecking: under `if TYPE_CHECKING:` (Python).
+	TypeChecking bool
 }
 
 // SyntaxError is a problem an extractor met in a file; extraction carries on

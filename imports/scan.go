@@ -66,7 +66,11 @@ type Result struct {
 	// (vouch lint) need files that import nothing too.
 	Files    []string  `json:"-"`
 	Warnings []Warning `json:"warnings"`
-	Stats    Stats     `json:"-"`
+	// RootHints are the warnings (also in Warnings) that a Python package
+	// root was probably missed: many absolute imports of a local package
+	// resolve outside the repository. vouch lint reports them as notices.
+	RootHints []Warning `json:"-"`
+	Stats     Stats     `json:"-"`
 }
 
 // fileOut is one worker's result for one file.
@@ -227,6 +231,10 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 		}
 	}
 	sortRecords(res.Records)
+	if want[Python] {
+		res.RootHints = pythonRootHints(res.Records, repo.Files)
+		res.Warnings = append(res.Warnings, res.RootHints...)
+	}
 	res.Warnings = sortWarnings(res.Warnings)
 	return res, nil
 }
@@ -292,7 +300,7 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 	for i, s := range entry.Sites {
 		rec := Record{
 			File: rel, Line: s.Line, Column: s.Column, Lang: lang, Kind: s.Kind, Spec: s.Spec,
-			Names: s.Names, Alias: s.Alias, Constraint: entry.Constraint,
+			Names: s.Names, Alias: s.Alias, Constraint: entry.Constraint, TypeChecking: s.TypeChecking,
 		}
 		if r != nil {
 			rec.Resolution = r.resolve(rel, s)

@@ -37,6 +37,9 @@ type Config struct {
 	NoCache bool
 	// Out is where the program and trace go; "" is root/.vouch/lint.
 	Out string
+	// PythonRoots, when not nil, replaces the architecture file's
+	// python_roots and auto-detection (lint --python-root).
+	PythonRoots []string
 	// RequiredBy, when set, names what asked for the rules (such as
 	// "--config" or "vouch.yaml's architecture: section"): finding none
 	// is then a configuration error whose advice ends with Remedy.
@@ -80,9 +83,17 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		notices = append(notices, noRulesNotice(model, root))
 	}
 	tuneMemory()
-	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache})
+	pyRoots := model.PythonRoots
+	if cfg.PythonRoots != nil {
+		pyRoots = cfg.PythonRoots
+	}
+	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: pyRoots})
 	if err != nil {
 		return nil, err
+	}
+	// A missed Python root hides imports from every rule: say so.
+	for _, h := range scan.RootHints {
+		notices = append(notices, ConfigError{File: h.File, Line: h.Line, Column: 1, Message: h.Message})
 	}
 	var annot map[string][]string
 	if model.Annotations {

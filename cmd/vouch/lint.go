@@ -44,6 +44,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 			&cli.StringFlag{Name: "out", Usage: "directory for architecture.compiled.dl and lint_evaluation.txt (default PATH/.vouch/lint)"},
 			&cli.StringFlag{Name: "today", Usage: "the date exemptions are checked against, YYYY-MM-DD (default: today, UTC)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache"},
+			&cli.StringSliceFlag{Name: "python-root", Usage: "Python package root, relative to PATH (repeatable); replaces python_roots and auto-detection"},
 		},
 		Action: runLint,
 	}
@@ -130,6 +131,9 @@ func runLint(c *cli.Context) error {
 	}
 	cfg := lint.Config{File: archConfig, Baseline: baselineFile, SkipBaseline: c.Bool("update-baseline"),
 		Strict: strict, Today: today, NoCache: c.Bool("no-cache"), Out: c.String("out")}
+	if c.IsSet("python-root") {
+		cfg.PythonRoots = c.StringSlice("python-root")
+	}
 	// No rules: an error when they were asked for (--config, or vouch.yaml's
 	// architecture: section), else a notice that nothing was checked.
 	switch {
