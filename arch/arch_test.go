@@ -61,11 +61,13 @@ rules:
     deny: {from: {}, to: {}, indirect: true, unless_edge: [uses], max_chains: 0}
   - name: r5
     layers: {layers: [{tag: a}, {tag: b}], indirect: yes}
+  - name: r6
+    forbid_cycles: {dependency_types_not: [type_only]}
 `
 	_, err := Parse("architecture.yaml", []byte(src))
 	want := []string{
 		`architecture.yaml:2:37: unknown key "sorce" in a node (did you mean "source"?); want one of kind, lifecycle, ref_id, source, tags`,
-		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of from, indirect, max_chains, to, unless_edge`,
+		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of dependency_types, dependency_types_not, exclude_type_checking_imports, from, indirect, max_chains, to, unless_edge`,
 		`architecture.yaml:5:5: deny needs from`,
 		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers`,
 		`architecture.yaml:9:15: severity "fatal"; want error or warn`,
@@ -74,6 +76,7 @@ rules:
 		`architecture.yaml:13:79: max_chains must be a whole number of at least 1, found 0`,
 		`architecture.yaml:13:5: deny "r4": indirect cannot be combined with unless_edge; exempt the chains with exempt: entries instead`,
 		`architecture.yaml:15:54: indirect must be true or false, found "yes"`,
+		`architecture.yaml:17:44: unknown dependency type "type_only" (did you mean "type-only"?); want one of dynamic, extern_crate, from, import, mod, reexport, require, type-checking, type-only, use`,
 	}
 	if err == nil {
 		t.Fatal("want errors")

@@ -37,7 +37,7 @@ var (
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
-	layersExtraKeys = []string{"allow_skip", "edge_kind", "enforce", "indirect", "max_chains"}
+	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "indirect", "max_chains"}
 	matcherKeys     = []string{"exclude", "kind", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn}
@@ -398,6 +398,42 @@ func (p *parser) boolean(n *yaml.Node, what string) bool {
 	return strings.EqualFold(n.Value, "true")
 }
 
+// filter reads a dependency-type option into r; it reports whether kv was
+// one.
+func (p *parser) filter(r *Rule, kv field) bool {
+	switch kv.key {
+	case "exclude_type_checking_imports":
+		if p.boolean(kv.val, kv.key) && !slices.Contains(r.DependencyTypesNot, "type-checking") {
+			r.DependencyTypesNot = append(r.DependencyTypesNot, "type-checking")
+		}
+	case "dependency_types", "dependency_types_not":
+		kinds := DependencyKinds()
+		var list []string
+		for _, e := range p.seq(kv.val, kv.key) {
+			s, ok := p.str(e, kv.key+" entry")
+			if !ok {
+				continue
+			}
+			if !slices.Contains(kinds, s) {
+				p.errorf(e, "unknown dependency type %q%s; want one of %s", s, suggest.Hint(s, kinds), strings.Join(kinds, ", "))
+				continue
+			}
+			list = append(list, s)
+		}
+		if kv.val.Kind == yaml.SequenceNode && len(kv.val.Content) == 0 {
+			p.errorf(kv.val, "%s needs at least one dependency type", kv.key)
+		}
+		if kv.key == "dependency_types" {
+			r.DependencyTypes = append(r.DependencyTypes, list...)
+		} else {
+			r.DependencyTypesNot = append(r.DependencyTypesNot, list...)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // positive reads a whole number of at least 1.
 func (p *parser) positive(n *yaml.Node, what string) int {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
@@ -575,7 +611,10 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	}
 	switch r.Type {
 	case Deny:
-		for _, kv := range p.fields(t.val, "deny", []string{"from", "indirect", "max_chains", "to", "unless_edge"}) {
+		for _, kv := range p.fields(t.val, "deny", []string{"dependency_types", "dependency_types_not", "exclude_type_checking_imports", "from", "indirect", "max_chains", "to", "unless_edge"}) {
+			if p.filter(&r, kv) {
+				continue
+			}
 			switch kv.key {
 			case "indirect":
 				r.Indirect = p.boolean(kv.val, "indirect")
@@ -644,8 +683,10 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 	case ForbidCycles:
 		if !(t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null") {
-			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"edge_kind"}) {
-				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports"}) {
+				if !p.filter(&r, kv) {
+					r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+				}
 			}
 		}
 	case Layers:
@@ -653,7 +694,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		var list *yaml.Node
 		opts := extra
 		if t.val.Kind == yaml.MappingNode {
-			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "edge_kind", "enforce", "indirect", "layers", "max_chains"}) {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "indirect", "layers", "max_chains"}) {
 				if kv.key == "layers" {
 					list = kv.val
 				} else {
@@ -664,6 +705,9 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 			list = t.val
 		}
 		for _, kv := range opts {
+			if p.filter(&r, kv) {
+				continue
+			}
 			switch kv.key {
 			case "allow_skip":
 				r.AllowSkip = p.boolean(kv.val, "allow_skip")

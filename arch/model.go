@@ -151,6 +151,11 @@ type Rule struct {
 	// (A imports X imports B) as well as on direct imports, as
 	// import-linter's forbidden and layers contracts do.
 	Indirect bool
+	// DependencyTypes, when not empty, restricts a deny, layers or
+	// forbid_cycles rule to imports of these kinds (DependencyKinds);
+	// DependencyTypesNot ignores imports of these kinds.
+	// exclude_type_checking_imports adds "type-checking" to the latter.
+	DependencyTypes, DependencyTypesNot []string
 	// MaxChains caps how many findings of an indirect rule carry their
 	// witness chain (DefaultMaxChains when zero); every finding still
 	// counts.
@@ -162,6 +167,16 @@ type Rule struct {
 // DefaultMaxChains is how many findings of an indirect rule show their
 // witness chain when the rule does not say.
 const DefaultMaxChains = 20
+
+// DependencyKinds are the import kinds a rule may select or ignore: the
+// syntactic forms imports.Kind records, plus "type-checking" for Python
+// imports under `if TYPE_CHECKING:`.
+func DependencyKinds() []string {
+	return []string{"dynamic", "extern_crate", "from", "import", "mod", "reexport", "require", "type-checking", "type-only", "use"}
+}
+
+// Filtered reports whether the rule looks at only some kinds of import.
+func (r *Rule) Filtered() bool { return len(r.DependencyTypes) > 0 || len(r.DependencyTypesNot) > 0 }
 
 // Granularities of derived nodes.
 const (

@@ -40,6 +40,14 @@ type prepared struct {
 type cycleGraph struct {
 	imports bool
 	kind    string
+	// rule names the filtered rule whose import graph (fdep) this is.
+	rule string
+}
+
+// siteKey identifies an import site by file and line.
+type siteKey struct {
+	file string
+	line int
 }
 
 // adjacency is the node-level import graph as sorted successor lists.
@@ -107,6 +115,10 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	// Node-level dependencies: internal imports between files of different
 	// nodes. Files of one node never cross a boundary.
 	pr.stats.Files = len(scan.Files)
+	filtered := slices.ContainsFunc(m.Rules, func(r arch.Rule) bool { return r.Filtered() })
+	// kinds are the import kinds at each site behind a dependency, for
+	// rules that filter by kind.
+	kinds := map[siteKey][]string{}
 	for _, r := range scan.Records {
 		if r.Resolution.Kind != imports.Unresolved {
 			pr.stats.ImportsResolved++
@@ -123,6 +135,14 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			continue
 		}
 		k := pair{a, b}
+		if filtered {
+			sk := siteKey{r.File, r.Line}
+			for _, kind := range recordKinds(&r) {
+				if !slices.Contains(kinds[sk], kind) {
+					kinds[sk] = append(kinds[sk], kind)
+				}
+			}
+		}
 		s := pr.sites[k]
 		if n := len(s); n == 0 || s[n-1].File != r.File || s[n-1].Line != r.Line {
 			pr.sites[k] = append(s, Site{r.File, r.Line})
@@ -147,6 +167,24 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		}
 	}
 
+	if filtered {
+		keys := make([]siteKey, 0, len(kinds))
+		for k := range kinds {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(x, y siteKey) int {
+			if c := strings.Compare(x.file, y.file); c != 0 {
+				return c
+			}
+			return x.line - y.line
+		})
+		for _, k := range keys {
+			for _, kind := range kinds[k] {
+				add(atom("site_kind", str(k.file), num(int64(k.line)), str(kind)))
+			}
+		}
+	}
+
 	add(atom("today", num(today)))
 	var fis []fiRule // forbid_import rules, joined with the imports below
 	var targets []string
@@ -163,6 +201,15 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		add(atom("rule", R, nameConst(string(r.Type)), nameConst(r.Severity)))
 		if r.EdgeKind != "" && r.Type != arch.ForbidCycles {
 			add(atom("rule_edge_kind", R, str(r.EdgeKind)))
+		}
+		if r.Filtered() {
+			add(atom("dep_filtered", R))
+			for _, k := range r.DependencyTypes {
+				add(atom("rule_kind_only", R, str(k)))
+			}
+			for _, k := range r.DependencyTypesNot {
+				add(atom("rule_kind_not", R, str(k)))
+			}
 		}
 		switch r.Type {
 		case arch.Deny, arch.Require, arch.Forbid:
@@ -198,25 +245,24 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				gg = "graph:" + r.EdgeKind
 			}
 			gi := "imports"
+			if r.Filtered() {
+				// A filtered rule has its own import graph; its pivots
+				// come from the sites its filter keeps (a proposal: the
+				// engine derives the components from fdep).
+				gi = "imports:" + r.Name
+				add(atom("cyc", R, str(gg)))
+				add(atom("cyc", R, str(gi)))
+				pr.graphs[gi] = cycleGraph{imports: true, rule: r.Name}
+				add(atom("cyc_fimports", str(gi), R))
+				for _, p := range pivots(filteredDeps(&r, scan.Records, own)) {
+					add(atom("cyc_pivot", str(gi), str(p)))
+				}
+				addEdgeGraph(add, pr, m, r.EdgeKind, gg)
+				break
+			}
 			add(atom("cyc", R, str(gg)))
 			add(atom("cyc", R, str(gi)))
-			if _, ok := pr.graphs[gg]; !ok {
-				pr.graphs[gg] = cycleGraph{kind: r.EdgeKind}
-				if r.EdgeKind != "" {
-					add(atom("cyc_kind", str(gg), str(r.EdgeKind)))
-				} else {
-					add(atom("cyc_anykind", str(gg)))
-				}
-				var ge []pair
-				for _, e := range m.Edges {
-					if r.EdgeKind == "" || e.Kind == r.EdgeKind {
-						ge = append(ge, pair{e.Src, e.Dst})
-					}
-				}
-				for _, p := range pivots(ge) {
-					add(atom("cyc_pivot", str(gg), str(p)))
-				}
-			}
+			addEdgeGraph(add, pr, m, r.EdgeKind, gg)
 			if _, ok := pr.graphs[gi]; !ok {
 				pr.graphs[gi] = cycleGraph{imports: true}
 				add(atom("cyc_imports", str(gi)))
@@ -268,6 +314,71 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	pr.stats.Nodes = len(m.Nodes)
 	pr.stats.Edges = len(m.Edges)
 	return pr
+}
+
+// addEdgeGraph declares the graph-edge graph gg (edges of kind, or every
+// kind) and its pivots, once however many rules check it.
+func addEdgeGraph(add func(ast.Atom), pr *prepared, m *arch.Model, kind, gg string) {
+	if _, ok := pr.graphs[gg]; ok {
+		return
+	}
+	pr.graphs[gg] = cycleGraph{kind: kind}
+	if kind != "" {
+		add(atom("cyc_kind", str(gg), str(kind)))
+	} else {
+		add(atom("cyc_anykind", str(gg)))
+	}
+	var ge []pair
+	for _, e := range m.Edges {
+		if kind == "" || e.Kind == kind {
+			ge = append(ge, pair{e.Src, e.Dst})
+		}
+	}
+	for _, p := range pivots(ge) {
+		add(atom("cyc_pivot", str(gg), str(p)))
+	}
+}
+
+// recordKinds are the dependency kinds of one import: its syntactic form,
+// and type-checking for a Python import under `if TYPE_CHECKING:`.
+func recordKinds(r *imports.Record) []string {
+	if r.TypeChecking {
+		return []string{string(r.Kind), "type-checking"}
+	}
+	return []string{string(r.Kind)}
+}
+
+// filteredDeps is the node-level import graph a filtered rule keeps, for
+// proposing cycle pivots only: the engine derives the same graph (fdep)
+// from site_kind and decides the cycles.
+func filteredDeps(r *arch.Rule, recs []imports.Record, own fileOwners) []pair {
+	seen := map[pair]bool{}
+	var out []pair
+	for i := range recs {
+		rec := &recs[i]
+		if rec.Resolution.Kind != imports.Internal {
+			continue
+		}
+		ks := recordKinds(rec)
+		if slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypesNot, k) }) {
+			continue
+		}
+		if len(r.DependencyTypes) > 0 && !slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypes, k) }) {
+			continue
+		}
+		a, ok := own.owner(rec.File)
+		if !ok {
+			continue
+		}
+		b, ok := own.owner(rec.Resolution.Target)
+		if !ok || a == b || seen[pair{a, b}] {
+			continue
+		}
+		seen[pair{a, b}] = true
+		out = append(out, pair{a, b})
+	}
+	sortPairs(out)
+	return out
 }
 
 func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matcher, nodes []string) {

@@ -245,6 +245,7 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 	shown := map[string]int{}
 	var adj map[string][]string
+	fadj := map[string]map[string][]string{}
 	for i := range fs {
 		f := &fs[i]
 		if f.Chain == nil {
@@ -264,6 +265,18 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 		if adj == nil {
 			adj = pr.adjacency()
 		}
+		g := adj
+		if r.Filtered() {
+			// The chain runs over the imports the rule keeps.
+			if fadj[r.Name] == nil {
+				fadj[r.Name] = map[string][]string{}
+				for _, d := range res.Query(atom("fdep", ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"}, str(r.Name))) {
+					a := constStr(d.Args[0])
+					fadj[r.Name][a] = append(fadj[r.Name][a], constStr(d.Args[1]))
+				}
+			}
+			g = fadj[r.Name]
+		}
 		// A layers chain walks only nodes outside the rule's layers, as
 		// the engine's search did.
 		var blocked func(string) bool
@@ -272,10 +285,14 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 				return len(res.Query(atom("in_layer", str(n), str(r.Name)))) > 0
 			}
 		}
-		path := shortestPath(adj, f.From, f.To, blocked)
+		path := shortestPath(g, f.From, f.To, blocked)
 		for j := 0; j+1 < len(path); j++ {
 			e := CycleEdge{From: path[j], To: path[j+1]}
-			if s := pr.sites[pair{path[j], path[j+1]}]; len(s) > 0 {
+			s := pr.sites[pair{path[j], path[j+1]}]
+			if r.Filtered() {
+				s = ruleSites(res, r.Name, path[j], path[j+1])
+			}
+			if len(s) > 0 {
 				e.Sites = s[:1]
 			}
 			f.Chain = append(f.Chain, e)
@@ -284,6 +301,16 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 			f.Message += ": " + strings.Join(path, " -> ")
 		}
 	}
+}
+
+// ruleSites are the import sites behind a->b that filtered rule r sees
+// (fsite), sorted.
+func ruleSites(res *datalog.Result, r, a, b string) []Site {
+	var out []Site
+	for _, f := range res.Query(atom("fsite", str(a), str(b), str(r), ast.Variable{Symbol: "F"}, ast.Variable{Symbol: "L"})) {
+		out = append(out, Site{File: constStr(f.Args[3]), Line: constInt(f.Args[4])})
+	}
+	return out
 }
 
 // shortestPath is a BFS from a to b over adj (sorted adjacency, so the
@@ -414,9 +441,12 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 	adj := map[string][]string{}
 	for _, a := range c.Members {
 		var out []ast.Atom
-		if cg.imports {
+		switch {
+		case cg.rule != "":
+			out = res.Query(atom("fdep", str(a), ast.Variable{Symbol: "B"}, str(cg.rule)))
+		case cg.imports:
 			out = res.Query(atom("dep", str(a), ast.Variable{Symbol: "B"}))
-		} else {
+		default:
 			k := ast.BaseTerm(ast.Variable{Symbol: "K"})
 			if cg.kind != "" {
 				k = str(cg.kind)
@@ -464,6 +494,9 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 		e := CycleEdge{From: path[i], To: path[i+1]}
 		if cg.imports {
 			e.Sites = pr.sites[pair{path[i], path[i+1]}]
+			if cg.rule != "" {
+				e.Sites = ruleSites(res, cg.rule, path[i], path[i+1])
+			}
 			if len(e.Sites) > 5 {
 				e.Sites = e.Sites[:5]
 			}

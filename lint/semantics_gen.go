@@ -263,6 +263,15 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Graph G is made of graph edges of every kind.", NumValue: 2450538581800728130},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Graph G is the node-level import graph filtered rule R sees (fdep).", NumValue: 4063578204423361234},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "G"},
 		}}, Descr: []ast.Atom{
@@ -314,6 +323,42 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "Rule R forbids skipping layers (allow_skip: false).", NumValue: -3624978611539375488},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R sees only some kinds of import (dependency_types, dependency_types_not, exclude_type_checking_imports).", NumValue: -7179188317118498870},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R sees imports of Kind (and, with several, of any of them).", NumValue: -3274764163225627830},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R ignores imports of Kind.", NumValue: -8559275825758884895},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line behind some dep_site is of Kind (its syntactic form, or type-checking); listed when a rule filters by kind.", NumValue: 790127604434155218},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
@@ -606,6 +651,109 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_selected", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_selected", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -635,6 +783,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "MF"},
 				ast.Variable{Symbol: "MT"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "MF"},
@@ -642,6 +793,38 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -699,9 +882,37 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
@@ -732,8 +943,44 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
@@ -747,9 +994,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
@@ -778,9 +1026,27 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
@@ -793,9 +1059,50 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_bad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
@@ -822,7 +1129,8 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "MT"},
 			}},
 			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -851,7 +1159,8 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "MF"},
 			}},
 			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -1203,6 +1512,25 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "P"},
@@ -1255,6 +1583,26 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
@@ -1314,6 +1662,25 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "P"},
@@ -1364,6 +1731,26 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
@@ -1573,9 +1960,37 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "IA"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_up", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -1629,9 +2044,45 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "IA"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_skip", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -1753,6 +2204,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -1760,6 +2214,31 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_bad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
@@ -1814,8 +2293,56 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "_"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
@@ -1833,9 +2360,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1852,6 +2380,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "B"},
@@ -1870,7 +2401,43 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "IA"},
 				ast.Variable{Symbol: "IB"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -2015,6 +2582,7 @@ func semanticsAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "cyc", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:   struct{}{},
 		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:       struct{}{},
 		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:      struct{}{},
@@ -2023,6 +2591,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:    struct{}{},
 		ast.PredicateSym{Symbol: "dep", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}:   struct{}{},
 		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "edge", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "exempt", Arity: 2}:         struct{}{},
@@ -2054,7 +2623,10 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "require", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "rule", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "rule_edge_kind", Arity: 2}: struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}:  struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}: struct{}{},
 		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}:   struct{}{},
+		ast.PredicateSym{Symbol: "site_kind", Arity: 3}:      struct{}{},
 		ast.PredicateSym{Symbol: "today", Arity: 1}:          struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
@@ -2065,6 +2637,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       struct{}{},
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     struct{}{},
@@ -2074,9 +2647,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               struct{}{},
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        struct{}{},
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              struct{}{},
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   struct{}{},
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       struct{}{},
@@ -2101,6 +2677,8 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "scc", Arity: 3}:                struct{}{},
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       struct{}{},
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      struct{}{},
 		ast.PredicateSym{Symbol: "violation", Arity: 5}:          struct{}{},
 	}, Rules: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}, Args: []ast.BaseTerm{
@@ -2302,6 +2880,109 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_selected", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_selected", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -2331,6 +3012,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "MF"},
 				ast.Variable{Symbol: "MT"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "MF"},
@@ -2338,6 +3022,38 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -2395,9 +3111,37 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
@@ -2428,8 +3172,44 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
@@ -2443,9 +3223,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
@@ -2474,9 +3255,27 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_dst", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
@@ -2489,9 +3288,50 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach_back", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_bad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
@@ -2518,7 +3358,8 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "MT"},
 			}},
 			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -2547,7 +3388,8 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "MF"},
 			}},
 			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -2899,6 +3741,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "P"},
@@ -2951,6 +3812,26 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
@@ -3010,6 +3891,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "P"},
@@ -3060,6 +3960,26 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
@@ -3269,9 +4189,37 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "IA"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_up", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -3325,9 +4273,45 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "IA"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_skip", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "B"},
@@ -3449,6 +4433,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -3456,6 +4443,31 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_bad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
@@ -3510,8 +4522,56 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "_"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
@@ -3529,9 +4589,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -3548,6 +4609,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "B"},
@@ -3566,7 +4630,43 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "IA"},
 				ast.Variable{Symbol: "IB"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_of", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 			}}},
@@ -3813,6 +4913,23 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Graph G is the node-level import graph filtered rule R sees (fdep).", NumValue: 4063578204423361234},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "G"},
 		}}, Descr: []ast.Atom{
@@ -4023,6 +5140,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R sees only some kinds of import (dependency_types, dependency_types_not, exclude_type_checking_imports).", NumValue: -7179188317118498870},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "dep_site", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -4037,6 +5169,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "direct", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
@@ -4328,6 +5479,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fi", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fi", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -4466,6 +5636,29 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
@@ -4487,6 +5680,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -5169,6 +6377,40 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R ignores imports of Kind.", NumValue: -8559275825758884895},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R sees imports of Kind (and, with several, of any of them).", NumValue: -3274764163225627830},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "M"},
@@ -5190,6 +6432,63 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "G"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "site_kind", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_kind", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line behind some dep_site is of Kind (its syntactic form, or type-checking); listed when a rule filters by kind.", NumValue: 790127604434155218},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_selected", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -5245,9 +6544,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 	}}, Strata: []analysis.Nodeset{
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "bwd", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -5257,10 +6553,10 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fwd", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: struct{}{},
@@ -5272,10 +6568,19 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "layer_direct", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "site_dropped", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "site_selected", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_live", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fsite", Arity: 5}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}: struct{}{},
@@ -5284,13 +6589,10 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "kind_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "scc", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "cycle", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fdep", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_of", Arity: 3}: struct{}{},
@@ -5299,10 +6601,10 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "ref_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}: struct{}{},
+			ast.PredicateSym{Symbol: "bwd", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}: struct{}{},
+			ast.PredicateSym{Symbol: "fwd", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "in_layer", Arity: 2}: struct{}{},
@@ -5344,10 +6646,16 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "req_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "scc", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "cycle", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "direct", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "reach", Arity: 3}: struct{}{},
@@ -5360,6 +6668,15 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "chain_pair", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}: struct{}{},
@@ -5380,50 +6697,56 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                0,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              42,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         38,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         18,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       19,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              14,
-		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       1,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          25,
-		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       9,
-		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         39,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        10,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                19,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              48,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         41,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         42,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       43,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              35,
+		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          26,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             36,
+		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          1,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       10,
+		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     2,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         45,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        11,
 		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        15,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      43,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        40,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           41,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        26,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                4,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      5,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   11,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 6,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       7,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           20,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            27,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            28,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              33,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            12,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          21,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          29,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   34,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       8,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           16,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         22,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           23,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             30,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        31,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            24,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              35,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         36,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             17,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        37,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             32,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                13,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          44,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      49,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        46,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           47,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               16,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        27,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              12,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                20,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      3,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      4,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   13,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 5,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       6,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           21,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            28,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            29,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              37,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            14,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          22,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          30,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   44,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       7,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           17,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         23,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           24,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             31,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        32,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            25,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              38,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         39,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             18,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        40,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             33,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                34,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       8,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      9,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          50,
 	}}
 }
