@@ -56,9 +56,11 @@
 //     those defined in it are walked), or a PATH that makes `ls` something
 //     else;
 //   - what programs it does not know do with their arguments, what scripts
-//     run by name do (`./deploy.sh`, `make`, `npm test`), or what a sed
-//     script's w command, an awk program's system() or a python -c program
-//     does (beyond a best-effort look for open("file"));
+//     run by name do (`./deploy.sh`, `make`, `npm test`), or what code in
+//     another language does: python -c, node -e and perl -e code is only
+//     searched for open("file") and the like, sed scripts for r/w commands,
+//     awk programs for print > "file" (system() and pipes in awk, and sed's
+//     e command, set Incomplete);
 //   - commands run on another machine (ssh host cmd) as local facts.
 //
 // Whenever a word that matters is not static (a variable, a substitution, a

@@ -3,6 +3,7 @@ package shellfacts
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -281,6 +282,37 @@ func sedFiles(w *walker, c *call) {
 	if p.has("-i", "--in-place") {
 		w.pathsTo(files, w.writes, c.name)
 	}
+	scripts := p.values("-e", "--expression")
+	if !p.has("-e", "--expression", "-f", "--file") && len(p.operands) > 0 {
+		scripts = p.operands[:1]
+	}
+	for _, s := range scripts {
+		w.sedScript(s)
+	}
+}
+
+// sedCommand finds sed's file commands: r/R FILE reads, w/W FILE and the
+// s///w FILE flag write, and e (or the s///e flag) runs a command. It is a
+// best-effort reading of common one-line scripts, not a sed parser.
+var sedCommand = regexp.MustCompile(`(?:^|[;\n{}]|[0-9$/]\s*)\s*([rRwW])\s+([^;\n}]+)|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiImM0-9]*([we])\s*([^;\n}]*)`)
+
+func (w *walker) sedScript(f field) {
+	if !f.known() {
+		w.incomplete("sed script that is not static")
+		return
+	}
+	for _, m := range sedCommand.FindAllStringSubmatch(f.s, 64) {
+		switch {
+		case m[1] == "r" || m[1] == "R":
+			w.addPath(strings.TrimSpace(m[2]), w.reads, "sed r")
+		case m[1] == "w" || m[1] == "W":
+			w.addPath(strings.TrimSpace(m[2]), w.writes, "sed w")
+		case m[3] == "w" && strings.TrimSpace(m[4]) != "":
+			w.addPath(strings.TrimSpace(m[4]), w.writes, "sed s///w")
+		case m[3] == "e":
+			w.incomplete("sed script runs a command")
+		}
+	}
 }
 
 // awkFiles: the program is the first operand unless -f gave one; operands
@@ -289,6 +321,7 @@ func awkFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "fvFEile", long: []string{"file", "assign", "field-separator", "exec", "include", "load", "source"}})
 	files := p.operands
 	if !p.has("-f", "--file", "-E", "--exec") && len(files) > 0 {
+		w.awkProgram(files[0])
 		files = files[1:]
 	}
 	w.pathsTo(p.values("-f", "--file", "-E", "--exec", "-i", "--include"), w.reads, c.name)
@@ -299,6 +332,30 @@ func awkFiles(w *walker, c *call) {
 			}
 		}
 		w.path(f, w.reads, c.name)
+	}
+}
+
+// awkRedirect finds output redirections to fixed files in an awk program;
+// awkRuns finds the ways an awk program runs commands.
+var (
+	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\n]{1,1000})"`)
+	awkReads    = regexp.MustCompile(`getline\s*<\s*"([^"\n]{1,1000})"`)
+	awkRuns     = regexp.MustCompile(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
+)
+
+func (w *walker) awkProgram(f field) {
+	if !f.known() {
+		w.incomplete("awk program that is not static")
+		return
+	}
+	for _, m := range awkRedirect.FindAllStringSubmatch(f.s, 64) {
+		w.addPath(m[1], w.writes, "awk")
+	}
+	for _, m := range awkReads.FindAllStringSubmatch(f.s, 64) {
+		w.addPath(m[1], w.reads, "awk")
+	}
+	if awkRuns.MatchString(f.s) {
+		w.incomplete("awk program runs commands")
 	}
 }
 

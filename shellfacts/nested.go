@@ -150,6 +150,15 @@ func watchCommand(w *walker, c *call) {
 	w.script(strings.Join(parts, " "), w.depth+1, "watch")
 }
 
+// lineLoopFiles records the files a perl or ruby one-liner loops over
+// (and writes back with -i).
+func (w *walker) lineLoopFiles(files []field, inPlace bool, name string) {
+	w.pathsTo(files, w.reads, name)
+	if inPlace {
+		w.pathsTo(files, w.writes, name)
+	}
+}
+
 // openCall finds file names passed to open() and friends in inline code.
 // It is a best-effort look into another language, not a parser of it.
 var openCall = regexp.MustCompile(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
@@ -162,6 +171,7 @@ func interpreter(w *walker, c *call) {
 	script := -1
 	args := c.args
 	lineLoop := c.name == "perl" || c.name == "ruby"
+	inPlace := false
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() || !strings.HasPrefix(f.s, "-") {
@@ -172,18 +182,24 @@ func interpreter(w *walker, c *call) {
 			break
 		}
 		switch {
+		case lineLoop && f.s[1] != '-' && strings.ContainsRune(f.s, 'i') && !strings.HasSuffix(f.s, "e"):
+			// perl -i edits the files in place.
+			inPlace = true
 		case lineLoop && len(f.s) > 2 && f.s[1] != '-' && strings.HasSuffix(f.s, "e"):
 			// perl -ne 'code' FILE...: the operands after the code
 			// are files the loop reads.
+			if strings.ContainsRune(f.s, 'i') {
+				inPlace = true
+			}
 			if i+1 < len(args) {
 				code = append(code, args[i+1])
-				w.pathsTo(args[i+2:], w.reads, c.name)
+				w.lineLoopFiles(args[i+2:], inPlace, c.name)
 			}
 			i = len(args)
 		case lineLoop && f.s == "-e":
 			if i+1 < len(args) {
 				code = append(code, args[i+1])
-				w.pathsTo(args[i+2:], w.reads, c.name)
+				w.lineLoopFiles(args[i+2:], inPlace, c.name)
 			}
 			i = len(args)
 		case f.s == "-c" || f.s == "-e" || f.s == "-E" || f.s == "--eval" || f.s == "-p" || f.s == "--print" || f.s == "-r":

@@ -277,6 +277,12 @@ func (w *walker) parseWalk(src string, depth int, what string, resync int) {
 	// Reusing the parser is safe: a nested string is parsed only after
 	// the enclosing script's tree is complete.
 	file, err := w.parser.Parse(strings.NewReader(src), "")
+	if err != nil && strings.HasPrefix(what, "zsh") {
+		// zsh syntax (glob qualifiers, =(...)) that bash refuses.
+		if zf, zerr := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); zerr == nil {
+			file, err = zf, nil
+		}
+	}
 	if err != nil {
 		perr := err
 		if depth > 0 {
