@@ -94,6 +94,10 @@ func setupGuard(c *cli.Context) (*guardSetup, error) {
 }
 
 func runGuardHook(c *cli.Context) error {
+	if c.NArg() > 0 {
+		names := []string{"check", "replay", "test", "validate"}
+		return fail(exitError, fmt.Errorf("unknown guard command %q%s; the hook itself takes no arguments (the event comes on stdin); commands are %s", c.Args().First(), suggest.Hint(c.Args().First(), names), strings.Join(names, ", ")))
+	}
 	harness := c.String("harness")
 	write := func(a guard.Answer) error {
 		c.App.Writer.Write(a.Stdout)
