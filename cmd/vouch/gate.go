@@ -45,6 +45,7 @@ Examples:
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's rulespec, else analysis/rulespec.yaml)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, claude-hook or github"},
 			outputFlag(),
+			colorFlag(),
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing the gate (roll out rules safely)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts and the receipt into `DIR` (default: vouch.yaml's out, else the envelope's directory)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
@@ -89,15 +90,16 @@ func runGate(c *cli.Context) error {
 		strict := c.Bool("strict")
 		opts.Strict = &strict
 	}
+	color, err := output.Color(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
+	}
 	g, runErr := gate.Run(c.Context, opts)
 	err = output.WriteTargets(targets, func(format string, w io.Writer) error {
 		return gate.Render(w, format, g, gate.RenderOptions{})
 	})
 	if err == nil {
-		var color bool
-		if color, err = output.Color("auto", c.App.Writer); err == nil {
-			err = gate.Render(c.App.Writer, format, g, gate.RenderOptions{Color: color})
-		}
+		err = gate.Render(c.App.Writer, format, g, gate.RenderOptions{Color: color})
 	}
 	switch {
 	case err != nil:

@@ -37,6 +37,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github or sarif"},
 			outputFlag(),
+			colorFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
 			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, or a .beadloom/_graph directory or its rules.yml)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
@@ -57,6 +58,10 @@ func runLint(c *cli.Context) error {
 			format, suggest.Hint(format, lint.Formats()), strings.Join(lint.Formats(), ", ")))
 	}
 	out, errOut := c.App.Writer, c.App.ErrWriter
+	color, err := output.Color(c.String("color"), out)
+	if err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
+	}
 	targets, err := output.ParseTargets(c.StringSlice("output"), lint.Formats())
 	if err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
@@ -167,10 +172,6 @@ func runLint(c *cli.Context) error {
 			fmt.Fprintf(errOut, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
 		}
 		return nil
-	}
-	color, err := output.Color("auto", out)
-	if err != nil {
-		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
 	render := func(format string, w io.Writer) error {
 		switch format {

@@ -58,6 +58,11 @@ func dashes(name string) string {
 	return "--" + name
 }
 
+// colorFlag is --color, the same on every command that colours text.
+func colorFlag() cli.Flag {
+	return &cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never"}
+}
+
 // outputFlag is --output, shared by the commands that write reports.
 func outputFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "output", Usage: "also write the report to a file, as `[FORMAT=]FILE` (repeatable; FILE alone takes the format of its extension: .json, .sarif, .xml for junit, .txt); standard output keeps --format"}

@@ -53,7 +53,7 @@ Examples:
 			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
 			&cli.IntFlag{Name: "max-depth", Value: lim.MaxDepth, Usage: "refuse envelopes nested deeper than `N` levels"},
 			&cli.IntFlag{Name: "max-elements", Value: verify.DefaultMaxElements, Usage: "refuse a claim that selects more than `N` array elements"},
-			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto, always or never (NO_COLOR disables auto)"},
+			colorFlag(),
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing (as mode: observe on every predicate)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
 			baseFlag(),
