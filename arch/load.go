@@ -24,6 +24,8 @@ const (
 	// BeadloomDir holds the seed tool's graph: *.yml files of nodes and
 	// edges, and rules.yml.
 	BeadloomDir = ".beadloom/_graph"
+	// BeadloomConfig is the seed tool's settings file, next to BeadloomDir.
+	BeadloomConfig = "config.yml"
 	// BeadloomRules is the rules file inside BeadloomDir.
 	BeadloomRules = "rules.yml"
 )
@@ -114,6 +116,7 @@ func LoadBeadloom(dir string) (*Model, error) {
 	}
 	m := &Model{Layout: "beadloom", Annotations: true}
 	var errs ErrorList
+	errs = append(errs, m.readBeadloomConfig(filepath.Join(filepath.Dir(filepath.Clean(dir)), BeadloomConfig))...)
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
@@ -146,6 +149,54 @@ func LoadBeadloom(dir string) (*Model, error) {
 		return m, errs
 	}
 	return m, nil
+}
+
+// readBeadloomConfig reads scan_paths from the seed tool's config.yml (next
+// to _graph), the directories it scans; other keys belong to that tool. A
+// missing file is no problem.
+func (m *Model) readBeadloomConfig(file string) ErrorList {
+	if !exists(file) {
+		return nil
+	}
+	data, err := readLimited(file)
+	if err != nil {
+		var el ErrorList
+		errors.As(err, &el)
+		return el
+	}
+	p := &parser{file: file, lenient: true}
+	top, err := yamldoc.Decode(file, data, "file")
+	if err != nil {
+		var el ErrorList
+		errors.As(fromDoc(err), &el)
+		return el
+	}
+	if top == nil {
+		return nil
+	}
+	m.Files = append(m.Files, file)
+	for _, kv := range p.fields(top, "the file", nil) {
+		if kv.key == "scan_paths" {
+			for _, sp := range p.strList(kv.val, "scan_paths") {
+				m.ScanPaths = append(m.ScanPaths, CleanSource(sp))
+			}
+		}
+	}
+	return p.errs
+}
+
+// InScanPaths reports whether file (repository-relative) lies under one
+// of the model's scan paths; with none, every file does.
+func (m *Model) InScanPaths(file string) bool {
+	if len(m.ScanPaths) == 0 {
+		return true
+	}
+	for _, sp := range m.ScanPaths {
+		if sp == "" || file == sp || strings.HasPrefix(file, sp+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Parse reads one architecture.yaml document. It is the entry point the

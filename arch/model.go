@@ -218,6 +218,9 @@ type Model struct {
 	Granularity string
 	// GranularityPos locates the granularity setting, for errors.
 	GranularityPos Pos
+	// ScanPaths are the directories .beadloom/config.yml's scan_paths
+	// lists; only files under them are linted. Empty means every file.
+	ScanPaths []string
 	// PythonRoots are the Python package roots architecture.yaml's
 	// python_roots lists (repository-relative); empty means detect them.
 	PythonRoots []string

@@ -95,6 +95,9 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	for _, h := range scan.RootHints {
 		notices = append(notices, ConfigError{File: h.File, Line: h.Line, Column: 1, Message: h.Message})
 	}
+	if len(model.ScanPaths) > 0 {
+		scan = restrictScan(scan, model)
+	}
 	var annot map[string][]string
 	if model.Annotations {
 		annot = readAnnotations(root, scan.Files)
@@ -241,4 +244,23 @@ func (o *Outcome) WriteArtifacts(dir string) (*Artifacts, error) {
 		return nil, err
 	}
 	return &Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
+}
+
+// restrictScan keeps the files under the model's scan paths and the
+// imports made from them, as the seed tool scans only those directories.
+func restrictScan(scan *imports.Result, m *arch.Model) *imports.Result {
+	out := *scan
+	out.Files = nil
+	for _, f := range scan.Files {
+		if m.InScanPaths(f) {
+			out.Files = append(out.Files, f)
+		}
+	}
+	out.Records = nil
+	for _, r := range scan.Records {
+		if m.InScanPaths(r.File) {
+			out.Records = append(out.Records, r)
+		}
+	}
+	return &out
 }
