@@ -171,7 +171,7 @@ func (w *walker) cd(f field) {
 	if strings.HasPrefix(target, "~") {
 		target = "./" + target
 	}
-	d, err := canonpath.CanonicalFrom(target, w.dir, "")
+	d, err := canonpath.CanonicalFrom(target, w.cwd(), "")
 	if err != nil {
 		w.dirKnown = false
 		w.incomplete("cd to an invalid directory")
@@ -207,7 +207,7 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
 		return
 	}
-	c, err := canonpath.CanonicalFrom(p, w.dir, "")
+	c, err := canonpath.CanonicalFrom(p, w.cwd(), "")
 	if err != nil {
 		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
 		return
@@ -237,7 +237,7 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	if strings.HasPrefix(dir, "~") {
 		dir = "./" + dir
 	}
-	cdir, err := canonpath.CanonicalFrom(dir, w.dir, "")
+	cdir, err := canonpath.CanonicalFrom(dir, w.cwd(), "")
 	if err != nil {
 		return
 	}

@@ -450,7 +450,7 @@ func (w *walker) canonical(p string) (string, error) {
 	if strings.HasPrefix(p, "~") {
 		p = "./" + p
 	}
-	return canonicalIn(p, w.dir)
+	return canonicalIn(p, w.cwd())
 }
 
 var copySpec = optSpec{withValue: "StgmoZ", long: []string{"suffix", "target-directory", "group", "mode", "owner", "context", "strip-program"}}
@@ -816,7 +816,7 @@ func changeDir(w *walker, c *call) {
 		return
 	}
 	if c.name == "pushd" {
-		w.dirStack = append(w.dirStack, w.dir)
+		w.dirStack = append(w.dirStack, w.cwd())
 	}
 	w.cd(target)
 }

@@ -277,7 +277,7 @@ func (w *walker) gitRevPaths(args []field, set map[string]bool, bare bool, withV
 // repoRoot finds the top of the repository around the current directory
 // (the nearest ancestor with a .git), or the directory itself.
 func (w *walker) repoRoot() string {
-	d := w.dir
+	d := w.cwd()
 	for range 64 {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d

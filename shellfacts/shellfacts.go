@@ -111,11 +111,9 @@ func Parse(command string, opts Options) (facts *Facts, err error) {
 	case opts.MaxDepth == 0:
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	cwd, err := canonpath.Canonical(opts.Cwd, "", "")
-	if err != nil {
-		return nil, fmt.Errorf("shellfacts: Options.Cwd: %w", err)
+	if len(opts.Cwd) > canonpath.MaxLen {
+		return nil, fmt.Errorf("shellfacts: Options.Cwd: %w", canonpath.ErrTooLong)
 	}
-	opts.Cwd = cwd
 	w := newWalker(opts)
 	defer func() {
 		// A bug here must not take the guard down with it, nor let a
@@ -140,7 +138,7 @@ type walker struct {
 	opts  Options
 	facts *Facts
 
-	dir      string   // current directory (canonical), following static cd
+	dir      string   // current directory, following static cd; canonical once cwd() has run
 	dirKnown bool     // false after a cd whose target is not static
 	dirStack []string // pushd / popd
 
@@ -162,14 +160,15 @@ type walker struct {
 	reasons                      map[string]bool
 	src                          string // the source text being walked, for Raw
 
-	parser *syntax.Parser // created on first use, reused for nested strings
+	parser      *syntax.Parser // created on first use, reused for nested strings
+	cwdResolved string         // Options.Cwd resolved, once needed
 }
 
 func newWalker(opts Options) *walker {
 	return &walker{
 		opts:     opts,
 		facts:    &Facts{},
-		dir:      filepath.Clean(opts.Cwd),
+		dir:      opts.Cwd,
 		dirKnown: true,
 		vars:     map[string]string{},
 		reads:    map[string]bool{},
@@ -504,6 +503,25 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 			w.incomplete(fmt.Sprintf("pipeline longer than %d commands", maxUpstream))
 		}
 	}
+}
+
+// cwd returns the current directory in canonical form. Options.Cwd is
+// resolved only when a path first needs it, because resolving costs a
+// system call per component and most commands name no path at all.
+func (w *walker) cwd() string {
+	if w.dir != w.opts.Cwd {
+		return w.dir // set by cd, popd or a wrapper: already canonical
+	}
+	if w.cwdResolved == "" {
+		c, err := canonpath.Canonical(w.opts.Cwd, "", "")
+		if err != nil {
+			w.incomplete(fmt.Sprintf("working directory: %v", err))
+			c = filepath.Clean(w.opts.Cwd)
+		}
+		w.cwdResolved = c
+	}
+	w.dir = w.cwdResolved
+	return w.dir
 }
 
 // dirState is what a subshell inherits and cannot change for its parent:

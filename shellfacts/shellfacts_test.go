@@ -527,3 +527,16 @@ func TestParseBounds(t *testing.T) {
 		}
 	})
 }
+
+// TestParseSymlinkedCwd: a working directory reached through a link is
+// resolved before paths are made absolute, so .. climbs from the target.
+func TestParseSymlinkedCwd(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo/link", Home: root + "/home"}
+	check(t, root, "cat key; cat ../repo/.env", opts, want{
+		cmds:  []string{"cat key", "cat ../repo/.env"},
+		reads: []string{"ROOT/repo/.env", "ROOT/secret/key"},
+	})
+	check(t, root, "echo $PWD", opts, want{cmds: []string{"echo ROOT/secret"}})
+	check(t, root, "ls", Options{Cwd: root + "/repo/link"}, want{cmds: []string{"ls"}})
+}

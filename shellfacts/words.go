@@ -192,7 +192,7 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 		}
 	case "PWD":
 		if w.dirKnown {
-			return w.dir, true
+			return w.cwd(), true
 		}
 	}
 	w.incomplete("variable $" + p.Param.Value)
