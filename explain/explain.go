@@ -82,6 +82,9 @@ type Condition struct {
 type Outcome struct {
 	Status  string `json:"status"`
 	Vacuous bool   `json:"vacuous"`
+	// Observed marks a failure in observe mode (the predicate's or the
+	// rulespec's mode: observe, or --observe): reported, not enforced.
+	Observed bool `json:"observed"`
 	// Message is verify's one-line reason, as in its report.
 	Message string `json:"message"`
 	// Derivation is the proof of the verdict fact from the evaluated store.
@@ -391,7 +394,7 @@ func explainOutcome(p rulespec.Predicate, o *verify.Outcome, claims map[string]c
 	if pr == nil {
 		return nil, fmt.Errorf("explain: the report has no verdict for predicate %d", p.Index)
 	}
-	out := &Outcome{Status: string(pr.Status), Vacuous: pr.Vacuous, Message: pr.Message, Evidence: []string{}, Diagnosis: []string{}}
+	out := &Outcome{Status: string(pr.Status), Vacuous: pr.Vacuous, Observed: pr.Observed, Message: pr.Message, Evidence: []string{}, Diagnosis: []string{}}
 	res := o.Result
 	verdict := ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2},
 		Args: []ast.BaseTerm{ast.Number(int64(p.Index)), nameConstant("/" + string(pr.Status))}}

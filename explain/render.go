@@ -42,6 +42,9 @@ func (e *Explanation) WriteText(w io.Writer) error {
 			if p.Outcome.Vacuous {
 				status += " (vacuous)"
 			}
+			if p.Outcome.Observed {
+				status += " (observed: reported, not enforced)"
+			}
 			head = status + " " + head
 		}
 		b.WriteString(head + "\n")
