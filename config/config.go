@@ -37,6 +37,9 @@ const (
 type Config struct {
 	// File is the vouch.yaml that was read, or "" when there is none.
 	File string
+	// SHA256 is the hex sha256 of the bytes of File that were parsed, so
+	// a receipt records exactly the configuration the gate ran under.
+	SHA256 string
 	// Root is the repository root, relative to the working directory when
 	// it was discovered (".", "..", ...).
 	Root string
@@ -124,7 +127,10 @@ func Load(wd, root string) (*Config, error) {
 		if !st.IsDir() {
 			return nil, fmt.Errorf("--root %s: not a directory", root)
 		}
-		if _, err := os.Stat(filepath.Join(root, FileName)); err == nil {
+		// Anything at the name counts: a directory or a named pipe called
+		// vouch.yaml is an error below, never a silent fall back to the
+		// defaults (which would drop strict: and architecture:).
+		if _, err := os.Lstat(filepath.Join(root, FileName)); err == nil {
 			file = filepath.Join(root, FileName)
 		}
 	}
@@ -135,11 +141,18 @@ func Load(wd, root string) (*Config, error) {
 		// to the working directory.
 		return defaults(root), nil
 	}
-	data, err := yamldoc.ReadFile(file, "vouch.yaml", MaxBytes)
+	// Opened under the root (a symlink cannot pull in another project's
+	// configuration), without blocking, regular files only.
+	f, err := yamldoc.ReadFileIn(file, "vouch.yaml", MaxBytes, root)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(file, root, data)
+	cfg, err := Parse(file, root, f.Data)
+	if err != nil {
+		return nil, err
+	}
+	cfg.SHA256 = f.SHA256
+	return cfg, nil
 }
 
 // Discover walks up from wd. It returns root relative to wd, and the path
@@ -158,7 +171,9 @@ func Discover(wd string) (root, file string, err error) {
 	}
 	gitTop := ""
 	for dir := abs; ; {
-		if st, err := os.Stat(filepath.Join(dir, FileName)); err == nil && st.Mode().IsRegular() {
+		// Whatever is at the name is the configuration: Load refuses a
+		// directory or a named pipe rather than running with defaults.
+		if _, err := os.Lstat(filepath.Join(dir, FileName)); err == nil {
 			r := rel(dir)
 			return r, filepath.Join(r, FileName), nil
 		}

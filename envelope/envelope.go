@@ -16,14 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -127,32 +126,29 @@ type Envelope struct {
 
 // Load reads the file at path and parses it with Parse. A file larger than
 // lim.MaxBytes is refused after reading at most MaxBytes+1 bytes, so a huge
-// file (or an endless one such as /dev/zero) costs bounded memory.
+// file costs bounded memory; anything but a regular file (a named pipe, a
+// device such as /dev/zero, a directory) is refused without blocking.
 func Load(path string, lim Limits) (*Envelope, error) {
-	lim = lim.normalized()
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, osError(path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1))
-	if err != nil {
-		return nil, osError(path, err)
-	}
-	if int64(len(data)) > lim.MaxBytes {
-		return nil, tooLargeFile(path, lim.MaxBytes)
-	}
-	return Parse(path, data, lim)
+	return LoadIn(path, "", lim)
 }
 
-// osError keeps only the OS reason, since Error already names the file.
-func osError(path string, err error) error {
-	reason := err
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		reason = pe.Err
+// LoadIn is Load for a path that must lie under root: it is opened through
+// an os.Root, so a symlink cannot substitute another repository's
+// envelope. root "" opens the path as given (one the user named on the
+// command line).
+func LoadIn(path, root string, lim Limits) (*Envelope, error) {
+	lim = lim.normalized()
+	f, err := safeopen.Read(path, safeopen.Options{Root: root, MaxBytes: lim.MaxBytes})
+	switch {
+	case errors.Is(err, safeopen.ErrTooLarge):
+		return nil, tooLargeFile(path, lim.MaxBytes)
+	case errors.Is(err, safeopen.ErrOutsideRoot):
+		return nil, &Error{File: path, Err: err, Msg: "the envelope resolves to outside the repository root " + root +
+			"; write it inside the repository (vouch envelope write), or name it explicitly with --envelope"}
+	case err != nil:
+		return nil, &Error{File: path, Msg: safeopen.Reason(err), Err: err}
 	}
-	return &Error{File: path, Msg: reason.Error(), Err: err}
+	return Parse(path, f.Data, lim)
 }
 
 func tooLargeFile(file string, limit int64) error {
@@ -199,7 +195,9 @@ func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*En
 			Msg: "the envelope is empty; write a mapping with a top-level facts: key"}
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, at(file, root, "the top level of the envelope is %s, not a mapping; write a mapping with a top-level facts: key", kindName(root))
+		// kindName would quote a scalar: a file that is not an envelope
+		// at all is not echoed.
+		return nil, at(file, root, "the top level of the envelope is %s, not a mapping; write a mapping with a top-level facts: key", shapeName(root))
 	}
 	var facts, meta, factsKey *yaml.Node
 	seen := make(map[string]*yaml.Node, 2)
@@ -225,7 +223,7 @@ func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*En
 		case "metadata":
 			meta = v
 		default:
-			return nil, at(file, k, "unknown top-level key %s%s; only facts and metadata are allowed", strconv.Quote(kr.Value), suggest.Hint(kr.Value, topKeys))
+			return nil, at(file, k, "%s", unknownTopKey(kr.Value))
 		}
 	}
 	if facts == nil {
@@ -318,6 +316,25 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 
 func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == nullTag
+}
+
+// unknownTopKey is the message for a top-level key other than facts and
+// metadata. The key is quoted only when it is a near miss of one of them:
+// a file that is not an envelope at all (a secret a symlink points at)
+// must not have its content echoed.
+func unknownTopKey(key string) string {
+	if hint := suggest.Hint(key, topKeys); hint != "" {
+		return fmt.Sprintf("unknown top-level key %s%s; only facts and metadata are allowed", strconv.Quote(key), hint)
+	}
+	return "unknown top-level key; only facts and metadata are allowed"
+}
+
+// shapeName is kindName without the scalar's text.
+func shapeName(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() != nullTag {
+		return "a scalar"
+	}
+	return kindName(n)
 }
 
 func kindName(n *yaml.Node) string {

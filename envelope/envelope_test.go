@@ -131,7 +131,7 @@ func TestParseErrors(t *testing.T) {
 		{"trailing empty document", "facts: {}\n---\n", Limits{}, 2, 1, "more than one YAML document"},
 		{"second document broken", "facts: {}\n---\n[\n", Limits{}, 4, 0, "not valid YAML: did not find expected node content"},
 		{"top level sequence", "- facts\n", Limits{}, 1, 1, "the top level of the envelope is a sequence, not a mapping"},
-		{"top level scalar", "hello\n", Limits{}, 1, 1, `the top level of the envelope is a scalar ("hello"), not a mapping`},
+		{"top level scalar", "hello\n", Limits{}, 1, 1, `the top level of the envelope is a scalar, not a mapping`},
 		{"no facts", "metadata: {}\n", Limits{}, 1, 1, "the envelope has no facts: key"},
 		{"facts null", "facts:\n", Limits{}, 1, 1, "facts is empty (null); write facts: {} or a mapping"},
 		{"facts tilde", "facts: ~\n", Limits{}, 1, 1, "write facts: {}"},
@@ -140,7 +140,7 @@ func TestParseErrors(t *testing.T) {
 		{"metadata scalar", "facts: {}\nmetadata: x\n", Limits{}, 2, 11, "metadata must be a mapping"},
 		{"typo key", "facts: {}\nfatcs: {}\n", Limits{}, 2, 1, `unknown top-level key "fatcs" (did you mean "facts"?)`},
 		{"typo metadata", "facts: {}\nmetdata: {}\n", Limits{}, 2, 1, `unknown top-level key "metdata" (did you mean "metadata"?)`},
-		{"unrelated key no hint", "facts: {}\nzzzzzzzzzz: 1\n", Limits{}, 2, 1, `unknown top-level key "zzzzzzzzzz"; only facts and metadata`},
+		{"unrelated key no hint", "facts: {}\nzzzzzzzzzz: 1\n", Limits{}, 2, 1, `unknown top-level key; only facts and metadata`},
 		{"duplicate top key", "facts: {}\nfacts: {a: 1}\n", Limits{}, 2, 1, `duplicate key "facts" (first defined at line 1); remove one of them`},
 		{"top merge key", "<<: {facts: {}}\n", Limits{}, 1, 1, "merge keys are not supported; write the keys out"},
 		{"top sequence key", "[a]: 1\nfacts: {}\n", Limits{}, 1, 1, "a top-level key must be facts or metadata, not a sequence"},
@@ -256,7 +256,7 @@ func TestLoad(t *testing.T) {
 	if !errors.As(err, &e) || e.Msg != "no such file or directory" || e.Line != 0 || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: got %v, want *Error with the OS reason wrapping fs.ErrNotExist", err)
 	}
-	if _, err := Load(dir, DefaultLimits()); !errors.As(err, &e) || e.File != dir || !strings.Contains(e.Msg, "is a directory") {
+	if _, err := Load(dir, DefaultLimits()); !errors.As(err, &e) || e.File != dir || !strings.Contains(e.Msg, "not a regular file but a directory") {
 		t.Errorf("directory: got %v, want *Error saying it is a directory", err)
 	}
 	_, err = Load(big, Limits{MaxBytes: 50})

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // The JSON fast path. Most envelopes are JSON written by a program, and
@@ -99,7 +97,7 @@ func parseJSON(file string, data []byte, lim Limits, sha string) (env *Envelope,
 		case "metadata":
 			meta = m
 		default:
-			return nil, true, c.errAt(m.keyOff, "unknown top-level key %s%s; only facts and metadata are allowed", strconv.Quote(string(m.key)), suggest.Hint(string(m.key), topKeys))
+			return nil, true, c.errAt(m.keyOff, "%s", unknownTopKey(string(m.key)))
 		}
 	}
 	if facts == nil {

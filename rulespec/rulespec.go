@@ -120,11 +120,19 @@ type ErrorList = yamldoc.ErrorList
 // Load reads and validates the rulespec at path. A returned error is an
 // ErrorList.
 func Load(path string) (*Rulespec, error) {
-	data, err := yamldoc.ReadFile(path, "rulespec", MaxBytes)
+	return LoadIn(path, "")
+}
+
+// LoadIn is Load for a path that must lie under root: it is opened
+// through an os.Root, so a symlink cannot substitute a file from outside
+// the repository. root "" opens the path as given (one the user named on
+// the command line).
+func LoadIn(path, root string) (*Rulespec, error) {
+	f, err := yamldoc.ReadFileIn(path, "rulespec", MaxBytes, root)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return Parse(path, f.Data)
 }
 
 // Parse validates rulespec text. file names it in errors. A returned error

@@ -19,6 +19,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -32,7 +33,13 @@ type Error struct {
 	File string
 	Pos
 	Msg string
+	// Err is the cause, when there is one (a file that cannot be read),
+	// so errors.Is sees fs.ErrNotExist through the list.
+	Err error
 }
+
+// Unwrap returns the cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error formats the problem as file:line:col: message, leaving out what is
 // not known rather than inventing it.
@@ -58,6 +65,15 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
+// Unwrap returns the problems, so errors.Is and errors.As look into each.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
 // Sort orders the problems by position, keeping the order of problems at
 // the same place.
 func (l ErrorList) Sort() {
@@ -70,21 +86,30 @@ func (l ErrorList) Sort() {
 }
 
 // ReadFile reads path, refusing files over max bytes without reading them
-// whole. what names the kind of file in messages ("rulespec").
+// whole, and anything but a regular file (a named pipe would block the
+// read forever). what names the kind of file in messages ("rulespec").
 func ReadFile(path, what string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := ReadFileIn(path, what, max, "")
 	if err != nil {
-		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + Reason(err)}}
+		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + Reason(err)}}
-	}
-	if int64(len(data)) > max {
+	return f.Data, nil
+}
+
+// ReadFileIn is ReadFile for a path that must lie under root (opened
+// through an os.Root, so no symlink leads out); root "" opens the path as
+// given. It returns the exact bytes read and their sha256.
+func ReadFileIn(path, what string, max int64, root string) (*safeopen.File, error) {
+	f, err := safeopen.Read(path, safeopen.Options{Root: root, MaxBytes: max})
+	switch {
+	case errors.Is(err, safeopen.ErrTooLarge):
 		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("%s is larger than %d bytes", what, max)}}
+	case errors.Is(err, safeopen.ErrOutsideRoot):
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("cannot read %s: it resolves to outside the repository root %s; keep it inside the repository, or name it on the command line", what, root), Err: err}}
+	case err != nil:
+		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + safeopen.Reason(err), Err: err}}
 	}
-	return data, nil
+	return f, nil
 }
 
 // Reason is an OS error without the path, which the message already names.
