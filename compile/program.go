@@ -74,6 +74,12 @@ type Options struct {
 	// RepoBase and RepoCommit describe the base the document compares
 	// with; they are written into the program as a fact.
 	RepoBase, RepoCommit string
+	// HashEvidence records the sha256 of every cited regular file, read
+	// while it is checked (for the gate's receipt).
+	HashEvidence bool
+	// EvidenceLimits bound the citations' cost; zero fields mean
+	// evidence's defaults.
+	EvidenceLimits evidence.Limits
 }
 
 // ClaimValue is what a claim's selector found in the facts.
@@ -96,6 +102,13 @@ type Program struct {
 	Sections []Section
 	// Warnings are notes for the rule author, sorted.
 	Warnings []string
+	// Evidence is what the working tree held for each cited path, as the
+	// evidence facts state it.
+	Evidence map[string]evidence.Info
+	// EvidenceErr is set when the citations exceed the evidence limits
+	// (an *evidence.LimitError): the program then lacks its evidence
+	// facts and must not be evaluated.
+	EvidenceErr error
 }
 
 // PredicateCheck is the check id of predicate i's body.
@@ -165,7 +178,8 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 		c.prog.Sections = append(c.prog.Sections, sec)
 	}
 	if len(c.cited) > 0 {
-		c.prog.Sections = append(c.prog.Sections, c.evidenceSection(opts.Root, evidence.Options{OutDir: opts.OutDir, Files: append([]string{rs.File}, opts.OwnFiles...)}))
+		c.prog.Sections = append(c.prog.Sections, c.evidenceSection(opts.Root, evidence.Options{OutDir: opts.OutDir, Files: append([]string{rs.File}, opts.OwnFiles...),
+			Hash: opts.HashEvidence, Limits: opts.EvidenceLimits}))
 	}
 	for _, cv := range c.prog.Claims {
 		c.prog.Sections = append(c.prog.Sections, c.claimSection(cv))
@@ -495,8 +509,13 @@ func (c *compiler) evidenceSection(root string, own evidence.Options) Section {
 		refs = append(refs, r)
 	}
 	sort.Strings(refs)
-	infos := evidence.CheckWith(root, refs, own)
 	sec := Section{Comment: "evidence: the cited paths, checked under the repository root"}
+	infos, err := evidence.Resolve(root, refs, own)
+	if err != nil {
+		c.prog.EvidenceErr = err
+		return sec
+	}
+	c.prog.Evidence = infos
 	for _, r := range refs {
 		info := infos[r]
 		id := str(r)

@@ -14,18 +14,24 @@ package evidence
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // MaxCountBytes caps how much of one file is read to count its lines. A
@@ -109,7 +115,48 @@ type Options struct {
 	// Files are vouch's own input files (the rulespec, the envelope),
 	// relative to the working directory unless absolute.
 	Files []string
+	// Hash asks for the sha256 of every cited regular file, read once
+	// while it is checked, so a receipt records exactly what was seen.
+	Hash bool
+	// Limits bound the cost of the check; zero fields mean the defaults.
+	Limits Limits
 }
+
+// Limits bound what one envelope's citations may cost: an agent can cite
+// as many paths, and as large files, as it likes.
+type Limits struct {
+	// MaxCitations caps the distinct citations checked.
+	MaxCitations int
+	// MaxHashBytes caps the bytes read in total to hash cited files.
+	// Each file (by device and inode) is read once, however many names
+	// or hard links cite it.
+	MaxHashBytes int64
+}
+
+// Defaults for Limits.
+const (
+	DefaultMaxCitations = 10_000
+	DefaultMaxHashBytes = 256 << 20
+)
+
+func (l Limits) normalized() Limits {
+	if l.MaxCitations <= 0 {
+		l.MaxCitations = DefaultMaxCitations
+	}
+	if l.MaxHashBytes <= 0 {
+		l.MaxHashBytes = DefaultMaxHashBytes
+	}
+	return l
+}
+
+// LimitError says a limit was exceeded: the check stopped, and there is no
+// verdict (bad input, exit 2).
+type LimitError struct {
+	// Msg says what exceeded which limit and which flag raises it.
+	Msg string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
 
 // Info is what the working tree says about one citation.
 type Info struct {
@@ -142,6 +189,9 @@ type Info struct {
 	// lines (counting costs a read) and the path is a regular file.
 	Lines      int64
 	LinesKnown bool
+	// SHA256 is the hex sha256 of a cited regular file, set when
+	// Options.Hash asked for it.
+	SHA256 string
 }
 
 // Check resolves each citation under root. It never fails as a whole: a
@@ -151,11 +201,27 @@ func Check(root string, cites []string) map[string]Info {
 	return CheckWith(root, cites, Options{})
 }
 
-// CheckWith is Check, also recognising vouch's own files as opts names them.
+// CheckWith is Check, also recognising vouch's own files as opts names
+// them. It ignores opts.Limits: it is for tools a person runs on a tree
+// they trust; Resolve is for envelopes.
 func CheckWith(root string, cites []string, opts Options) map[string]Info {
-	out := make(map[string]Info, len(cites))
+	opts.Limits = Limits{MaxCitations: math.MaxInt, MaxHashBytes: math.MaxInt64}
+	out, _ := Resolve(root, cites, opts)
+	return out
+}
+
+// Resolve is CheckWith within opts.Limits: more distinct citations than
+// MaxCitations, or more bytes to hash than MaxHashBytes, is a *LimitError
+// (and no result), checked before the work rather than after it.
+func Resolve(root string, cites []string, opts Options) (map[string]Info, error) {
+	lim := opts.Limits.normalized()
 	uniq := append([]string(nil), cites...)
 	sort.Strings(uniq)
+	uniq = slices.Compact(uniq)
+	if len(uniq) > lim.MaxCitations {
+		return nil, &LimitError{Msg: fmt.Sprintf("the envelope cites %d distinct paths, more than the limit of %d; cite fewer, or raise the limit with --max-citations", len(uniq), lim.MaxCitations)}
+	}
+	out := make(map[string]Info, len(uniq))
 	var rootErr string
 	var r *os.Root
 	if root == "" {
@@ -172,10 +238,8 @@ func CheckWith(root string, cites []string, opts Options) map[string]Info {
 	if r != nil {
 		own = newOwnFiles(root, r, opts)
 	}
+	h := &hasher{on: opts.Hash, budget: lim.MaxHashBytes, seen: map[safeopen.FileID]string{}}
 	for _, s := range uniq {
-		if _, done := out[s]; done {
-			continue
-		}
 		ref, err := ParseRef(s)
 		if err != nil {
 			out[s] = Info{Invalid: err.Error()}
@@ -185,22 +249,34 @@ func CheckWith(root string, cites []string, opts Options) map[string]Info {
 			out[s] = Info{Ref: ref, Invalid: rootErr}
 			continue
 		}
-		out[s] = resolve(r, own, s, ref)
+		info, err := resolve(r, own, h, s, ref)
+		if err != nil {
+			return nil, err
+		}
+		out[s] = info
 	}
-	return out
+	return out, nil
 }
 
-func resolve(r *os.Root, own *ownFiles, cite string, ref Ref) Info {
+// hasher hashes cited files within a byte budget, each file once.
+type hasher struct {
+	on     bool
+	budget int64
+	used   int64
+	seen   map[safeopen.FileID]string
+}
+
+func resolve(r *os.Root, own *ownFiles, h *hasher, cite string, ref Ref) (Info, error) {
 	info := Info{Ref: ref}
 	p := ref.Path
 	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.VolumeName(p) != "" {
 		info.Invalid = "absolute path; cite paths relative to the repository root"
-		return info
+		return info, nil
 	}
 	local := filepath.Clean(filepath.FromSlash(p))
 	if !filepath.IsLocal(local) {
 		info.Invalid = "path escapes the repository root; cite paths inside it"
-		return info
+		return info, nil
 	}
 	info.DirSyntax = dirSyntax(p)
 	if ref.Ranged() {
@@ -220,25 +296,25 @@ func resolve(r *os.Root, own *ownFiles, cite string, ref Ref) Info {
 		}
 	case escapes(err):
 		info.Invalid = "path resolves through a symlink to outside the repository root"
-		return info
+		return info, nil
 	default:
 		info.Invalid = "cannot check the path: " + reason(err)
-		return info
+		return info, nil
 	}
 	real, rerr := realPath(r, local)
 	if rerr != nil {
 		info.Invalid = "cannot resolve the path: " + reason(rerr)
-		return info
+		return info, nil
 	}
 	info.IsRoot = local == "." || real == "."
 	info.InGit = gitSegment(local) || gitSegment(real) || own.underGit(r, real)
 	info.Own = own.covers(r, local, real, st)
 	if dangling {
 		info.Exists, info.Kind = true, Dangling
-		return info
+		return info, nil
 	}
 	if st == nil {
-		return info
+		return info, nil
 	}
 	info.Exists = true
 	switch {
@@ -249,20 +325,77 @@ func resolve(r *os.Root, own *ownFiles, cite string, ref Ref) Info {
 	default:
 		info.Kind = Other
 	}
-	if !ref.Ranged() || info.Kind != File {
-		return info
+	if info.Kind != File || (!ref.Ranged() && !h.on) {
+		return info, nil
 	}
-	if st.Size() > MaxCountBytes {
+	if ref.Ranged() && st.Size() > MaxCountBytes && !h.on {
 		info.Invalid = fmt.Sprintf("the file is larger than %d bytes, too large to check a line range", MaxCountBytes)
-		return info
+		return info, nil
 	}
-	n, err := countLines(r, local)
+	return h.read(r, local, ref, info)
+}
+
+// read opens a cited regular file once (without blocking: it may have
+// been swapped for a named pipe since the Stat), hashing it when asked
+// and counting its lines for a ranged citation.
+func (h *hasher) read(r *os.Root, local string, ref Ref, info Info) (Info, error) {
+	f, st, err := safeopen.OpenIn(r, local)
+	if err != nil {
+		info.Invalid = "cannot read the file: " + safeopen.Reason(errors.Unwrap(err))
+		return info, nil
+	}
+	defer f.Close()
+	id, hasID := safeopen.ID(st)
+	if sum, ok := h.seen[id]; ok && hasID && h.on && !ref.Ranged() {
+		info.SHA256 = sum
+		return info, nil
+	}
+	countable := st.Size() <= MaxCountBytes
+	if h.on {
+		if _, ok := h.seen[id]; !ok || !hasID {
+			if st.Size() > h.budget-h.used {
+				return info, &LimitError{Msg: fmt.Sprintf("the cited files hold more than %d bytes to hash (%s alone is %d bytes); cite fewer or smaller files, or raise the limit with --max-evidence-bytes", h.budget, ref.Path, st.Size())}
+			}
+		}
+	}
+	var lines lineCounter
+	var w []io.Writer
+	hs := sha256.New()
+	if h.on {
+		w = append(w, hs)
+	}
+	if ref.Ranged() && countable {
+		w = append(w, &lines)
+	}
+	// Read at most what the budget allows (and the size said, plus one
+	// byte to notice growth): the file can grow after the fstat.
+	limit := st.Size() + 1
+	n, err := io.Copy(io.MultiWriter(w...), io.LimitReader(f, limit))
 	if err != nil {
 		info.Invalid = "cannot read the file: " + reason(err)
-		return info
+		return info, nil
 	}
-	info.Lines, info.LinesKnown = n, true
-	return info
+	if n > st.Size() {
+		info.Invalid = "the file changed while it was checked"
+		return info, nil
+	}
+	if h.on {
+		if _, ok := h.seen[id]; !ok || !hasID {
+			h.used += n
+		}
+		info.SHA256 = hex.EncodeToString(hs.Sum(nil))
+		if hasID {
+			h.seen[id] = info.SHA256
+		}
+	}
+	if ref.Ranged() {
+		if !countable {
+			info.Invalid = fmt.Sprintf("the file is larger than %d bytes, too large to check a line range", MaxCountBytes)
+			return info, nil
+		}
+		info.Lines, info.LinesKnown = lines.total(), true
+	}
+	return info, nil
 }
 
 // gitSegment reports whether a cleaned local path has a segment that is
@@ -467,36 +600,28 @@ func escapes(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes")
 }
 
-// countLines counts lines the way editors number them: a final line
+// lineCounter counts lines the way editors number them: a final line
 // without a newline still counts, an empty file has none.
-func countLines(r *os.Root, name string) (int64, error) {
-	f, err := r.Open(name)
-	if err != nil {
-		return 0, err
+type lineCounter struct {
+	n     int64
+	bytes int64
+	last  byte
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		c.n += int64(bytes.Count(p, []byte{'\n'}))
+		c.last = p[len(p)-1]
+		c.bytes += int64(len(p))
 	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	var n, total int64
-	var last byte = '\n'
-	lr := io.LimitReader(f, MaxCountBytes)
-	for {
-		k, err := lr.Read(buf)
-		if k > 0 {
-			n += int64(bytes.Count(buf[:k], []byte{'\n'}))
-			last = buf[k-1]
-			total += int64(k)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
+	return len(p), nil
+}
+
+func (c *lineCounter) total() int64 {
+	if c.bytes > 0 && c.last != '\n' {
+		return c.n + 1
 	}
-	if total > 0 && last != '\n' {
-		n++
-	}
-	return n, nil
+	return c.n
 }
 
 func reason(err error) string {

@@ -43,7 +43,9 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	if err := atomicfile.WriteUnsynced(tracePath, trace, 0o644); err != nil {
 		return err
 	}
-	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath}
+	ps, ts := sha256.Sum256(dl.Bytes()), sha256.Sum256(trace)
+	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath,
+		ProgramSHA256: hex.EncodeToString(ps[:]), TraceSHA256: hex.EncodeToString(ts[:])}
 	return nil
 }
 

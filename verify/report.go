@@ -40,6 +40,11 @@ type Summary struct {
 type Artifacts struct {
 	Program string `json:"program"`
 	Trace   string `json:"trace"`
+	// ProgramSHA256 and TraceSHA256 are the hex sha256 of the bytes
+	// written, so a receipt records them without reading the files back
+	// (another process may have replaced them since).
+	ProgramSHA256 string `json:"-"`
+	TraceSHA256   string `json:"-"`
 }
 
 // RawJSON is a JSON value carried through verbatim; nil encodes as null.

@@ -17,6 +17,7 @@ import (
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/guard"
 	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
@@ -26,8 +27,15 @@ import (
 type Input struct {
 	RulespecPath string
 	EnvelopePath string
-	Limits       envelope.Limits
-	Strict       bool
+	// RulespecExplicit and EnvelopeExplicit say the user named the file
+	// on the command line, so it is opened as given. Otherwise the path
+	// (from vouch.yaml or a default) must lie under Root, when Root is
+	// set, and is opened through an os.Root: a symlink cannot swap in
+	// another repository's passing envelope, nor make vouch read a file
+	// outside the root.
+	RulespecExplicit, EnvelopeExplicit bool
+	Limits                             envelope.Limits
+	Strict                             bool
 	// Observe reports every failure without failing the run.
 	Observe bool
 	// Root is the repository root that evidence rules (file_exists,
@@ -49,6 +57,12 @@ type Input struct {
 	// Outputs are files vouch writes (artifacts, the receipt), left out
 	// of repository facts with the envelope and OutDir.
 	Outputs []string
+	// HashEvidence records the sha256 of every cited regular file as it
+	// is checked, for a receipt.
+	HashEvidence bool
+	// Evidence bounds the citations' cost; zero fields mean the
+	// defaults.
+	Evidence evidence.Limits
 }
 
 // DefaultMaxElements bounds the elements one claim may select. Evaluation
@@ -83,6 +97,9 @@ type Options struct {
 	// RepoJSON, when set, is the repository document as JSON, used as
 	// it is (rule tests write partial documents).
 	RepoJSON []byte
+	// HashEvidence and Evidence are Input's.
+	HashEvidence bool
+	Evidence     evidence.Limits
 }
 
 // InputError is a problem with the user's files (as opposed to an
@@ -120,15 +137,24 @@ type Timings struct {
 // way there is no verdict: callers must fail closed.
 func Run(in Input) (*Outcome, error) {
 	t0 := time.Now()
-	rs, err := rulespec.Load(in.RulespecPath)
+	// Without a root there is nothing to confine to: library callers
+	// that pass none open the paths as given.
+	confine := func(explicit bool) string {
+		if explicit {
+			return ""
+		}
+		return in.Root
+	}
+	rs, err := rulespec.LoadIn(in.RulespecPath, confine(in.RulespecExplicit))
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	env, err := envelope.Load(in.EnvelopePath, in.Limits)
+	env, err := envelope.LoadIn(in.EnvelopePath, confine(in.EnvelopeExplicit), in.Limits)
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs}, time.Since(t0))
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs,
+		HashEvidence: in.HashEvidence, Evidence: in.Evidence}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -144,7 +170,8 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	}
 	out := &Outcome{Rulespec: rs, Envelope: env, Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root}
 	out.Elapsed.Load = loadTime
-	copts := compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File}}
+	copts := compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File},
+		HashEvidence: opts.HashEvidence, EvidenceLimits: opts.Evidence}
 	if rs.UsesFrom(rulespec.FromRepo) {
 		// Repository facts cost a few git processes: derive them only
 		// when a rule reads them, and only then is a missing git or an
@@ -166,6 +193,9 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	}
 	t1 := time.Now()
 	out.Program = compile.Compile(rs, gjson.ParseBytes(env.Facts), copts)
+	if err := out.Program.EvidenceErr; err != nil {
+		return nil, &InputError{fmt.Errorf("%s: %w", env.File, err)}
+	}
 	if err := checkElements(env.File, out.Program, opts.MaxElements); err != nil {
 		return nil, err
 	}
