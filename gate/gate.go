@@ -21,6 +21,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/evidence"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/receipt"
 	"github.com/vouch-dev/vouch/rulespec"
@@ -49,6 +51,9 @@ type Options struct {
 	Lint, NoLint bool
 	// NoCache neither reads nor writes the import cache.
 	NoCache bool
+	// Evidence bounds the cited paths and the bytes hashed for the
+	// receipt; zero fields mean evidence's defaults.
+	Evidence evidence.Limits
 	// Version is vouch's version, recorded in the receipt.
 	Version string
 	// Now is the receipt's creation time; zero is the current time.
@@ -96,6 +101,8 @@ type Result struct {
 	Lint *Lint
 	// Program is the written gate program (gate.compiled.dl).
 	Program string
+	// programSHA256 is the hash of the gate program bytes written.
+	programSHA256 string
 }
 
 // Lint is the architecture half of a gate run.
@@ -185,10 +192,16 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		OutDir:       verify.EvidenceOutDir(outFlag, cfg.Root),
 		RulespecPath: g.Rulespec,
 		EnvelopePath: g.Envelope,
-		Limits:       cfg.Limits,
-		Strict:       strict,
-		Observe:      g.Observe,
-		Root:         cfg.Root,
+		// Paths from vouch.yaml (or the defaults) must lie under the
+		// root; only a flag names a file anywhere.
+		RulespecExplicit: opts.Rulespec != "",
+		EnvelopeExplicit: opts.Envelope != "",
+		Limits:           cfg.Limits,
+		Strict:           strict,
+		Observe:          g.Observe,
+		Root:             cfg.Root,
+		HashEvidence:     true,
+		Evidence:         opts.Evidence,
 	})
 	if err != nil {
 		var ie *verify.InputError
@@ -211,7 +224,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	}
 	d, err := decide(out.Report.Verdict, g.Lint)
 	if err == nil {
-		g.Program, err = writeProgram(dir, d.Facts)
+		g.Program, g.programSHA256, err = writeProgram(dir, d.Facts)
 	}
 	if err != nil {
 		g.Err = err
@@ -236,7 +249,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 			return ""
 		}
 	}
-	r, err := writeReceipt(path, cfg.File, out, g, key, opts)
+	r, err := writeReceipt(path, cfg, out, g, key, opts)
 	if err != nil {
 		g.Err = err
 		g.Report = nil
@@ -289,21 +302,34 @@ func lintWanted(opts Options, cfg *config.Config) (bool, error) {
 	return opts.Lint || cfg.Architecture != nil, nil
 }
 
-func writeReceipt(path, configFile string, out *verify.Outcome, g *Result, key []byte, opts Options) (*receipt.Receipt, error) {
+func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Result, key []byte, opts Options) (*receipt.Receipt, error) {
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	r, err := receipt.New(path, receipt.Inputs{
-		Rulespec: out.Rulespec.File,
-		Envelope: out.Envelope.File,
-		Program:  out.Report.Artifacts.Program,
-		Gate:     g.Program,
-		Config:   configFile,
-		Trace:    out.Report.Artifacts.Trace,
+	// Every hash is of the bytes this run parsed or wrote: nothing is
+	// read back from disk, where it may have been swapped since the
+	// decision.
+	ev, err := out.EvidenceFiles()
+	if err != nil {
+		return nil, err
+	}
+	arts := out.Report.Artifacts
+	in := receipt.Inputs{
+		Rulespec: receipt.Source{Path: out.Rulespec.File, SHA256: out.Rulespec.SHA256},
+		Envelope: receipt.Source{Path: out.Envelope.File, SHA256: out.Envelope.SHA256},
+		Program:  receipt.Source{Path: arts.Program, SHA256: arts.ProgramSHA256},
+		Gate:     receipt.Source{Path: g.Program, SHA256: g.programSHA256},
+		Trace:    &receipt.Source{Path: arts.Trace, SHA256: arts.TraceSHA256},
 		Root:     out.Root,
-		Evidence: out.EvidenceFiles(),
-	}, opts.Version, now)
+	}
+	for _, e := range ev {
+		in.Evidence = append(in.Evidence, receipt.Source{Path: e.Path, SHA256: e.SHA256})
+	}
+	if cfg.File != "" {
+		in.Config = &receipt.Source{Path: cfg.File, SHA256: cfg.SHA256}
+	}
+	r, err := receipt.New(path, in, opts.Version, now)
 	if err != nil {
 		return nil, err
 	}
@@ -376,10 +402,11 @@ func fallbackReceipt(opts Options) string {
 // dropped.
 func lenientConfig(file string) (out, env string) {
 	defer func() { _ = recover() }() // yaml.v3 has panicked on hostile input
-	data, err := os.ReadFile(file)
-	if err != nil || len(data) > config.MaxBytes {
+	f, err := safeopen.Read(file, safeopen.Options{MaxBytes: config.MaxBytes})
+	if err != nil {
 		return "", ""
 	}
+	data := f.Data
 	var v struct {
 		Out      any `yaml:"out"`
 		Envelope any `yaml:"envelope"`

@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -133,7 +135,7 @@ func decide(rulespecVerdict string, l *Lint) (*decision, error) {
 
 // writeProgram writes the replayable gate program into dir and returns
 // its path.
-func writeProgram(dir string, fs []ast.Atom) (string, error) {
+func writeProgram(dir string, fs []ast.Atom) (path, sum string, err error) {
 	var b strings.Builder
 	b.WriteString("# vouch gate program: replay with any Mangle v0.4.0 evaluator, e.g.\n")
 	b.WriteString("#   mg -load " + ProgramFile + " -exec 'gate_verdict(V)'\n")
@@ -144,9 +146,12 @@ func writeProgram(dir string, fs []ast.Atom) (string, error) {
 		b.WriteString(compile.FormatFact(f))
 		b.WriteByte('\n')
 	}
-	path := filepath.Join(dir, ProgramFile)
+	path = filepath.Join(dir, ProgramFile)
 	if err := atomicfile.WriteUnsynced(path, []byte(b.String()), 0o644); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return path, nil
+	// The receipt records the hash of what was written, not of what is
+	// on disk later.
+	h := sha256.Sum256([]byte(b.String()))
+	return path, hex.EncodeToString(h[:]), nil
 }

@@ -51,7 +51,7 @@ func TestDecide(t *testing.T) {
 				t.Errorf("gate %s, lint %q, blocking %v, observed %v; want %s, %q, %d, %d",
 					d.Verdict, d.LintVerdict, d.Blocking, d.Observed, tt.want, tt.lintWant, tt.blocking, tt.observed)
 			}
-			path, err := writeProgram(t.TempDir(), d.Facts)
+			path, _, err := writeProgram(t.TempDir(), d.Facts)
 			if err != nil {
 				t.Fatal(err)
 			}

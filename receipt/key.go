@@ -3,7 +3,8 @@ package receipt
 import (
 	"bytes"
 	"fmt"
-	"os"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // LoadKey reads the MAC key from file, else takes env (the value of
@@ -14,11 +15,12 @@ func LoadKey(file, env string) ([]byte, error) {
 	var key []byte
 	switch {
 	case file != "":
-		b, err := os.ReadFile(file)
+		// Without blocking on a named pipe, and bounded: a key is short.
+		f, err := safeopen.Read(file, safeopen.Options{MaxBytes: 64 << 10})
 		if err != nil {
 			return nil, fmt.Errorf("--key-file: %w", err)
 		}
-		key = bytes.TrimRight(b, "\r\n")
+		key = bytes.TrimRight(f.Data, "\r\n")
 	case env != "":
 		key = []byte(env)
 	default:

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
 )
@@ -88,8 +89,12 @@ type Receipt struct {
 	// Observed is set when the gate passed only because failures were
 	// observed (reported, not enforced): Verify refuses such a receipt
 	// unless Options.AllowObserved.
-	Observed   bool        `json:"observed,omitempty"`
-	Predicates []Predicate `json:"predicates"`
+	Observed bool `json:"observed,omitempty"`
+	// CheckedNothing is set when the gate decided no predicate: every
+	// one was skipped (a when: over a claim the envelope left out).
+	// Verify refuses such a receipt unless Options.AllowUnchecked.
+	CheckedNothing bool        `json:"checked_nothing,omitempty"`
+	Predicates     []Predicate `json:"predicates"`
 	// Architecture is present when the gate also evaluated the
 	// architecture rules.
 	Architecture *Architecture `json:"architecture,omitempty"`
@@ -178,63 +183,68 @@ type MAC struct {
 	Value     string `json:"value"`
 }
 
-// Inputs are the files a receipt vouches for, by path as the caller sees
-// them.
-type Inputs struct {
-	Rulespec, Envelope, Program string
-	// Gate is the gate program (gate.compiled.dl).
-	Gate string
-	// Config is vouch.yaml, "" when the gate read none.
-	Config string
-	// Trace is the evaluation trace; "" records none.
-	Trace string
-	// Root is the repository root evidence was checked under, and
-	// Evidence the files found there, relative to Root ('/' or the OS
-	// separator). Root "" records neither (a receipt of an older form).
-	Root     string
-	Evidence []string
+// Source is one file a receipt vouches for: the path the caller used and
+// the sha256 of the exact bytes vouch parsed or wrote. Taking the hash
+// from the caller, never from disk, is what ties the receipt to what was
+// evaluated: a file swapped during the run cannot be hashed in its place.
+type Source struct {
+	Path, SHA256 string
 }
 
-// New hashes the inputs from disk and builds an unsigned receipt for a
-// receipt to be written at path.
+// Inputs are the files a receipt vouches for.
+type Inputs struct {
+	Rulespec, Envelope, Program Source
+	// Gate is the gate program (gate.compiled.dl), as written.
+	Gate Source
+	// Config is vouch.yaml, nil when the gate read none.
+	Config *Source
+	// Trace is the evaluation trace; nil records none.
+	Trace *Source
+	// Root is the repository root evidence was checked under, and
+	// Evidence the files found there, by path relative to Root ('/' or
+	// the OS separator) with the sha256 read while they were checked.
+	// Root "" records neither (a receipt of an older form).
+	Root     string
+	Evidence []Source
+}
+
+// New builds an unsigned receipt, to be written at path, from the hashes
+// the caller computed. It reads nothing from disk.
 func New(path string, in Inputs, vouchVersion string, created time.Time) (*Receipt, error) {
 	r := &Receipt{Format: Format, Vouch: vouchVersion, Created: created.UTC().Format(time.RFC3339)}
 	dir := filepath.Dir(path)
+	file := func(src Source) (File, error) {
+		if len(src.SHA256) != sha256.Size*2 {
+			return File{}, fmt.Errorf("receipt: %s has no sha256 of the bytes read", src.Path)
+		}
+		rel, err := relTo(dir, src.Path)
+		if err != nil {
+			return File{}, err
+		}
+		return File{Path: rel, SHA256: src.SHA256}, nil
+	}
+	var err error
 	for _, f := range []struct {
-		dst  *File
-		path string
+		dst *File
+		src Source
 	}{{&r.Rulespec, in.Rulespec}, {&r.Envelope, in.Envelope}, {&r.Program, in.Program}, {&r.Gate, in.Gate}} {
-		sum, err := hashFile(f.path)
-		if err != nil {
+		if *f.dst, err = file(f.src); err != nil {
 			return nil, err
 		}
-		rel, err := relTo(dir, f.path)
-		if err != nil {
-			return nil, err
-		}
-		*f.dst = File{Path: rel, SHA256: sum}
 	}
-	if in.Config != "" {
-		sum, err := hashFile(in.Config)
+	if in.Config != nil {
+		f, err := file(*in.Config)
 		if err != nil {
 			return nil, err
 		}
-		rel, err := relTo(dir, in.Config)
-		if err != nil {
-			return nil, err
-		}
-		r.Config = &File{Path: rel, SHA256: sum}
+		r.Config = &f
 	}
-	if in.Trace != "" {
-		sum, err := hashFile(in.Trace)
+	if in.Trace != nil {
+		f, err := file(*in.Trace)
 		if err != nil {
 			return nil, err
 		}
-		rel, err := relTo(dir, in.Trace)
-		if err != nil {
-			return nil, err
-		}
-		r.Trace = &File{Path: rel, SHA256: sum}
+		r.Trace = &f
 	}
 	if in.Root != "" {
 		rel, err := relTo(dir, in.Root)
@@ -242,23 +252,17 @@ func New(path string, in Inputs, vouchVersion string, created time.Time) (*Recei
 			return nil, err
 		}
 		r.Root = &rel
-		root, err := os.OpenRoot(in.Root)
-		if err != nil {
-			return nil, fmt.Errorf("receipt: %w", err)
-		}
-		defer root.Close()
 		seen := map[string]bool{}
 		for _, e := range in.Evidence {
-			p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(e)))
+			p := filepath.ToSlash(filepath.Clean(filepath.FromSlash(e.Path)))
 			if seen[p] {
 				continue
 			}
 			seen[p] = true
-			sum, err := hashIn(root, p)
-			if err != nil {
-				return nil, err
+			if len(e.SHA256) != sha256.Size*2 {
+				return nil, fmt.Errorf("receipt: evidence %s has no sha256 of the bytes read", p)
 			}
-			r.Evidence = append(r.Evidence, File{Path: p, SHA256: sum})
+			r.Evidence = append(r.Evidence, File{Path: p, SHA256: e.SHA256})
 		}
 		slices.SortFunc(r.Evidence, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	}
@@ -266,25 +270,30 @@ func New(path string, in Inputs, vouchVersion string, created time.Time) (*Recei
 }
 
 // hashIn hashes the file at the slash-separated path rel under root,
-// never following a symlink out of it.
-func hashIn(root *os.Root, rel string) (string, error) {
-	f, err := root.Open(filepath.FromSlash(rel))
+// never following a symlink out of it, never blocking on a named pipe,
+// and reading at most max bytes (0: no cap).
+func hashIn(root *os.Root, rel string, max int64) (string, int64, error) {
+	f, st, err := safeopen.OpenIn(root, filepath.FromSlash(rel))
 	if err != nil {
-		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
+		return "", 0, fmt.Errorf("receipt: hash %s: %w", rel, errors.Unwrap(err))
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("receipt: hash %s: %w", rel, errors.New("not a regular file"))
+	if max > 0 && st.Size() > max {
+		return "", 0, fmt.Errorf("receipt: hash %s: %w", rel, fmt.Errorf("%d bytes, more than the limit of %d; raise it with --max-evidence-bytes", st.Size(), max))
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("receipt: hash %s: %w", rel, err)
+	var src io.Reader = f
+	if max > 0 {
+		src = io.LimitReader(f, max+1)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	n, err := io.Copy(h, src)
+	if err != nil {
+		return "", 0, fmt.Errorf("receipt: hash %s: %w", rel, err)
+	}
+	if max > 0 && n > max {
+		return "", 0, fmt.Errorf("receipt: hash %s: %w", rel, fmt.Errorf("more than the limit of %d bytes", max))
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 // PassedOnObserved reports whether the receipt's pass relied on observed
@@ -306,6 +315,22 @@ func (r *Receipt) PassedOnObserved() bool {
 	return false
 }
 
+// Unchecked reports whether the gate decided no predicate: the receipt
+// says so, or no recorded predicate passed or failed. Reading the
+// verdicts too means an unsigned receipt cannot hide it by dropping the
+// flag.
+func (r *Receipt) Unchecked() bool {
+	if r.CheckedNothing {
+		return true
+	}
+	for _, p := range r.Predicates {
+		if p.Status == "pass" || p.Status == "fail" {
+			return false
+		}
+	}
+	return true
+}
+
 func relTo(dir, path string) (string, error) {
 	ad, err := filepath.Abs(dir)
 	if err != nil {
@@ -322,32 +347,45 @@ func relTo(dir, path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// hashFile hashes a file the caller named, without blocking on a named
+// pipe and up to maxFileBytes.
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, st, err := safeopen.Open(path, safeopen.Options{})
 	if err != nil {
-		return "", fmt.Errorf("receipt: hash %s: %w", path, err)
+		return "", fmt.Errorf("receipt: hash %s: %w", path, errors.Unwrap(err))
 	}
 	defer f.Close()
+	if st.Size() > maxFileBytes {
+		return "", fmt.Errorf("receipt: hash %s: %w", path, fmt.Errorf("larger than %d bytes", maxFileBytes))
+	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, io.LimitReader(f, maxFileBytes)); err != nil {
 		return "", fmt.Errorf("receipt: hash %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// maxFileBytes bounds each of vouch's own files a receipt names (the
+// inputs and artifacts); evidence has its own budget.
+const maxFileBytes = 1 << 30
+
 // Canonical is the byte string the MAC covers: the receipt without its
-// MAC, as compact JSON in field order. Decoding a receipt and calling
-// Canonical gives the same bytes whatever whitespace the file had.
+// MAC, exactly as Write puts it in the file. Read accepts only a file
+// that is byte for byte what Write produces, so the MAC covers the exact
+// bytes on disk: no duplicate, differently cased or escaped key, and no
+// reformatting, can change what a reader sees while the MAC still holds.
 func (r *Receipt) Canonical() ([]byte, error) {
 	c := *r
 	c.MAC = nil
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&c); err != nil {
-		return nil, fmt.Errorf("receipt: encode: %w", err)
+	return c.encode()
+}
+
+func (r *Receipt) encode() ([]byte, error) {
+	data, err := output.EncodeJSON(r)
+	if err != nil {
+		return nil, fmt.Errorf("receipt: %w", err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return data, nil
 }
 
 // Sign adds the HMAC-SHA256 of the canonical receipt under key.
@@ -375,36 +413,37 @@ func (r *Receipt) compute(key []byte) (string, error) {
 
 // Write stores the receipt at path atomically, as indented JSON.
 func (r *Receipt) Write(path string) error {
-	data, err := output.EncodeJSON(r)
+	data, err := r.encode()
 	if err != nil {
-		return fmt.Errorf("receipt: %w", err)
+		return err
 	}
 	return atomicfile.Write(path, data, 0o644)
 }
 
 // ErrMalformed marks a receipt that cannot be read as one: not JSON,
-// unknown fields, another format.
+// unknown, duplicate or case-variant fields, not in the form vouch
+// writes, another format.
 var ErrMalformed = errors.New("malformed receipt")
 
 // ErrOlderFormat marks a receipt in a layout an earlier vouch wrote: it
 // cannot be checked by this one, and the gate must run again.
 var ErrOlderFormat = errors.New("older receipt format")
 
-// Read loads a receipt strictly: unknown fields and trailing data are
-// refused, so nothing can ride along unauthenticated.
+// Read loads a receipt strictly: unknown fields, duplicate keys, keys
+// that differ only in letter case (Go's decoder would merge them), and
+// trailing data are refused, and the file must be exactly what Write
+// produces, so nothing can ride along unauthenticated.
 func Read(path string) (*Receipt, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	f, err := safeopen.Read(path, safeopen.Options{MaxBytes: maxReceiptBytes})
+	switch {
+	case errors.Is(err, safeopen.ErrTooLarge):
+		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrMalformed, path, maxReceiptBytes)
+	case errors.Is(err, safeopen.ErrNotRegular):
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	case err != nil:
 		return nil, fmt.Errorf("receipt: %w", err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxReceiptBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("receipt: read %s: %w", path, err)
-	}
-	if len(data) > maxReceiptBytes {
-		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrMalformed, path, maxReceiptBytes)
-	}
+	data := f.Data
 	// The format first: an older layout has fields this one lacks, and
 	// its user needs to hear that it is older, not that it is garbled.
 	var head struct {
@@ -413,6 +452,9 @@ func Read(path string) (*Receipt, error) {
 	if err := json.Unmarshal(data, &head); err == nil && slices.Contains(olderFormats, head.Format) {
 		return nil, fmt.Errorf("%w: %s is a %s receipt, written by an older vouch; this vouch checks %s receipts: run 'vouch gate' again to write a current one",
 			ErrOlderFormat, path, head.Format, Format)
+	}
+	if err := checkKeys(data); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, path, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -426,7 +468,69 @@ func Read(path string) (*Receipt, error) {
 	if r.Format != Format {
 		return nil, fmt.Errorf("%w: %s: format %q, want %q", ErrMalformed, path, r.Format, Format)
 	}
+	again, err := r.encode()
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(again, data) {
+		return nil, fmt.Errorf("%w: %s is not byte for byte what vouch writes (escaped keys or values, reordered or reformatted); re-run the gate instead of editing the receipt", ErrMalformed, path)
+	}
 	return &r, nil
+}
+
+// checkKeys walks the JSON and refuses an object with a key twice, or two
+// keys that differ only in letter case: encoding/json matches field names
+// case-insensitively and keeps the last, so {"Strict": true, "strict":
+// false} would read as whichever came last.
+func checkKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		obj   bool
+		key   bool // the next token in an object is a key
+		names map[string]string
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.key {
+			if k, ok := tok.(string); ok {
+				low := strings.ToLower(k)
+				if prev, dup := top.names[low]; dup {
+					if prev == k {
+						return fmt.Errorf("duplicate key %q", k)
+					}
+					return fmt.Errorf("keys %q and %q differ only in letter case", prev, k)
+				}
+				top.names[low] = k
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.obj && !top.key {
+			top.key = true // this token is the value
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{obj: true, key: true, names: map[string]string{}})
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].obj {
+				stack[len(stack)-1].key = true
+			}
+		}
+	}
 }
 
 // Problem is one way a receipt does not hold.
@@ -466,6 +570,46 @@ type Options struct {
 	// architecture.strict: a receipt recording a weaker setting is
 	// refused.
 	Strict, ArchStrict bool
+	// AllowUnchecked accepts a receipt whose gate decided no predicate
+	// (every one was skipped): it checked nothing.
+	AllowUnchecked bool
+	// MaxEvidenceBytes caps the bytes read to rehash evidence; zero
+	// means DefaultMaxEvidenceBytes.
+	MaxEvidenceBytes int64
+}
+
+// DefaultMaxEvidenceBytes is the evidence rehashing budget, the gate's
+// default (evidence.DefaultMaxHashBytes).
+const DefaultMaxEvidenceBytes = 256 << 20
+
+// hashUnder hashes p (a path from the working directory) if it lies under
+// root, opened through an os.Root.
+func hashUnder(root, p string) (string, error) {
+	f, st, err := safeopen.Open(p, safeopen.Options{Root: root})
+	if err != nil {
+		return "", fmt.Errorf("receipt: hash %s: %w", p, errors.Unwrap(err))
+	}
+	defer f.Close()
+	if st.Size() > maxFileBytes {
+		return "", fmt.Errorf("receipt: hash %s: %w", p, fmt.Errorf("larger than %d bytes", maxFileBytes))
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, maxFileBytes)); err != nil {
+		return "", fmt.Errorf("receipt: hash %s: %w", p, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashInDir hashes the artifact at the slash-separated local path rel in
+// the receipt's directory.
+func hashInDir(dir, rel string) (string, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("receipt: %w", err)
+	}
+	defer r.Close()
+	sum, _, err := hashIn(r, rel, maxFileBytes)
+	return sum, err
 }
 
 // Verify checks the receipt at path: each file's sha256 recomputed from
@@ -481,24 +625,46 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 	key := opts.Key
 	var probs []Problem
 	dir := filepath.Dir(path)
+	// Every path comes from configuration or is confined: the rulespec,
+	// envelope and vouch.yaml the caller expects (opts), else the
+	// receipt's, under the repository root; the artifacts inside the
+	// receipt's own directory. A path outside is refused, never opened,
+	// so an unsigned receipt cannot make vouch read or hash any file.
+	root := opts.Root
+	if root == "" {
+		root = dir
+		if r.Root != nil {
+			root = filepath.Join(dir, filepath.FromSlash(*r.Root))
+		}
+	}
 	type named struct {
 		name string
 		f    File
+		// want is the path configuration names for the file, "" for
+		// the receipt's own.
+		want string
+		// inDir: an artifact, which must lie in the receipt's
+		// directory; else the file must lie under root.
+		inDir bool
 	}
-	files := []named{{"rulespec", r.Rulespec}, {"envelope", r.Envelope}, {"program", r.Program}, {"gate program", r.Gate}}
+	cfgPath := ""
+	if opts.CheckConfig {
+		cfgPath = opts.Config
+	}
+	files := []named{{"rulespec", r.Rulespec, opts.Rulespec, false}, {"envelope", r.Envelope, opts.Envelope, false}, {"program", r.Program, "", true}, {"gate program", r.Gate, "", true}}
 	if r.Config != nil {
-		files = append(files, named{"config", *r.Config})
+		files = append(files, named{"config", *r.Config, cfgPath, false})
 	}
 	if r.Trace != nil {
-		files = append(files, named{"trace", *r.Trace})
+		files = append(files, named{"trace", *r.Trace, "", true})
 	}
 	if a := r.Architecture; a != nil {
 		for _, f := range a.Files {
-			files = append(files, named{"architecture", f})
+			files = append(files, named{"architecture", f, "", false})
 		}
-		files = append(files, named{"architecture", a.Program})
+		files = append(files, named{"architecture", a.Program, "", true})
 		if a.Trace != nil {
-			files = append(files, named{"architecture", *a.Trace})
+			files = append(files, named{"architecture", *a.Trace, "", true})
 		}
 		if a.Verdict != "pass" && !a.Observe {
 			probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records architecture verdict %q outside observe mode", a.Verdict)})
@@ -506,12 +672,36 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.f.Path))
-		sum, err := hashFile(p)
+		var sum string
+		var err error
+		switch {
+		case f.inDir && !filepath.IsLocal(filepath.FromSlash(f.f.Path)):
+			probs = append(probs, Problem{f.name, fmt.Sprintf("the receipt names %s, outside its own directory %s, where the gate writes its artifacts; refused", f.f.Path, dir)})
+			continue
+		case f.inDir:
+			sum, err = hashInDir(dir, f.f.Path)
+		default:
+			// A receipt for another file than configuration names is
+			// reported below; the file it names is not opened.
+			if f.want != "" {
+				if same, err := samePath(p, f.want); err != nil || !same {
+					continue
+				}
+				p = f.want
+			}
+			sum, err = hashUnder(root, p)
+			if errors.Is(err, safeopen.ErrOutsideRoot) {
+				probs = append(probs, Problem{f.name, fmt.Sprintf("%s is outside the repository root %s; refused", p, root)})
+				continue
+			}
+		}
 		switch {
 		case err != nil:
 			probs = append(probs, Problem{f.name, fmt.Sprintf("%s cannot be read: %v", p, errors.Unwrap(err))})
 		case !hmac.Equal([]byte(sum), []byte(strings.ToLower(f.f.SHA256))):
-			probs = append(probs, Problem{f.name, fmt.Sprintf("%s has changed: sha256 %s, the receipt says %s", p, sum, f.f.SHA256)})
+			// The new sha256 is not printed: it would tell whoever
+			// wrote the receipt the hash of a file they may not read.
+			probs = append(probs, Problem{f.name, fmt.Sprintf("%s has changed since the gate: its sha256 differs from the receipt's", p)})
 		}
 	}
 	for _, e := range []struct {
@@ -543,7 +733,7 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 			}
 		}
 	}
-	probs = append(probs, checkEvidence(r, dir, opts.Root)...)
+	probs = append(probs, checkEvidence(r, dir, opts.Root, opts.MaxEvidenceBytes)...)
 	if opts.Architecture && r.Architecture == nil {
 		probs = append(probs, Problem{"architecture", "vouch.yaml has an architecture: section, but the receipt records no architecture block: the architecture rules were not run (vouch gate --no-lint?); re-run the gate without --no-lint"})
 	}
@@ -557,6 +747,9 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 		probs = append(probs, Problem{"verdict", fmt.Sprintf("the receipt records verdict %q; only a passing gate writes one", r.Verdict)})
 	} else if !opts.AllowObserved && r.PassedOnObserved() {
 		probs = append(probs, Problem{"observed", "the gate passed only because failures were observed (reported, not enforced), so the receipt does not show the rules hold; accept it with --allow-observed"})
+	}
+	if !opts.AllowUnchecked && r.Unchecked() {
+		probs = append(probs, Problem{"unchecked", "the gate decided no predicate (every one was skipped), so the receipt shows nothing was checked; make the envelope state the claims the when: conditions read, or accept it with --allow-unchecked"})
 	}
 	switch {
 	case key == nil && r.MAC != nil:
@@ -596,7 +789,7 @@ func samePath(a, b string) (bool, error) {
 // configured root (else the receipt's), and refuses a receipt made under
 // another root. A receipt of the older form, without a root, holds only
 // when its rulespec has no evidence rules.
-func checkEvidence(r *Receipt, dir, want string) []Problem {
+func checkEvidence(r *Receipt, dir, want string, budget int64) []Problem {
 	if r.Root == nil {
 		rs := filepath.Join(dir, filepath.FromSlash(r.Rulespec.Path))
 		has, err := evidenceRules(rs)
@@ -628,6 +821,10 @@ func checkEvidence(r *Receipt, dir, want string) []Problem {
 		return []Problem{{"root", fmt.Sprintf("the repository root %s cannot be opened: %v", root, errors.Unwrap(err))}}
 	}
 	defer or.Close()
+	if budget <= 0 {
+		budget = DefaultMaxEvidenceBytes
+	}
+	var used int64
 	var probs []Problem
 	for _, f := range r.Evidence {
 		p := filepath.Join(root, filepath.FromSlash(f.Path))
@@ -635,12 +832,17 @@ func checkEvidence(r *Receipt, dir, want string) []Problem {
 			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s is not inside the repository root", f.Path)})
 			continue
 		}
-		sum, err := hashIn(or, f.Path)
+		if budget-used <= 0 {
+			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, was not rehashed: the files before it used up the limit of %d bytes; raise it with --max-evidence-bytes", p, budget)})
+			continue
+		}
+		sum, n, err := hashIn(or, f.Path, budget-used)
+		used += n
 		switch {
 		case err != nil:
 			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, cannot be read: %v", p, errors.Unwrap(err))})
 		case !hmac.Equal([]byte(sum), []byte(strings.ToLower(f.SHA256))):
-			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, has changed: sha256 %s, the receipt says %s", p, sum, f.SHA256)})
+			probs = append(probs, Problem{"evidence", fmt.Sprintf("%s, cited as evidence, has changed since the gate: its sha256 differs from the receipt's", p)})
 		}
 	}
 	return probs

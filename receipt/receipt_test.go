@@ -1,6 +1,8 @@
 package receipt
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -32,11 +34,10 @@ func setup(t *testing.T, sign bool) (dir, path string) {
 	}
 	path = filepath.Join(dir, "out", FileName)
 	r, err := New(path, Inputs{
-		Rulespec: filepath.Join(dir, "analysis/rulespec.yaml"),
-		Envelope: filepath.Join(dir, "out/envelope.yaml"),
-		Program:  filepath.Join(dir, "out/rulespec.compiled.dl"),
-		Gate:     filepath.Join(dir, "out/rulespec.compiled.dl"),
-		Root:     dir,
+		Rulespec: src(t, filepath.Join(dir, "analysis/rulespec.yaml")),
+		Envelope: src(t, filepath.Join(dir, "out/envelope.yaml")),
+		Program:  src(t, filepath.Join(dir, "out/rulespec.compiled.dl")), Gate: src(t, filepath.Join(dir, "out/rulespec.compiled.dl")),
+		Root: dir,
 	}, "test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -209,11 +210,11 @@ func TestConfig(t *testing.T) {
 	}
 	j := func(p string) string { return filepath.Join(dir, p) }
 	path := j(FileName)
-	r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Gate: j("p.dl"), Config: j("vouch.yaml"), Root: dir}, "test", time.Now())
+	r, err := New(path, Inputs{Rulespec: src(t, j("r.yaml")), Envelope: src(t, j("e.yaml")), Program: src(t, j("p.dl")), Gate: src(t, j("p.dl")), Config: srcp(t, j("vouch.yaml")), Root: dir}, "test", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Verdict = "pass"
+	r.Verdict, r.Predicates = "pass", []Predicate{{Index: 0, Status: "pass"}}
 	if err := r.Sign(key); err != nil {
 		t.Fatal(err)
 	}
@@ -332,15 +333,15 @@ func TestEvidence(t *testing.T) {
 		dir = writeRepo(t, files)
 		j := func(p string) string { return filepath.Join(dir, p) }
 		path = j("out/" + FileName)
-		r, err := New(path, Inputs{Rulespec: j("r.yaml"), Envelope: j("out/e.yaml"), Program: j("out/p.dl"), Gate: j("out/p.dl"), Trace: j("out/trace.txt"),
-			Root: dir, Evidence: []string{"src/a.go", "./src/a.go"}}, "test", time.Now())
+		r, err := New(path, Inputs{Rulespec: src(t, j("r.yaml")), Envelope: src(t, j("out/e.yaml")), Program: src(t, j("out/p.dl")), Gate: src(t, j("out/p.dl")), Trace: srcp(t, j("out/trace.txt")),
+			Root: dir, Evidence: []Source{{"src/a.go", src(t, j("src/a.go")).SHA256}, {"./src/a.go", src(t, j("src/a.go")).SHA256}}}, "test", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if *r.Root != ".." || len(r.Evidence) != 1 || r.Evidence[0].Path != "src/a.go" || r.Trace == nil || r.Trace.Path != "trace.txt" {
 			t.Fatalf("receipt %+v", r)
 		}
-		r.Verdict = "pass"
+		r.Verdict, r.Predicates = "pass", []Predicate{{Index: 0, Status: "pass"}}
 		if err := r.Sign(key); err != nil {
 			t.Fatal(err)
 		}
@@ -375,7 +376,22 @@ func TestEvidence(t *testing.T) {
 
 	_, path = mk(t)
 	other := writeRepo(t, map[string]string{"src/a.go": "package a\n"})
-	one(t, path, Options{Key: key, Root: other}, "root", "not "+other)
+	// Another root: refused, and the receipt's inputs, outside the root
+	// given, are not opened.
+	_, probs, err := Verify(path, Options{Key: key, Root: other})
+	var subjects []string
+	for _, p := range probs {
+		subjects = append(subjects, p.Subject)
+		if p.Subject == "root" && !strings.Contains(p.Msg, "not "+other) {
+			t.Errorf("root problem %q", p.Msg)
+		}
+		if p.Subject != "root" && !strings.Contains(p.Msg, "is outside the repository root") {
+			t.Errorf("problem %q", p.Msg)
+		}
+	}
+	if err != nil || strings.Join(subjects, " ") != "rulespec envelope root" {
+		t.Errorf("Verify = %+v, %v", probs, err)
+	}
 }
 
 // TestOldForm: a receipt without root and evidence holds only when its
@@ -391,11 +407,11 @@ func TestOldForm(t *testing.T) {
 	} {
 		dir := writeRepo(t, map[string]string{"r.yaml": tt.rulespec, "e.yaml": "facts: {f: x}\n", "p.dl": "p.\n"})
 		j := func(p string) string { return filepath.Join(dir, p) }
-		r, err := New(j(FileName), Inputs{Rulespec: j("r.yaml"), Envelope: j("e.yaml"), Program: j("p.dl"), Gate: j("p.dl")}, "test", time.Now())
+		r, err := New(j(FileName), Inputs{Rulespec: src(t, j("r.yaml")), Envelope: src(t, j("e.yaml")), Program: src(t, j("p.dl")), Gate: src(t, j("p.dl"))}, "test", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Verdict = "pass"
+		r.Verdict, r.Predicates = "pass", []Predicate{{Index: 0, Status: "pass"}}
 		if err := r.Write(j(FileName)); err != nil {
 			t.Fatal(err)
 		}
@@ -475,4 +491,20 @@ func TestOlderFormat(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
+}
+
+// src hashes a file as the gate would have while parsing it.
+func src(t *testing.T, path string) Source {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return Source{Path: path, SHA256: hex.EncodeToString(sum[:])}
+}
+
+func srcp(t *testing.T, path string) *Source {
+	s := src(t, path)
+	return &s
 }

@@ -1,20 +1,23 @@
 package verify
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 
 	"github.com/vouch-dev/vouch/datalog"
-	"github.com/vouch-dev/vouch/evidence"
 )
 
 // EvidenceFiles are the cited paths the program's evidence facts found as
 // regular files: every citation with ref_exists(R, /file) and nothing
 // marking it invalid, at the root or inside .git, by its path without the
-// line suffix, sorted. A receipt hashes them, so deleting or editing one
-// after the gate breaks it. Only verify and compile know these relation
-// names; callers get paths.
-func (o *Outcome) EvidenceFiles() []string {
+// line suffix, sorted, with the sha256 read while each was checked (the
+// run needs Input.HashEvidence). A receipt records them, so deleting or
+// editing one after the gate breaks it, and nothing is read again after
+// the decision. Only verify and compile know these relation names;
+// callers get paths.
+func (o *Outcome) EvidenceFiles() ([]EvidenceFile, error) {
 	files := map[string]bool{}
 	bad := map[string]bool{}
 	for _, f := range o.Program.Facts() {
@@ -34,19 +37,35 @@ func (o *Outcome) EvidenceFiles() []string {
 			bad[ref] = true
 		}
 	}
-	var paths []string
+	sums := map[string]string{}
 	for ref := range files {
 		if bad[ref] {
 			continue
 		}
-		r, err := evidence.ParseRef(ref)
-		if err != nil {
+		info, ok := o.Program.Evidence[ref]
+		if !ok {
 			continue
 		}
-		paths = append(paths, r.Path)
+		p := info.Ref.Path
+		if info.SHA256 == "" {
+			return nil, fmt.Errorf("evidence %s was not hashed while it was checked (Input.HashEvidence)", p)
+		}
+		if prev, ok := sums[p]; ok && prev != info.SHA256 {
+			return nil, fmt.Errorf("evidence %s changed while it was checked; run again", p)
+		}
+		sums[p] = info.SHA256
 	}
-	slices.Sort(paths)
-	return paths
+	out := make([]EvidenceFile, 0, len(sums))
+	for _, p := range slices.Sorted(maps.Keys(sums)) {
+		out = append(out, EvidenceFile{Path: p, SHA256: sums[p]})
+	}
+	return out, nil
+}
+
+// EvidenceFile is a cited file the evidence rules found, with the sha256
+// of the bytes read while it was checked.
+type EvidenceFile struct {
+	Path, SHA256 string
 }
 
 // EvidenceOutDir is the configured output directory as evidence checks

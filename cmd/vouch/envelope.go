@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/verify"
 )
 
@@ -106,8 +106,9 @@ func normLimit(l envelope.Limits) int64 {
 
 // readLimited reads at most limit+1 bytes, so the loader can refuse an
 // oversized file without vouch reading all of it.
+// It refuses anything but a regular file without blocking.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := safeopen.Open(path, safeopen.Options{})
 	if err != nil {
 		return nil, err
 	}

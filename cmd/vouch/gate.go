@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
@@ -55,6 +56,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules ('receipt verify' refuses the receipt when vouch.yaml has an architecture: section)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache when evaluating the architecture rules"},
 			baseFlag(),
+			maxCitationsFlag(), maxEvidenceBytesFlag(),
 		},
 		Action: runGate,
 	}
@@ -80,7 +82,8 @@ func runGate(c *cli.Context) error {
 		Envelope: c.String("envelope"), Rulespec: c.String("rulespec"), Out: c.String("out"),
 		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
 		Observe: c.Bool("observe"), Lint: c.Bool("lint"), NoLint: c.Bool("no-lint"), NoCache: c.Bool("no-cache"),
-		Version: c.App.Version,
+		Version:  c.App.Version,
+		Evidence: evidence.Limits{MaxCitations: c.Int("max-citations"), MaxHashBytes: c.Int64("max-evidence-bytes")},
 	}
 	if c.IsSet("base") {
 		opts.Base, opts.BaseFrom = c.String("base"), "--base"
@@ -137,4 +140,14 @@ func pick(flag, fallback string) string {
 		return flag
 	}
 	return fallback
+}
+
+func maxCitationsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "max-citations", Value: evidence.DefaultMaxCitations,
+		Usage: "refuse (exit 2) an envelope citing more than `N` distinct paths for file_exists/no_file_exists"}
+}
+
+func maxEvidenceBytesFlag() cli.Flag {
+	return &cli.Int64Flag{Name: "max-evidence-bytes", Value: evidence.DefaultMaxHashBytes,
+		Usage: "refuse (exit 2) when the cited files hold more than `N` bytes to hash (each file once)"}
 }

@@ -44,6 +44,8 @@ given.`,
 				&cli.StringFlag{Name: "key-file", Usage: "check the MAC with the key in `FILE` (else $VOUCH_KEY)"},
 				&cli.BoolFlag{Name: "require-signed", Usage: "refuse an unsigned receipt (exit 1), and exit 2 when no key is given"},
 				&cli.BoolFlag{Name: "allow-observed", Usage: "accept a pass that relied on observed (not enforced) failures"},
+				&cli.BoolFlag{Name: "allow-unchecked", Usage: "accept a receipt whose gate decided no predicate (every one skipped: it checked nothing)"},
+				maxEvidenceBytesFlag(),
 				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "the rulespec `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "the envelope `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "root", Usage: "repository `DIR`, for vouch.yaml and the default RECEIPT"},
@@ -62,8 +64,10 @@ func runReceiptVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	opts := receipt.Options{
-		RequireSigned: c.Bool("require-signed"),
-		AllowObserved: c.Bool("allow-observed"),
+		RequireSigned:    c.Bool("require-signed"),
+		AllowObserved:    c.Bool("allow-observed"),
+		AllowUnchecked:   c.Bool("allow-unchecked"),
+		MaxEvidenceBytes: c.Int64("max-evidence-bytes"),
 		// The files the gate would use here: flags, else vouch.yaml's.
 		// Without either there is nothing to compare with.
 		CheckConfig: true,

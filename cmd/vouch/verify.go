@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
@@ -57,6 +58,7 @@ Examples:
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing (as mode: observe on every predicate)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
 			baseFlag(),
+			maxCitationsFlag(),
 		},
 		Action: runVerify,
 	}
@@ -115,15 +117,20 @@ func runVerify(c *cli.Context) error {
 	out, err := verify.Run(verify.Input{
 		RulespecPath: rulespecPath,
 		EnvelopePath: envPath,
-		Limits:       lim,
-		Strict:       strict,
-		MaxElements:  c.Int("max-elements"),
-		Observe:      c.Bool("observe"),
-		Root:         cfg.Root,
-		OutDir:       verify.EvidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
-		Base:         base,
-		BaseFrom:     baseFrom,
-		Outputs:      gate.Outputs(artifactDir(c.String("out"), cfg.Out, envPath)),
+		// ENVELOPE is always named on the command line; the rulespec
+		// only with --rulespec, else it must lie under the root.
+		EnvelopeExplicit: true,
+		RulespecExplicit: c.IsSet("rulespec"),
+		Limits:           lim,
+		Strict:           strict,
+		MaxElements:      c.Int("max-elements"),
+		Observe:          c.Bool("observe"),
+		Root:             cfg.Root,
+		OutDir:           verify.EvidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
+		Evidence:         evidence.Limits{MaxCitations: c.Int("max-citations")},
+		Base:             base,
+		BaseFrom:         baseFrom,
+		Outputs:          gate.Outputs(artifactDir(c.String("out"), cfg.Out, envPath)),
 	})
 	if err != nil {
 		var ie *verify.InputError
