@@ -66,7 +66,7 @@ type Options struct {
 // Outputs are the files a gate (or verify) writes into its artifact
 // directory: not part of the work, so repository facts leave them out.
 func Outputs(dir string) []string {
-	names := []string{verify.ProgramFile, verify.TraceFile, receipt.FileName, lint.ProgramFile, lint.TraceFile, ProgramFile}
+	names := []string{verify.ProgramFile, verify.TraceFile, receipt.FileName, lint.ProgramFile, lint.TraceFile, ProgramFile, "lint"}
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = filepath.Join(dir, n)
@@ -103,6 +103,10 @@ type Result struct {
 	Program string
 	// programSHA256 is the hash of the gate program bytes written.
 	programSHA256 string
+	// Stale is set when the gate program found the envelope stale; Changed
+	// lists the files that changed after it was written.
+	Stale   bool
+	Changed []string
 }
 
 // Lint is the architecture half of a gate run.
@@ -222,7 +226,14 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 			return path
 		}
 	}
-	d, err := decide(out.Report.Verdict, g.Lint)
+	so := StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Envelope: g.Envelope,
+		OutDir: verify.EvidenceOutDir(outFlag, cfg.Root), ArtifactDir: dir}
+	st, err := checkStale(ctx, so, out.Envelope.Metadata)
+	if err != nil {
+		g.Err = err
+		return path
+	}
+	d, err := decide(out.Report.Verdict, g.Lint, st)
 	if err == nil {
 		g.Program, g.programSHA256, err = writeProgram(dir, d.Facts)
 	}
@@ -232,6 +243,10 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	}
 	if g.Lint != nil {
 		g.Lint.Verdict, g.Lint.Blocking, g.Lint.Observed = d.LintVerdict, d.Blocking, d.Observed
+	}
+	if d.Stale {
+		g.Stale = true
+		g.Changed = append(append([]string{}, st.Changed...), st.Newer...)
 	}
 	g.Report = out.Report
 	if d.Verdict != "pass" {
@@ -249,7 +264,13 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 			return ""
 		}
 	}
-	r, err := writeReceipt(path, cfg, out, g, key, opts)
+	work, err := receiptWork(ctx, so, st)
+	if err != nil {
+		g.Err = err
+		g.Report = nil
+		return path
+	}
+	r, err := writeReceipt(path, cfg, out, g, key, opts, work)
 	if err != nil {
 		g.Err = err
 		g.Report = nil
@@ -302,7 +323,7 @@ func lintWanted(opts Options, cfg *config.Config) (bool, error) {
 	return opts.Lint || cfg.Architecture != nil, nil
 }
 
-func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Result, key []byte, opts Options) (*receipt.Receipt, error) {
+func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Result, key []byte, opts Options, work *receipt.Work) (*receipt.Receipt, error) {
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -335,6 +356,7 @@ func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Resul
 	}
 	// Only a gate_verdict(/pass) reaches here: both programs passed.
 	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, "pass"
+	r.Work = work
 	for _, p := range out.Report.Predicates {
 		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
 	}

@@ -45,11 +45,13 @@ type decision struct {
 	Blocking, Observed map[int]bool
 	// Facts are the program's extensional facts, sorted.
 	Facts []ast.Atom
+	// Stale is set when the program derived stale_envelope.
+	Stale bool
 }
 
 // facts are the gate program's extensional facts: the rulespec's verdict
 // and, when l is not nil, the architecture options and findings.
-func facts(rulespecVerdict string, l *Lint) ([]ast.Atom, error) {
+func facts(rulespecVerdict string, l *Lint, st *staleness) ([]ast.Atom, error) {
 	name := func(s string) (ast.Constant, error) {
 		n, err := ast.Name("/" + s)
 		if err != nil {
@@ -82,6 +84,7 @@ func facts(rulespecVerdict string, l *Lint) ([]ast.Atom, error) {
 			}
 		}
 	}
+	out = append(out, st.facts()...)
 	datalog.SortAtoms(out)
 	return out, nil
 }
@@ -89,8 +92,8 @@ func facts(rulespecVerdict string, l *Lint) ([]ast.Atom, error) {
 // decide evaluates the gate program. Exactly one gate_verdict, and exactly
 // one lint_verdict when the rules ran (none otherwise), or it is an
 // evaluation error: never a pass.
-func decide(rulespecVerdict string, l *Lint) (*decision, error) {
-	fs, err := facts(rulespecVerdict, l)
+func decide(rulespecVerdict string, l *Lint, st *staleness) (*decision, error) {
+	fs, err := facts(rulespecVerdict, l, st)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +119,7 @@ func decide(rulespecVerdict string, l *Lint) (*decision, error) {
 	if d.Verdict, err = one("gate_verdict", 1); err != nil {
 		return nil, err
 	}
+	d.Stale = len(res.Facts("stale_envelope", 1)) > 0
 	lintWant := 0
 	if l != nil {
 		lintWant = 1

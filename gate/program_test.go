@@ -43,7 +43,7 @@ func TestDecide(t *testing.T) {
 				}
 				l = &Lint{Report: rep, Strict: tt.strict, Observe: tt.observe}
 			}
-			d, err := decide(tt.rulespec, l)
+			d, err := decide(tt.rulespec, l, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestDecide(t *testing.T) {
 // TestDecideFailsClosed: a verdict the program does not know derives no
 // gate_verdict, which is an error, never a pass.
 func TestDecideFailsClosed(t *testing.T) {
-	if d, err := decide("maybe", nil); err == nil {
+	if d, err := decide("maybe", nil, nil); err == nil {
 		t.Fatalf("decide(maybe) = %+v, want an error", d)
 	}
 }

@@ -75,6 +75,9 @@ type JSONGate struct {
 	// Problem says why there is no report: missing_envelope or error.
 	Problem string `json:"problem,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Stale lists the files that changed after the envelope was written,
+	// when the gate found it stale.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // JSONLint is the "lint" field of the gate's JSON output: the lint
@@ -101,6 +104,15 @@ func NewJSON(g *Result) JSON {
 		j.Gate.Problem, j.Gate.Message = "error", errText(g.Err)
 		if g.Missing {
 			j.Gate.Problem, j.Gate.Message = "missing_envelope", g.MissingMessage()
+		}
+	}
+	if g.Stale {
+		j.Gate.Stale = append([]string{}, g.Changed...)
+		if j.Gate.Stale == nil {
+			j.Gate.Stale = []string{}
+		}
+		if j.Gate.Message == "" {
+			j.Gate.Problem, j.Gate.Message = "stale_envelope", StaleMessage(g.Envelope, g.Changed)
 		}
 	}
 	if l := g.Lint; l != nil && l.Report != nil {
@@ -142,6 +154,9 @@ func Reason(g *Result) string {
 		return "the gate could not verify the work, so it is not done (fail closed): " + g.Err.Error()
 	}
 	var b strings.Builder
+	if g.Stale {
+		b.WriteString(StaleMessage(g.Envelope, g.Changed) + " ")
+	}
 	if g.Report.Verdict != "pass" {
 		fmt.Fprintf(&b, "the envelope %s does not pass the rulespec %s. ", g.Envelope, g.Rulespec)
 		_ = g.Report.WriteFixes(&b)
@@ -184,6 +199,9 @@ func WriteText(w io.Writer, g *Result, opts RenderOptions) error {
 		return err
 	}
 	b.WriteString("gate: FAIL\n")
+	if g.Stale {
+		b.WriteString(StaleMessage(g.Envelope, g.Changed) + "\n")
+	}
 	if g.Report.Verdict != "pass" {
 		_ = g.Report.WriteFixes(&b)
 	}
@@ -228,6 +246,9 @@ func WriteGitHub(w io.Writer, g *Result) error {
 		}
 		if g.Lint != nil {
 			as = append(as, g.Lint.annotations()...)
+		}
+		if g.Stale {
+			as = append(as, output.Annotation{Level: "error", File: g.Envelope, Title: "vouch: stale envelope", Message: StaleMessage(g.Envelope, g.Changed)})
 		}
 	}
 	if err := output.WriteAnnotations(w, as); err != nil {

@@ -60,6 +60,46 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Finding Id is recorded in the baseline file: reported, never blocking.", NumValue: -2828039263545283654},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Yes"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The envelope carries the state of the work it describes (metadata.vouch_state, written by vouch envelope write).", NumValue: -7786743929180029570},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "D"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The digest of the work recorded in the envelope's stamp.", NumValue: 5793443708621273748},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "work_digest", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "D"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The digest of the work now, recomputed against the stamp's base commit.", NumValue: -3228336110473569346},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "changed_since_stamp", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Path"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Path's content differs from what the stamp recorded.", NumValue: -6928497945158390706},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Path"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Path changed since the base and was modified after the (unstamped) envelope was.", NumValue: -3244769999211289511},
+			}},
+		}},
 	}, Clauses: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Id"},
@@ -134,11 +174,39 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "work_digest", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "S"}, Right: ast.Variable{Symbol: "W"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/rulespec", NumValue: -6527293973848485805},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rulespec_verdict", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/stale_envelope", NumValue: -1122664806203437942},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
@@ -179,20 +247,25 @@ func semanticsUnit() parse.SourceUnit {
 // gives it for semanticsUnit(), built without analysing.
 func semanticsAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "baselined", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:          struct{}{},
-		ast.PredicateSym{Symbol: "lint_ran", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "option", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "rulespec_verdict", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "baselined", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:             struct{}{},
+		ast.PredicateSym{Symbol: "lint_ran", Arity: 1}:            struct{}{},
+		ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "option", Arity: 1}:              struct{}{},
+		ast.PredicateSym{Symbol: "rulespec_verdict", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "work_digest", Arity: 1}:         struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: struct{}{},
 	}, Rules: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Id"},
@@ -267,11 +340,39 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "work_digest", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "S"}, Right: ast.Variable{Symbol: "W"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/rulespec", NumValue: -6527293973848485805},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rulespec_verdict", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/stale_envelope", NumValue: -1122664806203437942},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}, Args: []ast.BaseTerm{
@@ -312,6 +413,36 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "Finding Id is recorded in the baseline file: reported, never blocking.", NumValue: -2828039263545283654},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "changed_since_stamp", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "changed_since_stamp", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Path"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Path's content differs from what the stamp recorded.", NumValue: -6928497945158390706},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Yes"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The envelope carries the state of the work it describes (metadata.vouch_state, written by vouch envelope write).", NumValue: -7786743929180029570},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -477,6 +608,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Path"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Path changed since the base and was modified after the (unstamped) envelope was.", NumValue: -3244769999211289511},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "option", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Name"},
 		}}, Descr: []ast.Atom{
@@ -507,9 +653,57 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "D"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The digest of the work recorded in the envelope's stamp.", NumValue: 5793443708621273748},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "work_digest", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "work_digest", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "D"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The digest of the work now, recomputed against the stamp's base commit.", NumValue: -3228336110473569346},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 	}}, Strata: []analysis.Nodeset{
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}: struct{}{},
@@ -533,13 +727,14 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:  6,
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:  5,
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:  7,
-		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}: 0,
-		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}: 1,
-		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:  3,
-		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}: 2,
-		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:  4,
+		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:   7,
+		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:   6,
+		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:   8,
+		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:  0,
+		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:  2,
+		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:   4,
+		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:  3,
+		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:   5,
+		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: 1,
 	}}
 }

@@ -98,7 +98,18 @@ type Receipt struct {
 	// Architecture is present when the gate also evaluated the
 	// architecture rules.
 	Architecture *Architecture `json:"architecture,omitempty"`
-	MAC          *MAC          `json:"mac,omitempty"`
+	// Work pins the state of the work the gate passed: the base commit
+	// and the digest of every changed file's content. Verify recomputes
+	// it, so the receipt fails once the code changes. Absent outside a
+	// git work tree.
+	Work *Work `json:"work,omitempty"`
+	MAC  *MAC  `json:"mac,omitempty"`
+}
+
+// Work is the state of the work a receipt pins.
+type Work struct {
+	Base   string `json:"base"`
+	Digest string `json:"digest"`
 }
 
 // Architecture records the architecture rules a gate evaluated: their
@@ -576,6 +587,11 @@ type Options struct {
 	// MaxEvidenceBytes caps the bytes read to rehash evidence; zero
 	// means DefaultMaxEvidenceBytes.
 	MaxEvidenceBytes int64
+	// WorkDigest recomputes the digest of the work against base, for the
+	// envelope at envelope and artifacts in dir (gate.WorkState). A
+	// receipt pinning the work is refused when it is nil or the digest
+	// differs.
+	WorkDigest func(base, envelope, dir string) (string, error)
 }
 
 // DefaultMaxEvidenceBytes is the evidence rehashing budget, the gate's
@@ -734,6 +750,20 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 		}
 	}
 	probs = append(probs, checkEvidence(r, dir, opts.Root, opts.MaxEvidenceBytes)...)
+	if r.Work != nil {
+		switch {
+		case opts.WorkDigest == nil:
+			probs = append(probs, Problem{"work", "the receipt pins the state of the work, and nothing here can recompute it"})
+		default:
+			got, err := opts.WorkDigest(r.Work.Base, filepath.Join(dir, filepath.FromSlash(r.Envelope.Path)), dir)
+			switch {
+			case err != nil:
+				probs = append(probs, Problem{"work", fmt.Sprintf("the state of the work cannot be recomputed: %v", err)})
+			case got != r.Work.Digest:
+				probs = append(probs, Problem{"work", fmt.Sprintf("the work changed after the gate passed (files differ from base %.12s); run the gate again", r.Work.Base)})
+			}
+		}
+	}
 	if opts.Architecture && r.Architecture == nil {
 		probs = append(probs, Problem{"architecture", "vouch.yaml has an architecture: section, but the receipt records no architecture block: the architecture rules were not run (vouch gate --no-lint?); re-run the gate without --no-lint"})
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// file, or a directory and everything under it. .vouch is always
 	// excluded.
 	Exclude []string
+	// StateOnly derives only what State needs (the changed paths and
+	// their contents), not imports, dependencies or exports: staleness
+	// checks run it on every gate.
+	StateOnly bool
 }
 
 // File is one changed path.
@@ -151,7 +155,7 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}
 	changes = excludeOwn(abs, changes, opts.Exclude)
-	if err := d.build(ctx, g, abs, changes); err != nil {
+	if err := d.build(ctx, g, abs, changes, opts.StateOnly); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -207,7 +211,7 @@ func excludeOwn(root string, cs []change, exclude []string) []change {
 }
 
 // build fills the document from the changes.
-func (d *Doc) build(ctx context.Context, g *git, root string, cs []change) error {
+func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, stateOnly bool) error {
 	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.Path, b.Path) })
 	d.Files = make([]File, 0, len(cs))
 	d.Changed, d.Added, d.Modified, d.Deleted, d.Renamed, d.TestsChanged = []string{}, []string{}, []string{}, []string{}, []string{}, []string{}
@@ -232,6 +236,12 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change) error
 		if c.Test {
 			d.TestsChanged = append(d.TestsChanged, c.Path)
 		}
+	}
+	if stateOnly {
+		src := &sources{root: root, cs: cs, commit: d.BaseCommit}
+		src.hashAll()
+		d.state = src.digests()
+		return nil
 	}
 	br, err := g.blobs(ctx)
 	if err != nil {
@@ -272,6 +282,28 @@ func wanted(p string) bool {
 		return true
 	}
 	return isManifest(p)
+}
+
+// hashAll hashes the working-tree side of every change and reads
+// nothing else.
+func (s *sources) hashAll() {
+	s.hashes = map[string]string{}
+	for _, c := range s.cs {
+		if c.Status == Deleted {
+			s.hashes[c.Path] = "deleted"
+			continue
+		}
+		data, err := readLimited(filepath.Join(s.root, filepath.FromSlash(c.Path)))
+		switch {
+		case err == nil:
+			sum := sha256.Sum256(data)
+			s.hashes[c.Path] = hex.EncodeToString(sum[:])
+		case os.IsNotExist(err):
+			s.hashes[c.Path] = "missing"
+		default:
+			s.hashes[c.Path] = "unreadable"
+		}
+	}
 }
 
 func (s *sources) load() error {

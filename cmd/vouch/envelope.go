@@ -8,8 +8,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/internal/safeopen"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/verify"
 )
 
@@ -28,12 +30,18 @@ file and a rename, so no reader ever sees half an envelope. It then verifies the
 prints the counts and every failing predicate: its id and claim, what was expected, what was
 found, why, and its notes.
 
+In a git work tree the envelope is stamped with the state of the work it describes: under
+metadata.vouch_state, the base commit and a digest of every changed file's content (see
+docs/gating.md). The gate recomputes that state and fails a stamped envelope that no longer
+matches the work, naming the files that changed.
+
 Exit codes: 0 written and passing, 1 written but failing, 2 not written (bad input), or written
 but the rulespec could not be checked.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "from", Value: "-", Usage: "read the envelope from `FILE` ('-' for standard input)"},
 				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml)"},
 				&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: found from the working directory)"},
+				baseFlag(),
 			},
 			Action: runEnvelopeWrite,
 		}},
@@ -68,17 +76,41 @@ func runEnvelopeWrite(c *cli.Context) error {
 	if string(env.Facts) == "{}" {
 		return fail(exitError, fmt.Errorf("%s: facts is empty, nothing written; list what you did under facts: (the rulespec's claims name the facts it checks)", name))
 	}
+	w := c.App.Writer
+	base, baseFrom := baseOf(c, cfg)
+	st, err := gate.WorkState(c.Context, gate.StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Envelope: dst,
+		OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: artifactDir("", cfg.Out, dst)})
+	stamped := err == nil
+	if err != nil {
+		var re *repofacts.Error
+		if !errors.As(err, &re) || base != "" {
+			return fail(exitError, fmt.Errorf("nothing written: %w", err))
+		}
+		// Not a git work tree (or no git): there is no state to stamp.
+		err = nil
+	} else if data, err = envelope.SetMetadata(data, gate.StampKey, st); err == nil {
+		_, err = envelope.Parse(name, data, cfg.Limits)
+	}
+	if err != nil {
+		return fail(exitError, fmt.Errorf("stamp the envelope, nothing written: %w", err))
+	}
 	if err := atomicfile.Write(dst, data, 0o644); err != nil {
 		return fail(exitError, err)
 	}
-	w := c.App.Writer
 	fmt.Fprintf(w, "wrote %s\n", dst)
+	if stamped {
+		fmt.Fprintf(w, "stamped with the state of the work: %d changed files since %.12s\n", len(st.Files), st.Base)
+	}
 	out, err := verify.Run(verify.Input{
 		RulespecPath: pick(c.String("rulespec"), cfg.Rulespec),
 		EnvelopePath: dst,
 		Limits:       cfg.Limits,
 		Strict:       cfg.Strict,
 		Root:         cfg.Root,
+		Base:         base,
+		BaseFrom:     baseFrom,
+		Outputs:      gate.Outputs(artifactDir("", cfg.Out, dst)),
+		OutDir:       verify.EvidenceOutDir(cfg.Out, cfg.Root),
 	})
 	if err != nil {
 		var ie *verify.InputError

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -97,7 +98,19 @@ func runGate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
+	stopActive := false
+	if format == "claude-hook" {
+		stopActive = stopHookActive(c.App.Reader)
+	}
 	g, runErr := gate.Run(c.Context, opts)
+	if stopActive && g.Verdict != "pass" {
+		// Claude Code is already continuing because of this hook's last
+		// block. Its protocol asks hooks not to block again, or the agent
+		// loops forever: let it stop, say why on stderr, and keep no
+		// receipt, so 'vouch receipt verify' (CI) still fails.
+		fmt.Fprintf(c.App.ErrWriter, "vouch gate: not blocking again (stop_hook_active); the work still does not pass and has no receipt: %s\n", gate.Reason(g))
+		return nil
+	}
 	err = output.WriteTargets(targets, func(format string, w io.Writer) error {
 		return gate.Render(w, format, g, gate.RenderOptions{})
 	})
@@ -150,4 +163,23 @@ func maxCitationsFlag() cli.Flag {
 func maxEvidenceBytesFlag() cli.Flag {
 	return &cli.Int64Flag{Name: "max-evidence-bytes", Value: evidence.DefaultMaxHashBytes,
 		Usage: "refuse (exit 2) when the cited files hold more than `N` bytes to hash (each file once)"}
+}
+
+// stopHookActive reads a Claude Code Stop hook event from r and reports
+// its stop_hook_active field. Anything else (a terminal, no input, not
+// JSON) is false: the gate then blocks as usual.
+func stopHookActive(r io.Reader) bool {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice != 0 {
+			return false
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return false
+	}
+	var ev struct {
+		StopHookActive bool `json:"stop_hook_active"`
+	}
+	return json.Unmarshal(data, &ev) == nil && ev.StopHookActive
 }

@@ -8,8 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/verify"
 )
 
 func receiptCommand() *cli.Command {
@@ -78,6 +80,11 @@ func runReceiptVerify(c *cli.Context) error {
 		Architecture: cfg.Architecture != nil,
 		Strict:       cfg.Strict,
 		ArchStrict:   cfg.Architecture != nil && cfg.Architecture.Strict,
+		WorkDigest: func(base, env, dir string) (string, error) {
+			st, err := gate.WorkState(c.Context, gate.StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base",
+				Envelope: env, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: dir})
+			return st.Digest, err
+		},
 	}
 	if cfg.File != "" || c.String("rulespec") != "" {
 		opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
