@@ -137,23 +137,29 @@ func citation(check, ref string, res *datalog.Result) Citation {
 	return c
 }
 
+// stringArg is argument i as a string, or its printed form when it is
+// not a string constant.
 func stringArg(a ast.Atom, i int) string {
-	if c, ok := a.Args[i].(ast.Constant); ok && c.Type == ast.StringType {
-		return c.Symbol
+	if s, ok := datalog.String(a.Args[i]); ok {
+		return s
 	}
 	return a.Args[i].String()
 }
 
+// nameArg is argument i as a name ("/file"), or any other constant's
+// symbol, or its printed form.
 func nameArg(a ast.Atom, i int) string {
+	if s, ok := datalog.Name(a.Args[i]); ok {
+		return s
+	}
 	if c, ok := a.Args[i].(ast.Constant); ok {
 		return c.Symbol
 	}
 	return a.Args[i].String()
 }
 
+// intArg is argument i as a number, 0 when it is not one.
 func intArg(a ast.Atom, i int) int64 {
-	if c, ok := a.Args[i].(ast.Constant); ok && c.Type == ast.NumberType {
-		return c.NumValue
-	}
-	return 0
+	n, _ := datalog.Number(a.Args[i])
+	return n
 }

@@ -249,8 +249,8 @@ func factsByPredicate(prog *compile.Program) map[int][]string {
 		idx := -1
 		for _, f := range sec.Facts {
 			if f.Predicate.Symbol == "predicate" && len(f.Args) == 2 {
-				if c, ok := f.Args[0].(ast.Constant); ok && c.Type == ast.NumberType {
-					idx = int(c.NumValue)
+				if n, ok := datalog.Number(f.Args[0]); ok {
+					idx = int(n)
 				}
 			}
 		}

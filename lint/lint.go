@@ -144,24 +144,22 @@ func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Op
 	return o, nil
 }
 
+// constStr is a finding's argument as text: a string or name as it is, a
+// number in decimal.
 func constStr(t ast.BaseTerm) string {
+	if n, ok := datalog.Number(t); ok {
+		return itoa(int(n))
+	}
 	if c, ok := t.(ast.Constant); ok {
-		if c.Type == ast.StringType {
-			return c.Symbol
-		}
-		if c.Type == ast.NumberType {
-			return itoa(int(c.NumValue))
-		}
 		return c.Symbol
 	}
 	return t.String()
 }
 
+// constInt is a number argument, 0 when it is not one.
 func constInt(t ast.BaseTerm) int {
-	if c, ok := t.(ast.Constant); ok && c.Type == ast.NumberType {
-		return int(c.NumValue)
-	}
-	return 0
+	n, _ := datalog.Number(t)
+	return int(n)
 }
 
 // collect reads the derived findings back, in a stable order.

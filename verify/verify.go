@@ -361,21 +361,9 @@ func indexSet(facts []ast.Atom) map[int64]bool {
 	return out
 }
 
-func intArg(a ast.Atom, i int) (int64, bool) {
-	c, ok := a.Args[i].(ast.Constant)
-	if !ok || c.Type != ast.NumberType {
-		return 0, false
-	}
-	return c.NumValue, true
-}
+func intArg(a ast.Atom, i int) (int64, bool) { return datalog.Number(a.Args[i]) }
 
-func nameArg(a ast.Atom, i int) (string, bool) {
-	c, ok := a.Args[i].(ast.Constant)
-	if !ok || c.Type != ast.NameType {
-		return "", false
-	}
-	return c.Symbol, true
-}
+func nameArg(a ast.Atom, i int) (string, bool) { return datalog.Name(a.Args[i]) }
 
 func strArg(a ast.Atom, i int) string {
 	c, ok := a.Args[i].(ast.Constant)
