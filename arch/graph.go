@@ -133,7 +133,7 @@ func (m *Model) crossCheck(parse ErrorList) ErrorList {
 
 func sortErrors(errs ErrorList) {
 	slices.SortStableFunc(errs, func(a, b *Error) int {
-		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 }
 
@@ -145,7 +145,7 @@ func (m *Model) check(nodesKnown bool) ErrorList {
 	var names []string
 	for i, n := range m.Nodes {
 		if j, dup := ids[n.ID]; dup {
-			errs = append(errs, &Error{Pos: n.Pos, Msg: fmt.Sprintf("node %q is declared twice (first at %s)", n.ID, m.Nodes[j].Pos)})
+			errs = append(errs, errAt(n.Pos, fmt.Sprintf("node %q is declared twice (first at %s)", n.ID, m.Nodes[j].Pos)))
 			continue
 		}
 		ids[n.ID] = i
@@ -156,7 +156,7 @@ func (m *Model) check(nodesKnown bool) ErrorList {
 		if !nodesKnown {
 			return
 		}
-		errs = append(errs, &Error{Pos: pos, Msg: fmt.Sprintf("%s %q is not a node of the graph%s", what, id, suggest.Hint(id, names))})
+		errs = append(errs, errAt(pos, fmt.Sprintf("%s %q is not a node of the graph%s", what, id, suggest.Hint(id, names))))
 	}
 	var tagged []string
 	for id := range m.pendingTags {
@@ -188,7 +188,7 @@ func (m *Model) check(nodesKnown bool) ErrorList {
 	for _, r := range m.Rules {
 		if r.Name != "" {
 			if p, dup := rules[r.Name]; dup {
-				errs = append(errs, &Error{Pos: r.Pos, Msg: fmt.Sprintf("rule name %q is used twice (first at %s)", r.Name, p)})
+				errs = append(errs, errAt(r.Pos, fmt.Sprintf("rule name %q is used twice (first at %s)", r.Name, p)))
 			}
 			rules[r.Name] = r.Pos
 		}

@@ -69,7 +69,7 @@ func load(root, config string) (*Model, error) {
 	if config != "" {
 		st, err := os.Stat(config)
 		if err != nil {
-			return nil, ErrorList{{Pos: Pos{File: config}, Msg: "cannot read: " + yamldoc.Reason(err)}}
+			return nil, ErrorList{{File: config, Msg: "cannot read: " + yamldoc.Reason(err)}}
 		}
 		if st.IsDir() {
 			return LoadBeadloom(config)
@@ -112,7 +112,7 @@ func loadVouch(file string) (*Model, error) {
 func LoadBeadloom(dir string) (*Model, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: dir}, Msg: "cannot read: " + yamldoc.Reason(err)}}
+		return nil, ErrorList{{File: dir, Msg: "cannot read: " + yamldoc.Reason(err)}}
 	}
 	m := &Model{Layout: "beadloom", Annotations: true}
 	var errs ErrorList
@@ -226,22 +226,9 @@ func ParseBeadloom(file string, data []byte, rules bool) (*Model, error) {
 func readLimited(file string) ([]byte, error) {
 	data, err := yamldoc.ReadFile(file, "architecture file", MaxBytes)
 	if err != nil {
-		return nil, fromDoc(err)
+		return nil, err
 	}
 	return data, nil
-}
-
-// fromDoc converts yamldoc's positioned errors into this package's.
-func fromDoc(err error) error {
-	var dl yamldoc.ErrorList
-	if !errors.As(err, &dl) {
-		return err
-	}
-	out := make(ErrorList, 0, len(dl))
-	for _, e := range dl {
-		out = append(out, &Error{Pos: Pos{File: e.File, Line: e.Line, Col: e.Col}, Msg: e.Msg})
-	}
-	return out
 }
 
 // parser walks yaml.Node trees, collecting every problem rather than
@@ -268,7 +255,7 @@ func (p *parser) result() error {
 func (p *parser) pos(n *yaml.Node) Pos { return Pos{File: p.file, Line: n.Line, Col: n.Column} }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, errAt(p.pos(n), fmt.Sprintf(format, args...)))
 }
 
 // document parses one YAML file into m. topKeys nil accepts any top-level
@@ -278,13 +265,13 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 		// yaml.v3 has panicked on hostile input before; configuration must
 		// never crash vouch.
 		if r := recover(); r != nil {
-			p.errs = append(p.errs, &Error{Pos: Pos{File: p.file}, Msg: fmt.Sprintf("not valid YAML: %v", r)})
+			p.errs = append(p.errs, errAt(Pos{File: p.file}, fmt.Sprintf("not valid YAML: %v", r)))
 		}
 	}()
 	top, err := yamldoc.Decode(p.file, data, "file")
 	if err != nil {
 		var el ErrorList
-		if errors.As(fromDoc(err), &el) {
+		if errors.As(err, &el) {
 			p.errs = append(p.errs, el...)
 		}
 		return
@@ -807,7 +794,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 // its whole member set, and that only those do: an exemption by one
 // endpoint would keep silencing a cycle that grows.
 func (p *parser) cycleExemption(t RuleType, e Exemption) {
-	fail := func(msg string) { p.errs = append(p.errs, &Error{Pos: e.Pos, Msg: msg}) }
+	fail := func(msg string) { p.errs = append(p.errs, errAt(e.Pos, msg)) }
 	switch {
 	case t == ForbidCycles && (e.From != "" || e.To != ""):
 		fail("a forbid_cycles exemption names every member of the cycle (members: [a, b]), not from/to")

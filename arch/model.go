@@ -11,6 +11,8 @@ package arch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Pos locates something in a configuration file for error messages.
@@ -233,23 +235,13 @@ type Model struct {
 	pendingPos  map[string]Pos
 }
 
-// Error is one configuration problem, positioned for editors.
-type Error struct {
-	Pos Pos
-	Msg string
-}
-
-// Error formats the problem as file:line:col: message.
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+// Error is one problem in an architecture file: yamldoc's positioned error.
+type Error = yamldoc.Error
 
 // ErrorList is every problem found, in file order.
-type ErrorList []*Error
+type ErrorList = yamldoc.ErrorList
 
-// Error joins the problems one per line.
-func (l ErrorList) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
+// errAt is a problem at p.
+func errAt(p Pos, msg string) *Error {
+	return &Error{File: p.File, Pos: yamldoc.Pos{Line: p.Line, Col: p.Col}, Msg: msg}
 }

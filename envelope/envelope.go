@@ -78,37 +78,8 @@ func (l Limits) normalized() Limits {
 }
 
 // Error is the only error type the package returns, so callers can always
-// show the user where the problem is.
-type Error struct {
-	File string
-	// Line and Col are 1-based; 0 means unknown and is left out of Error().
-	Line, Col int
-	Msg       string
-	// Err is the underlying cause, if any, so errors.Is(err, fs.ErrNotExist)
-	// still works for a missing file.
-	Err error
-}
-
-// Error formats the error as "file:line:col: msg", leaving out the parts
-// that are unknown, in the form editors and CI annotators recognise.
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(e.Line))
-		if e.Col > 0 {
-			b.WriteByte(':')
-			b.WriteString(strconv.Itoa(e.Col))
-		}
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// Unwrap returns the underlying cause, if any.
-func (e *Error) Unwrap() error { return e.Err }
+// show the user where the problem is: yamldoc's positioned error.
+type Error = yamldoc.Error
 
 // Envelope is a loaded and validated envelope.
 type Envelope struct {
@@ -191,7 +162,7 @@ func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*En
 		root = root.Content[0]
 	}
 	if root.Kind == yaml.DocumentNode || isNull(root) {
-		return nil, &Error{File: file, Line: root.Line, Col: root.Column,
+		return nil, &Error{File: file, Pos: yamldoc.Pos{Line: root.Line, Col: root.Column},
 			Msg: "the envelope is empty; write a mapping with a top-level facts: key"}
 	}
 	if root.Kind != yaml.MappingNode {
@@ -281,7 +252,7 @@ func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
 	case err != nil:
 		return nil, yamlError(file, err)
 	default:
-		return nil, &Error{File: file, Line: second.Line, Col: second.Column,
+		return nil, &Error{File: file, Pos: yamldoc.Pos{Line: second.Line, Col: second.Column},
 			Msg: "the envelope holds more than one YAML document; keep a single document (remove the --- separator)"}
 	}
 }
@@ -294,12 +265,12 @@ func yamlError(file string, err error) error {
 		advice = "; flatten the data"
 	}
 	line, text := yamldoc.SyntaxLine(err)
-	return &Error{File: file, Line: line, Msg: "not valid YAML: " + text + advice, Err: err}
+	return &Error{File: file, Pos: yamldoc.Pos{Line: line}, Msg: "not valid YAML: " + text + advice, Err: err}
 }
 
 // at builds an *Error positioned at n.
 func at(file string, n *yaml.Node, format string, args ...any) *Error {
-	return &Error{File: file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: file, Pos: yamldoc.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // resolveAlias follows alias nodes to their target, giving up (nil) on a

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 func TestParseValid(t *testing.T) {
@@ -233,10 +235,10 @@ func TestErrorString(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{File: "e.yaml", Line: 4, Col: 3, Msg: "bad"}, "e.yaml:4:3: bad"},
-		{Error{File: "e.yaml", Line: 4, Msg: "bad"}, "e.yaml:4: bad"},
+		{Error{File: "e.yaml", Pos: yamldoc.Pos{Line: 4, Col: 3}, Msg: "bad"}, "e.yaml:4:3: bad"},
+		{Error{File: "e.yaml", Pos: yamldoc.Pos{Line: 4}, Msg: "bad"}, "e.yaml:4: bad"},
 		{Error{File: "e.yaml", Msg: "bad"}, "e.yaml: bad"},
-		{Error{File: "e.yaml", Col: 7, Msg: "bad"}, "e.yaml: bad"},
+		{Error{File: "e.yaml", Pos: yamldoc.Pos{Col: 7}, Msg: "bad"}, "e.yaml: bad"},
 	}
 	for _, tt := range tests {
 		if got := tt.e.Error(); got != tt.want {

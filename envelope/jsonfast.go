@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // The JSON fast path. Most envelopes are JSON written by a program, and
@@ -541,7 +543,7 @@ func (c *jsonConverter) lineCol(off int) (line, col int) {
 
 func (c *jsonConverter) errAt(off int, format string, args ...any) *Error {
 	line, col := c.lineCol(off)
-	return &Error{File: c.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: c.file, Pos: yamldoc.Pos{Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // kindName describes the value at off as the YAML path's kindName would.

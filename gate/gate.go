@@ -300,10 +300,10 @@ func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) 
 		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache,
 		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy,
 	})
-	var ce lint.ConfigErrors
+	var ce *lint.ConfigErrors
 	switch {
 	case errors.As(err, &ce):
-		l.Report = lint.ErrorReport(ce)
+		l.Report = lint.ErrorReport(ce.List)
 		return l, err
 	case err != nil:
 		return l, fmt.Errorf("architecture rules: %w", err)

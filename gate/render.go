@@ -7,12 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vouch-dev/vouch/config"
-	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/verify"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Formats lists the gate's output formats.
@@ -270,28 +268,18 @@ func WriteGitHub(w io.Writer, g *Result) error {
 // files; anything else becomes one unpositioned annotation.
 func ErrorAnnotations(err error) []output.Annotation {
 	var out []output.Annotation
-	var rl rulespec.ErrorList
-	var cl config.ErrorList
-	var ee *envelope.Error
-	var le lint.ConfigErrors
+	var list yamldoc.ErrorList
+	var one *yamldoc.Error
 	at := func(file string, line, col int, msg string) output.Annotation {
 		return output.Annotation{Level: "error", File: file, Line: line, Col: col, Message: msg}
 	}
 	switch {
-	case errors.As(err, &le):
-		for _, e := range le {
-			out = append(out, at(e.File, e.Line, e.Column, e.Message))
-		}
-	case errors.As(err, &rl):
-		for _, e := range rl {
+	case errors.As(err, &list):
+		for _, e := range list {
 			out = append(out, at(e.File, e.Line, e.Col, e.Msg))
 		}
-	case errors.As(err, &cl):
-		for _, e := range cl {
-			out = append(out, at(e.File, e.Line, e.Col, e.Msg))
-		}
-	case errors.As(err, &ee):
-		out = append(out, at(ee.File, ee.Line, ee.Col, ee.Msg))
+	case errors.As(err, &one):
+		out = append(out, at(one.File, one.Line, one.Col, one.Msg))
 	default:
 		out = append(out, output.Annotation{Level: "error", Title: "vouch", Message: err.Error()})
 	}

@@ -53,7 +53,7 @@ func results() map[string]*Result {
 		{Rule: "shop-auth", Type: "deny", Severity: "warn", File: "src/shop/b.py", Line: 1, From: "shop", To: "auth", Message: "shop imports auth"},
 		{Rule: "old", Type: "deny", Severity: "error", File: "src/x.py", Line: 9, Message: "x imports y", Baseline: true},
 	}
-	lintReport := &lint.Report{Version: lint.ReportVersion, Findings: findings, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: []lint.ConfigError{}}
+	lintReport := &lint.Report{Version: lint.ReportVersion, Findings: findings, Stale: []lint.StaleEntry{}, Skipped: []lint.SkippedRule{}, Errors: []*lint.ConfigError{}}
 	lintReport.Summary.RulesEvaluated = 3
 	lintReport.Count()
 

@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Config says what Check evaluates. Its zero value finds the
@@ -48,17 +48,19 @@ type Config struct {
 }
 
 // ConfigErrors are configuration problems that stopped a check (exit 2),
-// each positioned where it is known.
-type ConfigErrors []ConfigError
+// each positioned where it is known. It unwraps to the positioned list, so
+// callers annotate it as they annotate any loader's errors.
+type ConfigErrors struct {
+	List yamldoc.ErrorList
+}
 
 // Error lists the problems one per line.
-func (e ConfigErrors) Error() string {
-	msgs := make([]string, len(e))
-	for i, ce := range e {
-		msgs[i] = ce.String()
-	}
-	return "invalid architecture configuration:\n" + strings.Join(msgs, "\n")
+func (e *ConfigErrors) Error() string {
+	return "invalid architecture configuration:\n" + e.List.Error()
 }
+
+// Unwrap is the positioned list.
+func (e *ConfigErrors) Unwrap() error { return e.List }
 
 // Check is the architecture pipeline that vouch lint and vouch gate both
 // run: load the configuration, insist on rules when they were asked for,
@@ -75,10 +77,10 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, configErrors(err)
 	}
-	var notices []ConfigError
+	var notices []*ConfigError
 	if len(model.Rules) == 0 {
 		if cfg.RequiredBy != "" {
-			return nil, ConfigErrors{NoRulesError(model, root, cfg.File, cfg.RequiredBy, cfg.Remedy)}
+			return nil, &ConfigErrors{yamldoc.ErrorList{NoRulesError(model, root, cfg.File, cfg.RequiredBy, cfg.Remedy)}}
 		}
 		notices = append(notices, noRulesNotice(model, root))
 	}
@@ -109,7 +111,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	var baseline []BaselineEntry
 	if cfg.Baseline != "" && !cfg.SkipBaseline {
 		if baseline, err = ReadBaseline(cfg.Baseline); err != nil {
-			return nil, ConfigErrors{{Message: err.Error()}}
+			return nil, &ConfigErrors{yamldoc.ErrorList{{Msg: err.Error()}}}
 		}
 		files = append(files, cfg.Baseline)
 	}
@@ -144,7 +146,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 // ErrorReport is the report of a check that stopped on configuration
 // problems: no findings, only the errors, so every format can still
 // render a complete document (a SARIF consumer always gets a valid log).
-func ErrorReport(errs []ConfigError) *Report {
+func ErrorReport(errs []*ConfigError) *Report {
 	return &Report{Version: ReportVersion, Findings: []Finding{}, Stale: []StaleEntry{}, Skipped: []SkippedRule{}, Errors: errs}
 }
 
@@ -166,10 +168,10 @@ func tuneMemory() {
 // (by requiredBy) when none were found: no architecture file at all, or
 // one defining no rule vouch evaluates. It names where vouch looked and how
 // to fix it; remedy says how to stop asking.
-func NoRulesError(model *arch.Model, root, file, requiredBy, remedy string) ConfigError {
+func NoRulesError(model *arch.Model, root, file, requiredBy, remedy string) *ConfigError {
 	if model.Layout == "none" {
 		want := filepath.Join(root, arch.FileName)
-		return ConfigError{File: want, Message: fmt.Sprintf(
+		return &ConfigError{File: want, Msg: fmt.Sprintf(
 			"not found, nor is %s: %s asks for architecture rules but none are configured; create %s with rules, set architecture.config in vouch.yaml to your architecture file, or %s",
 			filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), requiredBy, want, remedy)}
 	}
@@ -180,34 +182,30 @@ func NoRulesError(model *arch.Model, root, file, requiredBy, remedy string) Conf
 	default:
 		file = filepath.Join(root, filepath.FromSlash(arch.BeadloomDir))
 	}
-	return ConfigError{File: file, Message: fmt.Sprintf(
+	return &ConfigError{File: file, Msg: fmt.Sprintf(
 		"defines no rules vouch evaluates, but %s asks for architecture rules; add rules to it, or %s", requiredBy, remedy)}
 }
 
 // noRulesNotice warns that a lint run found no rules, so checked nothing:
 // where it looked, and how to add rules.
-func noRulesNotice(model *arch.Model, root string) ConfigError {
+func noRulesNotice(model *arch.Model, root string) *ConfigError {
 	if model.Layout == "none" {
-		return ConfigError{Message: fmt.Sprintf(
+		return &ConfigError{Msg: fmt.Sprintf(
 			"no architecture rules found (neither %s nor %s exists): nothing was checked; create %s with rules (docs/lint.md)",
 			filepath.Join(root, arch.FileName), filepath.Join(root, filepath.FromSlash(arch.BeadloomDir)), filepath.Join(root, arch.FileName))}
 	}
 	e := NoRulesError(model, root, "", "", "")
-	e.Message = "defines no rules vouch evaluates: nothing was checked; add rules to it (docs/lint.md)"
+	e.Msg = "defines no rules vouch evaluates: nothing was checked; add rules to it (docs/lint.md)"
 	return e
 }
 
-// configErrors positions the architecture loader's problems.
-func configErrors(err error) ConfigErrors {
-	var el arch.ErrorList
+// configErrors wraps the architecture loader's positioned problems.
+func configErrors(err error) *ConfigErrors {
+	var el yamldoc.ErrorList
 	if errors.As(err, &el) {
-		out := make(ConfigErrors, 0, len(el))
-		for _, e := range el {
-			out = append(out, ConfigError{File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col, Message: e.Msg})
-		}
-		return out
+		return &ConfigErrors{el}
 	}
-	return ConfigErrors{{Message: err.Error()}}
+	return &ConfigErrors{yamldoc.ErrorList{{Msg: err.Error()}}}
 }
 
 // readAnnotations reads `beadloom:key=value` annotations from every source

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/output"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Formats lists the output formats of vouch lint.
@@ -25,14 +26,14 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	// Stale are baseline entries that occur fewer times than recorded.
 	// With strict they fail the run: the baseline must shrink.
-	Stale   []StaleEntry  `json:"stale_baseline"`
-	Skipped []SkippedRule `json:"skipped_rules"`
-	Errors  []ConfigError `json:"errors"`
+	Stale   []StaleEntry   `json:"stale_baseline"`
+	Skipped []SkippedRule  `json:"skipped_rules"`
+	Errors  []*ConfigError `json:"errors"`
 	// Notices are warnings about the run itself, not findings: no
 	// architecture rules were found, so nothing was checked. With strict
 	// they fail the run.
-	Notices []ConfigError `json:"notices,omitempty"`
-	Summary Summary       `json:"summary"`
+	Notices []*ConfigError `json:"notices,omitempty"`
+	Summary Summary        `json:"summary"`
 	// Artifacts are the written program and trace.
 	Artifacts *Artifacts `json:"artifacts,omitempty"`
 	// Rules describes every rule, for SARIF's reportingDescriptors.
@@ -58,13 +59,9 @@ type SkippedRule struct {
 	Line int    `json:"line"`
 }
 
-// ConfigError is a configuration or input problem (exit 2).
-type ConfigError struct {
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-	Message string `json:"message"`
-}
+// ConfigError is a configuration or input problem (exit 2): the
+// positioned error every loader returns.
+type ConfigError = yamldoc.Error
 
 // Summary counts the findings that decide the exit code.
 type Summary struct {
@@ -86,7 +83,7 @@ type RuleInfo struct {
 // NewReport builds the report of a finished run. strict turns inert rules
 // into errors.
 func NewReport(o *Outcome, strict bool) *Report {
-	r := &Report{Version: ReportVersion, Findings: slices.Clone(o.Findings), Stale: []StaleEntry{}, Errors: []ConfigError{}, Skipped: []SkippedRule{}}
+	r := &Report{Version: ReportVersion, Findings: slices.Clone(o.Findings), Stale: []StaleEntry{}, Errors: []*ConfigError{}, Skipped: []SkippedRule{}}
 	for i := range r.Findings {
 		if strict && r.Findings[i].Type == TypeInert {
 			r.Findings[i].Severity = arch.SeverityError
@@ -175,10 +172,10 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 func (r *Report) Annotations() []output.Annotation {
 	var as []output.Annotation
 	for _, e := range r.Errors {
-		as = append(as, output.Annotation{Level: "error", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Message})
+		as = append(as, output.Annotation{Level: "error", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Msg})
 	}
 	for _, e := range r.Notices {
-		as = append(as, output.Annotation{Level: "warning", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Message})
+		as = append(as, output.Annotation{Level: "warning", File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Msg})
 	}
 	for _, f := range r.Findings {
 		if f.Baseline {
@@ -220,7 +217,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(bw, "%s\n", e.String())
+		fmt.Fprintf(bw, "%s\n", e.Error())
 	}
 	if len(r.Errors) > 0 {
 		return bw.Flush()
@@ -316,16 +313,4 @@ func Plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// String formats a configuration error as file:line:col: message, or the
-// message alone when it has no file.
-func (e ConfigError) String() string {
-	switch {
-	case e.File == "":
-		return e.Message
-	case e.Line == 0:
-		return e.File + ": " + e.Message
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
 }

@@ -24,10 +24,10 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		b.AddRule(d)
 	}
 	for _, e := range r.Errors {
-		b.Notify("error", e.Message, e.File, e.Line, e.Column)
+		b.Notify("error", e.Msg, e.File, e.Line, e.Col)
 	}
 	for _, e := range r.Notices {
-		b.Notify("warning", e.Message, e.File, e.Line, e.Column)
+		b.Notify("warning", e.Msg, e.File, e.Line, e.Col)
 	}
 	for _, e := range r.Stale {
 		b.Notify("note", e.Describe(), "", 0, 0)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // sarifSchema compiles the SARIF 2.1.0 schema vendored in testdata/sarif.
@@ -55,7 +57,7 @@ func TestSARIFValidates(t *testing.T) {
 `, seedFiles, seedImports)
 	full := NewReport(o, false)
 	full.Count()
-	failed := &Report{Version: ReportVersion, Errors: []ConfigError{{File: "architecture.yaml", Line: 3, Column: 5, Message: `unknown key "frm"`}, {Message: "no line"}}}
+	failed := &Report{Version: ReportVersion, Errors: []*ConfigError{{File: "architecture.yaml", Pos: yamldoc.Pos{Line: 3, Col: 5}, Msg: `unknown key "frm"`}, {Msg: "no line"}}}
 	for name, r := range map[string]*Report{"findings": full, "config errors": failed, "empty": {}} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer

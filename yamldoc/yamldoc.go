@@ -25,26 +25,33 @@ import (
 
 // Pos is a 1-based position in a file; zero means unknown.
 type Pos struct {
-	Line, Col int
+	Line int `json:"line,omitempty"`
+	Col  int `json:"column,omitempty"`
 }
 
-// Error is one problem found in a file.
+// Error is one problem found in an input file, positioned where that is
+// known: the one positioned error type of every vouch loader (rulespec,
+// envelope, vouch.yaml, architecture files, test files), so callers show
+// and annotate problems without converting between types. Its JSON form
+// is {"file", "line", "column", "message"}.
 type Error struct {
-	File string
+	File string `json:"file,omitempty"`
 	Pos
-	Msg string
-	// Err is the cause, when there is one (a file that cannot be read),
-	// so errors.Is sees fs.ErrNotExist through the list.
-	Err error
+	Msg string `json:"message"`
+	// Err is the underlying cause, if any, so errors.Is(err,
+	// fs.ErrNotExist) still works for a missing file.
+	Err error `json:"-"`
 }
 
-// Unwrap returns the cause, if any.
+// Unwrap returns the underlying cause, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Error formats the problem as file:line:col: message, leaving out what is
 // not known rather than inventing it.
 func (e *Error) Error() string {
 	switch {
+	case e.File == "":
+		return e.Msg
 	case e.Line == 0:
 		return e.File + ": " + e.Msg
 	case e.Col == 0:

@@ -72,7 +72,7 @@ func runLint(c *cli.Context) error {
 	// Configuration errors are rendered in the chosen format (and into
 	// every --output file), so a SARIF consumer always receives a valid
 	// log.
-	configFail := func(errs []lint.ConfigError) error {
+	configFail := func(errs []*lint.ConfigError) error {
 		r := lint.ErrorReport(errs)
 		render := func(format string, w io.Writer) error {
 			switch format {
@@ -88,11 +88,11 @@ func runLint(c *cli.Context) error {
 		_ = output.WriteTargets(targets, render)
 		_ = render(format, out)
 		for _, e := range errs {
-			fmt.Fprintln(errOut, "vouch: lint: "+e.String())
+			fmt.Fprintln(errOut, "vouch: lint: "+e.Error())
 		}
 		return fail(exitError, nil)
 	}
-	one := func(err error) error { return configFail([]lint.ConfigError{{Message: err.Error()}}) }
+	one := func(err error) error { return configFail([]*lint.ConfigError{{Msg: err.Error()}}) }
 
 	if c.NArg() > 1 {
 		return one(errors.New("at most one PATH argument"))
@@ -106,11 +106,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		var cl config.ErrorList
 		if errors.As(err, &cl) {
-			errs := make([]lint.ConfigError, 0, len(cl))
-			for _, e := range cl {
-				errs = append(errs, lint.ConfigError{File: e.File, Line: e.Line, Column: e.Col, Message: e.Msg})
-			}
-			return configFail(errs)
+			return configFail(cl)
 		}
 		return one(err)
 	}
@@ -148,15 +144,15 @@ func runLint(c *cli.Context) error {
 		cfg.RequiredBy, cfg.Remedy = "vouch.yaml's architecture: section", "remove the section to turn the check off"
 	}
 	rep, err := lint.Check(c.Context, root, cfg)
-	var ce lint.ConfigErrors
+	var ce *lint.ConfigErrors
 	switch {
 	case errors.As(err, &ce):
-		return configFail(ce)
+		return configFail(ce.List)
 	case err != nil:
 		return one(err)
 	}
 	for _, n := range rep.Notices {
-		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.String())
+		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.Error())
 	}
 	if c.Bool("update-baseline") {
 		entries := lint.MakeBaseline(rep.Findings)
