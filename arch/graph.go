@@ -40,7 +40,7 @@ func (m *Model) Finish(files []string) error {
 		m.Auto = true
 		m.Nodes = autoNodes(files, m.Granularity, m.Root)
 	} else if m.Granularity != "" && m.Granularity != GranularityDirectory {
-		return ErrorList{{Pos: m.GranularityPos, Msg: fmt.Sprintf("granularity %s applies to derived nodes only; this file declares nodes (remove granularity or the nodes)", m.Granularity)}}
+		return ErrorList{errAt(m.GranularityPos, fmt.Sprintf("granularity %s applies to derived nodes only; this file declares nodes (remove granularity or the nodes)", m.Granularity))}
 	}
 	if errs := m.check(true); len(errs) > 0 {
 		return errs

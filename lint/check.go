@@ -95,7 +95,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	}
 	// A missed Python root hides imports from every rule: say so.
 	for _, h := range scan.RootHints {
-		notices = append(notices, ConfigError{File: h.File, Line: h.Line, Column: 1, Message: h.Message})
+		notices = append(notices, &ConfigError{File: h.File, Pos: yamldoc.Pos{Line: h.Line, Col: 1}, Msg: h.Message})
 	}
 	if len(model.ScanPaths) > 0 {
 		scan = restrictScan(scan, model)
