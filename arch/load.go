@@ -168,7 +168,7 @@ func (m *Model) readBeadloomConfig(file string) ErrorList {
 	top, err := yamldoc.Decode(file, data, "file")
 	if err != nil {
 		var el ErrorList
-		errors.As(fromDoc(err), &el)
+		errors.As(err, &el)
 		return el
 	}
 	if top == nil {
