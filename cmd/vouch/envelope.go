@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
@@ -26,7 +28,10 @@ func envelopeCommand() *cli.Command {
 			Description: `Reads an envelope from --from FILE (or standard input, also with --from -), checks it
 with the same loader and limits as verify, refuses one whose facts: is missing or empty, and
 writes it to PATH (default: vouch.yaml's envelope, else .vouch/envelope.yaml) through a temporary
-file and a rename, so no reader ever sees half an envelope. It then verifies the envelope and
+file and a rename, so no reader ever sees half an envelope. PATH other than the configured
+envelope must be a new .yaml, .yml or .json file under the repository root that is none of
+vouch's inputs or outputs and is not tracked by git; anything else is refused (exit 2) before
+anything is read or written. It then verifies the envelope and
 prints the counts and every failing predicate: its id and claim, what was expected, what was
 found, why, and its notes.
 
@@ -57,6 +62,15 @@ func runEnvelopeWrite(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	dst := pick(c.Args().First(), cfg.Envelope)
+	rulespecPath := pick(c.String("rulespec"), cfg.Rulespec)
+	// Checked before anything is read or written: the agent picks PATH.
+	inputs := []string{filepath.Join(cfg.Root, config.FileName), rulespecPath}
+	if a := cfg.Architecture; a != nil {
+		inputs = append(inputs, a.Config, a.Baseline)
+	}
+	if err := envelope.CheckDestination(dst, envelope.Destination{Root: cfg.Root, Configured: cfg.Envelope, Inputs: inputs, OutDir: cfg.Out}); err != nil {
+		return fail(exitError, err)
+	}
 	src := c.String("from")
 	var data []byte
 	name := src
@@ -102,15 +116,17 @@ func runEnvelopeWrite(c *cli.Context) error {
 		fmt.Fprintf(w, "stamped with the state of the work: %d changed files since %.12s\n", len(st.Files), st.Base)
 	}
 	out, err := verify.Run(verify.Input{
-		RulespecPath: pick(c.String("rulespec"), cfg.Rulespec),
-		EnvelopePath: dst,
-		Limits:       cfg.Limits,
-		Strict:       cfg.Strict,
-		Root:         cfg.Root,
-		Base:         base,
-		BaseFrom:     baseFrom,
-		Outputs:      gate.Outputs(artifactDir("", cfg.Out, dst)),
-		OutDir:       verify.EvidenceOutDir(cfg.Out, cfg.Root),
+		RulespecPath:     rulespecPath,
+		RulespecExplicit: c.IsSet("rulespec"),
+		EnvelopePath:     dst,
+		EnvelopeExplicit: true,
+		Limits:           cfg.Limits,
+		Strict:           cfg.Strict,
+		Root:             cfg.Root,
+		Base:             base,
+		BaseFrom:         baseFrom,
+		Outputs:          gate.Outputs(artifactDir("", cfg.Out, dst)),
+		OutDir:           verify.EvidenceOutDir(cfg.Out, cfg.Root),
 	})
 	if err != nil {
 		var ie *verify.InputError
