@@ -92,7 +92,7 @@ func benchRepo(b *testing.B, n int) string {
 			b.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-q", "-m", "base"}} {
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "gc.auto=0", "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-q", "-m", "base"}} {
 		c := exec.Command("git", args...)
 		c.Dir = dir
 		if out, err := c.CombinedOutput(); err != nil {
