@@ -90,9 +90,6 @@ type Architecture struct {
 	// Observe reports architecture findings in the gate without blocking
 	// (mode: observe).
 	Observe bool
-	// NewFrom reports only findings introduced since this revision
-	// (`new_from:`), as `vouch lint --new-from-rev` does.
-	NewFrom string
 	// Line and Col locate the architecture: key, for messages.
 	Line, Col int
 }
@@ -209,7 +206,7 @@ var (
 	topKeys    = []string{"architecture", "base", "envelope", "guard", "limits", "out", "rulespec", "strict"}
 	guardKeys  = []string{"policy", "principal"}
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
-	archKeys   = []string{"baseline", "config", "mode", "new_from", "strict"}
+	archKeys   = []string{"baseline", "config", "mode", "strict"}
 	archModes  = []string{ModeEnforce, ModeObserve}
 )
 
@@ -344,8 +341,6 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 			}
 		case "strict":
 			a.Strict, _ = p.boolean(av, "architecture.strict")
-		case "new_from":
-			a.NewFrom, _ = p.revision(av, "architecture.new_from")
 		case "mode":
 			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !yamldoc.Contains(archModes, av.Value) {
 				hint := ""
