@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/mangle/ast"
 
+	"github.com/vouch-dev/vouch/canonpath"
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
@@ -25,11 +26,60 @@ import (
 // disables the cache. A cache that cannot be written is not an error: the
 // next call compiles again.
 func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
+	// Opening a FIFO blocks until a writer appears and a device can
+	// stream forever: refuse anything but a regular file before opening
+	// it, so validate and check cannot hang on one.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, yamldoc.ErrorList{{File: path, Msg: "the guard policy is not a regular file (" + fileKind(fi.Mode()) + "); point --policy at a YAML file"}}
+	}
 	data, err := yamldoc.ReadFile(path, "guard policy", MaxPolicyBytes)
 	if err != nil {
 		return nil, err
 	}
 	return LoadPolicyCached(path, data, cacheDir)
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// CheckPolicyLocation refuses a policy that is a symbolic link leading
+// outside root: whoever can plant a link in the repository (an agent
+// writing files) must not be able to swap in a policy kept elsewhere. A
+// policy named directly by an absolute path outside the root is fine; only
+// links are checked. root "" skips the check.
+func CheckPolicyLocation(path, root string) error {
+	if root == "" {
+		return nil
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return yamldoc.ErrorList{{File: path, Msg: "the guard policy is a symbolic link that does not resolve: " + yamldoc.Reason(err)}}
+	}
+	absRoot, err := filepath.Abs(root)
+	if err == nil {
+		if r, err2 := filepath.EvalSymlinks(absRoot); err2 == nil {
+			absRoot = r
+		}
+	}
+	if abs, err := filepath.Abs(target); err != nil || !canonpath.Within(abs, absRoot) {
+		return yamldoc.ErrorList{{File: path, Msg: fmt.Sprintf("the guard policy is a symbolic link to %s, outside the repository root %s; copy the policy into the repository or name it with --policy", target, absRoot)}}
+	}
+	return nil
 }
 
 // LoadPolicyCached is LoadPolicyFile for bytes already read.
@@ -154,6 +204,9 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	cacheDir := ""
 	if !o.NoState {
 		cacheDir = o.cacheDir()
+	}
+	if err := CheckPolicyLocation(o.Policy, o.Root); err != nil {
+		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
 	pol, err = LoadPolicyFile(o.Policy, cacheDir)
 	if err != nil {

@@ -214,6 +214,9 @@ func runGuardValidate(c *cli.Context) error {
 			path = cfg.Guard.Policy
 		}
 	}
+	if err := guard.CheckPolicyLocation(path, cfg.Root); err != nil {
+		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
+	}
 	p, err := guard.LoadPolicyFile(path, "")
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
