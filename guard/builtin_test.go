@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,6 +27,7 @@ func TestBuiltinBypasses(t *testing.T) {
 	tool := func(name, key, val string) Call {
 		return Call{Phase: Pre, Tool: name, Cwd: "/repo", Args: map[string]any{key: val}}
 	}
+	tmp := os.TempDir()
 	tests := []struct {
 		call Call
 		rule string // "" means allowed
@@ -43,7 +46,20 @@ func TestBuiltinBypasses(t *testing.T) {
 		{bash("bash -c 'rm -rf /'"), "destructive-rm-outside-repo"},
 		{bash("sudo env FOO=1 rm -rf /"), "destructive-rm-outside-repo"},
 		{bash("# clean up\nrm -rf ~/"), "destructive-rm-outside-repo"},
-		{bash("find / -name x | xargs rm -rf"), ""},
+		{bash("find / -name x | xargs rm -rf"), "destructive-rm-outside-repo"},
+		{bash("echo / | xargs -0 sudo rm -rf"), "destructive-rm-outside-repo"},
+		{bash("ls | parallel rm -r"), "destructive-rm-outside-repo"},
+		{bash("git ls-files | xargs grep -n TODO"), ""},
+		{bash("rm -rf " + tmp), "destructive-rm-outside-repo"},
+		{bash("rm -rf " + tmp + "/"), "destructive-rm-outside-repo"},
+		{bash("rm -rf " + filepath.Join(tmp, "build-cache")), ""},
+		{bash("cat .ENV"), "sensitive-reads-files"},
+		{bash("cat ~/.SSH/ID_RSA"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/.Env.Local"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/certs/server.KEY"), "sensitive-reads-files"},
+		{tool("Write", "file_path", tmp), "writes-outside-repo"},
+		{tool("Write", "file_path", filepath.Join(tmp, "scratch.txt")), ""},
+		{tool("Write", "file_path", "src/a\x00/../../../etc/x"), "writes-outside-repo"},
 		{bash(`echo "rm -rf /"`), ""},
 		{bash("rm -rf build"), ""},
 		{bash("dd if=/dev/zero of=/dev/sda bs=1M"), "destructive-disk"},

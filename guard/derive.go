@@ -111,7 +111,9 @@ func Derive(c *Call, home, root string) *CallFacts {
 	if f.Root != "" {
 		tmp, _ := canonpath.Canonical(os.TempDir(), "/", "")
 		for _, p := range append(append([]string{}, f.Writes...), f.Deletes...) {
-			if canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && canonpath.Within(p, tmp)) {
+			// Inside the temporary directory is fine; the directory
+			// itself is not (rm -rf /tmp is not scratch work).
+			if canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && p != tmp && canonpath.Within(p, tmp)) {
 				continue
 			}
 			f.OutsideRoot = append(f.OutsideRoot, p)
@@ -141,6 +143,12 @@ func (f *CallFacts) shell(cmd string) {
 			name = "?"
 		}
 		f.Commands = append(f.Commands, name)
+		if deleters[name] && fromInput(c.Wrappers) {
+			// xargs/parallel hand the command paths vouch cannot see, so
+			// they cannot be shown to lie inside the root: record an
+			// unresolved target that lies within no directory.
+			f.Deletes = append(f.Deletes, "unresolved:arguments of "+name+" from input")
+		}
 		f.CommandLines = append(f.CommandLines, strings.TrimSpace(name+" "+strings.Join(c.Args, " ")))
 		from := append(append([]string{}, c.Upstream...), c.PipeFrom)
 		for _, up := range from {
@@ -149,6 +157,20 @@ func (f *CallFacts) shell(cmd string) {
 			}
 		}
 	}
+}
+
+// deleters are programs that remove their operands.
+var deleters = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true}
+
+// fromInput reports whether a wrapper feeds the command arguments read
+// from input.
+func fromInput(wrappers []string) bool {
+	for _, w := range wrappers {
+		if w == "xargs" || w == "parallel" {
+			return true
+		}
+	}
+	return false
 }
 
 // hostOf is a network target's host: a URL's, or user@host / host:path.
