@@ -33,6 +33,20 @@ func isBuiltin(name string) bool {
 	return false
 }
 
+// builtinSources is the text of every built-in set, in name order: part
+// of the policy cache key.
+func builtinSources() string {
+	var b strings.Builder
+	for _, n := range BuiltinNames() {
+		data, _ := builtinFS.ReadFile("builtin/" + n + ".yaml")
+		b.WriteString(n)
+		b.WriteByte(0)
+		b.Write(data)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // BuiltinPolicy loads one built-in rule set as a policy.
 func BuiltinPolicy(name string) (*Policy, error) {
 	data, err := builtinFS.ReadFile("builtin/" + name + ".yaml")

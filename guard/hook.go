@@ -115,7 +115,9 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 const cacheFormat = "guard-policy-v1"
 
 func cacheKey(data []byte) string {
-	h := sha256Hex(append([]byte(cacheFormat+"\x00"+Program+"\x00"+ConditionsProgram+"\x00"), data...))
+	// The built-in rule sets are compiled into a policy that names them,
+	// so a binary with changed built-ins must not reuse the cache.
+	h := sha256Hex(append([]byte(cacheFormat+"\x00"+Program+"\x00"+ConditionsProgram+"\x00"+builtinSources()+"\x00"), data...))
 	return h[:40]
 }
 
