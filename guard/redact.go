@@ -32,6 +32,18 @@ var (
 	urlPassword = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:)[^@\s/]+@`)
 	flagSecret  = regexp.MustCompile(`(?i)(--?[a-z0-9-]*(pass(word|wd)?|secret|token|api[_-]?key|auth)[a-z0-9-]*[= ])("[^"]*"|'[^']*'|\S+)`)
 	assignment  = regexp.MustCompile(`(?i)\b([A-Z0-9_]*(PASS(WORD|WD)?|SECRET|TOKEN|API_?KEY|CREDENTIALS?)[A-Z0-9_]*=)("[^"]*"|'[^']*'|\S+)`)
+	// Header-style "Name: value" lines (HTTP headers in curl -H, YAML,
+	// tool output) lose everything after the colon up to a quote or the
+	// end of the line: a header value can hold spaces ("token abc").
+	headerSecret = regexp.MustCompile(`(?i)\b((?:[a-z0-9-]*-)?(?:authorization|proxy-authorization|cookie|set-cookie|api-?key|token|secret|password|passwd)(?:-[a-z0-9-]*)?:[ \t]*)([^\r\n"']+)`)
+	// JSON text ("password": "x") is redacted inside strings too.
+	jsonSecret = regexp.MustCompile(`(?i)("[a-z0-9_-]*(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|authorization|cookie|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+	// curl -u user:pass / --user=user:pass.
+	userFlag = regexp.MustCompile(`((?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/]+:)([^\s"']+)`)
+	// Programs whose -p takes the password itself: mysql -pSECRET,
+	// docker login -p SECRET.
+	mysqlPass = regexp.MustCompile(`(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)([^\s"']+)`)
+	loginPass = regexp.MustCompile(`(?i)(\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^|;&\n]*?\blogin\b[^|;&\n]*?\s-p[ =]?)([^\s"']+)`)
 )
 
 // RedactText removes secret-looking values from text.
@@ -39,6 +51,11 @@ func RedactText(s string) string {
 	for _, re := range secretValues {
 		s = re.ReplaceAllString(s, Redacted)
 	}
+	s = jsonSecret.ReplaceAllString(s, "${1}\""+Redacted+"\"")
+	s = headerSecret.ReplaceAllString(s, "${1}"+Redacted)
+	s = userFlag.ReplaceAllString(s, "${1}"+Redacted)
+	s = mysqlPass.ReplaceAllString(s, "${1}"+Redacted)
+	s = loginPass.ReplaceAllString(s, "${1}"+Redacted)
 	s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
 	s = flagSecret.ReplaceAllString(s, "${1}"+Redacted)
 	s = assignment.ReplaceAllString(s, "${1}"+Redacted)
