@@ -90,6 +90,12 @@ type Architecture struct {
 	// Observe reports architecture findings in the gate without blocking
 	// (mode: observe).
 	Observe bool
+	// NewFrom is the git revision `vouch lint` reports new findings
+	// since (architecture.new_from; --new-from-rev overrides it); "" for
+	// every finding.
+	NewFrom string
+	// NewFromAt is where NewFrom is written, file:line:col, for messages.
+	NewFromAt string
 	// Line and Col locate the architecture: key, for messages.
 	Line, Col int
 }
@@ -206,7 +212,7 @@ var (
 	topKeys    = []string{"architecture", "base", "envelope", "guard", "limits", "out", "rulespec", "strict"}
 	guardKeys  = []string{"policy", "principal"}
 	limitsKeys = []string{"max_depth", "max_envelope_bytes"}
-	archKeys   = []string{"baseline", "config", "mode", "strict"}
+	archKeys   = []string{"baseline", "config", "mode", "new_from", "strict"}
 	archModes  = []string{ModeEnforce, ModeObserve}
 )
 
@@ -341,6 +347,11 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 			}
 		case "strict":
 			a.Strict, _ = p.boolean(av, "architecture.strict")
+		case "new_from":
+			if s, ok := p.revision(av, "architecture.new_from"); ok {
+				a.NewFrom = s
+				a.NewFromAt = fmt.Sprintf("%s:%d:%d: architecture.new_from", p.File, av.Line, av.Column)
+			}
 		case "mode":
 			if av.Kind != yaml.ScalarNode || av.Tag != "!!str" || !yamldoc.Contains(archModes, av.Value) {
 				hint := ""

@@ -77,7 +77,7 @@ func TestParseErrors(t *testing.T) {
 		want       []string
 	}{
 		{"unknown key", "rulespecs: a.yaml\n", []string{`vouch.yaml:1:1: unknown key "rulespecs" in vouch.yaml (did you mean "rulespec"?); allowed keys are architecture, base, envelope, guard, limits, out, rulespec, strict`}},
-		{"unknown architecture key", "architecture:\n  basline: b.json\n", []string{`vouch.yaml:2:3: unknown key "basline" in architecture (did you mean "baseline"?); allowed keys are baseline, config, mode, strict`}},
+		{"unknown architecture key", "architecture:\n  basline: b.json\n", []string{`vouch.yaml:2:3: unknown key "basline" in architecture (did you mean "baseline"?); allowed keys are baseline, config, mode, new_from, strict`}},
 		{"misspelt section", "architectur: {}\n", []string{`vouch.yaml:1:1: unknown key "architectur" in vouch.yaml (did you mean "architecture"?)`}},
 		{"bad architecture values", "architecture:\n  config: /etc/arch.yaml\n  baseline: ../b.json\n  strict: maybe\n  mode: obsrve\n", []string{
 			`vouch.yaml:2:11: architecture.config must be relative to the repository root, found the absolute path "/etc/arch.yaml"`,

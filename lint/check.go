@@ -13,6 +13,7 @@ import (
 	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
 
@@ -45,6 +46,15 @@ type Config struct {
 	// is then a configuration error whose advice ends with Remedy.
 	// Otherwise finding none is a notice that nothing was checked.
 	RequiredBy, Remedy string
+	// NewFromRev, when set, reports only findings introduced since this
+	// git revision, as golangci-lint's --new-from-rev does: the same
+	// rules are checked on the revision's tree, and findings with the
+	// same identity as one found there (the baseline identity: rule,
+	// importer and imported, or a cycle's members) are left out.
+	NewFromRev string
+	// NewFromFrom says where NewFromRev came from, for messages
+	// ("--new-from-rev", "vouch.yaml architecture.new_from").
+	NewFromFrom string
 }
 
 // ConfigErrors are configuration problems that stopped a check (exit 2),
@@ -73,6 +83,14 @@ func (e *ConfigErrors) Unwrap() error { return e.List }
 // it is. On success the report's Artifacts and Files are set.
 func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	start := time.Now()
+	commit := ""
+	if cfg.NewFromRev != "" {
+		// Resolve first: an unknown revision stops the run before any work.
+		var err error
+		if commit, err = repofacts.Revision(ctx, root, cfg.NewFromRev, newFromName(cfg)); err != nil {
+			return nil, err
+		}
+	}
 	model, err := arch.Load(root, cfg.File)
 	if err != nil {
 		return nil, configErrors(err)
@@ -137,6 +155,11 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	rep.Files = files
 	if baseline != nil {
 		rep.Stale = ApplyBaseline(rep.Findings, baseline)
+	}
+	if commit != "" {
+		if err := dropPreexisting(ctx, root, cfg, commit, rep); err != nil {
+			return nil, err
+		}
 	}
 	rep.Time = time.Since(start)
 	rep.Count()

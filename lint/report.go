@@ -34,6 +34,9 @@ type Report struct {
 	// they fail the run.
 	Notices []*ConfigError `json:"notices,omitempty"`
 	Summary Summary        `json:"summary"`
+	// Preexisting counts the findings left out because they were already
+	// found at the --new-from-rev revision.
+	Preexisting int `json:"preexisting,omitempty"`
 	// Artifacts are the written program and trace.
 	Artifacts *Artifacts `json:"artifacts,omitempty"`
 	// Rules describes every rule, for SARIF's reportingDescriptors.

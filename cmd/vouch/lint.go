@@ -26,9 +26,12 @@ func lintCommand() *cli.Command {
 		ArgsUsage: "[PATH]",
 		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
 else derives one node per source directory. vouch.yaml's architecture: section (config,
-baseline, strict) supplies defaults; flags override it. Without PATH the root is the
+baseline, strict, new_from) supplies defaults; flags override it. Without PATH the root is the
 directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
+--new-from-rev REF reports only findings introduced since REF, as golangci-lint does: the
+current rules are also checked on REF's tree and findings already found there are left out;
+a REF that is not a commit (or no git) is exit 2.
 No rules found is exit 2 when rules were asked for (--config, or an architecture: section),
 else a warning that nothing was checked (exit 1 with --strict).
 
@@ -41,6 +44,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
 			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, or a .beadloom/_graph directory or its rules.yml)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
+			&cli.StringFlag{Name: "new-from-rev", Usage: "report only findings introduced since this git revision (default: architecture.new_from in vouch.yaml)"},
 			&cli.BoolFlag{Name: "update-baseline", Usage: "write today's findings to --baseline and exit 0"},
 			&cli.StringFlag{Name: "out", Usage: "directory for architecture.compiled.dl and lint_evaluation.txt (default PATH/.vouch/lint)"},
 			&cli.StringFlag{Name: "today", Usage: "the date exemptions are checked against, YYYY-MM-DD (default: today, UTC)"},
@@ -132,6 +136,16 @@ func runLint(c *cli.Context) error {
 	}
 	cfg := lint.Config{File: archConfig, Baseline: baselineFile, SkipBaseline: c.Bool("update-baseline"),
 		Strict: strict, Today: today, NoCache: c.Bool("no-cache"), Out: c.String("out")}
+	if ref := c.String("new-from-rev"); ref != "" {
+		cfg.NewFromRev, cfg.NewFromFrom = ref, "--new-from-rev"
+	} else if c.IsSet("new-from-rev") {
+		return one(errors.New("--new-from-rev needs a revision (a branch, tag or commit)"))
+	} else if arc.NewFrom != "" {
+		cfg.NewFromRev, cfg.NewFromFrom = arc.NewFrom, arc.NewFromAt
+	}
+	if cfg.NewFromRev != "" && c.Bool("update-baseline") {
+		return one(errors.New("--update-baseline records every finding; it cannot be combined with --new-from-rev or architecture.new_from"))
+	}
 	if c.IsSet("python-root") {
 		cfg.PythonRoots = c.StringSlice("python-root")
 	}
@@ -153,6 +167,10 @@ func runLint(c *cli.Context) error {
 	}
 	for _, n := range rep.Notices {
 		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.Error())
+	}
+	if cfg.NewFromRev != "" {
+		fmt.Fprintf(errOut, "vouch: lint: %s already present at %s left out (%s)\n",
+			lint.Plural(rep.Preexisting, "finding"), cfg.NewFromRev, cfg.NewFromFrom)
 	}
 	if c.Bool("update-baseline") {
 		entries := lint.MakeBaseline(rep.Findings)
