@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -108,9 +109,13 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	withRepo := inWorkTree(opts.Root)
+	if !withRepo {
+		res.Notes = append(res.Notes, "not a git work tree, so the rulespec leaves out the checks of claims against the work (changed files, removed Go exports, new dependencies); run git init and see docs/repository-facts.md to add them")
+	}
 	plain := []File{
 		{Path: config.FileName, content: []byte(configYAML), perm: 0o644},
-		{Path: config.DefaultRulespec, content: []byte(rulespecYAML), perm: 0o644},
+		{Path: config.DefaultRulespec, content: []byte(rulespecYAML(withRepo)), perm: 0o644},
 		{Path: ".vouch/.gitignore", content: []byte(gitignore), perm: 0o644},
 	}
 	for _, f := range plain {
@@ -307,4 +312,13 @@ func indent(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// inWorkTree reports whether root is inside a git work tree, where the
+// rulespec's repository-fact checks can run.
+func inWorkTree(root string) bool {
+	cmd := exec.Command("git", "rev-parse", "--is-inside-work-tree")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "true"
 }

@@ -26,7 +26,7 @@ out: .vouch
 #   max_depth: 256
 `
 
-const rulespecYAML = `# analysis/rulespec.yaml: what an agent's envelope must show before its work counts
+const rulespecClaims = `# analysis/rulespec.yaml: what an agent's envelope must show before its work counts
 # as done. Rules and their exact meaning: docs/rulespec.md. Gate: vouch gate.
 #
 # The agent writes .vouch/envelope.yaml, for example:
@@ -34,6 +34,7 @@ const rulespecYAML = `# analysis/rulespec.yaml: what an agent's envelope must sh
 #     summary: Added CSV import with delimiter detection
 #     files_changed: [src/import/csv.go, src/import/csv_test.go:1-40]
 #     tests_added: [TestImportCSV]
+#     api_changes: {breaking: false}
 claims:
   - name: summary
     selector: summary
@@ -41,7 +42,9 @@ claims:
     selector: files_changed
   - name: tests_added
     selector: tests_added
+`
 
+const rulespecPredicates = `
 predicates:
   - id: summary
     claim: summary
@@ -125,4 +128,62 @@ jobs:
       - name: Gate
         run: vouch gate --format github
 `, ModulePath, ref)
+}
+
+// repoClaims and repoPredicates are the issue's checks of claims against
+// the work itself (repository facts). They need git, so init writes them
+// only into a git work tree: outside one every gate would stop with exit 2.
+const repoClaims = `  # from: repo selects from what git says changed between the base (vouch.yaml's
+  # base:, else the merge-base with origin's default branch, else HEAD) and the
+  # working tree, not from the envelope (docs/repository-facts.md).
+  - name: breaking
+    selector: api_changes.breaking
+  - name: changed
+    from: repo
+    selector: changed
+  - name: removed_exports
+    from: repo
+    selector: go_exports_removed
+  - name: new_deps
+    from: repo
+    selector: dependencies_added
+
+`
+
+const repoPredicates = `
+  # Claims checked against the work itself, in observe mode until you trust
+  # them. Every file git sees changed must be listed in files_changed (list
+  # plain paths for this one: src/a.go:1-40 is not the path src/a.go).
+  - id: changes-declared
+    claim: changed
+    rule: subset_of
+    value_from: files_changed
+    mode: observe
+    notes: List every file you changed in files_changed.
+
+  # No exported Go identifier removed unless the envelope says
+  # api_changes.breaking: true.
+  - id: no-removed-exports
+    claim: removed_exports
+    rule: max_length
+    value: 0
+    when: {claim: breaking, rule: equals, value: false}
+    mode: observe
+    notes: Removing an exported Go identifier breaks callers; set api_changes.breaking to true if you mean it.
+
+  - id: no-new-deps
+    claim: new_deps
+    rule: max_length
+    value: 0
+    mode: observe
+    notes: Add no new dependencies in this task.
+`
+
+// rulespecYAML is the scaffolded rulespec, with the repository-fact
+// checks when withRepo is set.
+func rulespecYAML(withRepo bool) string {
+	if !withRepo {
+		return rulespecClaims + rulespecPredicates
+	}
+	return rulespecClaims + repoClaims + rulespecPredicates + repoPredicates
 }
