@@ -50,11 +50,18 @@ func ExtractTree(ctx context.Context, root, commit, dir string) error {
 	if err != nil {
 		return &Error{Msg: "find the root in the repository", Err: err}
 	}
+	top, err := g.run(ctx, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return &Error{Msg: "find the repository's top level", Err: err}
+	}
 	treeish := commit
 	if p := strings.TrimSpace(string(prefix)); p != "" {
 		treeish = commit + ":" + strings.TrimSuffix(p, "/")
 	}
-	c := g.cmd(ctx, "archive", "--format=tar", treeish)
+	// From the top level: in a subdirectory git archive would restrict
+	// the archive to it a second time.
+	tg := &git{dir: strings.TrimSpace(string(top))}
+	c := tg.cmd(ctx, "archive", "--format=tar", treeish)
 	out, err := c.StdoutPipe()
 	if err != nil {
 		return fmt.Errorf("git archive: %w", err)
