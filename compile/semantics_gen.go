@@ -1747,6 +1747,37 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "K"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/exists", NumValue: 1595517124533531312},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/not_exists", NumValue: -7923930340388400298},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "condition", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
@@ -1757,6 +1788,21 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "W"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "_"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
@@ -1802,6 +1848,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "Ch"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 			}}},
 		}},
@@ -1851,6 +1900,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
@@ -1897,6 +1949,60 @@ func semanticsUnit() parse.SourceUnit {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_something", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.NumberType},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_something", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "run_verdict", Arity: 1}, Args: []ast.BaseTerm{
@@ -1948,6 +2054,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "observe_mode", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "option", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "predicate", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "presence_rule", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "ref_dir_syntax", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "ref_exists", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "ref_git", Arity: 1}:             struct{}{},
@@ -1962,53 +2069,58 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "vacuous_when_absent", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "whole_value_rule", Arity: 1}:    struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "absent", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "check_member", Arity: 3}:     struct{}{},
-		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "check_value", Arity: 3}:      struct{}{},
-		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "failed", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "failing", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "found", Arity: 1}:            struct{}{},
-		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "hit", Arity: 1}:              struct{}{},
-		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:       struct{}{},
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "not_found", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "observing", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "pass", Arity: 1}:             struct{}{},
-		ast.PredicateSym{Symbol: "present", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "ranged", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:        struct{}{},
-		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:      struct{}{},
-		ast.PredicateSym{Symbol: "set_value", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "stray", Arity: 3}:            struct{}{},
-		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "verdict", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "absent", Arity: 1}:              struct{}{},
+		ast.PredicateSym{Symbol: "check_member", Arity: 3}:        struct{}{},
+		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "check_value", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "checked_something", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "decided", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "failed", Arity: 1}:              struct{}{},
+		ast.PredicateSym{Symbol: "failing", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "found", Arity: 1}:               struct{}{},
+		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "hit", Arity: 1}:                 struct{}{},
+		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            struct{}{},
+		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "not_found", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "observed", Arity: 1}:            struct{}{},
+		ast.PredicateSym{Symbol: "observing", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "pass", Arity: 1}:                struct{}{},
+		ast.PredicateSym{Symbol: "present", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "ranged", Arity: 1}:              struct{}{},
+		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "skipped", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "stray", Arity: 3}:               struct{}{},
+		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "verdict", Arity: 2}:             struct{}{},
 	}, InitialFacts: []ast.Atom{
 		ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/contains", NumValue: -1174790646229770573},
@@ -2105,6 +2217,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		}},
 		ast.Atom{Predicate: ast.PredicateSym{Symbol: "all_elements_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/same_set", NumValue: 1873465786869553115},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/exists", NumValue: 1595517124533531312},
+		}},
+		ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/not_exists", NumValue: -7923930340388400298},
 		}},
 	}, Rules: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "present", Arity: 1}, Args: []ast.BaseTerm{
@@ -3447,6 +3565,31 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "K"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "condition", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "absent", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "W"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "skipped", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
@@ -3457,6 +3600,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "W"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Variable{Symbol: "_"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
@@ -3502,6 +3660,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "Ch"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "I"},
 			}}},
 		}},
@@ -3551,6 +3712,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observing", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
@@ -3597,6 +3761,60 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/pass", NumValue: -2064936275178456909},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_something", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "predicate", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.NumberType},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_something", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "run_verdict", Arity: 1}, Args: []ast.BaseTerm{
@@ -3768,6 +3986,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "checked_something", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "checked_something", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "cites", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cites", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Check"},
 			ast.Variable{Symbol: "Ref"},
@@ -3889,6 +4137,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "contains_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "contains_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "decided", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -4547,6 +4810,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "presence_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "presence_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "present", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "present", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Descr: []ast.Atom{
@@ -4919,6 +5197,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "vacuous", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "vacuous", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "I"},
 		}}, Descr: []ast.Atom{
@@ -5112,10 +5420,13 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "failed", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "skipped", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "skipped", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "stray", Arity: 3}: struct{}{},
@@ -5127,10 +5438,22 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "verdict", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "decided", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "observed", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "checked_something", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "failing", Arity: 1}: struct{}{},
@@ -5139,52 +5462,57 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "run_verdict", Arity: 1}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "absent", Arity: 1}:           12,
-		ast.PredicateSym{Symbol: "check_member", Arity: 3}:     13,
-		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:       0,
-		ast.PredicateSym{Symbol: "check_value", Arity: 3}:      1,
-		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}: 43,
-		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:   14,
-		ast.PredicateSym{Symbol: "failed", Arity: 1}:           37,
-		ast.PredicateSym{Symbol: "failing", Arity: 1}:          45,
-		ast.PredicateSym{Symbol: "found", Arity: 1}:            25,
-		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:        32,
-		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:       2,
-		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}: 19,
-		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:    34,
-		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:  26,
-		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:   27,
-		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:    35,
-		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:  20,
-		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:   3,
-		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:    28,
-		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:  29,
-		ast.PredicateSym{Symbol: "hit", Arity: 1}:              15,
-		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:      21,
-		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:  4,
-		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:       22,
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:      30,
-		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:         16,
-		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:  5,
-		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:  6,
-		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:     7,
-		ast.PredicateSym{Symbol: "not_found", Arity: 2}:        33,
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:         44,
-		ast.PredicateSym{Symbol: "observing", Arity: 1}:        8,
-		ast.PredicateSym{Symbol: "pass", Arity: 1}:             36,
-		ast.PredicateSym{Symbol: "present", Arity: 1}:          9,
-		ast.PredicateSym{Symbol: "ranged", Arity: 1}:           10,
-		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:      17,
-		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:        11,
-		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:      46,
-		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:        23,
-		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:      24,
-		ast.PredicateSym{Symbol: "set_value", Arity: 1}:        18,
-		ast.PredicateSym{Symbol: "skipped", Arity: 1}:          38,
-		ast.PredicateSym{Symbol: "stray", Arity: 3}:            40,
-		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:  39,
-		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:          41,
-		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:    31,
-		ast.PredicateSym{Symbol: "verdict", Arity: 2}:          42,
+		ast.PredicateSym{Symbol: "absent", Arity: 1}:              12,
+		ast.PredicateSym{Symbol: "check_member", Arity: 3}:        13,
+		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:          0,
+		ast.PredicateSym{Symbol: "check_value", Arity: 3}:         1,
+		ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}:     48,
+		ast.PredicateSym{Symbol: "checked_something", Arity: 1}:   47,
+		ast.PredicateSym{Symbol: "decided", Arity: 1}:             44,
+		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}:    45,
+		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:      14,
+		ast.PredicateSym{Symbol: "failed", Arity: 1}:              37,
+		ast.PredicateSym{Symbol: "failing", Arity: 1}:             50,
+		ast.PredicateSym{Symbol: "found", Arity: 1}:               25,
+		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:           32,
+		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:          2,
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}:    19,
+		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:       34,
+		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:     26,
+		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:      27,
+		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:       35,
+		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:     20,
+		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:      3,
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:       28,
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:     29,
+		ast.PredicateSym{Symbol: "hit", Arity: 1}:                 15,
+		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         21,
+		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     4,
+		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          22,
+		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:         30,
+		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            16,
+		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     5,
+		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     6,
+		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:        7,
+		ast.PredicateSym{Symbol: "not_found", Arity: 2}:           33,
+		ast.PredicateSym{Symbol: "observed", Arity: 1}:            46,
+		ast.PredicateSym{Symbol: "observing", Arity: 1}:           8,
+		ast.PredicateSym{Symbol: "pass", Arity: 1}:                36,
+		ast.PredicateSym{Symbol: "present", Arity: 1}:             9,
+		ast.PredicateSym{Symbol: "ranged", Arity: 1}:              10,
+		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:         17,
+		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:           11,
+		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:         51,
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:           23,
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:         24,
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}:           18,
+		ast.PredicateSym{Symbol: "skipped", Arity: 1}:             40,
+		ast.PredicateSym{Symbol: "stray", Arity: 3}:               41,
+		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:     38,
+		ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}:    49,
+		ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: 39,
+		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:             42,
+		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:       31,
+		ast.PredicateSym{Symbol: "verdict", Arity: 2}:             43,
 	}}
 }

@@ -357,6 +357,9 @@ func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Resul
 	// Only a gate_verdict(/pass) reaches here: both programs passed.
 	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, "pass"
 	r.Work = work
+	// The engine's checked_nothing: 'receipt verify' refuses the receipt
+	// without --allow-unchecked.
+	r.CheckedNothing = out.Report.CheckedNothing
 	for _, p := range out.Report.Predicates {
 		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
 	}

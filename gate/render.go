@@ -157,6 +157,9 @@ func Reason(g *Result) string {
 	}
 	if g.Report.Verdict != "pass" {
 		fmt.Fprintf(&b, "the envelope %s does not pass the rulespec %s. ", g.Envelope, g.Rulespec)
+		if g.Report.CheckedNothing {
+			b.WriteString(verify.CheckedNothingFailure + ": give the claims the rulespec's when: conditions read. ")
+		}
 		_ = g.Report.WriteFixes(&b)
 	} else if g.Lint != nil {
 		fmt.Fprintf(&b, "the envelope %s passes the rulespec %s, but the repository breaks its architecture rules (%s). ", g.Envelope, g.Rulespec, g.Lint.Source)
@@ -247,6 +250,13 @@ func WriteGitHub(w io.Writer, g *Result) error {
 		}
 		if g.Stale {
 			as = append(as, output.Annotation{Level: "error", File: g.Envelope, Title: "vouch: stale envelope", Message: StaleMessage(g.Envelope, g.Changed)})
+		}
+		if g.Report.CheckedNothing {
+			level, msg := "warning", verify.CheckedNothingWarning
+			if g.Report.Verdict != "pass" {
+				level, msg = "error", verify.CheckedNothingFailure
+			}
+			as = append(as, output.Annotation{Level: level, File: g.Rulespec, Title: "vouch: nothing checked", Message: msg})
 		}
 	}
 	if err := output.WriteAnnotations(w, as); err != nil {

@@ -23,7 +23,19 @@ type Report struct {
 	Predicates []PredicateReport `json:"predicates"`
 	Warnings   []string          `json:"warnings"`
 	Artifacts  Artifacts         `json:"artifacts"`
+	// CheckedNothing is set when the engine derived checked_nothing: no
+	// predicate was decided (every one skipped or passed vacuously).
+	// Under --strict the run fails for it; otherwise it passes with a
+	// warning.
+	CheckedNothing bool `json:"checked_nothing,omitempty"`
 }
+
+// CheckedNothingWarning is the warning printed for a run that decided no
+// predicate.
+const CheckedNothingWarning = "NOTHING WAS CHECKED: no predicate was decided (every one was skipped or passed vacuously); the pass proves nothing. Use --strict to fail such a run."
+
+// CheckedNothingFailure explains a --strict failure that no predicate caused.
+const CheckedNothingFailure = "failed under --strict: nothing was checked (every predicate was skipped or passed vacuously)"
 
 // Summary counts predicates by status.
 type Summary struct {
@@ -170,6 +182,13 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	if s.Vacuous > 0 {
 		summary += fmt.Sprintf(" (%d vacuous)", s.Vacuous)
 	}
+	if r.CheckedNothing {
+		if r.Verdict == "pass" {
+			b.WriteString(paint("33;1", "warning: "+CheckedNothingWarning) + "\n")
+		} else {
+			b.WriteString(paint("31;1", CheckedNothingFailure) + "\n")
+		}
+	}
 	if r.Verdict == "pass" {
 		summary = paint("32;1", "PASS") + " " + summary
 	} else {
@@ -246,6 +265,10 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 			return fmt.Sprintf("passed without checking anything: %s is absent (selector %s found nothing)", p.Claim, cv.Claim.Selector)
 		}
 		return fmt.Sprintf("passed without checking anything: %s is an empty array", p.Claim)
+	}
+	if has("undecided_condition", ast.Number(int64(p.Index))) {
+		w := *p.When
+		return fmt.Sprintf("failed under --strict: condition %s could not be decided, %s is absent (selector %s found nothing)", compile.DescribeCheck(w), w.Claim, claims[w.Claim].Claim.Selector)
 	}
 	if has("strict_rejected", ast.Number(int64(p.Index))) {
 		return "failed under --strict: the rule passed only vacuously and checked nothing"

@@ -692,6 +692,61 @@ predicates:
 	}
 }
 
+// TestCheckedNothing: a run that decides no predicate (every one skipped or
+// passed vacuously) is marked checked_nothing; --strict fails it, and fails
+// a predicate whose condition reads an absent claim (exists and not_exists
+// are decided by absence).
+func TestCheckedNothing(t *testing.T) {
+	tests := []struct {
+		name                                   string
+		bodyRule, bodyValue, condRule, condVal string
+		facts                                  string
+		strict                                 bool
+		want                                   outcome
+		nothing                                bool
+		verdict                                string
+		msg                                    string
+	}{
+		{"absent condition claim", "exists", "", "equals", "true", "{b: 1}", false, skipped, true, "pass", "did not hold"},
+		{"absent condition claim, strict", "exists", "", "equals", "true", "{b: 1}", true, fail, false, "fail", "could not be decided, cond is absent"},
+		{"absent claim under exists, strict", "exists", "", "exists", "", "{b: 1}", true, skipped, true, "fail", "did not hold"},
+		{"present claim not met", "exists", "", "equals", "true", "{w: false, b: 1}", false, skipped, true, "pass", "did not hold"},
+		{"present claim not met, strict", "exists", "", "equals", "true", "{w: false, b: 1}", true, skipped, true, "fail", "did not hold"},
+		{"met, body passes, strict", "exists", "", "equals", "true", "{w: true, b: 1}", true, pass, false, "pass", ""},
+		{"met, body vacuous", "not_contains", `"x"`, "equals", "true", "{w: true}", false, vacuous, true, "pass", "without checking anything"},
+		{"met, body vacuous, strict", "not_contains", `"x"`, "equals", "true", "{w: true}", true, outcome{Fail, true}, false, "fail", "--strict"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := runYAML(t, whenSpec(tc.bodyRule, tc.bodyValue, tc.condRule, tc.condVal), "facts: "+tc.facts+"\n", tc.strict)
+			p := out.Report.Predicates[0]
+			if g := got(p); g != tc.want {
+				t.Errorf("got %+v, want %+v (message %q)", g, tc.want, p.Message)
+			}
+			if out.Report.CheckedNothing != tc.nothing {
+				t.Errorf("checked_nothing %v, want %v", out.Report.CheckedNothing, tc.nothing)
+			}
+			if out.Report.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s", out.Report.Verdict, tc.verdict)
+			}
+			if !strings.Contains(p.Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", p.Message, tc.msg)
+			}
+			var b strings.Builder
+			if err := out.Report.WriteText(&b, TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			text := b.String()
+			if warned := strings.Contains(text, CheckedNothingWarning); warned != (tc.nothing && tc.verdict == "pass") {
+				t.Errorf("warning printed %v in\n%s", warned, text)
+			}
+			if failed := strings.Contains(text, CheckedNothingFailure); failed != (tc.nothing && tc.verdict == "fail") {
+				t.Errorf("strict failure line printed %v in\n%s", failed, text)
+			}
+		})
+	}
+}
+
 func TestMultiplePredicatesVerdict(t *testing.T) {
 	const rs = `claims:
   - name: a
