@@ -35,6 +35,10 @@ const (
 	EvidenceConflict = "evidence-conflict"
 	// DisjointAnyOf is two any_of lists on one claim with no common member.
 	DisjointAnyOf = "disjoint-any-of"
+	// UncheckedCondition is a when over a claim that no unconditional
+	// predicate requires to exist: an envelope that leaves the claim out
+	// skips the predicate (and --strict fails it as undecided).
+	UncheckedCondition = "unchecked-condition"
 )
 
 // Warning is one finding, positioned in the rulespec file.
@@ -153,6 +157,9 @@ func (c *checker) perPredicate() {
 			if w.Claim == p.Claim {
 				c.ownClaimCondition(p)
 			}
+			if c.undecidedWhenAbsent(w) {
+				c.predWarn(p, w.Pos, UncheckedCondition, "its when condition reads %s, which no predicate requires to exist, so an envelope that leaves %s out skips the predicate and checks nothing (--strict fails it); add a predicate {claim: %s, rule: exists}", w.Claim, w.Claim, w.Claim)
+			}
 		}
 		if p.Rule == rulespec.MaxLength && !c.guaranteedPresent(p) && !c.alwaysPresent(p.Claim) {
 			c.predWarn(p, p.Pos, VacuousAbsent, "max_length passes without checking anything when %s is absent, and no predicate requires %s to be present; add min_length or exists on it", p.Claim, p.Claim)
@@ -204,6 +211,26 @@ func (c *checker) ownClaimCondition(p rulespec.Predicate) {
 			c.predWarn(p, w.Pos, NeverPasses, "whenever its when condition holds the rule fails (%s), so it is skipped or fails and never passes", why)
 		}
 	}
+}
+
+// undecidedWhenAbsent reports whether condition w, which fails when its
+// claim is absent, reads a claim that no unconditional predicate requires
+// to be present. exists and not_exists are about presence itself, and a
+// condition that passes on absence applies its predicate, so neither is
+// left undecided.
+func (c *checker) undecidedWhenAbsent(w rulespec.Check) bool {
+	if w.Rule == rulespec.Exists || w.Rule == rulespec.NotExists {
+		return false
+	}
+	if t, _ := w.Rule.Type(); t.Absent != rulespec.AbsentFails || c.alwaysPresent(w.Claim) {
+		return false
+	}
+	for _, q := range c.rs.Predicates {
+		if q.Claim == w.Claim && q.When == nil && absence(q.Rule) == rulespec.AbsentFails {
+			return false
+		}
+	}
+	return true
 }
 
 // guaranteedPresent reports whether another predicate that applies
