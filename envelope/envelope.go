@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -134,20 +135,33 @@ var topKeys = []string{"facts", "metadata"}
 // "yaml: line 3: mapping values are not allowed in this context".
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// Parse validates data, the contents of file, and converts it. file is used
-// only in error messages.
+// Parse validates data, the contents of file, and converts it. A file named
+// *.json must be strict JSON; anything else is YAML (of which JSON is
+// nearly a subset). file is otherwise used only in error messages.
 func Parse(file string, data []byte, lim Limits) (*Envelope, error) {
 	lim = lim.normalized()
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, tooLargeFile(file, lim.MaxBytes)
 	}
 	sum := sha256.Sum256(data)
+	if IsJSONName(file) {
+		// A .json envelope is strict JSON (RFC 8259): YAML's leniency
+		// (trailing commas, single quotes, 01, NaN read as a string,
+		// comments) would let an agent's malformed file through.
+		return parseStrictJSON(file, data, lim, hex.EncodeToString(sum[:]))
+	}
 	if looksLikeJSON(data) {
 		if env, ok, err := parseJSON(file, data, lim, hex.EncodeToString(sum[:])); ok {
 			return env, err
 		}
 	}
 	return parseYAML(file, data, lim, sum)
+}
+
+// IsJSONName reports whether file names a JSON envelope (extension .json,
+// in any case), which Parse reads as strict JSON rather than as YAML.
+func IsJSONName(file string) bool {
+	return strings.EqualFold(filepath.Ext(file), ".json")
 }
 
 // parseYAML is Parse through yaml.v3's node tree, for YAML and for any JSON

@@ -64,6 +64,23 @@ type topMember struct {
 // differently or refuses; the caller then parses it as YAML. A panic (a bug
 // here) also falls back rather than crash.
 func parseJSON(file string, data []byte, lim Limits, sha string) (env *Envelope, ok bool, err error) {
+	return parseJSONMode(file, data, lim, sha, false)
+}
+
+// parseStrictJSON converts data, the contents of a .json envelope, which
+// must be strict JSON (RFC 8259): unlike parseJSON it never declines, and
+// reports JSON that is not valid as "not valid JSON" at file:line:col.
+// Valid JSON that YAML would read differently or refuse is read as JSON.
+func parseStrictJSON(file string, data []byte, lim Limits, sha string) (env *Envelope, err error) {
+	env, ok, err := parseJSONMode(file, data, lim, sha, true)
+	if !ok && err == nil {
+		// Only a bug (a recovered panic) gets here; fail closed.
+		return nil, &Error{File: file, Msg: "the JSON parser failed; simplify the envelope"}
+	}
+	return env, err
+}
+
+func parseJSONMode(file string, data []byte, lim Limits, sha string, strict bool) (env *Envelope, ok bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if panicInJSONPath {
@@ -76,12 +93,15 @@ func parseJSON(file string, data []byte, lim Limits, sha string) (env *Envelope,
 	if bytes.HasPrefix(data, bom) {
 		start = len(bom)
 	}
-	s := jsonScanner{data: data, pos: start}
+	s := jsonScanner{data: data, pos: start, strict: strict}
 	members, rootOff, valid := s.document()
+	c := &jsonConverter{data: data, file: file, base: start, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth, strict: strict}
 	if !valid {
-		return nil, false, nil
+		if !strict {
+			return nil, false, nil
+		}
+		return nil, true, c.errAt(s.errOff, "not valid JSON: %s", s.errMsg)
 	}
-	c := &jsonConverter{data: data, file: file, base: start, maxBytes: lim.MaxBytes, maxDepth: lim.MaxDepth}
 
 	// The top level, checked as Parse checks the YAML mapping.
 	var facts, meta *topMember
@@ -148,9 +168,45 @@ func parseJSON(file string, data []byte, lim Limits, sha string) (env *Envelope,
 //   - a line break between a key and its colon, or a key of more than
 //     maxSimpleKey bytes (YAML's limits on implicit keys);
 //   - nesting beyond yaml.v3's maxFlowLevel.
+//
+// In strict mode (a .json envelope) it instead accepts all of RFC 8259 that
+// the converter can represent, and on anything else records where and why
+// the document is not valid JSON in errOff and errMsg.
 type jsonScanner struct {
-	data []byte
-	pos  int
+	data   []byte
+	pos    int
+	strict bool
+	errOff int
+	errMsg string
+}
+
+// fail records the first reason the document is not strict JSON.
+func (s *jsonScanner) fail(off int, msg string) bool {
+	if s.errMsg == "" {
+		s.errOff, s.errMsg = min(off, len(s.data)), msg
+	}
+	return false
+}
+
+// unexpected explains the byte at off, where the grammar wanted something
+// else, naming the lenient habits RFC 8259 forbids.
+func (s *jsonScanner) unexpected(off int, want string) bool {
+	if off >= len(s.data) {
+		return s.fail(off, "unexpected end of file; expected "+want)
+	}
+	d := s.data[off:]
+	switch {
+	case d[0] == '\'':
+		return s.fail(off, "single quotes are not JSON; use double quotes")
+	case d[0] == '/' || d[0] == '#':
+		return s.fail(off, "comments are not allowed in JSON; remove them")
+	case d[0] == '}' || d[0] == ']':
+		return s.fail(off, fmt.Sprintf("unexpected %c (a trailing comma or a missing value); expected %s", d[0], want))
+	case bytes.HasPrefix(d, []byte("NaN")), bytes.HasPrefix(d, []byte("Infinity")), bytes.HasPrefix(d, []byte("-Infinity")):
+		return s.fail(off, "NaN and Infinity are not JSON numbers; write a string or null")
+	}
+	r, _ := utf8.DecodeRune(d)
+	return s.fail(off, fmt.Sprintf("unexpected character %q; expected %s", r, want))
 }
 
 func (s *jsonScanner) ws() {
@@ -171,7 +227,10 @@ func (s *jsonScanner) outerWS() bool {
 		case ' ', '\n', '\r':
 			s.pos++
 		case '\t':
-			return false
+			if !s.strict {
+				return false
+			}
+			s.pos++
 		default:
 			return true
 		}
@@ -181,6 +240,7 @@ func (s *jsonScanner) outerWS() bool {
 
 func (s *jsonScanner) document() (members []topMember, rootOff int, ok bool) {
 	if !s.outerWS() || s.pos >= len(s.data) || s.data[s.pos] != '{' {
+		s.unexpected(s.pos, "{ (the envelope is a JSON object)")
 		return nil, 0, false
 	}
 	rootOff = s.pos
@@ -202,6 +262,7 @@ func (s *jsonScanner) document() (members []topMember, rootOff int, ok bool) {
 			members = append(members, topMember{key: key, keyOff: keyOff, valOff: valOff})
 			s.ws()
 			if s.pos >= len(s.data) {
+				s.unexpected(s.pos, ", or }")
 				return nil, 0, false
 			}
 			c := s.data[s.pos]
@@ -210,12 +271,17 @@ func (s *jsonScanner) document() (members []topMember, rootOff int, ok bool) {
 				break
 			}
 			if c != ',' {
+				s.unexpected(s.pos-1, ", or }")
 				return nil, 0, false
 			}
 			s.ws()
 		}
 	}
 	if !s.outerWS() || s.pos != len(s.data) {
+		if s.pos < len(s.data) && s.data[s.pos] != '/' && s.data[s.pos] != '#' {
+			s.fail(s.pos, "unexpected text after the top-level object; an envelope is one JSON object")
+		}
+		s.unexpected(s.pos, "the end of the file")
 		return nil, 0, false
 	}
 	return members, rootOff, true
@@ -225,6 +291,9 @@ func (s *jsonScanner) document() (members []topMember, rootOff int, ok bool) {
 // decoded key.
 func (s *jsonScanner) key() ([]byte, bool) {
 	start := s.pos
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return nil, s.unexpected(s.pos, "a double-quoted key")
+	}
 	esc, ok := s.str()
 	if !ok {
 		return nil, false
@@ -232,11 +301,14 @@ func (s *jsonScanner) key() ([]byte, bool) {
 	body := s.data[start+1 : s.pos-1]
 	for s.pos < len(s.data) {
 		c := s.data[s.pos]
-		if c == ' ' || c == '\t' {
+		if c == ' ' || c == '\t' || (s.strict && (c == '\n' || c == '\r')) {
 			s.pos++
 			continue
 		}
-		if c != ':' || (s.pos-start > maxSimpleKey && utf8.RuneCount(s.data[start:s.pos]) > maxSimpleKey) {
+		if c != ':' {
+			return nil, s.unexpected(s.pos, ": after the key")
+		}
+		if !s.strict && s.pos-start > maxSimpleKey && utf8.RuneCount(s.data[start:s.pos]) > maxSimpleKey {
 			return nil, false
 		}
 		s.pos++
@@ -246,19 +318,20 @@ func (s *jsonScanner) key() ([]byte, bool) {
 		}
 		return decodeJSONString(nil, body), true
 	}
-	return nil, false
+	return nil, s.unexpected(s.pos, ": after the key")
 }
 
 // value scans one value whose parent collection is at flow level level.
 func (s *jsonScanner) value(level int) bool {
 	if s.pos >= len(s.data) {
-		return false
+		return s.unexpected(s.pos, "a value")
 	}
 	switch c := s.data[s.pos]; c {
 	case '{', '[':
 		level++
 		if level > maxFlowLevel {
-			return false
+			// Also bounds the scanner's recursion in strict mode.
+			return s.fail(s.pos, fmt.Sprintf("objects and arrays nest deeper than %d levels; flatten the data", maxFlowLevel))
 		}
 		closer := byte('}')
 		if c == '[' {
@@ -281,7 +354,7 @@ func (s *jsonScanner) value(level int) bool {
 			}
 			s.ws()
 			if s.pos >= len(s.data) {
-				return false
+				return s.unexpected(s.pos, ", or "+string(closer))
 			}
 			d := s.data[s.pos]
 			s.pos++
@@ -289,7 +362,7 @@ func (s *jsonScanner) value(level int) bool {
 				return true
 			}
 			if d != ',' {
-				return false
+				return s.unexpected(s.pos-1, ", or "+string(closer))
 			}
 			s.ws()
 		}
@@ -303,15 +376,29 @@ func (s *jsonScanner) value(level int) bool {
 	case 'n':
 		return s.lit("null")
 	default:
+		start := s.pos
+		if c != '-' && (c < '0' || c > '9') {
+			return s.unexpected(start, "a value")
+		}
 		end, ok := scanNumber(s.data, s.pos)
 		s.pos = end
-		return ok
+		if !ok {
+			if bytes.HasPrefix(s.data[start:], []byte("-Infinity")) {
+				return s.unexpected(start, "a value")
+			}
+			return s.fail(start, "malformed number; write digits with an optional fraction and exponent (1, -2.5, 1e3)")
+		}
+		if digit := end < len(s.data) && s.data[end] >= '0' && s.data[end] <= '9'; digit {
+			// scanNumber stops after a leading 0.
+			return s.fail(start, "a number may not have leading zeros (01); write 1, or quote it as a string")
+		}
+		return true
 	}
 }
 
 func (s *jsonScanner) lit(word string) bool {
 	if !bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
-		return false
+		return s.unexpected(s.pos, "a value")
 	}
 	s.pos += len(word)
 	return true
@@ -334,7 +421,7 @@ func (s *jsonScanner) str() (esc, ok bool) {
 		case c == '\\':
 			esc = true
 			if i+1 >= len(d) {
-				return false, false
+				return false, s.unexpected(i+1, "an escape")
 			}
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -342,25 +429,33 @@ func (s *jsonScanner) str() (esc, ok bool) {
 			case 'u':
 				_, n := surrogates(d, i)
 				if n == 0 {
-					return false, false
+					if _, ok := hex4(d, i+2); ok {
+						return false, s.fail(i, "a \\u escape of a lone UTF-16 surrogate is not a character; escape a pair (\\ud83d\\ude00) or write the character")
+					}
+					return false, s.fail(i, "a \\u escape needs four hex digits")
 				}
 				i += n
 			default:
-				return false, false
+				return false, s.fail(i, fmt.Sprintf("unknown escape \\%c; JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", d[i+1]))
 			}
-		case c < 0x20 || c == 0x7F:
+		case c < 0x20:
+			return false, s.fail(i, "a control character (a raw line break or tab) in a string; escape it (\\n, \\t)")
+		case c == 0x7F && !s.strict:
 			return false, false
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			r, size := utf8.DecodeRune(d[i:])
-			if !yamlSafeRune(r) || (r == utf8.RuneError && size == 1) {
+			if r == utf8.RuneError && size == 1 {
+				return false, s.fail(i, "invalid UTF-8; JSON text must be UTF-8")
+			}
+			if !s.strict && !yamlSafeRune(r) {
 				return false, false
 			}
 			i += size
 		}
 	}
-	return false, false
+	return false, s.fail(len(d), "unexpected end of file inside a string; close it with \"")
 }
 
 // yamlSafeRune reports a non-ASCII character that YAML accepts raw inside a
@@ -498,6 +593,7 @@ type jsonConverter struct {
 	base     int // offset of the first character (after a BOM)
 	maxBytes int64
 	maxDepth int
+	strict   bool // a .json envelope: strings may hold raw U+2028/U+2029
 	used     int64
 	buf      []byte
 	pos      int
@@ -606,7 +702,11 @@ func (c *jsonConverter) value(depth int) error {
 		start := c.pos
 		var esc bool
 		c.pos, esc = strEnd(c.data, start)
-		if esc {
+		if body := c.data[start+1 : c.pos-1]; c.strict && hasLineSeparator(body) {
+			// appendString escapes these; the lenient scanner never
+			// lets them through.
+			c.buf = appendString(c.buf, string(decodeJSONString(nil, body)))
+		} else if esc {
 			c.buf = appendEscaped(c.buf, c.data[start+1:c.pos-1])
 		} else {
 			c.buf = append(c.buf, c.data[start:c.pos]...)
@@ -708,7 +808,7 @@ func (c *jsonConverter) mapping(depth int) error {
 		if n > 0 {
 			c.buf = append(c.buf, ',')
 		}
-		if esc {
+		if esc || (c.strict && hasLineSeparator(key)) {
 			c.buf = appendString(c.buf, string(key))
 		} else {
 			c.buf = append(c.buf, raw...)
@@ -761,6 +861,11 @@ func (c *jsonConverter) number() error {
 	}
 	c.buf = strconv.AppendFloat(c.buf, f, 'g', -1, 64)
 	return nil
+}
+
+// hasLineSeparator reports a raw U+2028 or U+2029.
+func hasLineSeparator(b []byte) bool {
+	return bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
 }
 
 // strEnd returns the end of the string, already checked by

@@ -25,9 +25,9 @@ func viaYAML(data []byte, lim Limits) (*Envelope, error) {
 func viaYAMLAs(data, ref []byte, lim Limits) (*Envelope, error) {
 	lim = lim.normalized()
 	if int64(len(data)) > lim.MaxBytes {
-		return nil, tooLargeFile("e.json", lim.MaxBytes)
+		return nil, tooLargeFile("e.yaml", lim.MaxBytes)
 	}
-	return parseYAML("e.json", ref, lim, sha256.Sum256(data))
+	return parseYAML("e.yaml", ref, lim, sha256.Sum256(data))
 }
 
 // plainEscapes rewrites valid JSON data, replacing each escape \/ and each
@@ -99,7 +99,7 @@ func plainEscapes(data []byte) (out []byte, changed bool) {
 // encoding/json reads from data.
 func sameAsYAML(t *testing.T, data []byte, lim Limits) (fast bool) {
 	t.Helper()
-	got, gotErr := Parse("e.json", data, lim)
+	got, gotErr := Parse("e.yaml", data, lim)
 	if looksLikeJSON(data) {
 		_, fast, _ = parseJSON("e.json", data, lim.normalized(), "")
 	}
