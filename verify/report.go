@@ -298,10 +298,10 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 		}
 		var parts []string
 		if extra := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_extra", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(extra) > 0 {
-			parts = append(parts, fmt.Sprintf("elements of %s not in %s: %s", p.Claim, want, listOf(sortedStrings(extra, 2))))
+			parts = append(parts, fmt.Sprintf("elements of %s not in %s: %s", p.Claim, want, listOf(elements(extra))))
 		}
 		if missing := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_missing", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(missing) > 0 {
-			parts = append(parts, fmt.Sprintf("members of %s missing from %s: %s", want, p.Claim, listOf(sortedStrings(missing, 2))))
+			parts = append(parts, fmt.Sprintf("members of %s missing from %s: %s", want, p.Claim, listOf(elements(missing))))
 		}
 		return strings.Join(parts, "; ")
 	case rulespec.NotExists:
@@ -322,12 +322,12 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 		return fmt.Sprintf("%s found in %s", want, found)
 	case rulespec.AnyOf:
 		if strays := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "stray", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(strays) > 0 {
-			return fmt.Sprintf("elements not in %s: %s", want, listOf(sortedStrings(strays, 2)))
+			return fmt.Sprintf("elements not in %s: %s", want, listOf(elements(strays)))
 		}
 		return fmt.Sprintf("%s is not one of %s", found, want)
 	case rulespec.NoneOf:
 		if hits := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(hits) > 0 {
-			return fmt.Sprintf("forbidden elements present: %s", listOf(sortedStrings(hits, 2)))
+			return fmt.Sprintf("forbidden elements present: %s", listOf(elements(hits)))
 		}
 		return fmt.Sprintf("%s is one of the forbidden values %s", found, want)
 	case rulespec.GreaterThan, rulespec.LessThan:
@@ -373,7 +373,7 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 				return fmt.Sprintf("matches needs every element to be a string; found %s", found)
 			}
 			misses := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "regex_miss", Arity: 2}, Args: []ast.BaseTerm{ch, v}})
-			return fmt.Sprintf("elements not matching %s: %s", want, listOf(sortedStrings(misses, 1)))
+			return fmt.Sprintf("elements not matching %s: %s", want, listOf(quoted(sortedStrings(misses, 1))))
 		}
 		if typeWord(found) != "string" {
 			return fmt.Sprintf("matches needs a string or an array of strings, found %s", found)
@@ -390,17 +390,55 @@ func typeWord(desc string) string {
 	return desc
 }
 
+// listOf joins items, already rendered, keeping at most five.
 func listOf(items []string) string {
 	const max = 5
-	quoted := make([]string, 0, max)
+	out := make([]string, 0, max)
 	for i, s := range items {
 		if i == max {
-			quoted = append(quoted, fmt.Sprintf("and %d more", len(items)-max))
+			out = append(out, fmt.Sprintf("and %d more", len(items)-max))
 			break
 		}
-		quoted = append(quoted, short(fmt.Sprintf("%q", s)))
+		out = append(out, short(s))
 	}
-	return strings.Join(quoted, ", ")
+	return strings.Join(out, ", ")
+}
+
+// quoted renders strings as quoted strings.
+func quoted(items []string) []string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// elements renders array elements from facts of the form p(Ch, Type, Key):
+// a string quoted, any other element (a number, boolean or null) as its
+// JSON text, so 9.3e+18 is not shown as the string "9.3e+18". The order
+// is by key, then by rendering, so it is deterministic.
+func elements(facts []ast.Atom) []string {
+	type elem struct{ key, text string }
+	es := make([]elem, 0, len(facts))
+	for _, f := range facts {
+		key := strArg(f, 2)
+		text := key
+		if strArg(f, 1) == "/string" {
+			text = fmt.Sprintf("%q", key)
+		}
+		es = append(es, elem{key, text})
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].key != es[j].key {
+			return es[i].key < es[j].key
+		}
+		return es[i].text < es[j].text
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.text
+	}
+	return out
 }
 
 // evidenceMessage explains a failed file_exists or no_file_exists from the

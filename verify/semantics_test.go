@@ -864,6 +864,11 @@ func TestFailureMessages(t *testing.T) {
 		{"superset_of", "[a, b]", "[a]", []string{`members of ["a","b"] missing from c`, `"b"`}},
 		{"same_set", "[a, b]", "[a, c]", []string{`not in`, `"c"`, `missing`, `"b"`}},
 		{"same_set", "[a]", `"a"`, []string{"compares arrays as sets", `string "a"`}},
+		// Numbers are shown as numbers, strings that look like them quoted.
+		{"any_of", "[1, 2]", `[1, 9.3e18, "9"]`, []string{`elements not in [1,2]: "9", 9.3e+18`}},
+		{"none_of", "[1, 9223372036854775808.0]", `[9223372036854775808.0, 2]`, []string{`forbidden elements present: 9.223372036854776e+18`}},
+		{"subset_of", "[1]", "[1, 2.5, true]", []string{`elements of c not in [1]: 2.5, true`}},
+		{"superset_of", "[1, 2]", "[1]", []string{`members of [1,2] missing from c: 2`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule+"/"+tc.fact, func(t *testing.T) {
