@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -347,4 +348,26 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// JSON returns the envelope as indented strict JSON, facts then metadata,
+// keys in document order: what `vouch envelope write` stores at a .json
+// path, which Parse reads as strict JSON whatever the source was written
+// in.
+func (e *Envelope) JSON() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"facts":`)
+	b.Write(e.Facts)
+	if e.Metadata != nil {
+		b.WriteString(`,"metadata":`)
+		b.Write(e.Metadata)
+	}
+	b.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		// Facts and Metadata are compact JSON the converter wrote.
+		return append(b.Bytes(), '\n')
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
 }

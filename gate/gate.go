@@ -107,6 +107,8 @@ type Result struct {
 	// lists the files that changed after it was written.
 	Stale   bool
 	Changed []string
+	// unlock releases the output directory's lock that decide took.
+	unlock func()
 }
 
 // Lint is the architecture half of a gate run.
@@ -136,6 +138,12 @@ type Lint struct {
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	g := &Result{Verdict: "fail", Observe: opts.Observe}
 	path := g.decide(ctx, opts)
+	if g.unlock != nil {
+		// Removing a stale receipt happens under the same lock as the
+		// decision, so it cannot remove a receipt a concurrent pass into
+		// the same directory has just written and reported.
+		defer g.unlock()
+	}
 	if g.Verdict == "pass" {
 		return g, nil
 	}
@@ -166,6 +174,10 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		dir = filepath.Dir(g.Envelope)
 	}
 	path := filepath.Join(dir, receipt.FileName)
+	if g.unlock, err = lockDir(dir); err != nil {
+		g.Err = err
+		return ""
+	}
 	key, err := receipt.LoadKey(opts.KeyFile, opts.KeyEnv)
 	if err != nil {
 		g.Err = err

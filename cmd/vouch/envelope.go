@@ -103,10 +103,15 @@ func runEnvelopeWrite(c *cli.Context) error {
 		// Not a git work tree (or no git): there is no state to stamp.
 		err = nil
 	} else if data, err = envelope.SetMetadata(data, gate.StampKey, st); err == nil {
-		_, err = envelope.Parse(name, data, cfg.Limits)
+		env, err = envelope.Parse(name, data, cfg.Limits)
 	}
 	if err != nil {
 		return fail(exitError, fmt.Errorf("stamp the envelope, nothing written: %w", err))
+	}
+	if envelope.IsJSONName(dst) {
+		// A .json envelope is read as strict JSON, and the source (or
+		// the stamp) may be YAML.
+		data = env.JSON()
 	}
 	if err := atomicfile.Write(dst, data, 0o644); err != nil {
 		return fail(exitError, err)
