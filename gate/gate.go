@@ -227,6 +227,9 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		g.Err = err
 		return path
 	}
+	if g.expired(ctx) {
+		return path
+	}
 	if err := out.WriteArtifacts(dir); err != nil {
 		g.Err = err
 		return path
@@ -282,6 +285,12 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		g.Report = nil
 		return path
 	}
+	// The last moment to give up: past the deadline no receipt is written,
+	// because the caller has already been told (or will be) that the gate
+	// failed closed.
+	if g.expired(ctx) {
+		return path
+	}
 	r, err := writeReceipt(path, cfg, out, g, key, opts, work)
 	if err != nil {
 		g.Err = err
@@ -293,6 +302,18 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	g.PassedOnObserved = r.Observed
 	g.Verdict = "pass"
 	return path
+}
+
+// expired records a failed run when ctx has ended (the --timeout deadline
+// passed, or the caller gave up), so a late decision is never a pass.
+func (g *Result) expired(ctx context.Context) bool {
+	err := ctx.Err()
+	if err == nil {
+		return false
+	}
+	g.Err = fmt.Errorf("the gate did not finish before its deadline (--timeout); failing closed, nothing was verified: %w", err)
+	g.Report = nil
+	return true
 }
 
 // runLint evaluates the architecture rules of the repository at cfg.Root

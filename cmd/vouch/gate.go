@@ -58,6 +58,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache when evaluating the architecture rules"},
 			baseFlag(),
 			maxCitationsFlag(), maxEvidenceBytesFlag(),
+			&cli.DurationFlag{Name: "timeout", Value: defaultGateTimeout, Usage: "fail closed (exit 2; a block for claude-hook) when the gate has not answered within `DURATION`; 0 disables"},
 		},
 		Action: runGate,
 	}
@@ -102,7 +103,12 @@ func runGate(c *cli.Context) error {
 	if format == "claude-hook" {
 		stopActive = stopHookActive(c.App.Reader)
 	}
-	g, runErr := gate.Run(c.Context, opts)
+	ctx, dl, cancel := armDeadline(c.Context, c.Duration("timeout"), format == "claude-hook", c.App.Writer, c.App.ErrWriter)
+	defer cancel()
+	g, runErr := gate.Run(ctx, opts)
+	if !dl.answer() {
+		select {} // the watchdog has answered and is exiting the process
+	}
 	if stopActive && g.Verdict != "pass" {
 		// Claude Code is already continuing because of this hook's last
 		// block. Its protocol asks hooks not to block again, or the agent
