@@ -1,6 +1,8 @@
 package arch
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -98,7 +100,8 @@ func loadVouch(file string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Layout: "vouch", Files: []string{file}}
+	m := &Model{Layout: "vouch"}
+	m.record(file, data)
 	p := &parser{file: file}
 	p.document(m, data, vouchTopKeys, false)
 	return m, p.result()
@@ -136,7 +139,7 @@ func LoadBeadloom(dir string) (*Model, error) {
 			}
 			continue
 		}
-		m.Files = append(m.Files, file)
+		m.record(file, data)
 		p := &parser{file: file, lenient: true}
 		if n == BeadloomRules {
 			p.document(m, data, rulesTopKeys, true)
@@ -174,7 +177,7 @@ func (m *Model) readBeadloomConfig(file string) ErrorList {
 	if top == nil {
 		return nil
 	}
-	m.Files = append(m.Files, file)
+	m.record(file, data)
 	for _, kv := range p.fields(top, "the file", nil) {
 		if kv.key == "scan_paths" {
 			for _, sp := range p.strList(kv.val, "scan_paths") {
@@ -219,6 +222,17 @@ func ParseBeadloom(file string, data []byte, rules bool) (*Model, error) {
 		p.document(m, data, nil, true)
 	}
 	return m, p.result()
+}
+
+// record notes a configuration file as read, with the hash of the bytes
+// that were parsed.
+func (m *Model) record(file string, data []byte) {
+	if m.FileSHA256 == nil {
+		m.FileSHA256 = map[string]string{}
+	}
+	m.Files = append(m.Files, file)
+	sum := sha256.Sum256(data)
+	m.FileSHA256[file] = hex.EncodeToString(sum[:])
 }
 
 // readLimited reads a configuration file through yamldoc, keeping this

@@ -207,6 +207,10 @@ type Model struct {
 	Skipped []Skipped
 	// Files are the configuration files read, in reading order.
 	Files []string
+	// FileSHA256 holds, for each of Files, the sha256 of the bytes that were
+	// parsed, so a receipt vouches for what was evaluated rather than for
+	// whatever is on disk when the receipt is written.
+	FileSHA256 map[string]string
 	// Layout is "vouch" (architecture.yaml), "beadloom" (.beadloom/_graph)
 	// or "none".
 	Layout string

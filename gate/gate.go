@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -397,7 +398,18 @@ func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Resul
 		r.Predicates = append(r.Predicates, receipt.Predicate{Index: p.Index, ID: p.ID, Status: string(p.Status), Observed: p.Observed})
 	}
 	if l := g.Lint; l != nil {
-		in := receipt.ArchInputs{Files: l.Files, Program: l.Report.Artifacts.Program, Trace: l.Report.Artifacts.Trace}
+		arts := l.Report.Artifacts
+		sums := maps.Clone(l.Report.FileSHA256)
+		if sums == nil {
+			sums = map[string]string{}
+		}
+		if arts.ProgramSHA256 != "" {
+			sums[arts.Program] = arts.ProgramSHA256
+		}
+		if arts.TraceSHA256 != "" {
+			sums[arts.Trace] = arts.TraceSHA256
+		}
+		in := receipt.ArchInputs{Files: l.Files, Program: arts.Program, Trace: arts.Trace, SHA256: sums}
 		if err := r.AddArchitecture(path, in, l.Strict, l.Observe, l.Verdict); err != nil {
 			return nil, err
 		}

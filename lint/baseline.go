@@ -131,6 +131,11 @@ func ReadBaseline(path string) ([]BaselineEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
 	}
+	return ParseBaseline(path, data)
+}
+
+// ParseBaseline parses a baseline file's bytes; path is for messages.
+func ParseBaseline(path string, data []byte) ([]BaselineEntry, error) {
 	var bf baselineFile
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()

@@ -3,8 +3,11 @@ package lint
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -126,12 +129,24 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		return nil, configErrors(err)
 	}
 	files := append([]string{}, model.Files...)
+	sums := maps.Clone(model.FileSHA256)
+	if sums == nil {
+		sums = map[string]string{}
+	}
 	var baseline []BaselineEntry
 	if cfg.Baseline != "" && !cfg.SkipBaseline {
-		if baseline, err = ReadBaseline(cfg.Baseline); err != nil {
+		data, err := os.ReadFile(cfg.Baseline)
+		if err == nil {
+			baseline, err = ParseBaseline(cfg.Baseline, data)
+		} else {
+			err = fmt.Errorf("read baseline: %w", err)
+		}
+		if err != nil {
 			return nil, &ConfigErrors{yamldoc.ErrorList{{Msg: err.Error()}}}
 		}
 		files = append(files, cfg.Baseline)
+		sum := sha256.Sum256(data)
+		sums[cfg.Baseline] = hex.EncodeToString(sum[:])
 	}
 	today := cfg.Today
 	if today.IsZero() {
@@ -153,6 +168,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	rep.Artifacts = arts
 	rep.Notices = notices
 	rep.Files = files
+	rep.FileSHA256 = sums
 	if baseline != nil {
 		rep.Stale = ApplyBaseline(rep.Findings, baseline)
 	}
@@ -261,10 +277,13 @@ func (o *Outcome) WriteArtifacts(dir string) (*Artifacts, error) {
 	if err := atomicfile.WriteUnsynced(prog, dl.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteUnsynced(trace, o.Trace(dl.Bytes()), 0o644); err != nil {
+	traceBytes := o.Trace(dl.Bytes())
+	if err := atomicfile.WriteUnsynced(trace, traceBytes, 0o644); err != nil {
 		return nil, err
 	}
-	return &Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace)}, nil
+	ps, ts := sha256.Sum256(dl.Bytes()), sha256.Sum256(traceBytes)
+	return &Artifacts{Program: filepath.ToSlash(prog), Trace: filepath.ToSlash(trace),
+		ProgramSHA256: hex.EncodeToString(ps[:]), TraceSHA256: hex.EncodeToString(ts[:])}, nil
 }
 
 // restrictScan keeps the files under the model's scan paths and the

@@ -44,14 +44,21 @@ type Report struct {
 	// Source names the configuration read, for the text header.
 	Source string `json:"-"`
 	// Files are the configuration files read, then the baseline.
-	Files []string      `json:"-"`
-	Time  time.Duration `json:"-"`
+	Files []string `json:"-"`
+	// FileSHA256 is the sha256 of the bytes parsed from each of Files
+	// (and Artifacts' of the bytes written), for receipts.
+	FileSHA256 map[string]string `json:"-"`
+	Time       time.Duration     `json:"-"`
 }
 
 // Artifacts names the files a run wrote.
 type Artifacts struct {
 	Program string `json:"program"`
 	Trace   string `json:"trace"`
+	// ProgramSHA256 and TraceSHA256 hash the bytes written, so a receipt
+	// never re-reads them from disk.
+	ProgramSHA256 string `json:"-"`
+	TraceSHA256   string `json:"-"`
 }
 
 // SkippedRule is a rule of the seed's layout that vouch does not evaluate.

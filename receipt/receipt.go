@@ -134,17 +134,25 @@ type Architecture struct {
 type ArchInputs struct {
 	Files          []string
 	Program, Trace string
+	// SHA256 gives, by path, the hash of the bytes the caller parsed or
+	// wrote. A path listed here is never re-read: what was evaluated is what
+	// the receipt vouches for, even if the file changed since.
+	SHA256 map[string]string
 }
 
-// AddArchitecture hashes the architecture inputs from disk into the
-// receipt to be written at path.
+// AddArchitecture records the architecture inputs into the receipt to be
+// written at path, from in.SHA256 where the caller knows the bytes, else
+// from disk.
 func (r *Receipt) AddArchitecture(path string, in ArchInputs, strict, observe bool, verdict string) error {
 	a := &Architecture{Files: []File{}, Strict: strict, Observe: observe, Verdict: verdict}
 	dir := filepath.Dir(path)
 	hash := func(p string) (File, error) {
-		sum, err := hashFile(p)
-		if err != nil {
-			return File{}, err
+		sum, ok := in.SHA256[p]
+		if !ok {
+			var err error
+			if sum, err = hashFile(p); err != nil {
+				return File{}, err
+			}
 		}
 		rel, err := relTo(dir, p)
 		if err != nil {
