@@ -71,7 +71,6 @@ func runReceiptVerify(c *cli.Context) error {
 		AllowUnchecked:   c.Bool("allow-unchecked"),
 		MaxEvidenceBytes: c.Int64("max-evidence-bytes"),
 		// The files the gate would use here: flags, else vouch.yaml's.
-		// Without either there is nothing to compare with.
 		CheckConfig: true,
 		Config:      cfg.File,
 		// Evidence is rehashed under the root the gate would use here,
@@ -86,12 +85,10 @@ func runReceiptVerify(c *cli.Context) error {
 			return st.Digest, err
 		},
 	}
-	if cfg.File != "" || c.String("rulespec") != "" {
-		opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
-	}
-	if cfg.File != "" || c.String("envelope") != "" {
-		opts.Envelope = pick(c.String("envelope"), cfg.Envelope)
-	}
+	// The files to compare come from flags, else vouch.yaml, else the
+	// defaults: never from the receipt, which may be hostile.
+	opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
+	opts.Envelope = pick(c.String("envelope"), cfg.Envelope)
 	path := c.Args().First()
 	if path == "" {
 		dir := cfg.Out
