@@ -3,7 +3,6 @@ package shellfacts
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -294,14 +293,14 @@ func sedFiles(w *walker, c *call) {
 // sedCommand finds sed's file commands: r/R FILE reads, w/W FILE and the
 // s///w FILE flag write, and e (or the s///e flag) runs a command. It is a
 // best-effort reading of common one-line scripts, not a sed parser.
-var sedCommand = regexp.MustCompile(`(?:^|[;\n{}]|[0-9$/]\s*)\s*([rRwW])\s+([^;\n}]+)|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiImM0-9]*([we])\s*([^;\n}]*)`)
+var sedCommand = lazyRegexp(`(?:^|[;\n{}]|[0-9$/]\s*)\s*([rRwW])\s+([^;\n}]+)|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiImM0-9]*([we])\s*([^;\n}]*)`)
 
 func (w *walker) sedScript(f field) {
 	if !f.known() {
 		w.incomplete("sed script that is not static")
 		return
 	}
-	for _, m := range sedCommand.FindAllStringSubmatch(f.s, 64) {
+	for _, m := range sedCommand().FindAllStringSubmatch(f.s, 64) {
 		switch {
 		case m[1] == "r" || m[1] == "R":
 			w.addPath(strings.TrimSpace(m[2]), w.reads, "sed r")
@@ -338,9 +337,9 @@ func awkFiles(w *walker, c *call) {
 // awkRedirect finds output redirections to fixed files in an awk program;
 // awkRuns finds the ways an awk program runs commands.
 var (
-	awkRedirect = regexp.MustCompile(`>>?\s*"([^"\n]{1,1000})"`)
-	awkReads    = regexp.MustCompile(`getline\s*<\s*"([^"\n]{1,1000})"`)
-	awkRuns     = regexp.MustCompile(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
+	awkRedirect = lazyRegexp(`>>?\s*"([^"\n]{1,1000})"`)
+	awkReads    = lazyRegexp(`getline\s*<\s*"([^"\n]{1,1000})"`)
+	awkRuns     = lazyRegexp(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
 )
 
 func (w *walker) awkProgram(f field) {
@@ -348,13 +347,13 @@ func (w *walker) awkProgram(f field) {
 		w.incomplete("awk program that is not static")
 		return
 	}
-	for _, m := range awkRedirect.FindAllStringSubmatch(f.s, 64) {
+	for _, m := range awkRedirect().FindAllStringSubmatch(f.s, 64) {
 		w.addPath(m[1], w.writes, "awk")
 	}
-	for _, m := range awkReads.FindAllStringSubmatch(f.s, 64) {
+	for _, m := range awkReads().FindAllStringSubmatch(f.s, 64) {
 		w.addPath(m[1], w.reads, "awk")
 	}
-	if awkRuns.MatchString(f.s) {
+	if awkRuns().MatchString(f.s) {
 		w.incomplete("awk program runs commands")
 	}
 }

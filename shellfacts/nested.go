@@ -1,7 +1,6 @@
 package shellfacts
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -161,7 +160,7 @@ func (w *walker) lineLoopFiles(files []field, inPlace bool, name string) {
 
 // openCall finds file names passed to open() and friends in inline code.
 // It is a best-effort look into another language, not a parser of it.
-var openCall = regexp.MustCompile(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
+var openCall = lazyRegexp(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
 
 // interpreter: python -c / node -e / perl -e code (or a here-document fed
 // to the interpreter) is searched for files it opens; a script operand is
@@ -225,7 +224,7 @@ func interpreter(w *walker, c *call) {
 			w.incomplete(c.name + " code that is not static")
 			continue
 		}
-		for _, m := range openCall.FindAllStringSubmatch(f.s, 64) {
+		for _, m := range openCall().FindAllStringSubmatch(f.s, 64) {
 			w.addPath(m[1], w.reads, c.name+" code")
 		}
 	}
