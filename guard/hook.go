@@ -18,6 +18,7 @@ import (
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
 
@@ -30,27 +31,13 @@ func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
 	// stream forever: refuse anything but a regular file before opening
 	// it, so validate and check cannot hang on one.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, yamldoc.ErrorList{{File: path, Msg: "the guard policy is not a regular file (" + fileKind(fi.Mode()) + "); point --policy at a YAML file"}}
+		return nil, yamldoc.ErrorList{{File: path, Msg: "the guard policy is not a regular file (" + safeopen.Kind(fi.Mode()) + "); point --policy at a YAML file"}}
 	}
 	data, err := yamldoc.ReadFile(path, "guard policy", MaxPolicyBytes)
 	if err != nil {
 		return nil, err
 	}
 	return LoadPolicyCached(path, data, cacheDir)
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
 }
 
 // CheckPolicyLocation refuses a policy that is a symbolic link leading

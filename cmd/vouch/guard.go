@@ -67,6 +67,12 @@ func setupGuard(c *cli.Context) (*guardSetup, error) {
 	if err := guard.CheckHarness(c.String("harness")); err != nil {
 		return nil, err
 	}
+	return loadGuardSetup(c)
+}
+
+// loadGuardSetup finds the policy and principal: --policy, else vouch.yaml's
+// guard section, else the default; VOUCH_PRINCIPAL over vouch.yaml's.
+func loadGuardSetup(c *cli.Context) (*guardSetup, error) {
 	cfg, err := config.Load(".", "")
 	if err != nil {
 		return nil, fmt.Errorf("invalid configuration:\n%w", err)
@@ -255,7 +261,7 @@ func runGuardReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	s, err := setupGuardNoHarness(c)
+	s, err := loadGuardSetup(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -328,34 +334,6 @@ func ruleSuffix(r string) string {
 	return " (" + r + ")"
 }
 
-// setupGuardNoHarness is setupGuard for subcommands without --harness.
-func setupGuardNoHarness(c *cli.Context) (*guardSetup, error) {
-	cfg, err := config.Load(".", "")
-	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
-	}
-	s := &guardSetup{root: cfg.Root, policy: filepath.Join(cfg.Root, defaultGuardPolicy)}
-	if cfg.Guard != nil {
-		if cfg.Guard.Policy != "" {
-			s.policy = cfg.Guard.Policy
-		}
-		s.env.Principal = cfg.Guard.Principal
-	}
-	if p := c.String("policy"); p != "" {
-		s.policy = p
-	}
-	if v, ok := os.LookupEnv("VOUCH_PRINCIPAL"); ok {
-		p, err := guard.ParsePrincipal(v)
-		if err != nil {
-			return nil, fmt.Errorf("VOUCH_PRINCIPAL: %w", err)
-		}
-		s.env.Principal = p
-	}
-	s.env.Getenv = os.LookupEnv
-	s.home, _ = os.UserHomeDir()
-	return s, nil
-}
-
 func guardTestCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "test",
@@ -384,7 +362,7 @@ func runGuardTest(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	s, err := setupGuardNoHarness(c)
+	s, err := loadGuardSetup(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
