@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -16,9 +14,6 @@ import (
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 )
-
-// defaultGuardPolicy is where a repository keeps its guard policy.
-const defaultGuardPolicy = ".vouch/guard.yaml"
 
 func guardFlags() []cli.Flag {
 	return []cli.Flag{
@@ -56,47 +51,12 @@ decision document and exits 0 allow, 1 deny or ask.`,
 	}
 }
 
-// guardSetup resolves the root, policy file and principal.
-type guardSetup struct {
-	root, policy string
-	env          guard.Env
-	home         string
-}
-
-func setupGuard(c *cli.Context) (*guardSetup, error) {
+// setupGuard checks --harness, then resolves the root, policy and principal.
+func setupGuard(c *cli.Context) (*guard.Setup, error) {
 	if err := guard.CheckHarness(c.String("harness")); err != nil {
 		return nil, err
 	}
-	return loadGuardSetup(c)
-}
-
-// loadGuardSetup finds the policy and principal: --policy, else vouch.yaml's
-// guard section, else the default; VOUCH_PRINCIPAL over vouch.yaml's.
-func loadGuardSetup(c *cli.Context) (*guardSetup, error) {
-	cfg, err := config.Load(".", "")
-	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
-	}
-	s := &guardSetup{root: cfg.Root, policy: filepath.Join(cfg.Root, defaultGuardPolicy)}
-	if cfg.Guard != nil {
-		if cfg.Guard.Policy != "" {
-			s.policy = cfg.Guard.Policy
-		}
-		s.env.Principal = cfg.Guard.Principal
-	}
-	if p := c.String("policy"); p != "" {
-		s.policy = p
-	}
-	if v, ok := os.LookupEnv("VOUCH_PRINCIPAL"); ok {
-		p, err := guard.ParsePrincipal(v)
-		if err != nil {
-			return nil, fmt.Errorf("VOUCH_PRINCIPAL: %w", err)
-		}
-		s.env.Principal = p
-	}
-	s.env.Getenv = os.LookupEnv
-	s.home, _ = os.UserHomeDir()
-	return s, nil
+	return guard.LoadSetup(c.String("policy"), os.LookupEnv)
 }
 
 func runGuardHook(c *cli.Context) error {
@@ -123,7 +83,7 @@ func runGuardHook(c *cli.Context) error {
 		return write(guard.Render(harness, guard.Pre, "", guard.ErrorDecision(err)))
 	}
 	out := guard.RunHook(context.Background(), e, os.Stdin, guard.HookOptions{
-		Harness: harness, Policy: s.policy, Root: s.root, Env: s.env, Home: s.home,
+		Harness: harness, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
 		Timeout: c.Duration("timeout"), TraceDir: c.String("trace"),
 	})
 	a := guard.Render(harness, out.Phase, out.Event, out.Decision)
@@ -158,8 +118,8 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 
 func runGuardCheck(c *cli.Context) error {
 	format := c.String("format")
-	if format != "json" && format != "text" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use json or text", format, suggest.Hint(format, []string{"json", "text"})))
+	if err := output.CheckFormat(format, []string{"json", "text"}); err != nil {
+		return fail(exitError, err)
 	}
 	s, err := setupGuard(c)
 	if err != nil {
@@ -170,29 +130,19 @@ func runGuardCheck(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	out := guard.RunHook(context.Background(), e, os.Stdin, guard.HookOptions{
-		Harness: c.String("harness"), Policy: s.policy, Root: s.root, Env: s.env, Home: s.home,
+		Harness: c.String("harness"), Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
 		NoState: true, TraceDir: c.String("trace"),
 	})
 	if out.Err != nil {
 		return fail(exitError, out.Err)
 	}
-	return printDecision(c.App.Writer, format, out.Decision)
-}
-
-func printDecision(w io.Writer, format string, d *guard.Decision) error {
 	if format == "json" {
-		if err := output.WriteJSON(w, d); err != nil {
-			return fail(exitError, err)
-		}
-		return nil
+		err = output.WriteJSON(c.App.Writer, out.Decision)
+	} else {
+		err = out.Decision.WriteText(c.App.Writer)
 	}
-	fmt.Fprintf(w, "decision: %s\n", d.Decision)
-	for _, f := range d.Findings {
-		mode := ""
-		if f.Observed {
-			mode = " (observed)"
-		}
-		fmt.Fprintf(w, "  %s %s%s: %s\n", f.Action, f.Rule, mode, f.Message)
+	if err != nil {
+		return fail(exitError, err)
 	}
 	return nil
 }
@@ -213,13 +163,7 @@ func runGuardValidate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
 	}
-	path := c.String("policy")
-	if path == "" {
-		path = filepath.Join(cfg.Root, defaultGuardPolicy)
-		if cfg.Guard != nil && cfg.Guard.Policy != "" {
-			path = cfg.Guard.Policy
-		}
-	}
+	path := guard.PolicyPath(cfg, c.String("policy"))
 	if err := guard.CheckPolicyLocation(path, cfg.Root); err != nil {
 		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
 	}
@@ -227,12 +171,7 @@ func runGuardValidate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
 	}
-	counts := map[string]int{}
-	for _, r := range p.Rules {
-		counts[r.Kind]++
-	}
-	fmt.Fprintf(c.App.Writer, "%s: valid %s policy, %d rules (%d pre, %d post, %d session, %d sandbox), mode %s\n",
-		path, p.API, len(p.Rules), counts[guard.KindPre], counts[guard.KindPost], counts[guard.KindSession], counts[guard.KindSandbox], p.Mode)
+	fmt.Fprintln(c.App.Writer, guard.PolicySummary(path, p))
 	return nil
 }
 
@@ -255,17 +194,17 @@ Exit codes: 0 no decision changes, 1 some change, 2 bad input.`,
 
 func runGuardReplay(c *cli.Context) error {
 	format := c.String("format")
-	if format != "json" && format != "text" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, []string{"json", "text"})))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	s, err := loadGuardSetup(c)
+	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	path := guard.AuditPath(s.root)
+	path := guard.AuditPath(s.Root)
 	if c.NArg() == 1 {
 		path = c.Args().First()
 	}
@@ -278,7 +217,7 @@ func runGuardReplay(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("audit log %s: %w", path, err))
 	}
-	p, err := guard.LoadPolicyFile(s.policy, "")
+	p, err := guard.LoadPolicyFile(s.Policy, "")
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
 	}
@@ -286,52 +225,19 @@ func runGuardReplay(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	results := guard.Replay(e, p, recs, s.env, s.home, s.root)
-	changed := 0
-	for _, r := range results {
-		if r.Changed {
-			changed++
-		}
-	}
-	w := c.App.Writer
+	rep := guard.NewReplayReport(path, p.SHA256, guard.Replay(e, p, recs, s.Env, s.Home, s.Root), skipped)
 	if format == "json" {
-		doc := struct {
-			Policy   string               `json:"policy"`
-			Replayed int                  `json:"replayed"`
-			Changed  int                  `json:"changed"`
-			Skipped  int                  `json:"skipped_lines"`
-			Results  []guard.ReplayResult `json:"results"`
-		}{p.SHA256, len(results), changed, skipped, results}
-		if doc.Results == nil {
-			doc.Results = []guard.ReplayResult{}
-		}
-		if err := output.WriteJSON(w, doc); err != nil {
-			return fail(exitError, err)
-		}
+		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		for _, r := range results {
-			if !r.Changed {
-				continue
-			}
-			fmt.Fprintf(w, "changed: %s:%d %s %s %s: %s%s -> %s%s\n", path, r.Line, r.Time, r.Session, r.Tool, r.Old, ruleSuffix(r.OldRule), r.New, ruleSuffix(r.NewRule))
-		}
-		fmt.Fprintf(w, "%d decisions replayed, %d changed", len(results), changed)
-		if skipped > 0 {
-			fmt.Fprintf(w, ", %d unreadable lines skipped", skipped)
-		}
-		fmt.Fprintln(w)
+		err = rep.WriteText(c.App.Writer)
 	}
-	if changed > 0 {
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if rep.Changed > 0 {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-func ruleSuffix(r string) string {
-	if r == "" {
-		return ""
-	}
-	return " (" + r + ")"
 }
 
 func guardTestCommand() *cli.Command {
@@ -356,13 +262,13 @@ Exit codes: 0 every case passed, 1 a case failed (or, with --coverage, a rule is
 
 func runGuardTest(c *cli.Context) error {
 	format := c.String("format")
-	if format != "json" && format != "text" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, []string{"json", "text"})))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	s, err := loadGuardSetup(c)
+	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -375,7 +281,7 @@ func runGuardTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid guard test file:\n%w", err))
 	}
-	policy := s.policy
+	policy := s.Policy
 	if cf.Policy != "" && c.String("policy") == "" {
 		policy = cf.Policy
 	}
@@ -387,58 +293,17 @@ func runGuardTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	results, cov := guard.RunCases(e, p, cf, s.env, s.home, s.root)
-	failed, uncovered := 0, 0
-	for _, r := range results {
-		if !r.Pass {
-			failed++
-		}
-	}
-	for _, cv := range cov {
-		if cv.Cases == 0 {
-			uncovered++
-		}
-	}
-	w := c.App.Writer
+	results, cov := guard.RunCases(e, p, cf, s.Env, s.Home, s.Root)
+	rep := guard.NewCaseReport(file, policy, results, cov)
 	if format == "json" {
-		doc := struct {
-			File     string             `json:"file"`
-			Policy   string             `json:"policy"`
-			Passed   int                `json:"passed"`
-			Failed   int                `json:"failed"`
-			Cases    []guard.CaseResult `json:"cases"`
-			Coverage []guard.Coverage   `json:"coverage"`
-		}{file, policy, len(results) - failed, failed, results, cov}
-		if err := output.WriteJSON(w, doc); err != nil {
-			return fail(exitError, err)
-		}
+		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		for _, r := range results {
-			if r.Pass {
-				fmt.Fprintf(w, "ok   %s\n", r.Name)
-				continue
-			}
-			fmt.Fprintf(w, "FAIL %s (%s:%d): want %s", r.Name, file, r.Line, r.Want)
-			if r.WantRule != nil {
-				fmt.Fprintf(w, " by [%s]", strings.Join(r.WantRule, ", "))
-			}
-			fmt.Fprintf(w, ", got %s by [%s]", r.Got, strings.Join(r.GotRules, ", "))
-			if r.Error != "" {
-				fmt.Fprintf(w, " (error: %s)", r.Error)
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintln(w, "coverage (cases that fire each rule):")
-		for _, cv := range cov {
-			mark := ""
-			if cv.Cases == 0 {
-				mark = "  <- never fires"
-			}
-			fmt.Fprintf(w, "  %-30s %-8s %d%s\n", cv.Rule, cv.Kind, cv.Cases, mark)
-		}
-		fmt.Fprintf(w, "%d passed, %d failed, %d of %d rules never fire\n", len(results)-failed, failed, uncovered, len(cov))
+		err = rep.WriteText(c.App.Writer)
 	}
-	if failed > 0 || (c.Bool("coverage") && uncovered > 0) {
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0) {
 		return fail(exitFail, nil)
 	}
 	return nil
