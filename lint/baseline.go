@@ -20,9 +20,10 @@ const BaselineVersion = 1
 // only move code do not make a recorded violation new; Count says how many
 // findings share the key.
 //
-// A cycle is recorded by its sorted member list (Members, no From): a
-// cycle that gains or loses a member is a new finding and its old entry
-// is stale.
+// A cycle is recorded by its sorted member list (Members, no From and no
+// File): a cycle that gains or loses a member is a new finding and its
+// old entry is stale, while the file a cycle finding is shown on (the
+// import that closes it) may change without making it new.
 type BaselineEntry struct {
 	Rule    string   `json:"rule"`
 	Type    string   `json:"type"`
@@ -47,7 +48,7 @@ func entryOf(f Finding) BaselineEntry {
 	if f.Cycle != nil {
 		m := slices.Clone(f.Cycle.Members)
 		sort.Strings(m)
-		return BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, Members: m}
+		return BaselineEntry{Rule: f.Rule, Type: f.Type, Members: m}
 	}
 	return BaselineEntry{Rule: f.Rule, Type: f.Type, File: f.File, From: f.From, To: f.To}
 }

@@ -40,7 +40,7 @@ func TestExemptionsEveryType(t *testing.T) {
 `, files, recs)
 		// a <-> b (graph) and b -> c -> d -> b (imports) are exempt by
 		// their member sets; the c self-loop is not.
-		want := []string{"no-cycles:forbid_cycles:error:::c:"}
+		want := []string{"no-cycles:forbid_cycles:error:architecture.yaml:10:c:"}
 		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
 			t.Errorf("findings (-want +got):\n%s", diff)
 		}
@@ -66,9 +66,9 @@ func TestCyclesSharedGraph(t *testing.T) {
     forbid_cycles: {edge_kind: uses}
 `, []string{"a/x.go"}, nil)
 	want := []string{
-		"again:forbid_cycles:error:::a:", "again:forbid_cycles:error:::c:",
-		"no-cycles:forbid_cycles:error:::a:", "no-cycles:forbid_cycles:error:::c:",
-		"uses-only:forbid_cycles:error:::c:",
+		"again:forbid_cycles:error:architecture.yaml:9:a:", "again:forbid_cycles:error:architecture.yaml:10:c:",
+		"no-cycles:forbid_cycles:error:architecture.yaml:9:a:", "no-cycles:forbid_cycles:error:architecture.yaml:10:c:",
+		"uses-only:forbid_cycles:error:architecture.yaml:12:c:",
 	}
 	if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
@@ -179,12 +179,12 @@ rules:
 		{"exact set", "[ui, svc]", pair, nil},
 		{"cycle grew", "[svc, ui]", grown, []string{
 			"nc:exemption_unused:warn:architecture.yaml:9::",
-			"nc:forbid_cycles:error:::svc:",
+			"nc:forbid_cycles:error:zz/x.go:3:svc:",
 		}},
 		{"exact grown set", "[svc, ui, zz]", grown, nil},
 		{"cycle shrank", "[svc, ui, zz]", pair, []string{
 			"nc:exemption_unused:warn:architecture.yaml:9::",
-			"nc:forbid_cycles:error:::svc:",
+			"nc:forbid_cycles:error:ui/x.go:2:svc:",
 		}},
 	}
 	for _, tc := range tests {

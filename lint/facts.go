@@ -35,7 +35,14 @@ type prepared struct {
 	// froms are the names a violation can start from: node ids and the
 	// files forbid_import rules look at.
 	froms []string
+	// edgePos locates the first declaration of each graph edge (of any
+	// kind, then of each kind), so a cycle in the declared graph points at
+	// the line that closes it.
+	edgePos map[edgeKey]arch.Pos
 }
+
+// edgeKey is a declared edge; kind "" stands for any kind.
+type edgeKey struct{ src, dst, kind string }
 
 type cycleGraph struct {
 	imports bool
@@ -108,8 +115,14 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			add(atom("node_tag", str(n.ID), str(t)))
 		}
 	}
+	pr.edgePos = map[edgeKey]arch.Pos{}
 	for _, e := range m.Edges {
 		add(atom("edge", str(e.Src), str(e.Dst), str(e.Kind)))
+		for _, k := range []edgeKey{{e.Src, e.Dst, ""}, {e.Src, e.Dst, e.Kind}} {
+			if _, ok := pr.edgePos[k]; !ok {
+				pr.edgePos[k] = e.Pos
+			}
+		}
 	}
 
 	// Node-level dependencies: internal imports between files of different

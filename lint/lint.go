@@ -193,6 +193,7 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			// violation(R, Pivot, Graph, "", 0)
 			f.Cycle = witness(res, pr, f.To, f.From)
 			f.To = ""
+			f.File, f.Line = closingSite(pr, r, f.Cycle)
 			f.Message = fmt.Sprintf("dependency cycle in the %s through %d nodes: %s", f.Cycle.Graph, len(f.Cycle.Members), strings.Join(f.Cycle.Witness, " -> "))
 		}
 		out = append(out, f)
@@ -415,6 +416,26 @@ func inertMessage(r *arch.Rule) string {
 		return "rule can never fire: no node carries any of its layer tags"
 	}
 	return fmt.Sprintf("rule can never fire: a matcher (%s or %s) selects no node", r.From, r.To)
+}
+
+// closingSite is where a cycle finding is shown: the first import site of
+// the witness's last edge (the import that closes the cycle back to its
+// first member), else the declaration of that edge in the architecture
+// file for a cycle of declared edges, else the rule itself. Every format
+// then has a file and line to point at.
+func closingSite(pr *prepared, r *arch.Rule, c *Cycle) (string, int) {
+	if n := len(c.Edges); n > 0 {
+		last := c.Edges[n-1]
+		if len(last.Sites) > 0 {
+			return last.Sites[0].File, last.Sites[0].Line
+		}
+		if cg := pr.graphs[c.id]; !cg.imports {
+			if p, ok := pr.edgePos[edgeKey{last.From, last.To, cg.kind}]; ok && p.File != "" {
+				return p.File, p.Line
+			}
+		}
+	}
+	return r.Pos.File, r.Pos.Line
 }
 
 // witness finds one shortest cycle through p inside the component the

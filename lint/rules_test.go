@@ -34,6 +34,10 @@ func TestForbidCycles(t *testing.T) {
 	recs := []imports.Record{imp("a/x.go", 3, "b"), imp("b/x.go", 4, "c"), imp("c/x.go", 5, "d"), imp("d/x.go", 6, "b"), imp("d/x.go", 7, "b")}
 	o := lintYAML(t, cycleYAML, files, recs)
 	type got struct {
+		// File and Line are where the finding is shown: the import that
+		// closes the cycle, or the declared edge that does.
+		File    string
+		Line    int
 		Graph   string
 		Members []string
 		Witness []string
@@ -44,17 +48,19 @@ func TestForbidCycles(t *testing.T) {
 		if f.Cycle == nil {
 			t.Fatalf("finding without cycle: %+v", f)
 		}
-		gs = append(gs, got{f.Cycle.Graph, f.Cycle.Members, f.Cycle.Witness, f.Cycle.Edges})
+		gs = append(gs, got{f.File, f.Line, f.Cycle.Graph, f.Cycle.Members, f.Cycle.Witness, f.Cycle.Edges})
 	}
 	want := []got{
-		// graph: a <-> b (depends_on), c -> c self-loop; the uses cycle c <-> d is another kind.
-		{"graph (depends_on edges)", []string{"a", "b"}, []string{"a", "b", "a"}, []CycleEdge{{From: "a", To: "b"}, {From: "b", To: "a"}}},
-		// imports: b -> c -> d -> b, reported once, with the sites behind each step.
-		{"imports", []string{"b", "c", "d"}, []string{"b", "c", "d", "b"}, []CycleEdge{
+		// graph: a <-> b (depends_on), closed by b -> a on line 9; c -> c
+		// self-loop on line 10; the uses cycle c <-> d is another kind.
+		{"architecture.yaml", 9, "graph (depends_on edges)", []string{"a", "b"}, []string{"a", "b", "a"}, []CycleEdge{{From: "a", To: "b"}, {From: "b", To: "a"}}},
+		{"architecture.yaml", 10, "graph (depends_on edges)", []string{"c"}, []string{"c", "c"}, []CycleEdge{{From: "c", To: "c"}}},
+		// imports: b -> c -> d -> b, reported once, with the sites behind
+		// each step, shown on the first import of d that closes it.
+		{"d/x.go", 6, "imports", []string{"b", "c", "d"}, []string{"b", "c", "d", "b"}, []CycleEdge{
 			{From: "b", To: "c", Sites: []Site{{"b/x.go", 4}}},
 			{From: "c", To: "d", Sites: []Site{{"c/x.go", 5}}},
 			{From: "d", To: "b", Sites: []Site{{"d/x.go", 6}, {"d/x.go", 7}}}}},
-		{"graph (depends_on edges)", []string{"c"}, []string{"c", "c"}, []CycleEdge{{From: "c", To: "c"}}},
 	}
 	if diff := cmp.Diff(want, gs); diff != "" {
 		t.Errorf("cycles (-want +got):\n%s", diff)
