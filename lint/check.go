@@ -169,6 +169,9 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	rep.Notices = notices
 	rep.Files = files
 	rep.FileSHA256 = sums
+	if abs, err := filepath.Abs(root); err == nil {
+		rep.Root = abs
+	}
 	if baseline != nil {
 		rep.Stale = ApplyBaseline(rep.Findings, baseline)
 	}

@@ -41,6 +41,9 @@ type Report struct {
 	Artifacts *Artifacts `json:"artifacts,omitempty"`
 	// Rules describes every rule, for SARIF's reportingDescriptors.
 	Rules []RuleInfo `json:"-"`
+	// Root is the absolute directory scanned, which every file is
+	// relative to (SARIF's %SRCROOT%); "" when unknown.
+	Root string `json:"-"`
 	// Source names the configuration read, for the text header.
 	Source string `json:"-"`
 	// Files are the configuration files read, then the baseline.
@@ -88,6 +91,10 @@ type Summary struct {
 // RuleInfo describes a rule for SARIF.
 type RuleInfo struct {
 	Name, Type, Description, Severity string
+	// File and Line are where the rule is defined, the location of its
+	// findings that have none of their own.
+	File string
+	Line int
 }
 
 // NewReport builds the report of a finished run. strict turns inert rules
@@ -103,7 +110,8 @@ func NewReport(o *Outcome, strict bool) *Report {
 		r.Skipped = append(r.Skipped, SkippedRule{Rule: s.Name, Type: s.Type, File: s.Pos.File, Line: s.Pos.Line})
 	}
 	for _, rule := range o.Model.Rules {
-		r.Rules = append(r.Rules, RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity})
+		r.Rules = append(r.Rules, RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity,
+			File: rule.Pos.File, Line: rule.Pos.Line})
 	}
 	r.Summary.FilesScanned = o.Stats.Files
 	r.Summary.ImportsResolved = o.Stats.ImportsResolved

@@ -1,27 +1,76 @@
 package lint
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/vouch-dev/vouch/arch"
 	"github.com/vouch-dev/vouch/output"
 )
 
+// ruleHelp says, per rule type, what a rule checks and how to clear a
+// finding: the fullDescription and help GitHub code scanning shows with
+// every alert.
+var ruleHelp = map[string]struct{ what, fix string }{
+	string(arch.Deny):         {"Files of the nodes matched by `from` must not import files of the nodes matched by `to` (directly, or with `indirect: true` through a chain of imports).", "Remove the import, or move the code so the dependency goes the allowed way. An accepted violation can be recorded in the baseline or exempted on the rule with a reason."},
+	string(arch.Require):      {"Every node matched by `for` must have a declared edge to a node matching `has_edge_to`.", "Declare the missing edge in the architecture file, or change the node so the rule no longer applies to it."},
+	string(arch.Forbid):       {"The architecture file must not declare an edge from a node matched by `from` to a node matched by `to`.", "Remove the declared edge, or exempt it on the rule with a reason."},
+	string(arch.ForbidImport): {"Files matching the `from` glob must not import a module matching the `to` glob.", "Remove the import, or exempt the file on the rule with a reason."},
+	string(arch.ForbidCycles): {"The node-level import graph and the declared edges (of `edge_kind` when given) must have no cycle; each strongly connected component is reported once, with one shortest witness cycle.", "Break the cycle at one of the imports listed in the witness (the finding points at the one that closes it), or exempt the cycle by its exact member set."},
+	string(arch.Layers):       {"A node of a layer may depend only on nodes of the layers below it.", "Remove the upward dependency, or move the code to the layer it belongs to."},
+}
+
+// sarifRule is the reportingDescriptor of ri.
+func sarifRule(ri RuleInfo) output.SARIFRule {
+	h, ok := ruleHelp[ri.Type]
+	if !ok {
+		h.what, h.fix = "An architecture rule of type "+ri.Type+".", "See the rule in the architecture file."
+	}
+	short := ri.Description
+	if short == "" {
+		short = fmt.Sprintf("Architecture rule %s (%s).", ri.Name, ri.Type)
+	}
+	full := h.what
+	if ri.Description != "" {
+		full = ri.Description + ". " + h.what
+	}
+	where := ""
+	if ri.File != "" {
+		where = fmt.Sprintf(" The rule is defined in %s", ri.File)
+		if ri.Line > 0 {
+			where += fmt.Sprintf(" at line %d", ri.Line)
+		}
+		where += "."
+	}
+	text := fmt.Sprintf("%s\n\n%s%s\n\nSee docs/lint.md for the rule types, exemptions and baselines.", full, h.fix, where)
+	md := fmt.Sprintf("**%s** (`%s`): %s\n\n%s%s\n\nSee [docs/lint.md](https://github.com/vouch-dev/vouch/blob/main/docs/lint.md) for the rule types, exemptions and baselines.",
+		ri.Name, ri.Type, full, h.fix, where)
+	return output.SARIFRule{ID: ri.Name, Name: ri.Name,
+		ShortDescription:     &output.SARIFMessage{Text: short},
+		FullDescription:      &output.SARIFMessage{Text: full},
+		Help:                 &output.SARIFMessage{Text: text, Markdown: md},
+		HelpURI:              "https://github.com/vouch-dev/vouch/blob/main/docs/lint.md",
+		DefaultConfiguration: output.SARIFConfig{Level: level(ri.Severity)},
+		Properties:           map[string]string{"vouch_type": ri.Type}}
+}
+
 // WriteSARIF writes a SARIF 2.1.0 log: one reportingDescriptor per rule,
-// one result per finding with its file and line, and configuration errors
-// (and notices, as warnings) as toolExecutionNotifications so the file
-// stays valid when vouch fails.
+// one result per finding, and configuration errors (and notices, as
+// warnings) as toolExecutionNotifications so the file stays valid when
+// vouch fails. Every result has a file and line, relative to the
+// repository root (%SRCROOT%), as GitHub code scanning requires: the
+// import site, the closing import of a cycle, or for a finding only the
+// architecture graph shows, the rule's line in the architecture file;
+// node-level findings also name the node as a logical location.
 func (r *Report) WriteSARIF(w io.Writer, version string) error {
-	b := output.NewSARIF(version)
+	b := output.NewSARIF(version, r.Root)
 	if len(r.Errors) > 0 {
 		b.Failed()
 	}
+	at := map[string]RuleInfo{}
 	for _, ri := range r.Rules {
-		d := output.SARIFRule{ID: ri.Name, DefaultConfiguration: output.SARIFConfig{Level: level(ri.Severity)}, Properties: map[string]string{"vouch_type": ri.Type}}
-		if ri.Description != "" {
-			d.ShortDescription = &output.SARIFMessage{Text: ri.Description}
-		}
-		b.AddRule(d)
+		b.AddRule(sarifRule(ri))
+		at[ri.Name] = ri
 	}
 	for _, e := range r.Errors {
 		b.Notify("error", e.Msg, e.File, e.Line, e.Col)
@@ -39,15 +88,33 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		if f.Baseline {
 			res.BaselineState = "unchanged"
 		}
-		switch {
-		case f.File != "":
-			res.Locations = []output.SARIFLocation{output.FileLocation(f.File, f.Line, 0)}
-		case f.From != "":
-			res.Locations = []output.SARIFLocation{{Logical: []output.SARIFLogical{{Name: f.From, Kind: "module"}}}}
+		file, line := f.File, f.Line
+		if file == "" {
+			file, line = at[f.Rule].File, at[f.Rule].Line
+		}
+		var loc output.SARIFLocation
+		if file != "" {
+			loc = output.FileLocation(file, line, 0)
+		}
+		if f.From != "" && nodeRule(f.Type) {
+			loc.Logical = []output.SARIFLogical{{Name: f.From, Kind: "module"}}
+		}
+		if loc.Physical != nil || loc.Logical != nil {
+			res.Locations = []output.SARIFLocation{loc}
 		}
 		b.AddResult(res)
 	}
 	return b.Write(w)
+}
+
+// nodeRule reports whether findings of type t start at a node (not a
+// file), which SARIF names as a logical location.
+func nodeRule(t string) bool {
+	switch arch.RuleType(t) {
+	case arch.Deny, arch.Require, arch.Forbid, arch.Layers, arch.ForbidCycles:
+		return true
+	}
+	return false
 }
 
 func level(sev string) string {

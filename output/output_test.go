@@ -89,7 +89,7 @@ func TestColor(t *testing.T) {
 }
 
 func TestSARIFBuilder(t *testing.T) {
-	b := NewSARIF("1.2.3")
+	b := NewSARIF("1.2.3", "")
 	b.AddRule(SARIFRule{ID: "r1", DefaultConfiguration: SARIFConfig{Level: "error"}, Properties: map[string]string{"vouch_type": "x"}})
 	b.AddRule(SARIFRule{ID: "r2", DefaultConfiguration: SARIFConfig{Level: "warning"}})
 	b.AddRule(SARIFRule{ID: "r1", DefaultConfiguration: SARIFConfig{Level: "note"}}) // duplicate: ignored
@@ -110,15 +110,69 @@ func TestSARIFBuilder(t *testing.T) {
 		t.Error("the duplicate rule replaced the first")
 	}
 	if diff := cmp.Diff([]SARIFResult{{RuleID: "r2", RuleIndex: 1, Level: "warning", Message: SARIFMessage{Text: "m"},
-		Locations: []SARIFLocation{{Physical: &SARIFPhysical{Artifact: SARIFArtifact{URI: "a.go"}, Region: &SARIFRegion{StartLine: 4}}}}}}, run.Results); diff != "" {
+		Locations: []SARIFLocation{{Physical: &SARIFPhysical{Artifact: SARIFArtifact{URI: "a.go", URIBaseID: SRCRoot}, Region: &SARIFRegion{StartLine: 4}}}}}}, run.Results); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 	inv := run.Invocations[0]
 	if inv.ExecutionSuccessful || len(inv.Notifications) != 1 || inv.Notifications[0].Locations[0].Physical.Region.StartColumn != 5 {
 		t.Errorf("invocation = %+v", inv)
 	}
-	if log.Version != "2.1.0" || run.Tool.Driver.Version != "1.2.3" {
-		t.Errorf("versions = %q, %q", log.Version, run.Tool.Driver.Version)
+	if log.Version != "2.1.0" || run.Tool.Driver.Version != "1.2.3" || run.Tool.Driver.SemanticVersion != "1.2.3" {
+		t.Errorf("versions = %q, %q, %q", log.Version, run.Tool.Driver.Version, run.Tool.Driver.SemanticVersion)
+	}
+	if base := run.OriginalURIBaseIDs[SRCRoot]; base.URI != "" || base.Description == nil {
+		t.Errorf("root unknown: %s base = %+v, want a description and no uri", SRCRoot, base)
+	}
+}
+
+func TestSARIFRootURI(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "my repo")
+	got := NewSARIF("dev", root).Log().Runs[0].OriginalURIBaseIDs[SRCRoot].URI
+	want := "file://" + strings.ReplaceAll(filepath.ToSlash(root), " ", "%20") + "/"
+	if !strings.HasPrefix(filepath.ToSlash(root), "/") {
+		want = "file:///" + strings.ReplaceAll(filepath.ToSlash(root), " ", "%20") + "/"
+	}
+	if got != want {
+		t.Errorf("%s uri = %q, want %q", SRCRoot, got, want)
+	}
+}
+
+func TestSARIFVersions(t *testing.T) {
+	for _, tt := range []struct{ in, numeric, semantic string }{
+		{"v1.2.3", "1.2.3", "1.2.3"},
+		{"1.2.3", "1.2.3", "1.2.3"},
+		{"v1.2.3-rc.1", "1.2.3", "1.2.3-rc.1"},
+		{"v0.0.0-20240102150405-abcdef123456", "0.0.0", "0.0.0-20240102150405-abcdef123456"},
+		{"v1.2.3+dirty", "1.2.3", "1.2.3+dirty"},
+		{"v1.2.3_odd", "1.2.3", "1.2.3"},
+		{"dev", "0.0.0", "0.0.0-dev"},
+		{"devel-abc123", "0.0.0", "0.0.0-devel-abc123"},
+		{"(devel)", "0.0.0", "0.0.0-devel"},
+		{"", "0.0.0", "0.0.0"},
+	} {
+		n, s := SARIFVersions(tt.in)
+		if n != tt.numeric || s != tt.semantic {
+			t.Errorf("SARIFVersions(%q) = %q, %q; want %q, %q", tt.in, n, s, tt.numeric, tt.semantic)
+		}
+	}
+}
+
+func TestFileLocation(t *testing.T) {
+	for _, tt := range []struct {
+		file      string
+		line, col int
+		uri       string
+		wantLine  int
+	}{
+		{"src/a.go", 3, 2, "src/a.go", 3},
+		{"a b/c%.go", 0, 0, "a%20b/c%25.go", 1},
+		{"c:d.go", 5, 0, "./c:d.go", 5},
+	} {
+		l := FileLocation(tt.file, tt.line, tt.col)
+		p := l.Physical
+		if p.Artifact.URI != tt.uri || p.Artifact.URIBaseID != SRCRoot || p.Region.StartLine != tt.wantLine || p.Region.StartColumn != tt.col {
+			t.Errorf("FileLocation(%q, %d, %d) = %+v %+v", tt.file, tt.line, tt.col, p.Artifact, *p.Region)
+		}
 	}
 }
 

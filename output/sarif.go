@@ -3,6 +3,10 @@ package output
 import (
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
 )
 
 // SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/) shapes:
@@ -19,9 +23,12 @@ type SARIFLog struct {
 
 // SARIFRun is one run of vouch.
 type SARIFRun struct {
-	Tool        SARIFTool         `json:"tool"`
-	Invocations []SARIFInvocation `json:"invocations"`
-	Results     []SARIFResult     `json:"results"`
+	Tool SARIFTool `json:"tool"`
+	// OriginalURIBaseIDs says what SRCRoot, the base of every relative
+	// URI, stands for: the repository root when it is known.
+	OriginalURIBaseIDs map[string]SARIFBase `json:"originalUriBaseIds"`
+	Invocations        []SARIFInvocation    `json:"invocations"`
+	Results            []SARIFResult        `json:"results"`
 }
 
 // SARIFTool describes vouch.
@@ -31,16 +38,26 @@ type SARIFTool struct {
 
 // SARIFDriver is vouch's name, version and rules.
 type SARIFDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Version        string      `json:"version,omitempty"`
-	Rules          []SARIFRule `json:"rules"`
+	Name           string `json:"name"`
+	InformationURI string `json:"informationUri"`
+	// Version is dotted digits only ("1.2.3", "0.0.0" for a development
+	// build), which GitHub code scanning reads as the tool's version;
+	// SemanticVersion is the full version as semver ("0.0.0-dev").
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	Rules           []SARIFRule `json:"rules"`
 }
 
-// SARIFRule is a reportingDescriptor: one rule results refer to.
+// SARIFRule is a reportingDescriptor: one rule results refer to. GitHub
+// code scanning shows FullDescription and Help on every alert of the
+// rule, so every rule has both.
 type SARIFRule struct {
 	ID                   string            `json:"id"`
+	Name                 string            `json:"name,omitempty"`
 	ShortDescription     *SARIFMessage     `json:"shortDescription,omitempty"`
+	FullDescription      *SARIFMessage     `json:"fullDescription,omitempty"`
+	Help                 *SARIFMessage     `json:"help,omitempty"`
+	HelpURI              string            `json:"helpUri,omitempty"`
 	DefaultConfiguration SARIFConfig       `json:"defaultConfiguration"`
 	Properties           map[string]string `json:"properties"`
 }
@@ -50,9 +67,18 @@ type SARIFConfig struct {
 	Level string `json:"level"`
 }
 
-// SARIFMessage is a plain-text message.
+// SARIFMessage is a message: plain text, and for rule help also Markdown
+// (a multiformatMessageString).
 type SARIFMessage struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+// SARIFBase is what a uriBaseId stands for: an absolute directory URI
+// when known, and a description.
+type SARIFBase struct {
+	URI         string        `json:"uri,omitempty"`
+	Description *SARIFMessage `json:"description,omitempty"`
 }
 
 // SARIFInvocation says whether the run succeeded and what went wrong.
@@ -94,10 +120,19 @@ type SARIFPhysical struct {
 	Region   *SARIFRegion  `json:"region,omitempty"`
 }
 
-// SARIFArtifact names a file.
+// SARIFArtifact names a file by a URI relative to the base URIBaseID.
 type SARIFArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
+
+// SARIFSchema is the $schema of every log: the OASIS SARIF 2.1.0 final
+// schema, which GitHub's ingestion checks a log refers to.
+const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// SRCRoot is the uriBaseId of every file vouch names: the repository root,
+// the base GitHub code scanning resolves relative URIs against.
+const SRCRoot = "%SRCROOT%"
 
 // SARIFRegion is a line and optional column.
 type SARIFRegion struct {
@@ -111,16 +146,57 @@ type SARIFLogical struct {
 	Kind string `json:"kind"`
 }
 
-// FileLocation is a location in file at line and col; 0 leaves them out.
+// FileLocation is a location in file (a path relative to the repository
+// root) at line and col. A line below 1 becomes 1: GitHub code scanning
+// shows no result whose region lacks a start line, and a whole-file
+// finding is best shown at the top. col 0 leaves the column out.
 func FileLocation(file string, line, col int) SARIFLocation {
-	p := &SARIFPhysical{Artifact: SARIFArtifact{URI: file}}
-	if line > 0 {
-		p.Region = &SARIFRegion{StartLine: line}
-		if col > 0 {
-			p.Region.StartColumn = col
-		}
+	if line < 1 {
+		line = 1
+	}
+	p := &SARIFPhysical{Artifact: SARIFArtifact{URI: FileURI(file), URIBaseID: SRCRoot}, Region: &SARIFRegion{StartLine: line}}
+	if col > 0 {
+		p.Region.StartColumn = col
 	}
 	return SARIFLocation{Physical: p}
+}
+
+// FileURI is a relative path as a relative URI reference: slashes, each
+// character a URI may not hold percent-encoded, and a first segment with a
+// colon prefixed by ./ so it cannot read as a scheme.
+func FileURI(file string) string {
+	return (&url.URL{Path: filepath.ToSlash(file)}).String()
+}
+
+// numericVersion is a version's leading dotted digits.
+var numericVersion = regexp.MustCompile(`^v?(\d+\.\d+\.\d+)`)
+
+// semverTail is what may follow MAJOR.MINOR.PATCH in a semver version.
+var semverTail = regexp.MustCompile(`^(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+
+// SARIFVersions splits vouch's version (a tag such as v1.2.3, a Go
+// pseudo-version, devel-COMMIT or dev) into the driver's numeric version
+// and its semantic version: "v1.2.3" is 1.2.3 and 1.2.3; "dev" is 0.0.0
+// and 0.0.0-dev.
+func SARIFVersions(v string) (numeric, semantic string) {
+	if m := numericVersion.FindStringSubmatch(v); m != nil {
+		rest := strings.TrimPrefix(strings.TrimPrefix(v, "v"), m[1])
+		if semverTail.MatchString(rest) {
+			return m[1], m[1] + rest
+		}
+		return m[1], m[1]
+	}
+	tag := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '.' {
+			return r
+		}
+		return '-'
+	}, v)
+	tag = strings.Trim(strings.ReplaceAll(tag, "..", "."), ".-")
+	if tag == "" {
+		return "0.0.0", "0.0.0"
+	}
+	return "0.0.0", "0.0.0-" + tag
 }
 
 // SARIFBuilder assembles one run of vouch into a log. Its zero value is
@@ -132,13 +208,29 @@ type SARIFBuilder struct {
 
 // NewSARIF starts a log for vouch at version, with a successful
 // invocation and no rules, results or notifications yet (SARIF consumers
-// want the arrays present even when empty).
-func NewSARIF(version string) *SARIFBuilder {
+// want the arrays present even when empty). root is the repository root
+// every file is relative to, as an absolute directory; "" leaves SRCRoot
+// described but unresolved.
+func NewSARIF(version, root string) *SARIFBuilder {
+	numeric, semantic := SARIFVersions(version)
+	base := SARIFBase{Description: &SARIFMessage{Text: "The repository root: every file vouch names is relative to it."}}
+	if root != "" && filepath.IsAbs(root) {
+		p := filepath.ToSlash(root)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // C:/repo is file:///C:/repo
+		}
+		u := (&url.URL{Scheme: "file", Path: p}).String()
+		if !strings.HasSuffix(u, "/") {
+			u += "/"
+		}
+		base.URI = u
+	}
 	return &SARIFBuilder{
 		run: SARIFRun{
-			Tool:        SARIFTool{Driver: SARIFDriver{Name: "vouch", InformationURI: "https://github.com/vouch-dev/vouch", Version: version, Rules: []SARIFRule{}}},
-			Invocations: []SARIFInvocation{{ExecutionSuccessful: true, Notifications: []SARIFNotification{}}},
-			Results:     []SARIFResult{},
+			Tool:               SARIFTool{Driver: SARIFDriver{Name: "vouch", InformationURI: "https://github.com/vouch-dev/vouch", Version: numeric, SemanticVersion: semantic, Rules: []SARIFRule{}}},
+			OriginalURIBaseIDs: map[string]SARIFBase{SRCRoot: base},
+			Invocations:        []SARIFInvocation{{ExecutionSuccessful: true, Notifications: []SARIFNotification{}}},
+			Results:            []SARIFResult{},
 		},
 		index: map[string]int{},
 	}
@@ -185,7 +277,7 @@ func (b *SARIFBuilder) Failed() {
 
 // Log is the finished log.
 func (b *SARIFBuilder) Log() SARIFLog {
-	return SARIFLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []SARIFRun{b.run}}
+	return SARIFLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []SARIFRun{b.run}}
 }
 
 // Write writes the log as JSON.
