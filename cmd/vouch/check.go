@@ -1,16 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulecheck"
-	"github.com/vouch-dev/vouch/rulespec"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // checkCommand is `vouch check`: static analysis of rulespecs.
@@ -36,23 +32,10 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 	}
 }
 
-// checkReport is the JSON shape of `vouch check --format json`.
-type checkReport struct {
-	Files    []checkedFile       `json:"files"`
-	Warnings []rulecheck.Warning `json:"warnings"`
-}
-
-type checkedFile struct {
-	File       string `json:"file"`
-	Claims     int    `json:"claims"`
-	Predicates int    `json:"predicates"`
-	Warnings   int    `json:"warnings"`
-}
-
 func runCheck(c *cli.Context) error {
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	paths := c.Args().Slice()
 	if len(paths) == 0 {
@@ -62,46 +45,17 @@ func runCheck(c *cli.Context) error {
 		}
 		paths = []string{cfg.Rulespec}
 	}
-	rep := checkReport{Files: []checkedFile{}, Warnings: []rulecheck.Warning{}}
-	var errs []string
-	for _, p := range paths {
-		rs, err := rulespec.Load(p)
-		if err != nil {
-			var el rulespec.ErrorList
-			if errors.As(err, &el) {
-				errs = append(errs, el.Error())
-			} else {
-				errs = append(errs, fmt.Sprintf("%s: %v", p, err))
-			}
-			continue
-		}
-		ws := rulecheck.Check(rs)
-		rep.Files = append(rep.Files, checkedFile{File: p, Claims: len(rs.Claims), Predicates: len(rs.Predicates), Warnings: len(ws)})
-		rep.Warnings = append(rep.Warnings, ws...)
+	rep, err := rulecheck.CheckFiles(paths)
+	if err != nil {
+		return fail(exitError, err)
 	}
-	if len(errs) > 0 {
-		return fail(exitError, fmt.Errorf("invalid input:\n%s", strings.Join(errs, "\n")))
-	}
-	w := c.App.Writer
 	if format == "json" {
-		if err := output.WriteJSON(w, rep); err != nil {
-			return fail(exitError, fmt.Errorf("write report: %w", err))
-		}
+		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		var b strings.Builder
-		for _, wn := range rep.Warnings {
-			b.WriteString(wn.String() + "\n")
-		}
-		for _, f := range rep.Files {
-			if f.Warnings == 0 {
-				fmt.Fprintf(&b, "ok %s: %s, %s, no warnings\n", f.File, output.Count(f.Claims, "claim"), output.Count(f.Predicates, "predicate"))
-			} else {
-				fmt.Fprintf(&b, "%s: %s, %s, %s\n", f.File, output.Count(f.Claims, "claim"), output.Count(f.Predicates, "predicate"), output.Count(f.Warnings, "warning"))
-			}
-		}
-		if _, err := fmt.Fprint(w, b.String()); err != nil {
-			return fail(exitError, fmt.Errorf("write report: %w", err))
-		}
+		err = rep.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return fail(exitError, fmt.Errorf("write report: %w", err))
 	}
 	if c.Bool("strict") && len(rep.Warnings) > 0 {
 		return fail(exitFail, nil)
