@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -91,11 +89,7 @@ func runReceiptVerify(c *cli.Context) error {
 	opts.Envelope = pick(c.String("envelope"), cfg.Envelope)
 	path := c.Args().First()
 	if path == "" {
-		dir := cfg.Out
-		if dir == "" {
-			dir = filepath.Dir(pick(c.String("envelope"), cfg.Envelope))
-		}
-		path = filepath.Join(dir, receipt.FileName)
+		path = receipt.DefaultPath(cfg.Out, pick(c.String("envelope"), cfg.Envelope))
 	}
 	if opts.Key, err = receipt.LoadKey(c.String("key-file"), os.Getenv("VOUCH_KEY")); err != nil {
 		return fail(exitError, err)
@@ -106,36 +100,14 @@ func runReceiptVerify(c *cli.Context) error {
 		// nothing could be checked.
 		return fail(exitError, err)
 	}
-	w := c.App.Writer
 	if len(probs) > 0 {
-		for _, p := range probs {
-			fmt.Fprintf(w, "FAIL %s: %s\n", p.Subject, p.Msg)
+		if err := receipt.WriteProblems(c.App.Writer, probs); err != nil {
+			return fail(exitError, err)
 		}
 		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", path, output.Count(len(probs), "problem")))
 	}
-	how := "hashes match; unsigned, so the receipt itself is not authenticated"
-	if opts.Key != nil {
-		how = "hashes match and the HMAC-SHA256 is valid"
-	}
-	var ids []string
-	for _, p := range r.Predicates {
-		ids = append(ids, fmt.Sprintf("%d:%s", p.Index, p.Status))
-	}
-	fmt.Fprintf(w, "OK %s: %s\n  rulespec %s sha256:%s\n  envelope %s sha256:%s\n  program  %s sha256:%s\n",
-		path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256)
-	if r.Config != nil {
-		fmt.Fprintf(w, "  config   %s sha256:%s\n", r.Config.Path, r.Config.SHA256)
-	}
-	if r.Root != nil {
-		fmt.Fprintf(w, "  root     %s, %s rehashed\n", *r.Root, output.Count(len(r.Evidence), "evidence file"))
-	}
-	fmt.Fprintf(w, "  verdict %s (%s), vouch %s, %s\n", r.Verdict, strings.Join(ids, " "), r.Vouch, r.Created)
-	if r.PassedOnObserved() {
-		fmt.Fprintf(w, "  observed: the pass relied on observed failures (accepted with --allow-observed)\n")
-	}
-	if opts.Rulespec == "" {
-		fmt.Fprintf(w, "  note: no vouch.yaml and no --rulespec, so the rulespec was not checked against an expected one; this receipt covers %s\n",
-			filepath.Join(filepath.Dir(path), filepath.FromSlash(r.Rulespec.Path)))
+	if err := r.WriteOK(c.App.Writer, path, opts); err != nil {
+		return fail(exitError, err)
 	}
 	return nil
 }
