@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/explain"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // explainCommand is `vouch explain`: what each predicate means and, with an
@@ -48,8 +47,8 @@ Examples:
 
 func runExplain(c *cli.Context) error {
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	// The rulespec, limits, strictness and evidence root are found as
 	// verify and gate find them.
@@ -75,10 +74,6 @@ func runExplain(c *cli.Context) error {
 	base, baseFrom := baseOf(c, cfg)
 	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: strict, Root: cfg.Root, Base: base, BaseFrom: baseFrom})
 	if err != nil {
-		var se *explain.SelectionError
-		if errors.As(err, &se) {
-			return fail(exitError, err)
-		}
 		return fail(exitError, err)
 	}
 	if format == "json" {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 func gateCommand() *cli.Command {
@@ -66,8 +63,8 @@ Examples:
 
 func runGate(c *cli.Context) error {
 	format := c.String("format")
-	if formats := gate.Formats(); !slices.Contains(formats, format) {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use %s", format, suggest.Hint(format, formats), strings.Join(formats, ", ")))
+	if err := output.CheckFormat(format, gate.Formats()); err != nil {
+		return fail(exitError, err)
 	}
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))

@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -36,9 +36,8 @@ func importsCommand() *cli.Command {
 
 func runImports(c *cli.Context) error {
 	format := c.String("format")
-	if !slices.Contains(imports.Formats(), format) {
-		return fail(exitError, fmt.Errorf("imports: unknown --format %q%s; want one of %s",
-			format, suggest.Hint(format, imports.Formats()), strings.Join(imports.Formats(), ", ")))
+	if err := output.CheckFormat(format, imports.Formats()); err != nil {
+		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
 	var known []string
 	for _, l := range imports.Langs() {

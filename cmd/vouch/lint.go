@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +12,6 @@ import (
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // lintCommand is `vouch lint [PATH]`: architecture rules over the
@@ -57,9 +54,8 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 
 func runLint(c *cli.Context) error {
 	format := c.String("format")
-	if !slices.Contains(lint.Formats(), format) {
-		return fail(exitError, fmt.Errorf("lint: unknown --format %q%s; want one of %s",
-			format, suggest.Hint(format, lint.Formats()), strings.Join(lint.Formats(), ", ")))
+	if err := output.CheckFormat(format, lint.Formats()); err != nil {
+		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
 	out, errOut := c.App.Writer, c.App.ErrWriter
 	color, err := output.Color(c.String("color"), out)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/ruletest"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // defaultTestFile is where a repository keeps its rulespec's tests.
@@ -45,8 +45,8 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 
 func runTest(c *cli.Context) error {
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	var opts ruletest.Options
 	if expr := c.String("run"); expr != "" {

@@ -13,7 +13,6 @@ import (
 	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/verify"
 )
 
@@ -71,8 +70,8 @@ func runVerify(c *cli.Context) error {
 		return fail(exitError, fmt.Errorf("verify takes at most one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
 	}
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fail(exitError, fmt.Errorf("unknown --format %q%s; use text or json", format, suggest.Hint(format, formats)))
+	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
 	}
 	color, err := output.Color(c.String("color"), c.App.Writer)
 	if err != nil {
