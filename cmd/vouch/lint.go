@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/output"
 )
@@ -69,97 +66,44 @@ func runLint(c *cli.Context) error {
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
+	ropts := lint.RenderOptions{Version: c.App.Version}
 	// Configuration errors are rendered in the chosen format (and into
 	// every --output file), so a SARIF consumer always receives a valid
 	// log.
-	configFail := func(errs []*lint.ConfigError) error {
-		r := lint.ErrorReport(errs)
-		render := func(format string, w io.Writer) error {
-			switch format {
-			case "sarif":
-				return r.WriteSARIF(w, c.App.Version)
-			case "json":
-				return r.WriteJSON(w)
-			case "github":
-				return r.WriteGitHub(w)
-			}
-			return nil
+	configFail := func(err error) error {
+		var ce *lint.ConfigErrors
+		if !errors.As(err, &ce) {
+			ce = &lint.ConfigErrors{List: []*lint.ConfigError{{Msg: err.Error()}}}
 		}
-		_ = output.WriteTargets(targets, render)
-		_ = render(format, out)
-		for _, e := range errs {
+		_ = output.WriteTargets(targets, func(format string, w io.Writer) error {
+			return lint.RenderErrors(w, format, ce.List, ropts)
+		})
+		_ = lint.RenderErrors(out, format, ce.List, ropts)
+		for _, e := range ce.List {
 			fmt.Fprintln(errOut, "vouch: lint: "+e.Error())
 		}
 		return fail(exitError, nil)
 	}
-	one := func(err error) error { return configFail([]*lint.ConfigError{{Msg: err.Error()}}) }
-
 	if c.NArg() > 1 {
-		return one(errors.New("at most one PATH argument"))
+		return configFail(errors.New("at most one PATH argument"))
 	}
-	root := "."
-	if c.NArg() == 1 {
-		root = c.Args().First()
-	}
-	// vouch.yaml's architecture: section supplies defaults; flags override.
-	arc, cfgRoot, section, err := lintConfig(c)
-	if err != nil {
-		var cl config.ErrorList
-		if errors.As(err, &cl) {
-			return configFail(cl)
-		}
-		return one(err)
-	}
-	if c.NArg() == 0 {
-		// The root every command uses: vouch.yaml's directory, else the
-		// git top level, else the working directory.
-		root = cfgRoot
-	}
-	archConfig := pick(c.String("config"), arc.Config)
-	baselineFile := pick(c.String("baseline"), arc.Baseline)
-	strict := arc.Strict
+	opts := lint.Request{Path: c.Args().First(), Config: c.String("config"), Baseline: c.String("baseline"),
+		UpdateBaseline: c.Bool("update-baseline"), NewFromRev: c.String("new-from-rev"), NewFromRevSet: c.IsSet("new-from-rev"),
+		Today: c.String("today"), NoCache: c.Bool("no-cache"), Out: c.String("out")}
 	if c.IsSet("strict") {
-		strict = c.Bool("strict")
-	}
-	if c.Bool("update-baseline") && baselineFile == "" {
-		return one(errors.New("--update-baseline needs --baseline FILE (or architecture.baseline in vouch.yaml)"))
-	}
-	var today time.Time
-	if s := c.String("today"); s != "" {
-		if today, err = time.Parse("2006-01-02", s); err != nil {
-			return one(fmt.Errorf("--today %q is not a date; want YYYY-MM-DD", s))
-		}
-	}
-	cfg := lint.Config{File: archConfig, Baseline: baselineFile, SkipBaseline: c.Bool("update-baseline"),
-		Strict: strict, Today: today, NoCache: c.Bool("no-cache"), Out: c.String("out")}
-	if ref := c.String("new-from-rev"); ref != "" {
-		cfg.NewFromRev, cfg.NewFromFrom = ref, "--new-from-rev"
-	} else if c.IsSet("new-from-rev") {
-		return one(errors.New("--new-from-rev needs a revision (a branch, tag or commit)"))
-	} else if arc.NewFrom != "" {
-		cfg.NewFromRev, cfg.NewFromFrom = arc.NewFrom, arc.NewFromAt
-	}
-	if cfg.NewFromRev != "" && c.Bool("update-baseline") {
-		return one(errors.New("--update-baseline records every finding; it cannot be combined with --new-from-rev or architecture.new_from"))
+		strict := c.Bool("strict")
+		opts.Strict = &strict
 	}
 	if c.IsSet("python-root") {
-		cfg.PythonRoots = c.StringSlice("python-root")
+		opts.PythonRoots = c.StringSlice("python-root")
 	}
-	// No rules: an error when they were asked for (--config, or vouch.yaml's
-	// architecture: section), else a notice that nothing was checked.
-	switch {
-	case c.String("config") != "":
-		cfg.RequiredBy, cfg.Remedy = "--config", "point --config at a file with rules"
-	case section:
-		cfg.RequiredBy, cfg.Remedy = "vouch.yaml's architecture: section", "remove the section to turn the check off"
+	root, cfg, err := lint.Resolve(opts)
+	if err != nil {
+		return configFail(err)
 	}
 	rep, err := lint.Check(c.Context, root, cfg)
-	var ce *lint.ConfigErrors
-	switch {
-	case errors.As(err, &ce):
-		return configFail(ce.List)
-	case err != nil:
-		return one(err)
+	if err != nil {
+		return configFail(err)
 	}
 	for _, n := range rep.Notices {
 		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.Error())
@@ -168,70 +112,29 @@ func runLint(c *cli.Context) error {
 		fmt.Fprintf(errOut, "vouch: lint: %s already present at %s left out (%s)\n",
 			lint.Plural(rep.Preexisting, "finding"), cfg.NewFromRev, cfg.NewFromFrom)
 	}
-	if c.Bool("update-baseline") {
-		entries := lint.MakeBaseline(rep.Findings)
-		if err := lint.WriteBaseline(baselineFile, entries); err != nil {
-			return one(err)
+	if opts.UpdateBaseline {
+		n, left, err := lint.UpdateBaseline(cfg.Baseline, rep)
+		if err != nil {
+			return configFail(err)
 		}
-		n := 0
-		for _, e := range entries {
-			n += e.Count
-		}
-		fmt.Fprintf(errOut, "vouch: lint: recorded %s in %s\n", lint.Plural(n, "finding"), baselineFile)
-		if left := len(rep.Findings) - n; left > 0 {
+		fmt.Fprintf(errOut, "vouch: lint: recorded %s in %s\n", lint.Plural(n, "finding"), cfg.Baseline)
+		if left > 0 {
 			fmt.Fprintf(errOut, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
 		}
 		return nil
 	}
-	render := func(format string, w io.Writer) error {
-		switch format {
-		case "json":
-			return rep.WriteJSON(w)
-		case "porcelain":
-			return rep.WritePorcelain(w)
-		case "github":
-			return rep.WriteGitHub(w)
-		case "sarif":
-			return rep.WriteSARIF(w, c.App.Version)
-		}
-		// Colour only on standard output, never in a report file.
-		return rep.WriteText(w, lint.TextOptions{Color: color && w == out})
-	}
-	if err := output.WriteTargets(targets, render); err != nil {
+	if err := output.WriteTargets(targets, func(format string, w io.Writer) error {
+		return rep.Render(w, format, ropts)
+	}); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
-	if err := render(format, out); err != nil {
+	// Colour only on standard output, never in a report file.
+	ropts.Color = color
+	if err := rep.Render(out, format, ropts); err != nil {
 		return fail(exitError, fmt.Errorf("lint: writing output: %w", err))
 	}
-	if rep.Fails(strict) {
+	if rep.Fails(cfg.Strict) {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-// lintConfig reads vouch.yaml for vouch lint: PATH/vouch.yaml when PATH is
-// given, else the one found upward from the working directory (whose
-// directory then becomes the root scanned). It returns the architecture
-// settings (empty when there is no section) and the root of the vouch.yaml
-// read, "" when none was read, and whether the section is present.
-func lintConfig(c *cli.Context) (*config.Architecture, string, bool, error) {
-	none := &config.Architecture{}
-	at := ""
-	if c.NArg() == 1 {
-		at = c.Args().First()
-		if st, err := os.Stat(at); err != nil || !st.IsDir() {
-			return none, "", false, nil // the scan reports a bad PATH
-		}
-	}
-	cfg, err := config.Load(".", at)
-	if err != nil {
-		return none, "", false, err
-	}
-	if cfg.File == "" {
-		return none, cfg.Root, false, nil
-	}
-	if cfg.Architecture != nil {
-		return cfg.Architecture, cfg.Root, true, nil
-	}
-	return none, cfg.Root, false, nil
 }
