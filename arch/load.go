@@ -48,9 +48,11 @@ var (
 )
 
 // Load reads the architecture of the repository at root. config, when not
-// empty, names the file to read (architecture.yaml style, or a .beadloom
-// rules.yml / _graph directory); otherwise root/architecture.yaml is read if
-// present, else root/.beadloom/_graph, else the model is empty (Layout
+// empty, names the file to read (architecture.yaml style, a .beadloom
+// rules.yml / _graph directory, or another tool's file ForeignFormats
+// reads); otherwise root/architecture.yaml is read if present, else
+// root/.beadloom/_graph, else the first of the ForeignFormats' files
+// holding that tool's configuration, else the model is empty (Layout
 // "none"). Every problem in every file is returned at once as an ErrorList.
 func Load(root, config string) (*Model, error) {
 	m, err := load(root, config)
@@ -79,6 +81,9 @@ func load(root, config string) (*Model, error) {
 		if filepath.Base(config) == BeadloomRules {
 			return LoadBeadloom(filepath.Dir(config))
 		}
+		if m, ok, err := loadForeign(ForeignFormats(), config, true); ok {
+			return m, err
+		}
 		return loadVouch(config)
 	}
 	if f := filepath.Join(root, FileName); exists(f) {
@@ -86,6 +91,9 @@ func load(root, config string) (*Model, error) {
 	}
 	if d := filepath.Join(root, filepath.FromSlash(BeadloomDir)); exists(d) {
 		return LoadBeadloom(d)
+	}
+	if m, err := findForeign(ForeignFormats(), root); m != nil || err != nil {
+		return m, err
 	}
 	return &Model{Layout: "none"}, nil
 }

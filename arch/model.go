@@ -164,6 +164,8 @@ type Rule struct {
 	MaxChains int
 	Exempt    []Exemption
 	Pos       Pos
+	// Origin is set on a rule read from another tool's configuration.
+	Origin *Origin
 }
 
 // DefaultMaxChains is how many findings of an indirect rule show their
@@ -211,8 +213,8 @@ type Model struct {
 	// parsed, so a receipt vouches for what was evaluated rather than for
 	// whatever is on disk when the receipt is written.
 	FileSHA256 map[string]string
-	// Layout is "vouch" (architecture.yaml), "beadloom" (.beadloom/_graph)
-	// or "none".
+	// Layout is "vouch" (architecture.yaml), "beadloom" (.beadloom/_graph),
+	// the Tool of a ForeignFormat, or "none".
 	Layout string
 	// Annotations says whether `beadloom:key=value` file annotations
 	// assign files to nodes (the beadloom layout's behaviour).

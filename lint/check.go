@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -306,4 +307,20 @@ func restrictScan(scan *imports.Result, m *arch.Model) *imports.Result {
 		}
 	}
 	return &out
+}
+
+// ExplainConfig writes how the architecture configuration cfg.File (or
+// the one found under root) is understood, as vouch's own
+// architecture.yaml with the file:line each rule came from (arch's
+// Model.Explain). Nothing is scanned or evaluated. A configuration
+// problem is a ConfigErrors.
+func ExplainConfig(root string, cfg Config, w io.Writer) error {
+	model, err := arch.Load(root, cfg.File)
+	if err != nil {
+		return configErrors(err)
+	}
+	if len(model.Rules) == 0 && cfg.RequiredBy != "" {
+		return &ConfigErrors{yamldoc.ErrorList{NoRulesError(model, root, cfg.File, cfg.RequiredBy, cfg.Remedy)}}
+	}
+	return model.Explain(w)
 }

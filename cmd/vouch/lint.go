@@ -26,6 +26,8 @@ The program and an evaluation trace are written to --out (default PATH/.vouch/li
 --new-from-rev REF reports only findings introduced since REF, as golangci-lint does: the
 current rules are also checked on REF's tree and findings already found there are left out;
 a REF that is not a commit (or no git) is exit 2.
+--explain-config prints the rules as vouch understands them, as architecture.yaml (a
+foreign file's rules each with the file:line they came from), and exits 0 without linting.
 No rules found is exit 2 when rules were asked for (--config, or an architecture: section),
 else a warning that nothing was checked (exit 1 with --strict).
 
@@ -43,6 +45,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 			&cli.StringFlag{Name: "out", Usage: "directory for architecture.compiled.dl and lint_evaluation.txt (default PATH/.vouch/lint)"},
 			&cli.StringFlag{Name: "today", Usage: "the date exemptions are checked against, YYYY-MM-DD (default: today, UTC)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache"},
+			&cli.BoolFlag{Name: "explain-config", Usage: "print the rules as vouch understands them (another tool's configuration translated into architecture.yaml, each rule with the file:line it came from) and exit"},
 			&cli.StringSliceFlag{Name: "python-root", Usage: "Python package root, relative to PATH (repeatable); replaces python_roots and auto-detection"},
 		},
 		Action: runLint,
@@ -100,6 +103,12 @@ func runLint(c *cli.Context) error {
 	root, cfg, err := lint.Resolve(opts)
 	if err != nil {
 		return configFail(err)
+	}
+	if c.Bool("explain-config") {
+		if err := lint.ExplainConfig(root, cfg, out); err != nil {
+			return configFail(err)
+		}
+		return nil
 	}
 	rep, err := lint.Check(c.Context, root, cfg)
 	if err != nil {

@@ -1,0 +1,232 @@
+package arch
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Explain writes the model as vouch's own architecture.yaml: how every
+// rule was understood, each preceded by a comment naming the file:line it
+// was read from and, for a rule read from another tool's configuration,
+// that tool's rule and the notes on its meaning. The output loads back as
+// an architecture.yaml with the same rules, so a team can switch to it.
+func (m *Model) Explain(w io.Writer) error {
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	files := strings.Join(m.Files, ", ")
+	if files == "" {
+		files = "no configuration file"
+	}
+	doc.HeadComment = fmt.Sprintf("vouch rules as understood from %s (layout %s).", files, m.Layout)
+	if m.Granularity != "" {
+		put(doc, "granularity", scalar(m.Granularity))
+	}
+	if len(m.PythonRoots) > 0 {
+		put(doc, "python_roots", strSeq(m.PythonRoots))
+	}
+	if len(m.Nodes) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, n := range m.Nodes {
+			nm := flow()
+			put(nm, "ref_id", scalar(n.ID))
+			putStr(nm, "kind", n.Kind)
+			putStr(nm, "source", n.Source)
+			if len(n.Tags) > 0 {
+				put(nm, "tags", strSeq(n.Tags))
+			}
+			putStr(nm, "lifecycle", n.Lifecycle)
+			seq.Content = append(seq.Content, nm)
+		}
+		put(doc, "nodes", seq)
+	}
+	if len(m.Edges) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, e := range m.Edges {
+			em := flow()
+			put(em, "src", scalar(e.Src))
+			put(em, "dst", scalar(e.Dst))
+			put(em, "kind", scalar(e.Kind))
+			putStr(em, "lifecycle", e.Lifecycle)
+			seq.Content = append(seq.Content, em)
+		}
+		put(doc, "edges", seq)
+	}
+	if len(m.pendingTags) > 0 {
+		// Tags a rules.yml `tags:` map gives, not yet applied to nodes.
+		byTag := map[string][]string{}
+		for id, tags := range m.pendingTags {
+			for _, t := range tags {
+				byTag[t] = append(byTag[t], id)
+			}
+		}
+		var names []string
+		for t := range byTag {
+			names = append(names, t)
+			sort.Strings(byTag[t])
+		}
+		sort.Strings(names)
+		tm := &yaml.Node{Kind: yaml.MappingNode}
+		for _, t := range names {
+			put(tm, t, strSeq(byTag[t]))
+		}
+		put(doc, "tags", tm)
+	}
+	rules := &yaml.Node{Kind: yaml.SequenceNode}
+	for i := range m.Rules {
+		rules.Content = append(rules.Content, ruleNode(&m.Rules[i]))
+	}
+	put(doc, "rules", rules)
+	if len(m.Skipped) > 0 {
+		var lines []string
+		for _, s := range m.Skipped {
+			lines = append(lines, fmt.Sprintf("%s: rule %s (%s) is not evaluated by vouch", s.Pos, s.Name, s.Type))
+		}
+		rules.FootComment = strings.Join(lines, "\n")
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{doc}}); err != nil {
+		return fmt.Errorf("render rules: %w", err)
+	}
+	return enc.Close()
+}
+
+// ruleNode renders one rule, with its provenance as a head comment.
+func ruleNode(r *Rule) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	var head []string
+	if o := r.Origin; o != nil {
+		head = append(head, fmt.Sprintf("%s: %s %q", o.Pos, o.Tool, o.Group))
+		head = append(head, o.Note...)
+	} else {
+		head = append(head, r.Pos.String())
+	}
+	n.HeadComment = strings.Join(head, "\n")
+	put(n, "name", scalar(r.Name))
+	putStr(n, "description", r.Description)
+	if r.Severity != "" && r.Severity != SeverityError {
+		put(n, "severity", scalar(r.Severity))
+	}
+	putStr(n, "reason", r.Reason)
+	body := &yaml.Node{Kind: yaml.MappingNode}
+	filters := func() {
+		if len(r.DependencyTypes) > 0 {
+			put(body, "dependency_types", strSeq(r.DependencyTypes))
+		}
+		if len(r.DependencyTypesNot) > 0 {
+			put(body, "dependency_types_not", strSeq(r.DependencyTypesNot))
+		}
+	}
+	chains := func() {
+		if r.Indirect {
+			put(body, "indirect", boolean(true))
+			if r.MaxChains > 0 {
+				put(body, "max_chains", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(r.MaxChains)})
+			}
+		}
+	}
+	switch r.Type {
+	case Deny:
+		put(body, "from", matcherNode(r.From))
+		put(body, "to", matcherNode(r.To))
+		if len(r.UnlessEdge) > 0 {
+			put(body, "unless_edge", strSeq(r.UnlessEdge))
+		}
+		chains()
+		filters()
+	case Require:
+		put(body, "for", matcherNode(r.From))
+		put(body, "has_edge_to", matcherNode(r.To))
+		putStr(body, "edge_kind", r.EdgeKind)
+	case Forbid:
+		put(body, "from", matcherNode(r.From))
+		put(body, "to", matcherNode(r.To))
+		putStr(body, "edge_kind", r.EdgeKind)
+	case ForbidImport:
+		put(body, "from", scalar(r.FromGlob))
+		put(body, "to", scalar(r.ToGlob))
+	case ForbidCycles:
+		putStr(body, "edge_kind", r.EdgeKind)
+		filters()
+	case Layers:
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, l := range r.Layers {
+			lm := flow()
+			put(lm, "name", scalar(l.Name))
+			put(lm, "tag", scalar(l.Tag))
+			seq.Content = append(seq.Content, lm)
+		}
+		put(body, "layers", seq)
+		if !r.AllowSkip {
+			put(body, "allow_skip", boolean(false))
+		}
+		putStr(body, "edge_kind", r.EdgeKind)
+		chains()
+		filters()
+	}
+	if len(body.Content) == 0 {
+		body.Style = yaml.FlowStyle
+	}
+	put(n, string(r.Type), body)
+	if len(r.Exempt) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, e := range r.Exempt {
+			em := flow()
+			putStr(em, "from", e.From)
+			putStr(em, "to", e.To)
+			if e.Members != nil {
+				put(em, "members", strSeq(e.Members))
+			}
+			put(em, "reason", scalar(e.Reason))
+			put(em, "until", scalar(e.Until))
+			seq.Content = append(seq.Content, em)
+		}
+		put(n, "exempt", seq)
+	}
+	return n
+}
+
+// matcherNode renders a node matcher in flow style, `{}` for any node.
+func matcherNode(mt Matcher) *yaml.Node {
+	n := flow()
+	putStr(n, "ref_id", mt.RefID)
+	putStr(n, "kind", mt.Kind)
+	putStr(n, "tag", mt.Tag)
+	if len(mt.Exclude) > 0 {
+		put(n, "exclude", strSeq(mt.Exclude))
+	}
+	return n
+}
+
+func flow() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle} }
+
+// scalar is a string: tagged so the encoder quotes a value that would
+// read back as another type ("true", "1").
+func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func boolean(b bool) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+}
+
+func strSeq(list []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, s := range list {
+		n.Content = append(n.Content, scalar(s))
+	}
+	return n
+}
+
+func put(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, scalar(key), v)
+}
+
+// putStr puts a string value unless it is empty.
+func putStr(m *yaml.Node, key, v string) {
+	if v != "" {
+		put(m, key, scalar(v))
+	}
+}
