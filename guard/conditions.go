@@ -49,7 +49,7 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 			store, err = nil, fmt.Errorf("evaluate guard program: engine failure: %v", r)
 		}
 	}()
-	store = factstore.NewMultiIndexedArrayInMemoryStore()
+	store = newSmallStore()
 	for _, f := range facts {
 		if _, ok := c.info.Decls[f.Predicate]; !ok {
 			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
