@@ -29,7 +29,8 @@ type fixedProgram struct {
 }
 
 func fromAnalysis(a *datalog.Analysis) *fixedProgram {
-	return &fixedProgram{info: a.Info, strata: a.Strata, predToStratum: a.PredToStratum}
+	strata, predToStratum := levelStrata(a.Info.Rules, a.Strata, a.PredToStratum)
+	return &fixedProgram{info: a.Info, strata: strata, predToStratum: predToStratum}
 }
 
 // run evaluates the program on facts. With rerun, the program is run
