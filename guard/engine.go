@@ -144,7 +144,7 @@ const (
 
 // Decide evaluates one call against a policy.
 func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, derived *CallFacts) (*Decision, *Evaluation, error) {
-	b := &factBuilder{rc: regexCache{}, derived: derived}
+	b := &factBuilder{rc: &regexCache{shared: p.regexps}, derived: derived}
 	b.build(p, call, counters, env, derived)
 	facts := b.facts
 	if b.composite > 0 {
@@ -175,7 +175,7 @@ type factBuilder struct {
 	// composite counts all/any/not nodes.
 	composite int
 	next      int64
-	rc        regexCache
+	rc        *regexCache
 }
 
 func (b *factBuilder) add(pred string, args ...ast.BaseTerm) {
@@ -431,7 +431,7 @@ func (b *factBuilder) treeNode(n *ncond, call *Call, env Env) int64 {
 // read turns the evaluated program's decision and finding facts into a
 // Decision. Exactly one decision must have been derived; anything else is
 // an evaluation error (and so a deny).
-func read(store factstore.FactStore, p *Policy, call *Call, env Env, derived *CallFacts, rc regexCache) (*Decision, error) {
+func read(store factstore.FactStore, p *Policy, call *Call, env Env, derived *CallFacts, rc *regexCache) (*Decision, error) {
 	ds := query(store, "decision", 1)
 	if len(ds) != 1 {
 		return nil, fmt.Errorf("guard program derived %d decisions, want exactly one", len(ds))
@@ -509,7 +509,7 @@ func withPolicyError(m map[string]any) map[string]any {
 // redactOutput is the tool's output with what a redact rule matched
 // replaced: the rule's own output.text patterns, then every secret-looking
 // value.
-func redactOutput(call *Call, r *Rule, rc regexCache) string {
+func redactOutput(call *Call, r *Rule, rc *regexCache) string {
 	text := resultText(call.Result)
 	var walk func(c *Cond)
 	walk = func(c *Cond) {

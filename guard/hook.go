@@ -82,6 +82,7 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 		var p Policy
 		if json.Unmarshal(b, &p) == nil && p.SHA256 != "" {
 			p.File = path
+			p.Prepare()
 			return &p, nil
 		}
 	}

@@ -136,24 +136,36 @@ func coerceEnv(raw string) any {
 	return raw
 }
 
-// regexCache compiles each pattern once per prepared policy.
-type regexCache map[string]*regexp.Regexp
+// regexCache hands out compiled patterns: first the policy's own,
+// compiled once when it was loaded (shared is only read, so goroutines may
+// decide calls against one policy at once), then any compiled during this
+// decision.
+type regexCache struct {
+	shared map[string]*regexp.Regexp
+	local  map[string]*regexp.Regexp
+}
 
-func (rc regexCache) get(p string) (*regexp.Regexp, error) {
-	if re, ok := rc[p]; ok {
+func (rc *regexCache) get(p string) (*regexp.Regexp, error) {
+	if re, ok := rc.shared[p]; ok {
+		return re, nil
+	}
+	if re, ok := rc.local[p]; ok {
 		return re, nil
 	}
 	re, err := regexp.Compile(p)
 	if err != nil {
 		return nil, err
 	}
-	rc[p] = re
+	if rc.local == nil {
+		rc.local = map[string]*regexp.Regexp{}
+	}
+	rc.local[p] = re
 	return re, nil
 }
 
 // evalLeaf applies a leaf's operator. A missing value makes every operator
 // but exists false; a value of the wrong type is an error.
-func evalLeaf(c *Cond, call *Call, env Env, d *CallFacts, rc regexCache) leafResult {
+func evalLeaf(c *Cond, call *Call, env Env, d *CallFacts, rc *regexCache) leafResult {
 	v := resolve(c.Selector, call, env, d)
 	if list, ok := v.([]any); ok && strings.HasPrefix(c.Selector, "derived.") && c.Op != "exists" {
 		// A derived list matches when some element does; the negative
@@ -177,7 +189,7 @@ func evalLeaf(c *Cond, call *Call, env Env, d *CallFacts, rc regexCache) leafRes
 }
 
 // applyOp applies a leaf's operator to one value.
-func applyOp(c *Cond, v any, rc regexCache) leafResult {
+func applyOp(c *Cond, v any, rc *regexCache) leafResult {
 	if c.Op == "exists" {
 		want, _ := c.Value.(bool)
 		present := v != missing && v != nil

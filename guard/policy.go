@@ -72,6 +72,49 @@ type Policy struct {
 	// Strict denies shell commands that do not parse (vouch/v1).
 	Strict bool   `json:"strict,omitempty"`
 	Rules  []Rule `json:"rules"`
+
+	// regexps holds every pattern of the rules' matches/matches_any
+	// conditions, compiled once by Prepare so that no decision compiles
+	// one (compiling a dozen patterns cost more than evaluating the
+	// program). It is not serialised: a cached policy is prepared again.
+	regexps map[string]*regexp.Regexp
+}
+
+// Prepare compiles the policy's regular expressions once, for every
+// decision made with it. LoadPolicy and LoadPolicyCached call it; a Policy
+// built by hand works without it (each decision then compiles its own).
+// An invalid pattern is left out: the leaf using it evaluates to an error,
+// as it would without Prepare.
+func (p *Policy) Prepare() {
+	re := map[string]*regexp.Regexp{}
+	var walk func(c *Cond)
+	walk = func(c *Cond) {
+		if c == nil {
+			return
+		}
+		for _, k := range c.All {
+			walk(k)
+		}
+		for _, k := range c.Any {
+			walk(k)
+		}
+		walk(c.Not)
+		if c.Op != "matches" && c.Op != "matches_any" {
+			return
+		}
+		for _, pat := range patterns(c) {
+			if _, done := re[pat]; done {
+				continue
+			}
+			if r, err := regexp.Compile(pat); err == nil {
+				re[pat] = r
+			}
+		}
+	}
+	for i := range p.Rules {
+		walk(p.Rules[i].When)
+	}
+	p.regexps = re
 }
 
 // Tool is an entry of tools: (Edictum's side-effect classes).
@@ -166,6 +209,7 @@ func LoadPolicy(file string, data []byte) (pol *Policy, err error) {
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	pol.Prepare()
 	return pol, nil
 }
 
