@@ -379,25 +379,25 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
@@ -410,13 +410,13 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -426,6 +426,9 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
@@ -435,9 +438,6 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -445,6 +445,9 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
@@ -454,9 +457,6 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -556,6 +556,9 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/sandbox", NumValue: 5960323044149836613},
@@ -565,9 +568,6 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -616,6 +616,10 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/session", NumValue: 1424225673900479540},
@@ -626,10 +630,6 @@ func guardUnit() parse.SourceUnit {
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
@@ -990,25 +990,25 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
@@ -1021,13 +1021,13 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1037,6 +1037,9 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
@@ -1046,9 +1049,6 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -1056,6 +1056,9 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
@@ -1065,9 +1068,6 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -1167,6 +1167,9 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/sandbox", NumValue: 5960323044149836613},
@@ -1176,9 +1179,6 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 		}},
@@ -1227,6 +1227,10 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Constant{Symbol: "/session", NumValue: 1424225673900479540},
@@ -1237,10 +1241,6 @@ func guardAnalysis() *datalog.Analysis {
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
