@@ -38,12 +38,14 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	stop := reportCPU(b)
 	for i := 0; i < b.N; i++ {
 		c := calls[i%len(calls)]
 		if _, _, err := e.Decide(p, &c, Counters{Attempts: 3, Execs: 2}, Env{}, Derive(&c, "", "")); err != nil {
 			b.Fatal(err)
 		}
 	}
+	stop()
 }
 
 // BenchmarkLoadPolicy measures compiling the 12-rule policy from YAML
