@@ -182,3 +182,18 @@ func dlString(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// WriteWarnings prints each warning as file:line: warning: message (the
+// form editors link), or file: warning: message when no line is known.
+func WriteWarnings(w io.Writer, warns []Warning) error {
+	var b strings.Builder
+	for _, wn := range warns {
+		if wn.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: warning: %s\n", wn.File, wn.Line, wn.Message)
+		} else {
+			fmt.Fprintf(&b, "%s: warning: %s\n", wn.File, wn.Message)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

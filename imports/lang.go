@@ -1,8 +1,11 @@
 package imports
 
 import (
+	"fmt"
 	"path"
 	"strings"
+
+	"github.com/vouch-dev/vouch/suggest"
 )
 
 // Langs lists every language vouch extracts, in the order used for flags
@@ -17,6 +20,31 @@ func ParseLang(s string) (Lang, bool) {
 		}
 	}
 	return "", false
+}
+
+// ParseLangs reads --lang values, each a comma-separated list of names;
+// blanks are skipped. An unknown name is an error with a did-you-mean and
+// the names to choose from. None given returns nil: every language.
+func ParseLangs(values []string) ([]Lang, error) {
+	var known []string
+	for _, l := range Langs() {
+		known = append(known, string(l))
+	}
+	var out []Lang
+	for _, v := range values {
+		for _, name := range strings.Split(v, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			l, ok := ParseLang(name)
+			if !ok {
+				return nil, fmt.Errorf("unknown --lang %q%s; want one of %s", name, suggest.Hint(name, known), strings.Join(known, ", "))
+			}
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 // LangOf returns the language a file is written in, judged by its

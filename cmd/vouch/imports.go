@@ -3,16 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // importsCommand is `vouch imports [PATH]`: every import in the repository,
@@ -39,24 +36,9 @@ func runImports(c *cli.Context) error {
 	if err := output.CheckFormat(format, imports.Formats()); err != nil {
 		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
-	var known []string
-	for _, l := range imports.Langs() {
-		known = append(known, string(l))
-	}
-	var langs []imports.Lang
-	for _, v := range c.StringSlice("lang") {
-		for _, name := range strings.Split(v, ",") {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
-			}
-			l, ok := imports.ParseLang(name)
-			if !ok {
-				return fail(exitError, fmt.Errorf("imports: unknown --lang %q%s; want one of %s",
-					name, suggest.Hint(name, known), strings.Join(known, ", ")))
-			}
-			langs = append(langs, l)
-		}
+	langs, err := imports.ParseLangs(c.StringSlice("lang"))
+	if err != nil {
+		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("imports: at most one PATH argument"))
@@ -94,21 +76,12 @@ func runImports(c *cli.Context) error {
 		err = imports.WriteDatalog(out, res)
 	default:
 		err = imports.WriteText(out, res)
-		writeWarnings(c.App.ErrWriter, res.Warnings)
+		if err == nil {
+			err = imports.WriteWarnings(c.App.ErrWriter, res.Warnings)
+		}
 	}
 	if err != nil {
 		return fail(exitError, fmt.Errorf("imports: writing output: %w", err))
 	}
 	return nil
-}
-
-// writeWarnings prints file:line: message lines, the form editors link.
-func writeWarnings(w io.Writer, warns []imports.Warning) {
-	for _, wn := range warns {
-		if wn.Line > 0 {
-			fmt.Fprintf(w, "%s:%d: warning: %s\n", wn.File, wn.Line, wn.Message)
-		} else {
-			fmt.Fprintf(w, "%s: warning: %s\n", wn.File, wn.Message)
-		}
-	}
 }
