@@ -1,21 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/ruletest"
 )
-
-// defaultTestFile is where a repository keeps its rulespec's tests.
-const defaultTestFile = "analysis/rulespec_test.yaml"
 
 // testCommand is `vouch test`: run a rulespec's test cases.
 func testCommand() *cli.Command {
@@ -62,25 +55,13 @@ func runTest(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	opts.Root = cfg.Root
-	paths, err := testFiles(c.Args().Slice(), cfg.Root)
+	paths, err := ruletest.Files(c.Args().Slice(), cfg.Root)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	var results []*ruletest.Result
-	for _, p := range paths {
-		f, err := ruletest.Load(p)
-		if err != nil {
-			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
-		}
-		r, err := ruletest.Run(f, opts)
-		if err != nil {
-			var se *ruletest.SetupError
-			if errors.As(err, &se) {
-				return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
-			}
-			return fail(exitError, err)
-		}
-		results = append(results, r)
+	results, err := ruletest.RunFiles(paths, opts)
+	if err != nil {
+		return fail(exitError, err)
 	}
 	if format == "json" {
 		err = ruletest.WriteJSON(c.App.Writer, results)
@@ -90,43 +71,14 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	ran := 0
 	for _, r := range results {
 		if !r.OK {
 			return fail(exitFail, nil)
 		}
-		ran += len(r.Cases)
 	}
-	if opts.Run != nil && ran == 0 {
+	if opts.Run != nil && ruletest.Cases(results) == 0 {
 		// A mistyped --run in CI would otherwise pass having tested nothing.
 		return fail(exitFail, fmt.Errorf("--run %q matches no case", c.String("run")))
 	}
 	return nil
-}
-
-// testFiles expands the arguments: files as given, directories to the
-// *_test.yaml files directly inside them, sorted; none means the default
-// file under root.
-func testFiles(args []string, root string) ([]string, error) {
-	if len(args) == 0 {
-		args = []string{filepath.Join(root, filepath.FromSlash(defaultTestFile))}
-	}
-	var out []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(filepath.Join(a, "*_test.yaml"))
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", a, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("%s: no *_test.yaml files in this directory", a)
-		}
-		sort.Strings(m)
-		out = append(out, m...)
-	}
-	return out, nil
 }
