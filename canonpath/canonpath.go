@@ -80,7 +80,18 @@ var (
 // be absolute. Canonical reads the file system (lstat and readlink) but never
 // changes it.
 func Canonical(p, cwd, home string) (string, error) {
-	return canonical(p, cwd, home, false)
+	return canonical(p, cwd, home, false, false)
+}
+
+// EntryFrom is CanonicalFrom for a program that acts on the directory
+// entry p names rather than on what it points to: rm, unlink, rmdir and
+// rename (mv's source) remove or move a symbolic link itself, not its
+// target. Every directory above the last component is resolved; the last
+// component is kept as it is, unless p ends in "/", "/." or "/.." (a
+// trailing slash makes the kernel follow a link, so `rm -r link/` acts on
+// the target and is resolved like Canonical).
+func EntryFrom(p, base, home string) (string, error) {
+	return canonical(p, base, home, true, true)
 }
 
 // CanonicalFrom is Canonical for callers whose working directory base is
@@ -88,10 +99,10 @@ func Canonical(p, cwd, home string) (string, error) {
 // looked up again, which saves a system call per component of base on
 // every relative path. A base that is not canonical gives wrong answers.
 func CanonicalFrom(p, base, home string) (string, error) {
-	return canonical(p, base, home, true)
+	return canonical(p, base, home, true, false)
 }
 
-func canonical(p, cwd, home string, trusted bool) (string, error) {
+func canonical(p, cwd, home string, trusted, entry bool) (string, error) {
 	if p == "" {
 		return "", ErrEmpty
 	}
@@ -120,11 +131,33 @@ func canonical(p, cwd, home string, trusted bool) (string, error) {
 			return "", fmt.Errorf("working directory: %w", ErrNUL)
 		}
 		if trusted {
-			return resolve(filepath.Clean(cwd), d)
+			return resolveEntry(filepath.Clean(cwd), d, entry)
 		}
 		d = cwd + "/" + d
 	}
-	return resolve("/", d)
+	return resolveEntry("/", d, entry)
+}
+
+// resolveEntry resolves rel from start; with entry, the last component is
+// appended without following it when it is a name (not "", "." or "..").
+func resolveEntry(start, rel string, entry bool) (string, error) {
+	if !entry {
+		return resolve(start, rel)
+	}
+	i := strings.LastIndexByte(rel, '/')
+	last := rel[i+1:]
+	if last == "" || last == "." || last == ".." {
+		return resolve(start, rel)
+	}
+	dir := "."
+	if i >= 0 {
+		dir = rel[:i+1]
+	}
+	d, err := resolve(start, dir)
+	if err != nil {
+		return "", err
+	}
+	return join(d, last), nil
 }
 
 // Within reports whether path (already canonical) is dir or below it (also

@@ -254,3 +254,46 @@ func BenchmarkCanonical(b *testing.B) {
 		}
 	}
 }
+
+// TestEntryFrom pins that the last component is the entry itself (what rm
+// and rename act on) unless a trailing slash makes the kernel follow it.
+func TestEntryFrom(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"repo/sub", "outside"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo := filepath.Join(dir, "repo")
+	if err := os.Symlink(filepath.Join(dir, "outside"), filepath.Join(repo, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(repo, "up")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ p, want string }{
+		{"link", repo + "/link"},
+		{"./link", repo + "/link"},
+		{"sub/../link", repo + "/link"},
+		{"link/", dir + "/outside"},
+		{"link/.", dir + "/outside"},
+		{"link/x", dir + "/outside/x"},
+		{"up/outside", dir + "/outside"},
+		{"up/repo/link", repo + "/link"},
+		{"missing/name", repo + "/missing/name"},
+		{"%2e%2e/outside", dir + "/outside"},
+		{"/", "/"},
+	}
+	for _, tt := range tests {
+		got, err := EntryFrom(tt.p, repo, "")
+		if err != nil || got != tt.want {
+			t.Errorf("EntryFrom(%q) = %q, %v; want %q", tt.p, got, err, tt.want)
+		}
+	}
+	if _, err := EntryFrom("a\x00b", repo, ""); err == nil {
+		t.Error("EntryFrom accepted a NUL byte")
+	}
+}

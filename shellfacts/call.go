@@ -116,6 +116,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if !fs[0].known() {
 		cmd.Dynamic = true
 		w.incomplete("command name is not static")
+		w.unknownCode(fs[0].raw)
 	}
 	if envDynamic {
 		w.incomplete("assignment that is not static in front of " + nameOr(cmd.Name))
@@ -207,12 +208,25 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
 		return
 	}
-	c, err := canonpath.CanonicalFrom(p, w.cwd(), "")
+	resolve := canonpath.CanonicalFrom
+	if w.entry {
+		resolve = canonpath.EntryFrom
+	}
+	c, err := resolve(p, w.cwd(), "")
 	if err != nil {
 		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
 		return
 	}
 	set[c] = true
+}
+
+// entriesTo records paths that a program acts on as directory entries
+// (rm and unlink remove a symbolic link, not its target; rename moves
+// it), so only the directories above each last component are resolved.
+func (w *walker) entriesTo(fs []field, set map[string]bool, what string) {
+	w.entry = true
+	defer func() { w.entry = false }()
+	w.pathsTo(fs, set, what)
 }
 
 // glob expands a pattern whose directory part is static against the file

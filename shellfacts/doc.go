@@ -39,6 +39,20 @@
 //     Every path is canonical (see package canonpath), following cd, pushd,
 //     env -C, sudo -D and git -C. Globs whose directory part is static are
 //     expanded against the file system; brace expansions are expanded.
+//     Programs that act on a directory entry itself (rm, rmdir, unlink,
+//     mv's sources, git rm, find's starting points for -delete) have
+//     only the directories above the last component resolved: `rm -rf
+//     link` removes the link, while `rm -rf link/` and `link/x` reach
+//     what it points to. A remover run by find -exec with the match ({})
+//     is recorded as removing find's starting points.
+//   - Options as the program reads them (Command.Options, Command.Sub)
+//     for rm, find and git: clusters split, values dropped, short options
+//     named by their long form per subcommand, so `git commit -nm x` is
+//     --no-verify while `git push -n` is --dry-run and `git commit -m
+//     '--no-verify'` has no such option.
+//   - Code that cannot be known (Facts.Unknown): a command name that is
+//     not static (`$(echo rm) -rf /`, `"$CMD" x`) and eval, bash -c and
+//     the like given a string that is not static.
 //   - Network targets: curl, wget, HTTPie, nc, socat, telnet, ssh, scp,
 //     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
 //     scheme://URL given to a program not known to treat it as text.

@@ -471,7 +471,8 @@ func moveFiles(w *walker, c *call) {
 	p := parseOpts(c.args, copySpec)
 	srcs, dest, into := splitDest(p)
 	w.pathsTo(srcs, w.reads, c.name)
-	w.pathsTo(srcs, w.deletes, c.name)
+	// rename(2) moves a symbolic link, not its target.
+	w.entriesTo(srcs, w.deletes, c.name)
 	if dest != nil {
 		w.copyDest(c, srcs, *dest, into)
 	}
@@ -506,9 +507,51 @@ func linkFiles(w *walker, c *call) {
 	w.copyDest(c, targets, *dest, into)
 }
 
+// rmShort names rm's short options by their long form.
+var rmShort = map[string]string{"-r": "--recursive", "-R": "--recursive", "-f": "--force", "-i": "--interactive", "-I": "--interactive", "-d": "--dir", "-v": "--verbose", "-p": "--parents"}
+
 func removeFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{})
-	w.pathsTo(p.operands, w.deletes, c.name)
+	w.setOptions(c, normOptions(p, rmShort))
+	w.entriesTo(p.operands, w.deletes, c.name)
+	w.fromFind(p.operands, c.name)
+}
+
+// fromFind: a remover run by find -exec with the match ({}) as an operand
+// removes what find finds below its starting points, which Parse records
+// in their place.
+func (w *walker) fromFind(operands []field, name string) {
+	if w.findRoots == nil {
+		return
+	}
+	for _, f := range operands {
+		if !f.known() {
+			w.entriesTo(w.findRoots, w.deletes, "find -exec "+name)
+			return
+		}
+	}
+}
+
+// normOptions renders parsed options as the program reads them: short
+// ones named by their long form where short has it, values dropped.
+func normOptions(p parsed, short map[string]string) []string {
+	var out []string
+	for _, o := range p.opts {
+		name := o.name
+		if long, ok := short[name]; ok {
+			name = long
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// setOptions records a command's options (and subcommand) on its fact.
+func (w *walker) setOptions(c *call, opts []string) {
+	if c.idx >= 0 && c.idx < len(w.facts.Commands) {
+		cmd := &w.facts.Commands[c.idx]
+		cmd.Options = append(cmd.Options, opts...)
+	}
 }
 
 func shredFiles(w *walker, c *call) {
@@ -756,8 +799,14 @@ func findFiles(w *walker, c *call) {
 			continue
 		}
 		switch f.s {
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf":
+			w.setOptions(c, []string{f.s})
+		}
+		switch f.s {
 		case "-delete":
-			w.pathsTo(roots, w.deletes, "find -delete")
+			// find does not follow a starting point that is a link
+			// (without -H or -L): it deletes the link.
+			w.entriesTo(roots, w.deletes, "find -delete")
 			w.incomplete("find -delete removes whatever matches")
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
@@ -770,26 +819,48 @@ func findFiles(w *walker, c *call) {
 				j++
 			}
 			sub := make([]field, 0, j-i-1)
+			runsShell := j > i+1 && args[i+1].known() && isShellName(baseName(args[i+1].s))
 			for _, a := range args[i+1 : j] {
 				if a.known() && strings.Contains(a.s, "{}") {
-					// Replaced by each matching path.
-					a = field{raw: a.raw}
+					if runsShell && a.s != "{}" {
+						// find puts the match into the script text
+						// (sh -c 'rm -rf {}'): there it is a word
+						// that is not static.
+						a = field{s: strings.ReplaceAll(a.s, "{}", `"$__vouch_find_match"`), static: true, raw: a.raw}
+					} else {
+						// Replaced by each matching path.
+						a = field{raw: a.raw}
+					}
 				}
 				sub = append(sub, a)
 			}
 			inner := ctx{wrappers: append(append([]string(nil), cmd.Wrappers...), "find")}
 			if len(sub) > 0 {
-				// The matched paths stand where {} is; unknown here.
+				// The matched paths stand where {} is; unknown here,
+				// but below the starting points.
 				dir := w.saveDir()
 				if f.s == "-execdir" || f.s == "-okdir" {
 					w.dirKnown = false
 				}
+				saveRoots := w.findRoots
+				w.findRoots = roots
 				w.simple(sub, nil, false, nil, inner)
+				w.findRoots = saveRoots
 				w.restoreDir(dir)
 			}
 			i = j
 		}
 	}
+}
+
+// isShellName reports whether a program runs a string of shell code it is
+// given (sh -c, eval).
+func isShellName(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "eval", "su", "runuser":
+		return true
+	}
+	return false
 }
 
 func changeDir(w *walker, c *call) {

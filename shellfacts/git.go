@@ -34,6 +34,10 @@ func gitArgs(w *walker, c *call) {
 		case "-c":
 			if i+1 < len(args) {
 				w.gitConfig(args[i+1])
+				if k := args[i+1]; k.known() {
+					key, _, _ := strings.Cut(k.s, "=")
+					w.setOptions(c, []string{"-c " + strings.ToLower(key)})
+				}
 				i++
 			}
 		case "--work-tree":
@@ -54,6 +58,10 @@ func gitArgs(w *walker, c *call) {
 	}
 	sub := args[i].s
 	rest := args[i+1:]
+	if c.idx >= 0 && c.idx < len(w.facts.Commands) {
+		w.facts.Commands[c.idx].Sub = sub
+	}
+	w.gitOptions(c, sub, rest)
 	switch sub {
 	case "show", "cat-file":
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
@@ -289,4 +297,67 @@ func (w *walker) repoRoot() string {
 		d = parent
 	}
 	return w.dir
+}
+
+// gitSubOpts describes, per git subcommand, the options that take a value
+// (only those whose value is required: an optional one, such as
+// --force-with-lease[=ref] or commit's -u[mode], is attached when given,
+// and treating it as taking the next word would hide that word)
+// so a value such as commit's message is never read as an option, and
+// the long names of its short options. Short letters mean different
+// things in different subcommands: -n is --no-verify for commit but
+// --dry-run for push and --no-stat for merge.
+var gitSubOpts = map[string]struct {
+	spec  optSpec
+	short map[string]string
+}{
+	"commit": {optSpec{withValue: "mFCct", long: []string{"message", "file", "reuse-message", "reedit-message", "template", "author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"}},
+		map[string]string{"-n": "--no-verify", "-m": "--message", "-a": "--all", "-F": "--file", "-C": "--reuse-message", "-c": "--reedit-message", "-t": "--template", "-s": "--signoff", "-e": "--edit", "-p": "--patch", "-i": "--include", "-o": "--only", "-q": "--quiet", "-v": "--verbose", "-u": "--untracked-files"}},
+	"push": {optSpec{withValue: "o", long: []string{"repo", "receive-pack", "exec", "push-option"}},
+		map[string]string{"-n": "--dry-run", "-f": "--force", "-u": "--set-upstream", "-d": "--delete", "-q": "--quiet", "-v": "--verbose", "-o": "--push-option"}},
+	"merge": {optSpec{withValue: "mFsX", long: []string{"message", "file", "strategy", "strategy-option", "cleanup", "into-name"}},
+		map[string]string{"-n": "--no-stat", "-m": "--message", "-F": "--file", "-s": "--strategy", "-X": "--strategy-option", "-e": "--edit", "-q": "--quiet", "-v": "--verbose"}},
+	"rebase": {optSpec{withValue: "sXxC", long: []string{"onto", "strategy", "strategy-option", "exec", "whitespace", "empty"}},
+		map[string]string{"-n": "--no-stat", "-i": "--interactive", "-x": "--exec", "-s": "--strategy", "-X": "--strategy-option", "-f": "--force-rebase", "-q": "--quiet", "-v": "--verbose", "-r": "--rebase-merges"}},
+	"am": {optSpec{withValue: "pC", long: []string{"directory", "exclude", "include", "whitespace", "patch-format", "resolvemsg", "quoted-cr", "empty"}},
+		map[string]string{"-s": "--signoff", "-3": "--3way", "-q": "--quiet", "-i": "--interactive"}},
+	"cherry-pick": {optSpec{withValue: "mXs", long: []string{"mainline", "strategy", "strategy-option", "cleanup"}},
+		map[string]string{"-n": "--no-commit", "-e": "--edit", "-x": "-x", "-m": "--mainline", "-s": "--signoff"}},
+	"revert": {optSpec{withValue: "mXs", long: []string{"mainline", "strategy", "strategy-option", "cleanup"}},
+		map[string]string{"-n": "--no-commit", "-e": "--edit", "-m": "--mainline", "-s": "--signoff"}},
+	"pull": {optSpec{withValue: "sXo", long: []string{"strategy", "strategy-option", "upload-pack", "depth"}},
+		map[string]string{"-n": "--no-stat", "-f": "--force", "-r": "--rebase", "-s": "--strategy", "-X": "--strategy-option", "-q": "--quiet", "-v": "--verbose"}},
+	"reset": {optSpec{long: []string{"pathspec-from-file"}}, map[string]string{"-q": "--quiet", "-p": "--patch"}},
+	"branch": {optSpec{withValue: "tu", long: []string{"set-upstream-to", "points-at", "sort", "format"}},
+		map[string]string{"-d": "--delete", "-D": "--delete --force", "-f": "--force", "-m": "--move", "-M": "--move --force", "-c": "--copy", "-C": "--copy --force", "-r": "--remotes", "-a": "--all", "-l": "--list", "-q": "--quiet", "-v": "--verbose", "-u": "--set-upstream-to"}},
+	"clean":    {optSpec{withValue: "eE", long: []string{"exclude"}}, map[string]string{"-f": "--force", "-n": "--dry-run", "-q": "--quiet", "-i": "--interactive"}},
+	"checkout": {optSpec{withValue: "bB", long: []string{"conflict", "pathspec-from-file"}}, map[string]string{"-f": "--force", "-q": "--quiet", "-p": "--patch", "-m": "--merge"}},
+	"stash":    {optSpec{withValue: "m", long: []string{"message", "pathspec-from-file"}}, map[string]string{"-m": "--message", "-p": "--patch", "-u": "--include-untracked", "-a": "--all", "-q": "--quiet"}},
+	"tag": {optSpec{withValue: "mFuM", long: []string{"message", "file", "local-user", "points-at", "sort", "format", "cleanup", "trailer"}},
+		map[string]string{"-d": "--delete", "-f": "--force", "-m": "--message", "-a": "--annotate", "-s": "--sign", "-l": "--list"}},
+}
+
+// gitOptions records a git subcommand's options as it reads them.
+func (w *walker) gitOptions(c *call, sub string, rest []field) {
+	o, ok := gitSubOpts[sub]
+	if !ok {
+		return
+	}
+	p := parseOpts(rest, o.spec)
+	var opts []string
+	for _, name := range normOptions(p, o.short) {
+		// "-D" is two long options at once.
+		opts = append(opts, strings.Fields(name)...)
+	}
+	if sub == "push" {
+		// A refspec forced with a leading + (git push origin +main)
+		// is a forced update of that ref.
+		for _, f := range p.operands {
+			if f.known() && strings.HasPrefix(f.s, "+") {
+				opts = append(opts, "--force")
+				break
+			}
+		}
+	}
+	w.setOptions(c, opts)
 }

@@ -78,6 +78,7 @@ func (w *walker) shellStdin(c *call) {
 		// records a pipe.
 	case !static:
 		w.incomplete(c.name + " reads a script that is not static")
+		w.unknownCode(c.name + " <<here-document")
 	default:
 		w.script(text, w.depth+1, c.name+" here-document")
 	}
@@ -92,6 +93,7 @@ func evalArgs(w *walker, c *call) {
 				w.setPipeFrom(c, f.from)
 			}
 			w.incomplete("eval of a string that is not static")
+			w.unknownCode("eval " + f.raw)
 			return
 		}
 		parts = append(parts, f.s)

@@ -70,6 +70,14 @@ type Facts struct {
 	// Unresolved says briefly why Incomplete is set ("variable in argument
 	// of rm", "nesting deeper than 4"), sorted and unique, at most 32.
 	Unresolved []string
+
+	// Unknown lists, as written, each place where the command line runs
+	// a program or code that cannot be known without running it: a
+	// command name that is not static (`$(echo rm) -rf /`, `"$CMD" x`,
+	// `${x}rm`), and eval, `bash -c`, `su -c` and the like given a string
+	// that is not static (`eval "$X"`). Sorted, unique, at most 32. A
+	// policy cannot tell what these do, so it should ask or deny.
+	Unknown []string
 }
 
 // Command is one simple command.
@@ -90,6 +98,21 @@ type Command struct {
 	// Raw is each argument's source text (quotes kept), parallel to
 	// Args, so a rule can still look at a word that is not static.
 	Raw []string
+
+	// Sub is the subcommand of a program that has them (git: "commit"),
+	// found after the program's own global options; "" otherwise.
+	Sub string
+	// Options are the options the program reads, as it reads them:
+	// clusters split (-rf is -r and -f), option values dropped (so the
+	// text of `-m '--no-verify'` is not an option), and short options
+	// named by their long form where Parse knows it for this program and
+	// subcommand (rm -r is --recursive; git commit -n is --no-verify but
+	// git push -n is --dry-run). A git push refspec forced with a leading
+	// + is reported as --force. Global git options that change what runs
+	// are kept as "-c NAME" (lowercase key, value dropped). Filled for rm,
+	// rmdir, unlink, find (its actions: -delete, -exec, ...) and git;
+	// empty for other programs.
+	Options []string
 }
 
 // Parse extracts the facts of one shell command line. It never panics and
@@ -157,8 +180,16 @@ type walker struct {
 	nested int // bytes of nested strings parsed so far
 
 	reads, writes, deletes, urls map[string]bool
-	reasons                      map[string]bool
-	src                          string // the source text being walked, for Raw
+	reasons, unknown             map[string]bool
+
+	// entry is set while recording the operands of programs that act on
+	// a directory entry itself (rm, unlink, rename): their last
+	// component is not followed (see canonpath.EntryFrom).
+	entry bool
+	// findRoots are the starting points of the find whose -exec command
+	// is being walked: a remover given the match ({}) removes below them.
+	findRoots []field
+	src       string // the source text being walked, for Raw
 
 	parser      *syntax.Parser // created on first use, reused for nested strings
 	cwdResolved string         // Options.Cwd resolved, once needed
@@ -176,6 +207,7 @@ func newWalker(opts Options) *walker {
 		deletes:  map[string]bool{},
 		urls:     map[string]bool{},
 		reasons:  map[string]bool{},
+		unknown:  map[string]bool{},
 	}
 }
 
@@ -186,7 +218,21 @@ func (w *walker) finish() *Facts {
 	f.Deletes = sortedKeys(w.deletes)
 	f.URLs = sortedKeys(w.urls)
 	f.Unresolved = sortedKeys(w.reasons)
+	f.Unknown = sortedKeys(w.unknown)
 	return f
+}
+
+// unknownCode records a place where code that cannot be known runs.
+func (w *walker) unknownCode(raw string) {
+	if raw == "" {
+		raw = "?"
+	}
+	if len(raw) > 200 {
+		raw = raw[:200] + "..."
+	}
+	if len(w.unknown) < maxReasons {
+		w.unknown[raw] = true
+	}
 }
 
 func sortedKeys(m map[string]bool) []string {

