@@ -119,3 +119,93 @@ func TestBuiltinsLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinDestructive pins the destructive-commands set on commands whose
+// meaning is in their options or only known at run time: the bypasses that
+// got through text matching, and look-alikes that must not fire. With
+// strict: true the set's asks are denies.
+func TestBuiltinDestructive(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(strict bool) *Policy {
+		src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [destructive-commands]\n"
+		if strict {
+			src += "strict: true\n"
+		}
+		p, err := LoadPolicy("d.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	normal, strict := load(false), load(true)
+	tests := []struct {
+		command  string
+		decision string
+		rule     string
+		strict   string // the decision with strict: true, when it differs
+	}{
+		{`find . -exec rm -rf {} \;`, Deny, "destructive-rm-repository", ""},
+		{`find / -delete`, Deny, "destructive-rm-outside-repo", ""},
+		{`find / -execdir rm -rf {} +`, Deny, "destructive-rm-outside-repo", ""},
+		{`find /etc -name '*.conf' -exec rm {} \;`, Deny, "destructive-rm-outside-repo", ""},
+		{`find / -exec sh -c 'rm -rf {}' \;`, Deny, "destructive-rm-outside-repo", ""},
+		{`find . -name '*.pyc' -delete`, Allow, "", ""},
+		{`find . -type f -exec rm {} +`, Allow, "", ""},
+		{`find / -name x -exec cat {} \;`, Allow, "", ""},
+		{`$(echo rm) -rf /`, Ask, "destructive-unknown-command", Deny},
+		{`"$CMD" -rf /`, Ask, "destructive-unknown-command", Deny},
+		{`${x}rm -rf /`, Ask, "destructive-unknown-command", Deny},
+		{`eval "$X"`, Ask, "destructive-unknown-command", Deny},
+		{`bash -c "$SCRIPT"`, Ask, "destructive-unknown-command", Deny},
+		{`eval "rm -rf /"`, Deny, "destructive-rm-outside-repo", ""},
+		{`eval 'rm -rf ~'`, Deny, "destructive-rm-outside-repo", ""},
+		{`rm -rf "$DIR"`, Allow, "", ""},
+		{`rm --recursive --force /opt/x`, Deny, "destructive-rm-outside-repo", ""},
+		{`rm /opt/x -R`, Deny, "destructive-rm-outside-repo", ""},
+		{`rm -rf .git`, Deny, "destructive-rm-repository", ""},
+		{`cd .. && rm -rf repo`, Deny, "destructive-rm-repository", ""},
+		{`rm -f .git/index.lock`, Allow, "", ""},
+		{`git commit -nm msg`, Deny, "destructive-no-verify", ""},
+		{`git commit -anm msg`, Deny, "destructive-no-verify", ""},
+		{`git -C sub commit --no-verify`, Deny, "destructive-no-verify", ""},
+		{`git commit --no-verif -m x`, Deny, "destructive-no-verify", ""},
+		{`git push --no-verify`, Deny, "destructive-no-verify", ""},
+		{`git -c core.hooksPath=/dev/null commit -m x`, Deny, "destructive-no-verify", ""},
+		{`git commit -m 'run --no-verify'`, Allow, "", ""},
+		{`git commit -m --no-verify`, Allow, "", ""},
+		{`git push -n origin main`, Allow, "", ""},
+		{`git merge -n topic`, Allow, "", ""},
+		{`git log --grep=--no-verify`, Allow, "", ""},
+		{`echo git commit --no-verify`, Allow, "", ""},
+		{`git -C sub push -f`, Deny, "destructive-force-push", ""},
+		{`git push --force-with-lease=main origin main`, Deny, "destructive-force-push", ""},
+		{`git push origin +main`, Deny, "destructive-force-push", ""},
+		{`git commit -m 'git push --force'`, Allow, "", ""},
+		{`git -C sub reset --hard origin/main`, Deny, "destructive-history-rewrite", ""},
+		{`git -C sub filter-branch --tree-filter x HEAD`, Deny, "destructive-history-rewrite", ""},
+		{`git reset --hard HEAD~1`, Allow, "", ""},
+		{`ls -la && git status && go test ./...`, Allow, "", ""},
+	}
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
+		for _, strictMode := range []bool{false, true} {
+			p, want := normal, tt.decision
+			if strictMode {
+				p = strict
+				if tt.strict != "" {
+					want = tt.strict
+				}
+			}
+			d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != want || (tt.rule != "" && d.Rule() != tt.rule) {
+				t.Errorf("%q (strict %v): %s by %q, want %s by %q (facts %+v)", tt.command, strictMode, d.Decision, d.Rule(), want, tt.rule, Derive(&c, "/home/u", "/repo"))
+			}
+		}
+	}
+}

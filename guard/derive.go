@@ -26,6 +26,13 @@ type CallFacts struct {
 	Reads   []string
 	Writes  []string
 	Deletes []string
+	// DeletesBelow are directories below which a call removes some
+	// entries, but not the directories themselves (find . -name '*.o'
+	// -delete): shellfacts.Facts.DeletesBelow.
+	DeletesBelow []string
+	// DeletesRepository are deleted paths that take the repository with
+	// them: its root, a directory above it, or its .git directory.
+	DeletesRepository []string
 	// Commands are the program names of every simple command a shell
 	// call runs, nested ones included, sorted and unique; CommandLines
 	// each simple command as "name arg ...", wrappers stripped.
@@ -34,12 +41,27 @@ type CallFacts struct {
 	// Pipes are "from|to" pairs: a command whose input comes from
 	// another's output ("curl|sh").
 	Pipes []string
+	// Options are each command's options as the program reads them, one
+	// entry "name option" or "name sub option" per option ("rm
+	// --recursive", "git commit --no-verify"): see shellfacts.Command.
+	Options []string
+	// Subcommands are "name sub" for programs with subcommands ("git
+	// push"), and SubcommandLines "name sub arg ..." with the program's
+	// global options left out (`git -C d reset --hard main` is "git reset
+	// --hard main").
+	Subcommands, SubcommandLines []string
+	// Unknown are the places a shell command runs code that cannot be
+	// known statically: a command name that is not static, eval or sh -c
+	// of a string that is not static (shellfacts.Facts.Unknown).
+	Unknown []string
 	// URLs are network targets as written; Domains their hosts.
 	URLs    []string
 	Domains []string
 	// OutsideRoot are written or deleted paths outside Root (the
-	// system's temporary directory and /dev/null aside).
-	OutsideRoot []string
+	// system's temporary directory and /dev/null aside);
+	// DeletesOutsideRoot the deleted ones among them.
+	OutsideRoot        []string
+	DeletesOutsideRoot []string
 	// ShellError is set when a shell command does not parse.
 	ShellError string
 	// Dynamic is set when some word of a shell command is not static.
@@ -104,21 +126,42 @@ func Derive(c *Call, home, root string) *CallFacts {
 			f.Domains = append(f.Domains, h)
 		}
 	}
-	f.Reads, f.Writes, f.Deletes = uniq(f.Reads), uniq(f.Writes), uniq(f.Deletes)
-	f.Paths = uniq(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...))
+	f.Reads, f.Writes, f.Deletes, f.DeletesBelow = uniq(f.Reads), uniq(f.Writes), uniq(f.Deletes), uniq(f.DeletesBelow)
+	f.Paths = uniq(append(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...), f.DeletesBelow...))
 	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
+	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
+	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
 	if f.Root != "" {
 		tmp, _ := canonpath.Canonical(os.TempDir(), "/", "")
-		for _, p := range append(append([]string{}, f.Writes...), f.Deletes...) {
+		outside := func(p string) bool {
 			// Inside the temporary directory is fine; the directory
 			// itself is not (rm -rf /tmp is not scratch work).
-			if canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && p != tmp && canonpath.Within(p, tmp)) {
-				continue
-			}
-			f.OutsideRoot = append(f.OutsideRoot, p)
+			return !(canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && p != tmp && canonpath.Within(p, tmp)))
 		}
-		f.OutsideRoot = uniq(f.OutsideRoot)
+		for _, p := range f.Writes {
+			if outside(p) {
+				f.OutsideRoot = append(f.OutsideRoot, p)
+			}
+		}
+		for _, p := range f.Deletes {
+			if outside(p) {
+				f.OutsideRoot = append(f.OutsideRoot, p)
+				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
+			}
+			if canonpath.Within(f.Root, p) || p == filepath.Join(f.Root, ".git") {
+				f.DeletesRepository = append(f.DeletesRepository, p)
+			}
+		}
+		for _, p := range f.DeletesBelow {
+			// Entries below the temporary directory are scratch, so
+			// the directory itself is fine here.
+			if !canonpath.Within(p, f.Root) && !(tmp != "" && canonpath.Within(p, tmp)) {
+				f.OutsideRoot = append(f.OutsideRoot, p)
+				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
+			}
+		}
+		f.OutsideRoot, f.DeletesOutsideRoot, f.DeletesRepository = uniq(f.OutsideRoot), uniq(f.DeletesOutsideRoot), uniq(f.DeletesRepository)
 	}
 	return f
 }
@@ -136,13 +179,24 @@ func (f *CallFacts) shell(cmd string) {
 	f.Reads = append(f.Reads, sf.Reads...)
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)
+	f.DeletesBelow = append(f.DeletesBelow, sf.DeletesBelow...)
 	f.URLs = append(f.URLs, sf.URLs...)
+	f.Unknown = append(f.Unknown, sf.Unknown...)
 	for _, c := range sf.Commands {
 		name := c.Name
 		if name == "" {
 			name = "?"
 		}
 		f.Commands = append(f.Commands, name)
+		prefix := name + " "
+		if c.Sub != "" {
+			prefix += c.Sub + " "
+			f.Subcommands = append(f.Subcommands, name+" "+c.Sub)
+			f.SubcommandLines = append(f.SubcommandLines, strings.TrimSpace(prefix+strings.Join(c.SubArgs, " ")))
+		}
+		for _, o := range c.Options {
+			f.Options = append(f.Options, prefix+o)
+		}
 		if deleters[name] && fromInput(c.Wrappers) {
 			// xargs/parallel hand the command paths vouch cannot see, so
 			// they cannot be shown to lie inside the root: record an
@@ -245,6 +299,20 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.Domains)
 	case "outside_root":
 		return list(f.OutsideRoot)
+	case "deletes_outside_root":
+		return list(f.DeletesOutsideRoot)
+	case "deletes_below":
+		return list(f.DeletesBelow)
+	case "deletes_repository":
+		return list(f.DeletesRepository)
+	case "options":
+		return list(f.Options)
+	case "subcommands":
+		return list(f.Subcommands)
+	case "subcommand_lines":
+		return list(f.SubcommandLines)
+	case "unknown_commands":
+		return list(f.Unknown)
 	case "shell_error":
 		if f.ShellError == "" {
 			return missing
@@ -257,7 +325,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "domains", "dynamic", "outside_root", "paths", "pipes", "reads", "shell_error", "urls", "writes"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

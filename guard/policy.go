@@ -337,6 +337,11 @@ func (p *loader) top(root *yaml.Node) {
 			continue
 		}
 		for _, r := range rules {
+			if p.pol.Strict && r.Action == ActAsk {
+				// strict: what a built-in set would ask about
+				// (a command only known at run time) is refused.
+				r.Action = ActDeny
+			}
 			for _, own := range p.pol.Rules {
 				if own.ID == r.ID {
 					p.Errorf(root, "rule id %q (line %d) is also a rule of the built-in set %s; rename it", r.ID, own.Line, name)

@@ -526,10 +526,39 @@ func (w *walker) fromFind(operands []field, name string) {
 	}
 	for _, f := range operands {
 		if !f.known() {
-			w.entriesTo(w.findRoots, w.deletes, "find -exec "+name)
+			w.entriesTo(w.findRoots, w.findSet, "find -exec "+name)
 			return
 		}
 	}
+}
+
+// findFiltered reports whether a find expression has a test, so that what
+// its actions act on is some of the entries below the starting points
+// rather than all of them, the starting points included. Options (-depth,
+// -maxdepth N, -xdev ...), actions and operators are not tests; anything
+// else that starts with - is (-name, -type, -mtime, -mindepth, ...).
+func findFiltered(expr []field) bool {
+	for i := 0; i < len(expr); i++ {
+		f := expr[i]
+		if !f.known() {
+			return true
+		}
+		switch f.s {
+		case "(", ")", "!", ",", "-not", "-a", "-and", "-o", "-or", "-true",
+			"-depth", "-d", "-mount", "-xdev", "-follow", "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race",
+			"-daystart", "-warn", "-nowarn", "-delete", "-print", "-print0", "-ls", "-quit", "-prune":
+		case "-maxdepth", "-regextype", "-fprint", "-fprint0", "-fls", "-printf":
+			i++
+		case "-fprintf":
+			i += 2
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(expr) && !(expr[i].known() && (expr[i].s == ";" || expr[i].s == "+")); i++ {
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // normOptions renders parsed options as the program reads them: short
@@ -793,6 +822,12 @@ func findFiles(w *walker, c *call) {
 	}
 	w.pathsTo(roots, w.reads, "find")
 	cmd := w.facts.Commands[c.idx]
+	// What -delete and -exec rm remove: the starting points and all below
+	// them, or, when a test picks entries, only some entries below them.
+	removed := w.deletes
+	if findFiltered(args[i:]) {
+		removed = w.below
+	}
 	for ; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
@@ -806,7 +841,7 @@ func findFiles(w *walker, c *call) {
 		case "-delete":
 			// find does not follow a starting point that is a link
 			// (without -H or -L): it deletes the link.
-			w.entriesTo(roots, w.deletes, "find -delete")
+			w.entriesTo(roots, removed, "find -delete")
 			w.incomplete("find -delete removes whatever matches")
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
@@ -842,10 +877,10 @@ func findFiles(w *walker, c *call) {
 				if f.s == "-execdir" || f.s == "-okdir" {
 					w.dirKnown = false
 				}
-				saveRoots := w.findRoots
-				w.findRoots = roots
+				saveRoots, saveSet := w.findRoots, w.findSet
+				w.findRoots, w.findSet = roots, removed
 				w.simple(sub, nil, false, nil, inner)
-				w.findRoots = saveRoots
+				w.findRoots, w.findSet = saveRoots, saveSet
 				w.restoreDir(dir)
 			}
 			i = j

@@ -59,7 +59,11 @@ func gitArgs(w *walker, c *call) {
 	sub := args[i].s
 	rest := args[i+1:]
 	if c.idx >= 0 && c.idx < len(w.facts.Commands) {
-		w.facts.Commands[c.idx].Sub = sub
+		cmd := &w.facts.Commands[c.idx]
+		cmd.Sub = sub
+		for _, f := range rest {
+			cmd.SubArgs = append(cmd.SubArgs, f.arg())
+		}
 	}
 	w.gitOptions(c, sub, rest)
 	switch sub {

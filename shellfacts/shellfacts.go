@@ -59,13 +59,18 @@ type Options struct {
 // Facts is what a command line would do, as far as can be told without
 // running it.
 type Facts struct {
-	Commands   []Command // every simple command, nested ones included, in the order the shell would start them
-	Reads      []string  // canonical absolute paths read, sorted and unique
-	Writes     []string  // canonical absolute paths written or created, sorted and unique
-	Deletes    []string  // canonical absolute paths removed, sorted and unique
-	URLs       []string  // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
-	Incomplete bool      // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
-	ParseError string    // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
+	Commands []Command // every simple command, nested ones included, in the order the shell would start them
+	Reads    []string  // canonical absolute paths read, sorted and unique
+	Writes   []string  // canonical absolute paths written or created, sorted and unique
+	Deletes  []string  // canonical absolute paths removed, sorted and unique
+	// DeletesBelow are directories below which some entries are removed,
+	// but not the directories themselves: the starting points of a find
+	// whose tests pick what -delete or -exec rm removes (`find . -name
+	// '*.o' -delete`). Sorted and unique.
+	DeletesBelow []string
+	URLs         []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
+	Incomplete   bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
+	ParseError   string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
 
 	// Unresolved says briefly why Incomplete is set ("variable in argument
 	// of rm", "nesting deeper than 4"), sorted and unique, at most 32.
@@ -101,7 +106,9 @@ type Command struct {
 
 	// Sub is the subcommand of a program that has them (git: "commit"),
 	// found after the program's own global options; "" otherwise.
-	Sub string
+	// SubArgs are the arguments after it, as in Args.
+	Sub     string
+	SubArgs []string
 	// Options are the options the program reads, as it reads them:
 	// clusters split (-rf is -r and -f), option values dropped (so the
 	// text of `-m '--no-verify'` is not an option), and short options
@@ -180,6 +187,7 @@ type walker struct {
 	nested int // bytes of nested strings parsed so far
 
 	reads, writes, deletes, urls map[string]bool
+	below                        map[string]bool
 	reasons, unknown             map[string]bool
 
 	// entry is set while recording the operands of programs that act on
@@ -189,7 +197,8 @@ type walker struct {
 	// findRoots are the starting points of the find whose -exec command
 	// is being walked: a remover given the match ({}) removes below them.
 	findRoots []field
-	src       string // the source text being walked, for Raw
+	findSet   map[string]bool // deletes or below, as the find's expression decides
+	src       string          // the source text being walked, for Raw
 
 	parser      *syntax.Parser // created on first use, reused for nested strings
 	cwdResolved string         // Options.Cwd resolved, once needed
@@ -205,6 +214,7 @@ func newWalker(opts Options) *walker {
 		reads:    map[string]bool{},
 		writes:   map[string]bool{},
 		deletes:  map[string]bool{},
+		below:    map[string]bool{},
 		urls:     map[string]bool{},
 		reasons:  map[string]bool{},
 		unknown:  map[string]bool{},
@@ -216,6 +226,7 @@ func (w *walker) finish() *Facts {
 	f.Reads = sortedKeys(w.reads)
 	f.Writes = sortedKeys(w.writes)
 	f.Deletes = sortedKeys(w.deletes)
+	f.DeletesBelow = sortedKeys(w.below)
 	f.URLs = sortedKeys(w.urls)
 	f.Unresolved = sortedKeys(w.reasons)
 	f.Unknown = sortedKeys(w.unknown)

@@ -77,6 +77,7 @@ func render(c Command) string {
 type want struct {
 	cmds                         []string
 	reads, writes, deletes, urls []string
+	below                        []string
 	incomplete                   bool
 	parseError                   bool
 }
@@ -109,6 +110,7 @@ func check(t *testing.T, root, command string, opts Options, w want) {
 		{"reads", f.Reads, sub(w.reads)},
 		{"writes", f.Writes, sub(w.writes)},
 		{"deletes", f.Deletes, sub(w.deletes)},
+		{"deletes below", f.DeletesBelow, sub(w.below)},
 		{"urls", f.URLs, w.urls},
 	} {
 		if diff := cmp.Diff(x.want, x.got); diff != "" {
@@ -234,11 +236,14 @@ func TestParseCommands(t *testing.T) {
 		{"source process substitution", `source <(curl -s https://x.example)`, want{cmds: []string{"^1 curl -s https://x.example", "<curl| source ?"}, urls: []string{"https://x.example"}, incomplete: true}},
 		{"bash heredoc", "bash <<EOF\nrm -rf /\nEOF", want{cmds: []string{"bash", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"bash herestring", "bash <<< 'rm -rf /'", want{cmds: []string{"bash", "^1 rm -rf /"}, deletes: []string{"/"}}},
-		{"find -exec", `find / -name x -exec rm -rf {} \;`, want{cmds: []string{"find / -name x -exec rm -rf {} ;", "find> rm -rf ?"}, reads: []string{"/"}, deletes: []string{"/"}, incomplete: true}},
+		{"find -exec", `find / -name x -exec rm -rf {} \;`, want{cmds: []string{"find / -name x -exec rm -rf {} ;", "find> rm -rf ?"}, reads: []string{"/"}, below: []string{"/"}, incomplete: true}},
+		{"find -exec everything", `find . -exec rm -rf {} \;`, want{cmds: []string{"find . -exec rm -rf {} ;", "find> rm -rf ?"}, reads: []string{"ROOT/repo"}, deletes: []string{"ROOT/repo"}, incomplete: true}},
+		{"find -maxdepth is no test", `find . -maxdepth 1 -depth -delete`, want{cmds: []string{"find . -maxdepth 1 -depth -delete"}, reads: []string{"ROOT/repo"}, deletes: []string{"ROOT/repo"}, incomplete: true}},
+		{"find -mindepth is a test", `find . -mindepth 1 -delete`, want{cmds: []string{"find . -mindepth 1 -delete"}, reads: []string{"ROOT/repo"}, below: []string{"ROOT/repo"}, incomplete: true}},
 		{"find -execdir", `find /var -execdir rm {} +`, want{cmds: []string{"find /var -execdir rm {} +", "find> rm ?"}, reads: []string{"/var"}, deletes: []string{"/var"}, incomplete: true}},
 		{"find -exec sh -c", `find /srv -exec sh -c 'rm -rf {}' \;`, want{cmds: []string{"find /srv -exec sh -c rm -rf {} ;", "find> sh -c rm -rf \"$__vouch_find_match\"", "^1 rm -rf ?"}, reads: []string{"/srv"}, deletes: []string{"/srv"}, incomplete: true}},
 		{"find -exec reader", `find / -name x -exec cat {} \;`, want{cmds: []string{"find / -name x -exec cat {} ;", "find> cat ?"}, reads: []string{"/"}, incomplete: true}},
-		{"find -delete", "find /tmp -name '*.log' -delete", want{cmds: []string{"find /tmp -name *.log -delete"}, reads: []string{"/tmp"}, deletes: []string{"/tmp"}, incomplete: true}},
+		{"find -delete", "find /tmp -name '*.log' -delete", want{cmds: []string{"find /tmp -name *.log -delete"}, reads: []string{"/tmp"}, below: []string{"/tmp"}, incomplete: true}},
 		{"trap", "trap 'rm -rf /' EXIT", want{cmds: []string{"trap rm -rf / EXIT", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"alias", "alias ll='rm -rf /'", want{cmds: []string{"alias ll=rm -rf /", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"watch", "watch -n 1 rm -rf /", want{cmds: []string{"watch -n 1 rm -rf /", "^1 rm -rf /"}, deletes: []string{"/"}}},
@@ -373,6 +378,7 @@ func TestParseFiles(t *testing.T) {
 		{"rm glob keeps links", "rm -rf l*", want{deletes: []string{"ROOT/repo/link"}, incomplete: true}},
 		{"mv link", "mv link dist/", want{reads: []string{"ROOT/secret"}, deletes: []string{"ROOT/repo/link"}, writes: []string{"ROOT/repo/dist/link"}}},
 		{"find -delete link", "find link -delete", want{reads: []string{"ROOT/secret"}, deletes: []string{"ROOT/repo/link"}, incomplete: true}},
+		{"find -name -delete", "find . -name '*.pyc' -delete", want{reads: []string{"ROOT/repo"}, below: []string{"ROOT/repo"}, incomplete: true}},
 		{"tee", "echo x | tee -a a.txt b.txt", want{writes: []string{"ROOT/repo/a.txt", "ROOT/repo/b.txt"}}},
 		{"touch", "touch -d yesterday new.txt", want{writes: []string{"ROOT/repo/new.txt"}}},
 		{"dd", "dd if=/dev/zero of=/dev/sda bs=1M", want{reads: []string{"/dev/zero"}, writes: []string{"/dev/sda"}}},
