@@ -146,7 +146,7 @@ func EvalAnalysis(a *Analysis, facts []ast.Atom, opts Options) (res *Result, err
 		}
 	}()
 	info, strata, predToStratum := a.Info, a.Strata, a.PredToStratum
-	store := factstore.NewMultiIndexedArrayInMemoryStore()
+	store := newStore()
 	for _, f := range facts {
 		if _, ok := info.Decls[f.Predicate]; !ok {
 			return nil, fmt.Errorf("load facts: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
