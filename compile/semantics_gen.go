@@ -1468,12 +1468,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
@@ -1483,12 +1483,12 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
@@ -1517,12 +1517,12 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -1545,12 +1545,12 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -3304,12 +3304,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
@@ -3319,12 +3319,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_value", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "set_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
@@ -3341,12 +3341,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extra_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
@@ -3369,12 +3369,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "T"},
 			ast.Variable{Symbol: "K"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "missing_rule", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/vouch-dev/vouch/envelope"
@@ -106,6 +107,35 @@ func BenchmarkTraceWide(b *testing.B) {
 		b.StartTimer()
 		if len(o.Trace(nil)) == 0 {
 			b.Fatal("empty trace")
+		}
+	}
+}
+
+// BenchmarkWideEndToEnd is what one `vouch verify` process of the
+// 1,000-predicate workload does after startup: load both files from disk
+// (YAML decoding included), compile, evaluate, and render both artifacts
+// (the .dl program and the trace with a proof per predicate).
+func BenchmarkWideEndToEnd(b *testing.B) {
+	w := workload.Wide(10_000, 1_000)
+	dir := b.TempDir()
+	rsPath, envPath := dir+"/rulespec.yaml", dir+"/"+w.EnvelopeName
+	if err := os.WriteFile(rsPath, []byte(w.Rulespec), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(envPath, []byte(w.Envelope), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	in := Input{RulespecPath: rsPath, EnvelopePath: envPath, RulespecExplicit: true, EnvelopeExplicit: true, Limits: envelope.DefaultLimits()}
+	for b.Loop() {
+		o, err := Run(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if o.Report.Summary.Failed != 0 {
+			b.Fatalf("unexpected failures: %+v", o.Report.Summary)
+		}
+		if err := o.WriteArtifacts(dir + "/out"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
