@@ -14,7 +14,7 @@ import (
 )
 
 // Formats lists the gate's output formats.
-func Formats() []string { return []string{"claude-hook", "github", "json", "text"} }
+func Formats() []string { return []string{"claude-hook", "github", "json", "junit", "text"} }
 
 // RenderOptions tune the renderers.
 type RenderOptions struct {
@@ -33,6 +33,8 @@ func Render(w io.Writer, format string, g *Result, opts RenderOptions) error {
 		return WriteJSON(w, g)
 	case "github":
 		return WriteGitHub(w, g)
+	case "junit":
+		return WriteJUnit(w, g)
 	case "text":
 		return WriteText(w, g, opts)
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/vouch-dev/vouch/internal/junittest"
+
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/verify"
@@ -103,6 +105,9 @@ func TestRenderGolden(t *testing.T) {
 				var b bytes.Buffer
 				if err := Render(&b, format, g, RenderOptions{}); err != nil {
 					t.Fatal(err)
+				}
+				if format == "junit" {
+					junittest.Validate(t, b.Bytes())
 				}
 				golden := filepath.Join("testdata", "golden", name+"."+format)
 				if *update {

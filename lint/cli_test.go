@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/internal/junittest"
 )
 
 // update rewrites golden files (lint/testdata/*.json) instead of comparing
@@ -168,4 +170,47 @@ func jsonKeys(v any, out []string) []string {
 		}
 	}
 	return out
+}
+
+// TestCLIJUnitGolden pins `vouch lint --format junit` on testdata/lint/basic
+// to lint/testdata/basic.junit.xml and checks it against the JUnit schema's
+// rules (internal/junittest), for findings, a clean run and a
+// configuration error.
+func TestCLIJUnitGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name, arch, golden string
+		code               int
+	}{
+		{name: "findings", golden: "basic.junit.xml", code: 1},
+		{name: "clean", arch: "nodes:\n  - {ref_id: cli, kind: service, source: src/cli}\n  - {ref_id: auth, kind: domain, source: src/auth}\n" +
+			"rules:\n  - {name: cli-not-auth, deny: {from: {ref_id: cli}, to: {ref_id: auth}}}\n", golden: "clean.junit.xml"},
+		{name: "config error", arch: "rules:\n  - {name: x, deny: {frm: {}}}\n", golden: "error.junit.xml", code: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fixture(t, "basic")
+			if tc.arch != "" {
+				if err := os.WriteFile(filepath.Join(dir, "architecture.yaml"), []byte(tc.arch), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, code := runVouch(t, dir, "lint", "--format", "junit", "--today", "2025-01-01", "--no-cache")
+			if code != tc.code {
+				t.Fatalf("exit code = %d, want %d\n%s", code, tc.code, got)
+			}
+			junittest.Validate(t, got)
+			golden := filepath.Join("testdata", tc.golden)
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./lint/ -update)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("vouch lint --format junit (-%s +got); if intended, run go test ./lint/ -update:\n%s", golden, diff)
+			}
+		})
+	}
 }

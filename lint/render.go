@@ -8,6 +8,9 @@ type RenderOptions struct {
 	Color bool
 	// Version is vouch's version, recorded in SARIF.
 	Version string
+	// Strict fails warnings, notices and stale baseline entries in the
+	// JUnit report, as it fails the run.
+	Strict bool
 }
 
 // Render writes the report in format, one of Formats().
@@ -21,17 +24,19 @@ func (r *Report) Render(w io.Writer, format string, opts RenderOptions) error {
 		return r.WriteGitHub(w)
 	case "sarif":
 		return r.WriteSARIF(w, opts.Version)
+	case "junit":
+		return r.WriteJUnit(w, opts.Strict)
 	}
 	return r.WriteText(w, TextOptions{Color: opts.Color})
 }
 
 // RenderErrors writes the configuration errors that stopped a check in
-// format, so a SARIF, JSON or GitHub consumer still receives a complete
+// format, so a SARIF, JUnit, JSON or GitHub consumer still receives a complete
 // document; the text formats print nothing here (the errors go to
 // standard error).
 func RenderErrors(w io.Writer, format string, errs []*ConfigError, opts RenderOptions) error {
 	switch format {
-	case "sarif", "json", "github":
+	case "sarif", "json", "github", "junit":
 		return ErrorReport(errs).Render(w, format, opts)
 	}
 	return nil

@@ -14,7 +14,7 @@ import (
 )
 
 // Formats lists the output formats of vouch lint.
-func Formats() []string { return []string{"text", "json", "porcelain", "github", "sarif"} }
+func Formats() []string { return []string{"text", "json", "porcelain", "github", "sarif", "junit"} }
 
 // ReportVersion is the version of the JSON report schema (docs/lint.md).
 const ReportVersion = 1

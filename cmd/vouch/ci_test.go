@@ -19,6 +19,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"ghsteps":    cmdGHSteps,
 	"precommit":  cmdPreCommitHooks,
 	"docs":       cmdDocs,
+	"junitcheck": cmdJUnitCheck,
+	"sarifcheck": cmdSARIFCheck,
 }
 
 // runExpect runs sh -c script as testscript's exec does, honouring !.

@@ -34,7 +34,7 @@ else a warning that nothing was checked (exit 1 with --strict).
 Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 2 configuration or input error. See docs/lint.md.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github or sarif"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github, sarif or junit"},
 			outputFlag(),
 			colorFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
@@ -132,6 +132,7 @@ func runLint(c *cli.Context) error {
 		}
 		return nil
 	}
+	ropts.Strict = cfg.Strict
 	if err := output.WriteTargets(targets, func(format string, w io.Writer) error {
 		return rep.Render(w, format, ropts)
 	}); err != nil {

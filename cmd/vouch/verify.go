@@ -46,7 +46,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts into `DIR` (default: the envelope's directory)"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json or junit"},
 			outputFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously (absent claim or empty array) or whose when: reads an absent claim, and a run that checked nothing"},
 			&cli.BoolFlag{Name: "no-artifacts", Usage: "do not write the .dl program and trace"},
@@ -63,7 +63,7 @@ Examples:
 	}
 }
 
-var formats = []string{"json", "text"}
+var formats = []string{"json", "junit", "text"}
 
 func runVerify(c *cli.Context) error {
 	if c.NArg() > 1 {
@@ -145,8 +145,11 @@ func runVerify(c *cli.Context) error {
 		}
 	}
 	render := func(format string, w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return out.Report.WriteJSON(w)
+		case "junit":
+			return out.Report.WriteJUnit(w, out.Rulespec.File)
 		}
 		// Colour only on standard output, never in a report file.
 		return out.Report.WriteText(w, verify.TextOptions{Color: color && w == c.App.Writer})
