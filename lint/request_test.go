@@ -72,7 +72,7 @@ func TestRenderErrors(t *testing.T) {
 		if err := RenderErrors(&b, format, errs, RenderOptions{Version: "test"}); err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}
-		machine := format == "json" || format == "sarif" || format == "github"
+		machine := format == "json" || format == "sarif" || format == "github" || format == "junit"
 		if got := strings.Contains(b.String(), "bad rule"); got != machine {
 			t.Errorf("%s: output mentions the error = %v, want %v:\n%s", format, got, machine, b.String())
 		}
