@@ -28,6 +28,12 @@ func (m *Model) Explain(w io.Writer) error {
 	if len(m.PythonRoots) > 0 {
 		put(doc, "python_roots", strSeq(m.PythonRoots))
 	}
+	if len(m.RootPackages) > 0 {
+		put(doc, "root_packages", strSeq(m.RootPackages))
+	}
+	if m.ExternalPackages {
+		put(doc, "include_external_packages", boolean(true))
+	}
 	if len(m.Nodes) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, n := range m.Nodes {
@@ -114,6 +120,17 @@ func ruleNode(r *Rule) *yaml.Node {
 	putStr(n, "reason", r.Reason)
 	body := &yaml.Node{Kind: yaml.MappingNode}
 	filters := func() {
+		if len(r.IgnoreImports) > 0 {
+			seq := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, ig := range r.IgnoreImports {
+				im := flow()
+				put(im, "from", scalar(ig.From))
+				put(im, "to", scalar(ig.To))
+				seq.Content = append(seq.Content, im)
+			}
+			put(body, "ignore_imports", seq)
+		}
+		putStr(body, "unmatched_ignore", r.IgnoreUnmatched)
 		if len(r.DependencyTypes) > 0 {
 			put(body, "dependency_types", strSeq(r.DependencyTypes))
 		}
@@ -157,7 +174,10 @@ func ruleNode(r *Rule) *yaml.Node {
 		for _, l := range r.Layers {
 			lm := flow()
 			put(lm, "name", scalar(l.Name))
-			put(lm, "tag", scalar(l.Tag))
+			putStr(lm, "tag", l.Tag)
+			if len(l.Modules) > 0 {
+				put(lm, "module", strSeq(l.Modules))
+			}
 			seq.Content = append(seq.Content, lm)
 		}
 		put(body, "layers", seq)
@@ -194,6 +214,9 @@ func ruleNode(r *Rule) *yaml.Node {
 func matcherNode(mt Matcher) *yaml.Node {
 	n := flow()
 	putStr(n, "ref_id", mt.RefID)
+	if len(mt.Modules) > 0 {
+		put(n, "module", strSeq(mt.Modules))
+	}
 	putStr(n, "kind", mt.Kind)
 	putStr(n, "tag", mt.Tag)
 	if len(mt.Exclude) > 0 {

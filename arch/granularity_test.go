@@ -56,7 +56,7 @@ func TestGranularity(t *testing.T) {
 
 func TestGranularityErrors(t *testing.T) {
 	_, err := Parse("architecture.yaml", []byte("granularity: files\n"))
-	if err == nil || !strings.Contains(err.Error(), `architecture.yaml:1:14: granularity "files" (did you mean "file"?); want one of directory, file, package`) {
+	if err == nil || !strings.Contains(err.Error(), `architecture.yaml:1:14: granularity "files" (did you mean "file"?); want one of directory, file, module, package`) {
 		t.Errorf("err = %v", err)
 	}
 	m, err := Parse("architecture.yaml", []byte("granularity: file\nnodes: [{ref_id: a, kind: k}]\n"))

@@ -38,7 +38,11 @@ func AutoKind(file string) string {
 func (m *Model) Finish(files []string) error {
 	if len(m.Nodes) == 0 {
 		m.Auto = true
-		m.Nodes = autoNodes(files, m.Granularity, m.Root)
+		if m.Granularity == GranularityModule {
+			m.Nodes = moduleNodes(files, m.RootPackages)
+		} else {
+			m.Nodes = autoNodes(files, m.Granularity, m.Root)
+		}
 	} else if m.Granularity != "" && m.Granularity != GranularityDirectory {
 		return ErrorList{errAt(m.GranularityPos, fmt.Sprintf("granularity %s applies to derived nodes only; this file declares nodes (remove granularity or the nodes)", m.Granularity))}
 	}
@@ -105,6 +109,49 @@ func autoNodes(files []string, granularity, root string) []Node {
 		seen[id] = true
 		src = CleanSource(id)
 		nodes = append(nodes, Node{ID: id, Kind: kind, Source: src})
+	}
+	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	return nodes
+}
+
+// AddExternal adds a node of kind external_package for each name (an
+// external Python package's top-level name) not already a node, when the
+// model includes external packages. Call it after Finish.
+func (m *Model) AddExternal(names []string) {
+	if !m.ExternalPackages {
+		return
+	}
+	have := map[string]bool{}
+	for _, n := range m.Nodes {
+		have[n.ID] = true
+	}
+	for _, name := range names {
+		if !have[name] {
+			have[name] = true
+			m.Nodes = append(m.Nodes, Node{ID: name, Kind: "external_package"})
+		}
+	}
+	slices.SortFunc(m.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+}
+
+// moduleNodes derives one node per Python module of the root packages,
+// named by its dotted name, with the module's file as its source (a .py
+// file before its .pyi stub). Other files join no node.
+func moduleNodes(files, rootPackages []string) []Node {
+	dirs := PackageDirs(rootPackages, files)
+	seen := map[string]bool{}
+	var nodes []Node
+	for _, f := range files {
+		mod := ModuleName(f, dirs)
+		if mod == "" || seen[mod] {
+			continue
+		}
+		seen[mod] = true
+		kind := "python_module"
+		if strings.HasPrefix(path.Base(f), "__init__.") {
+			kind = "python_package"
+		}
+		nodes = append(nodes, Node{ID: mod, Kind: kind, Source: f})
 	}
 	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
 	return nodes

@@ -36,13 +36,13 @@ const (
 const MaxBytes = 8 << 20
 
 var (
-	vouchTopKeys    = []string{"edges", "granularity", "nodes", "python_roots", "rules", "tags", "version"}
+	vouchTopKeys    = []string{"edges", "granularity", "include_external_packages", "nodes", "python_roots", "root_packages", "rules", "tags", "version"}
 	rulesTopKeys    = []string{"rules", "tags", "version"}
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
-	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "indirect", "max_chains"}
-	matcherKeys     = []string{"exclude", "kind", "ref_id", "tag"}
+	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "indirect", "max_chains", "unmatched_ignore"}
+	matcherKeys     = []string{"exclude", "kind", "module", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn}
 )
@@ -326,6 +326,18 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 			p.tagMap(v)
 		case "python_roots":
 			m.PythonRoots = p.strList(v, "python_roots")
+		case "include_external_packages":
+			m.ExternalPackages = p.boolean(v, k)
+		case "root_packages":
+			for _, e := range p.seq(v, "root_packages") {
+				if s, ok := p.str(e, "root_packages entry"); ok {
+					if _, err := CompileModule(s, false); err != nil || strings.Contains(s, "*") {
+						p.errorf(e, "root_packages entry %q is not a dotted module name", s)
+						continue
+					}
+					m.RootPackages = append(m.RootPackages, s)
+				}
+			}
 		case "granularity":
 			if g, ok := p.str(v, "granularity"); ok {
 				if !slices.Contains(Granularities(), g) {
@@ -465,6 +477,38 @@ func (p *parser) filter(r *Rule, kv field) bool {
 	case "exclude_type_checking_imports":
 		if p.boolean(kv.val, kv.key) && !slices.Contains(r.DependencyTypesNot, "type-checking") {
 			r.DependencyTypesNot = append(r.DependencyTypesNot, "type-checking")
+		}
+	case "ignore_imports":
+		for _, e := range p.seq(kv.val, "ignore_imports") {
+			ig := IgnoredImport{Pos: p.pos(e)}
+			for _, f := range p.fields(e, "an ignore_imports entry", []string{"from", "to"}) {
+				s, ok := p.str(f.val, f.key)
+				if !ok {
+					continue
+				}
+				if _, err := CompileModule(s, false); err != nil {
+					p.errorf(f.val, "%v", err)
+					continue
+				}
+				if f.key == "from" {
+					ig.From = s
+				} else {
+					ig.To = s
+				}
+			}
+			if ig.From == "" || ig.To == "" {
+				p.errorf(e, "an ignore_imports entry needs from and to (module names)")
+				continue
+			}
+			r.IgnoreImports = append(r.IgnoreImports, ig)
+		}
+	case "unmatched_ignore":
+		if s, ok := p.str(kv.val, kv.key); ok {
+			want := []string{SeverityError, SeverityWarn, "none"}
+			if !slices.Contains(want, s) {
+				p.errorf(kv.val, "unmatched_ignore %q%s; want error, warn or none", s, suggest.Hint(s, want))
+			}
+			r.IgnoreUnmatched = s
 		}
 	case "dependency_types", "dependency_types_not":
 		kinds := DependencyKinds()
@@ -671,7 +715,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	}
 	switch r.Type {
 	case Deny:
-		for _, kv := range p.fields(t.val, "deny", []string{"dependency_types", "dependency_types_not", "exclude_type_checking_imports", "from", "indirect", "max_chains", "to", "unless_edge"}) {
+		for _, kv := range p.fields(t.val, "deny", []string{"dependency_types", "dependency_types_not", "exclude_type_checking_imports", "from", "ignore_imports", "indirect", "max_chains", "to", "unless_edge", "unmatched_ignore"}) {
 			if p.filter(&r, kv) {
 				continue
 			}
@@ -743,7 +787,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 	case ForbidCycles:
 		if !(t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null") {
-			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports"}) {
+			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports", "ignore_imports", "unmatched_ignore"}) {
 				if !p.filter(&r, kv) {
 					r.EdgeKind, _ = p.str(kv.val, "edge_kind")
 				}
@@ -754,7 +798,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		var list *yaml.Node
 		opts := extra
 		if t.val.Kind == yaml.MappingNode {
-			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "indirect", "layers", "max_chains"}) {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "indirect", "layers", "max_chains", "unmatched_ignore"}) {
 				if kv.key == "layers" {
 					list = kv.val
 				} else {
@@ -789,19 +833,29 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 		for _, ln := range p.seq(list, "layers") {
 			var l Layer
-			for _, kv := range p.fields(ln, "a layer", []string{"name", "tag"}) {
-				if kv.key == "name" {
+			for _, kv := range p.fields(ln, "a layer", []string{"module", "name", "tag"}) {
+				switch kv.key {
+				case "name":
 					l.Name, _ = p.str(kv.val, "name")
-				} else {
+				case "tag":
 					l.Tag, _ = p.str(kv.val, "tag")
+				case "module":
+					l.Modules = p.modules(kv.val)
 				}
 			}
-			if l.Tag == "" {
-				p.errorf(ln, "layer %q has no tag", l.Name)
+			if l.Tag == "" && len(l.Modules) == 0 {
+				p.errorf(ln, "layer %q has no tag or module", l.Name)
+				continue
+			}
+			if l.Tag != "" && len(l.Modules) > 0 {
+				p.errorf(ln, "layer %q has both tag and module; want one", l.Name)
 				continue
 			}
 			if l.Name == "" {
 				l.Name = l.Tag
+				if l.Name == "" {
+					l.Name = strings.Join(l.Modules, " | ")
+				}
 			}
 			r.Layers = append(r.Layers, l)
 		}
@@ -856,6 +910,8 @@ func (p *parser) matcher(n *yaml.Node, what string) Matcher {
 				}
 				m.RefID = s
 			}
+		case "module":
+			m.Modules = p.modules(kv.val)
 		case "kind":
 			m.Kind, _ = p.str(kv.val, "kind")
 		case "tag":
@@ -865,6 +921,22 @@ func (p *parser) matcher(n *yaml.Node, what string) Matcher {
 		}
 	}
 	return m
+}
+
+// modules reads a module expression or a list of them.
+func (p *parser) modules(n *yaml.Node) []string {
+	var out []string
+	for _, s := range p.strList(n, "module") {
+		if _, err := CompileModule(s, true); err != nil {
+			p.errorf(n, "%v", err)
+			continue
+		}
+		out = append(out, s)
+	}
+	if n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		p.errorf(n, "module needs at least one module name")
+	}
+	return out
 }
 
 func (p *parser) exemption(n *yaml.Node) (Exemption, bool) {

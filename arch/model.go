@@ -77,7 +77,11 @@ const (
 // Matcher, written {}, selects every node.
 type Matcher struct {
 	// RefID is a node id or a glob over node ids.
-	RefID   string
+	RefID string
+	// Modules are Python module expressions (CompileModule, descendants
+	// included) over node ids that are dotted module names (granularity
+	// module); the node must match one of them.
+	Modules []string
 	Kind    string
 	Tag     string
 	Exclude []string
@@ -86,7 +90,7 @@ type Matcher struct {
 
 // Empty reports whether the matcher has no condition.
 func (m Matcher) Empty() bool {
-	return m.RefID == "" && m.Kind == "" && m.Tag == "" && len(m.Exclude) == 0
+	return m.RefID == "" && len(m.Modules) == 0 && m.Kind == "" && m.Tag == "" && len(m.Exclude) == 0
 }
 
 // String spells the matcher as it would be written in YAML.
@@ -94,6 +98,9 @@ func (m Matcher) String() string {
 	var parts []string
 	if m.RefID != "" {
 		parts = append(parts, "ref_id: "+m.RefID)
+	}
+	if len(m.Modules) > 0 {
+		parts = append(parts, "module: ["+strings.Join(m.Modules, ", ")+"]")
 	}
 	if m.Kind != "" {
 		parts = append(parts, "kind: "+m.Kind)
@@ -107,9 +114,20 @@ func (m Matcher) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// Layer is one level of a layers rule; layers are listed top-down.
+// Layer is one level of a layers rule; layers are listed top-down. Its
+// nodes are those carrying Tag, or those matching one of Modules (module
+// expressions, descendants included, as in Matcher).
 type Layer struct {
 	Name, Tag string
+	Modules   []string
+}
+
+// IgnoredImport removes the imports from nodes matching From to nodes
+// matching To (module expressions without descendants: import-linter's
+// ignore_imports) from the import graph one rule sees, chains included.
+type IgnoredImport struct {
+	From, To string
+	Pos      Pos
 }
 
 // Exemption waives a rule's findings between matching endpoints until a
@@ -162,7 +180,13 @@ type Rule struct {
 	// witness chain (DefaultMaxChains when zero); every finding still
 	// counts.
 	MaxChains int
-	Exempt    []Exemption
+	// IgnoreImports are imports the rule does not see at all (deny, layers
+	// and forbid_cycles). IgnoreUnmatched is the severity of the finding an
+	// entry matching no import gives: SeverityError (the default),
+	// SeverityWarn, or "none" for no finding.
+	IgnoreImports   []IgnoredImport
+	IgnoreUnmatched string
+	Exempt          []Exemption
 	Pos       Pos
 	// Origin is set on a rule read from another tool's configuration.
 	Origin *Origin
@@ -180,18 +204,24 @@ func DependencyKinds() []string {
 }
 
 // Filtered reports whether the rule looks at only some kinds of import.
-func (r *Rule) Filtered() bool { return len(r.DependencyTypes) > 0 || len(r.DependencyTypesNot) > 0 }
+func (r *Rule) Filtered() bool {
+	return len(r.DependencyTypes) > 0 || len(r.DependencyTypesNot) > 0 || len(r.IgnoreImports) > 0
+}
 
 // Granularities of derived nodes.
 const (
 	GranularityDirectory = "directory"
 	GranularityFile      = "file"
 	GranularityPackage   = "package"
+	// GranularityModule makes one node per Python module of the model's
+	// RootPackages, named by its dotted module name, as import-linter's
+	// graph has.
+	GranularityModule = "module"
 )
 
 // Granularities lists the accepted granularity values.
 func Granularities() []string {
-	return []string{GranularityDirectory, GranularityFile, GranularityPackage}
+	return []string{GranularityDirectory, GranularityFile, GranularityModule, GranularityPackage}
 }
 
 // Skipped is a rule of the seed's layout that vouch does not evaluate
@@ -232,6 +262,14 @@ type Model struct {
 	// PythonRoots are the Python package roots architecture.yaml's
 	// python_roots lists (repository-relative); empty means detect them.
 	PythonRoots []string
+	// RootPackages are the Python packages (dotted names) whose modules
+	// become nodes at granularity module; empty means every package found
+	// through __init__.py files.
+	RootPackages []string
+	// ExternalPackages makes each external Python package imported (its
+	// top-level name) a node, as import-linter's include_external_packages
+	// does: rules can then forbid it, chains included.
+	ExternalPackages bool
 	// Root is the repository root Load read, used to find package
 	// manifests for package granularity; "" is the working directory.
 	Root string

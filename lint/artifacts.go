@@ -175,7 +175,7 @@ func (o *Outcome) findingFact(f Finding) (ast.Atom, bool) {
 	switch f.Type {
 	case TypeInert:
 		return atom("inert", R), true
-	case TypeExemptionUnused, TypeExemptionExpired:
+	case TypeExemptionUnused, TypeExemptionExpired, TypeIgnoreUnmatched:
 		return ast.Atom{}, false
 	}
 	to := f.To

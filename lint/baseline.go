@@ -61,7 +61,7 @@ func keyOf(f Finding) string { return entryOf(f).Key() }
 // keep failing under --strict.
 func Baselinable(f Finding) bool {
 	switch f.Type {
-	case TypeInert, TypeExemptionUnused, TypeExemptionExpired:
+	case TypeInert, TypeExemptionUnused, TypeExemptionExpired, TypeIgnoreUnmatched:
 		return false
 	}
 	return true

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
@@ -129,6 +130,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if err := model.Finish(scan.Files); err != nil {
 		return nil, configErrors(err)
 	}
+	model.AddExternal(externalPython(scan.Records))
 	files := append([]string{}, model.Files...)
 	sums := maps.Clone(model.FileSHA256)
 	if sums == nil {
@@ -249,6 +251,22 @@ func configErrors(err error) *ConfigErrors {
 		return &ConfigErrors{el}
 	}
 	return &ConfigErrors{yamldoc.ErrorList{{Msg: err.Error()}}}
+}
+
+// externalPython lists the external Python packages imported (top-level
+// names), sorted, for models whose nodes include them.
+func externalPython(recs []imports.Record) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range recs {
+		r := &recs[i]
+		if r.Lang == imports.Python && r.Resolution.Kind == imports.External && !seen[r.Resolution.Target] {
+			seen[r.Resolution.Target] = true
+			out = append(out, r.Resolution.Target)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readAnnotations reads `beadloom:key=value` annotations from every source

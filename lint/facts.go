@@ -136,7 +136,8 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		if r.Resolution.Kind != imports.Unresolved {
 			pr.stats.ImportsResolved++
 		}
-		if r.Resolution.Kind != imports.Internal {
+		ext := m.ExternalPackages && r.Resolution.Kind == imports.External && r.Lang == imports.Python
+		if r.Resolution.Kind != imports.Internal && !ext {
 			continue
 		}
 		a, ok := own.owner(r.File)
@@ -144,6 +145,10 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			continue
 		}
 		b, ok := own.owner(r.Resolution.Target)
+		if ext {
+			// The external package's node (Model.AddExternal).
+			b, ok = r.Resolution.Target, true
+		}
 		if !ok || a == b {
 			continue
 		}
@@ -215,6 +220,10 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		if r.EdgeKind != "" && r.Type != arch.ForbidCycles {
 			add(atom("rule_edge_kind", R, str(r.EdgeKind)))
 		}
+		var ignored map[pair]bool
+		if len(r.IgnoreImports) > 0 {
+			ignored = ignoreFacts(add, R, rule, deps)
+		}
 		if r.Filtered() {
 			add(atom("dep_filtered", R))
 			for _, k := range r.DependencyTypes {
@@ -267,7 +276,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				add(atom("cyc", R, str(gi)))
 				pr.graphs[gi] = cycleGraph{imports: true, rule: r.Name}
 				add(atom("cyc_fimports", str(gi), R))
-				for _, p := range pivots(filteredDeps(&r, scan.Records, own)) {
+				for _, p := range pivots(filteredDeps(&r, scan.Records, own, ignored)) {
 					add(atom("cyc_pivot", str(gi), str(p)))
 				}
 				addEdgeGraph(add, pr, m, r.EdgeKind, gg)
@@ -286,7 +295,13 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		case arch.Layers:
 			add(atom("layers_rule", R))
 			for j, l := range r.Layers {
-				add(atom("layer", R, num(int64(j)), str(l.Tag)))
+				if len(l.Modules) > 0 {
+					for _, n := range matchModules(l.Modules, nodeIDs) {
+						add(atom("layer_node", str(n), R, num(int64(j))))
+					}
+				} else {
+					add(atom("layer", R, num(int64(j)), str(l.Tag)))
+				}
 				if j > 0 {
 					add(atom("layer_adjacent", R, num(int64(j-1)), num(int64(j))))
 				}
@@ -364,7 +379,7 @@ func recordKinds(r *imports.Record) []string {
 // filteredDeps is the node-level import graph a filtered rule keeps, for
 // proposing cycle pivots only: the engine derives the same graph (fdep)
 // from site_kind and decides the cycles.
-func filteredDeps(r *arch.Rule, recs []imports.Record, own fileOwners) []pair {
+func filteredDeps(r *arch.Rule, recs []imports.Record, own fileOwners, ignored map[pair]bool) []pair {
 	seen := map[pair]bool{}
 	var out []pair
 	for i := range recs {
@@ -384,7 +399,7 @@ func filteredDeps(r *arch.Rule, recs []imports.Record, own fileOwners) []pair {
 			continue
 		}
 		b, ok := own.owner(rec.Resolution.Target)
-		if !ok || a == b || seen[pair{a, b}] {
+		if !ok || a == b || seen[pair{a, b}] || ignored[pair{a, b}] {
 			continue
 		}
 		seen[pair{a, b}] = true
@@ -398,7 +413,21 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 	M := str(id)
 	add(atom("matcher", M))
 	add(atom("rule_matcher", rule, M))
-	if mt.RefID != "" {
+	switch {
+	case len(mt.Modules) > 0:
+		// Module expressions, and ref_id when given too: the node ids
+		// matching both, matched here as globs are (Mangle has none).
+		add(atom("m_has_ref", M))
+		var g arch.Glob
+		if mt.RefID != "" {
+			g, _ = arch.CompileGlob(mt.RefID)
+		}
+		for _, n := range matchModules(mt.Modules, nodes) {
+			if mt.RefID == "" || g.Match(n) || n == mt.RefID {
+				add(atom("m_ref", str(n), M))
+			}
+		}
+	case mt.RefID != "":
 		add(atom("m_has_ref", M))
 		g, err := arch.CompileGlob(mt.RefID)
 		if err != nil || g.IsLiteral() {
@@ -420,6 +449,55 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 	for _, x := range mt.Exclude {
 		add(atom("m_excl", M, str(x)))
 	}
+}
+
+// matchModules returns the node ids (dotted module names) any of the
+// module expressions matches, descendants included, in nodes' order.
+func matchModules(exprs []string, nodes []string) []string {
+	var pats []arch.ModulePattern
+	for _, e := range exprs {
+		if p, err := arch.CompileModule(e, true); err == nil {
+			pats = append(pats, p)
+		}
+	}
+	var out []string
+	for _, n := range nodes {
+		for _, p := range pats {
+			if p.Match(n) {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ignoreFacts writes rule r's ignore_imports: an ignore_entry per entry
+// (unless unmatched entries are not reported) and an ignore_pair for each
+// node-level dependency an entry's modules match. The engine drops those
+// pairs from the import graph the rule sees and reports entries that
+// matched nothing. It returns the ignored pairs, for proposing cycle
+// pivots over the same graph.
+func ignoreFacts(add func(ast.Atom), R ast.Constant, r *arch.Rule, deps []pair) map[pair]bool {
+	ignored := map[pair]bool{}
+	for i, ig := range r.IgnoreImports {
+		I := num(int64(i))
+		if r.IgnoreUnmatched != "none" {
+			add(atom("ignore_entry", R, I))
+		}
+		from, err1 := arch.CompileModule(ig.From, false)
+		to, err2 := arch.CompileModule(ig.To, false)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		for _, d := range deps {
+			if from.Match(d.a) && to.Match(d.b) {
+				add(atom("ignore_pair", str(d.a), str(d.b), R, I))
+				ignored[d] = true
+			}
+		}
+	}
+	return ignored
 }
 
 // candidates counts the nodes a matcher can select judging by its ref_id

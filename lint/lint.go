@@ -37,6 +37,9 @@ const (
 	TypeExemptionUnused  = "exemption_unused"
 	TypeExemptionExpired = "exemption_expired"
 	TypeInert            = "inert"
+	// TypeIgnoreUnmatched is an ignore_imports entry that matched no
+	// import (import-linter fails a contract on one by default).
+	TypeIgnoreUnmatched = "ignore_unmatched"
 )
 
 // Finding is one result of a lint run.
@@ -224,6 +227,21 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			}
 			out = append(out, f)
 		}
+	}
+	for _, e := range res.Facts("ignore_unmatched", 2) {
+		name := constStr(e.Args[0])
+		r := pr.rules[name]
+		i := constInt(e.Args[1])
+		if r == nil || i >= len(r.IgnoreImports) {
+			continue
+		}
+		ig := r.IgnoreImports[i]
+		sev := r.IgnoreUnmatched
+		if sev == "" {
+			sev = arch.SeverityError
+		}
+		out = append(out, Finding{Rule: name, Type: TypeIgnoreUnmatched, Severity: sev, File: ig.Pos.File, Line: ig.Pos.Line,
+			From: ig.From, To: ig.To, Message: fmt.Sprintf("ignored import %s -> %s matches no import: remove it", ig.From, ig.To)})
 	}
 	for _, e := range res.Facts("inert", 1) {
 		name := constStr(e.Args[0])

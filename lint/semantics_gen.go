@@ -307,6 +307,36 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Layer I (0 = top) of rule R is the nodes tagged Tag.", NumValue: -947038277509308873},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_node", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N is in layer I of rule R: a module expression of the layer matches it.", NumValue: 9085875263337574187},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R has ignore_imports entry I, reported when it matches no import.", NumValue: -3960377230838848248},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "ignore_imports entry I of rule R matches the dependency from A to B: rule R does not see it.", NumValue: 2586194152119482165},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "I"},
@@ -689,6 +719,18 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -711,6 +753,11 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
@@ -739,6 +786,35 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
 			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
@@ -1907,6 +1983,17 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_tag", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "T"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_node", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}, Args: []ast.BaseTerm{
@@ -2607,10 +2694,13 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fi_target", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "fi_to_any", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "forbid", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}:   struct{}{},
+		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}:    struct{}{},
 		ast.PredicateSym{Symbol: "layer", Arity: 3}:          struct{}{},
 		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}: struct{}{},
 		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "layer_node", Arity: 3}:     struct{}{},
 		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "m_has_ref", Arity: 1}:      struct{}{},
@@ -2637,6 +2727,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "direct", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       struct{}{},
@@ -2656,6 +2747,8 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   struct{}{},
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   struct{}{},
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            struct{}{},
@@ -2918,6 +3011,18 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fsite", Arity: 5}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -2940,6 +3045,11 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "site_dropped", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
@@ -2968,6 +3078,35 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
 			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
@@ -4136,6 +4275,17 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_tag", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "T"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_direct", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_node", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}, Args: []ast.BaseTerm{
@@ -5155,6 +5305,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "dep_site", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_site", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -5755,6 +5924,78 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R has ignore_imports entry I, reported when it matches no import.", NumValue: -3960377230838848248},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "ignore_imports entry I of rule R matches the dependency from A to B: rule R does not see it.", NumValue: 2586194152119482165},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_layer", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "R"},
@@ -5973,6 +6214,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "layer_node", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_node", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N is in layer I of rule R: a module expression of the layer matches it.", NumValue: 9085875263337574187},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -6547,6 +6807,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "edge_kind", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -6563,6 +6826,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "ignore_used", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_direct", Arity: 3}: struct{}{},
@@ -6584,6 +6850,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "kind_ok", Arity: 2}: struct{}{},
@@ -6697,56 +6966,59 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                19,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              48,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         41,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         42,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       43,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              35,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                22,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              51,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         44,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         45,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       46,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              38,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          26,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             36,
-		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          1,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       10,
-		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     2,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         45,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        11,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        15,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      49,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        46,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           47,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               16,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        27,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              12,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                20,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      3,
-		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      4,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   13,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 5,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       6,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           21,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            28,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            29,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              37,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            14,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          22,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          30,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   44,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       7,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           17,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         23,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           24,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             31,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        32,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            25,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              38,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         39,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             18,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        40,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             33,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                34,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       8,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      9,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          50,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          29,
+		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             39,
+		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       12,
+		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         48,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        13,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        18,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      52,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        49,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           50,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               19,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        30,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              14,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                23,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      4,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      5,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   15,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 6,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       7,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   16,
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        8,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           24,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            31,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            32,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              40,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            17,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          25,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          33,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   47,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       9,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           20,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         26,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           27,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             34,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        35,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            28,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              41,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         42,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             21,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        43,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             36,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                37,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       10,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      11,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          53,
 	}}
 }

@@ -19,7 +19,8 @@ func lintCommand() *cli.Command {
 		Usage:     "check the repository's imports and graph against its architecture rules",
 		ArgsUsage: "[PATH]",
 		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
-else derives one node per source directory. vouch.yaml's architecture: section (config,
+else import-linter's configuration (setup.cfg [importlinter], .importlinter, pyproject.toml
+[tool.importlinter]); without nodes, derives one node per source directory. vouch.yaml's architecture: section (config,
 baseline, strict, new_from) supplies defaults; flags override it. Without PATH the root is the
 directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
@@ -38,7 +39,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
 			outputFlag(),
 			colorFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
-			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, or a .beadloom/_graph directory or its rules.yml)"},
+			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, a .beadloom/_graph directory or its rules.yml, or import-linter's .importlinter, setup.cfg or pyproject.toml)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
 			&cli.StringFlag{Name: "new-from-rev", Usage: "report only findings introduced since this git revision (default: architecture.new_from in vouch.yaml)"},
 			&cli.BoolFlag{Name: "update-baseline", Usage: "write today's findings to --baseline and exit 0"},
