@@ -187,7 +187,7 @@ type Rule struct {
 	IgnoreImports   []IgnoredImport
 	IgnoreUnmatched string
 	Exempt          []Exemption
-	Pos       Pos
+	Pos             Pos
 	// Origin is set on a rule read from another tool's configuration.
 	Origin *Origin
 }
