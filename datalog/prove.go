@@ -90,6 +90,8 @@ type prover struct {
 	cache  *proofCache
 	// pathSkips counts solutions skipped because of onPath.
 	pathSkips int
+	// probe is mayHold's buffer for a query's arguments.
+	probe []ast.BaseTerm
 }
 
 func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
@@ -119,12 +121,15 @@ func (pv *prover) search(fact ast.Atom, depth int) (*Proof, error) {
 	}
 	for i := range clauses {
 		clause := clauses[i]
-		subst, err := unionfind.UnifyTermsExtend(clause.Head.Args, fact.Args, unionfind.New())
-		if err != nil {
+		premises := pv.premisesOf(&clauses[i])
+		// Most clauses are ruled out by their head or first premise;
+		// test that on a plain binding of the head's variables before
+		// paying for the engine's substitution.
+		if bind, ok := bindHead(clause.Head, fact); !ok || (bind != nil && !pv.mayHold(premises[0], bind)) {
 			continue
 		}
-		premises := pv.premisesOf(&clauses[i])
-		if !pv.mayHold(premises[0], subst) {
+		subst, err := unionfind.UnifyTermsExtend(clause.Head.Args, fact.Args, unionfind.New())
+		if err != nil {
 			continue
 		}
 		sol, ok, err := pv.solve(premises, subst)
@@ -163,36 +168,97 @@ func (pv *prover) premisesOf(c *ast.Clause) []ast.Term {
 // errFound stops a store scan at its first match.
 var errFound = errors.New("found")
 
+// bindHead matches a clause head against the fact to prove, binding the
+// head's variables. ok is false when they cannot match (a constant
+// differs, or a variable would take two values), exactly when unifying
+// them would fail. A head with other terms (function applications) gives
+// a nil binding and ok: the caller then skips the quick test.
+func bindHead(head, fact ast.Atom) (binding, bool) {
+	if len(head.Args) != len(fact.Args) {
+		return nil, false
+	}
+	bind := make(binding, 0, len(head.Args))
+	for i, arg := range head.Args {
+		c, ok := fact.Args[i].(ast.Constant)
+		if !ok {
+			return nil, true
+		}
+		switch h := arg.(type) {
+		case ast.Constant:
+			if !h.Equals(c) {
+				return nil, false
+			}
+		case ast.Variable:
+			if h.Symbol == "_" {
+				continue
+			}
+			if prev, seen := bind.get(h); seen {
+				if !prev.Equals(c) {
+					return nil, false
+				}
+				continue
+			}
+			bind = append(bind, bound{h, c})
+		default:
+			return nil, true
+		}
+	}
+	return bind, true
+}
+
+// binding is what bindHead binds: a head has a handful of variables, so a
+// slice searched in order is cheaper than a map.
+type binding []bound
+
+type bound struct {
+	v ast.Variable
+	c ast.Constant
+}
+
+func (b binding) get(v ast.Variable) (ast.Constant, bool) {
+	for _, x := range b {
+		if x.v == v {
+			return x.c, true
+		}
+	}
+	return ast.Constant{}, false
+}
+
 // mayHold is a cheap test that rules a clause out before solving its
 // body: a positive first premise over a stored relation must match at
 // least one fact once the head's bindings are applied. Most clauses of a
 // predicate with many rule types (pass has one per type) fail right there,
 // and a store probe costs far less than the engine's general premise
 // evaluation. Anything else is left to solve.
-func (pv *prover) mayHold(prem ast.Term, subst unionfind.UnionFind) bool {
+func (pv *prover) mayHold(prem ast.Term, bind binding) bool {
 	a, ok := prem.(ast.Atom)
 	if !ok || strings.HasPrefix(a.Predicate.Symbol, ":") {
 		return true
 	}
-	g, ok := a.ApplySubst(subst).(ast.Atom)
-	if !ok {
-		return true
-	}
-	for _, arg := range g.Args {
-		switch arg.(type) {
-		case ast.Constant, ast.Variable:
+	// The probe's arguments live in a buffer the prover reuses: the store
+	// keeps nothing of a query.
+	pv.probe = append(pv.probe[:0], a.Args...)
+	g := ast.Atom{Predicate: a.Predicate, Args: pv.probe}
+	for i, arg := range a.Args {
+		switch t := arg.(type) {
+		case ast.Constant:
+			g.Args[i] = t
+		case ast.Variable:
+			if c, ok := bind.get(t); ok {
+				g.Args[i] = c
+			} else {
+				g.Args[i] = t
+			}
 		default:
 			// A function term is evaluated by solve, not matched.
 			return true
 		}
 	}
-	found := false
-	_ = pv.r.store.GetFacts(g, func(ast.Atom) error {
-		found = true
-		return errFound
-	})
-	return found
+	return pv.r.store.GetFacts(g, stopAtFirst) == errFound
 }
+
+// stopAtFirst ends a store scan at its first fact.
+func stopAtFirst(ast.Atom) error { return errFound }
 
 // nameWildcards gives each `_` in a positive atom its own variable, so the
 // ground literal shown in a proof names the fact that matched instead of

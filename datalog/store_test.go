@@ -165,3 +165,39 @@ func mustName(s string) ast.Constant {
 	}
 	return c
 }
+
+// TestBindHead pins that the prover's quick head match rejects exactly
+// what unification rejects.
+func TestBindHead(t *testing.T) {
+	x, y := ast.Variable{Symbol: "X"}, ast.Variable{Symbol: "Y"}
+	tests := []struct {
+		name       string
+		head, fact ast.Atom
+		ok         bool
+		want       binding
+	}{
+		{"variables bind", atom("p", x, y), atom("p", ast.Number(1), ast.String("a")), true, binding{{x, ast.Number(1)}, {y, ast.String("a")}}},
+		{"constant matches", atom("p", x, mustName("/pass")), atom("p", ast.Number(1), mustName("/pass")), true, binding{{x, ast.Number(1)}}},
+		{"constant differs", atom("p", x, mustName("/pass")), atom("p", ast.Number(1), mustName("/fail")), false, nil},
+		{"repeated variable, same value", atom("p", x, x), atom("p", ast.Number(1), ast.Number(1)), true, binding{{x, ast.Number(1)}}},
+		{"repeated variable, two values", atom("p", x, x), atom("p", ast.Number(1), ast.Number(2)), false, nil},
+		{"number is not a float", atom("p", ast.Number(1)), atom("p", ast.Float64(1)), false, nil},
+		{"colliding strings differ", atom("p", ast.String("a")), atom("p", collide("b", ast.String("a"))), false, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := bindHead(tc.head, tc.fact)
+			if ok != tc.ok {
+				t.Fatalf("bindHead ok = %v, want %v", ok, tc.ok)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("bindHead = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i].v != tc.want[i].v || !got[i].c.Equals(tc.want[i].c) {
+					t.Errorf("binding %d = %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}

@@ -5,9 +5,11 @@
 # each with the same rules written in Rego.
 #
 #   testdata/bench/vs-conftest.sh [ROUNDS]
+#   CONFTEST=/path/to/conftest testdata/bench/vs-conftest.sh [ROUNDS]
 #
-# Needs hyperfine; runs conftest too when it is on PATH (otherwise only
-# vouch is timed). Each round runs every command a few times, alternating
+# Needs hyperfine; runs conftest too when $CONFTEST names it or it is on
+# PATH (otherwise only vouch is timed). It prints a Markdown table, with
+# the command and the machine's load, ready for docs/performance.md. Each round runs every command a few times, alternating
 # tools round by round, so load that comes and goes on a shared machine
 # hits both alike; the medians over all rounds are printed at the end.
 set -euo pipefail
@@ -19,8 +21,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 command -v hyperfine >/dev/null || { echo "vs-conftest: hyperfine is not installed (apt-get install hyperfine)" >&2; exit 2; }
+conftest=${CONFTEST:-$(command -v conftest || true)}
 have_conftest=false
-command -v conftest >/dev/null && have_conftest=true
+if [ -n "$conftest" ]; then
+	[ -x "$conftest" ] || { echo "vs-conftest: $conftest is not an executable" >&2; exit 2; }
+	have_conftest=true
+fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "building vouch (CGO_ENABLED=0, -tags urfave_cli_no_docs)"
 (cd "$root" && CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/vouch" ./cmd/vouch)
@@ -56,7 +63,7 @@ for name in csv-importer wide-1000 array-100k; do
 	dir="$work/$name"
 	env=$(cd "$dir" && ls envelope.*)
 	vouch_cmd="$work/vouch verify --root $dir --rulespec $dir/rulespec.yaml --out $dir/out $dir/$env"
-	conftest_cmd="conftest test --no-color -p $dir/policy $dir/$env"
+	conftest_cmd="$conftest test --no-color -p $dir/policy $dir/$env"
 	# Both tools must agree that the workload passes before it is timed.
 	$vouch_cmd >/dev/null
 	if $have_conftest; then $conftest_cmd >/dev/null; fi
@@ -70,28 +77,35 @@ for name in csv-importer wide-1000 array-100k; do
 	done
 done
 
-python3 - "$results" <<'PY'
+python3 - "$results" "$rounds" "$runs_per_round" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "$($conftest --version 2>/dev/null | tr "\n" " " || true)" <<'PY'
 import glob, json, os, statistics, sys
 from collections import defaultdict
 # Wall time is the median of every run; CPU time (user + system, which a
 # loaded machine inflates far less than wall time) is the mean per round,
 # averaged, as hyperfine reports only means for it.
+results, rounds, runs, load_before, load_after, conftest_version = sys.argv[1:7]
 times, cpu = defaultdict(list), defaultdict(list)
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+for path in sorted(glob.glob(os.path.join(results, "*.json"))):
     name = os.path.basename(path).split(".")[0]
     for r in json.load(open(path))["results"]:
         tool = "vouch" if "vouch verify" in r["command"] else "conftest"
         times[(name, tool)].extend(r["times"])
         cpu[(name, tool)].append(r["user"] + r["system"])
-print(f"{'workload':14} {'vouch wall ms':>13} {'cpu ms':>7} {'conftest wall ms':>16} {'cpu ms':>7} {'wall ratio':>10}")
+labels = {"csv-importer": "csv-importer example (8 predicates)",
+          "wide-1000": "1,000 predicates / 10k keys",
+          "array-100k": "5 predicates / 100,000 elements"}
+print(f"`testdata/bench/vs-conftest.sh {rounds}`: {rounds} rounds of {runs} runs per tool, order alternating;")
+print(f"load average {load_before} before, {load_after} after (2 cores); {conftest_version or 'conftest not installed'}.")
+print()
+print("| workload | vouch wall (median) | vouch CPU | conftest wall (median) | conftest CPU | ratio wall | ratio CPU |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for name in ["csv-importer", "wide-1000", "array-100k"]:
     v = statistics.median(times[(name, "vouch")]) * 1000
     vc = statistics.mean(cpu[(name, "vouch")]) * 1000
     if times.get((name, "conftest")):
         c = statistics.median(times[(name, "conftest")]) * 1000
         cc = statistics.mean(cpu[(name, "conftest")]) * 1000
-        print(f"{name:14} {v:13.1f} {vc:7.1f} {c:16.1f} {cc:7.1f} {v / c:10.2f}")
+        print(f"| {labels[name]} | {v:.1f} ms | {vc:.1f} ms | {c:.1f} ms | {cc:.1f} ms | {v / c:.2f} | {vc / cc:.2f} |")
     else:
-        print(f"{name:14} {v:13.1f} {vc:7.1f} {'-':>16} {'-':>7} {'-':>10}")
+        print(f"| {labels[name]} | {v:.1f} ms | {vc:.1f} ms | - | - | - | - |")
 PY
-uptime
