@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/factstore"
@@ -24,7 +25,10 @@ var Program string
 // once, so a process that decides many calls (tests, replay) pays for
 // parsing once.
 type Engine struct {
-	guard, conds *fixedProgram
+	guard *fixedProgram
+	// conds is built on first use: only all/any/not trees need it, and
+	// building it was a sixth of a hook process's start-up.
+	conds func() *fixedProgram
 }
 
 // NewEngine prepares the fixed guard programs. Their parsed units and
@@ -32,7 +36,10 @@ type Engine struct {
 // internal/dlgen; a test proves them current), so no call parses or
 // analyses datalog text.
 func NewEngine() (*Engine, error) {
-	return &Engine{guard: fromAnalysis(guardAnalysis()), conds: fromAnalysis(conditionsAnalysis())}, nil
+	return &Engine{
+		guard: fromAnalysis(guardAnalysis()),
+		conds: sync.OnceValue(func() *fixedProgram { return fromAnalysis(conditionsAnalysis()) }),
+	}, nil
 }
 
 // Counters are a session's counts before the call being decided.
@@ -150,7 +157,7 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 	if b.composite > 0 {
 		// Only all/any/not trees need the conditions program; a policy
 		// of single-operator conditions skips it.
-		vals, err := e.conds.values(b.tree, b.composite)
+		vals, err := e.conds().values(b.tree, b.composite)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -56,7 +56,7 @@ func TestLevelStrataSameFacts(t *testing.T) {
 		info, strata, pts := p.info, p.strata, p.predToStratum
 		if strataFrom {
 			a := guardA
-			if p == e.conds {
+			if p == e.conds() {
 				a = condA
 			}
 			strata, pts = a.Strata, a.PredToStratum
@@ -110,10 +110,10 @@ rules:
 				facts := b.facts
 				if b.composite > 0 {
 					trees++
-					if diff := cmp.Diff(eval(e.conds, true, b.tree), eval(e.conds, false, b.tree)); diff != "" {
+					if diff := cmp.Diff(eval(e.conds(), true, b.tree), eval(e.conds(), false, b.tree)); diff != "" {
 						t.Errorf("%s, %v: conditions program (-mangle strata +merged):\n%s", file, c.Args, diff)
 					}
-					vals, err := e.conds.values(b.tree, b.composite)
+					vals, err := e.conds().values(b.tree, b.composite)
 					if err != nil {
 						t.Fatal(err)
 					}
