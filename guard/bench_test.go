@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"bytes"
+	"context"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -60,4 +63,49 @@ func BenchmarkLoadPolicy(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkHook measures what one `vouch guard` hook process does after
+// start-up (package initialisation excluded): resolve the setup, prepare
+// the engine, read the event, load the policy through the cache, open the
+// session, decide, append to the session and audit logs, render the
+// answer. testdata/bench/guard-process.sh measures the whole process.
+func BenchmarkHook(b *testing.B) {
+	data, err := os.ReadFile("testdata/bench12.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "vouch.yaml"), []byte("strict: false\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".vouch"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, DefaultPolicy), data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Chdir(root)
+	event := []byte(`{"session_id":"bench","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status && go test ./..."},"tool_use_id":"t1"}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	stop := reportCPU(b)
+	for i := 0; i < b.N; i++ {
+		s, err := LoadSetup("", func(string) (string, bool) { return "", false })
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, err := NewEngine()
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := RunHook(context.Background(), e, bytes.NewReader(event), HookOptions{
+			Harness: ClaudeCode, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
+		})
+		if out.Err != nil || out.Decision.Decision != Allow {
+			b.Fatalf("decision %+v, error %v", out.Decision, out.Err)
+		}
+		Render(ClaudeCode, out.Phase, out.Event, out.Decision)
+	}
+	stop()
 }
