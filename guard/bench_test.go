@@ -109,3 +109,36 @@ func BenchmarkHook(b *testing.B) {
 	}
 	stop()
 }
+
+// BenchmarkSessionOpen measures opening a session 500 calls long: every
+// hook process reads the whole log to count.
+func BenchmarkSessionOpen(b *testing.B) {
+	s := &Store{Dir: b.TempDir()}
+	sess, err := s.Open("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 250; i++ {
+		if err := sess.Append(sessionRecord{Kind: "attempt", Tool: "Bash", Decision: Allow}); err != nil {
+			b.Fatal(err)
+		}
+		if err := sess.Append(sessionRecord{Kind: "exec", Tool: "Bash", OK: i%7 != 0}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sess.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	stop := reportCPU(b)
+	for i := 0; i < b.N; i++ {
+		sess, err := s.Open("bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := sess.Counters("Bash"); c.Attempts != 250 || c.Execs != 250 {
+			b.Fatalf("counters %+v", c)
+		}
+		sess.Close()
+	}
+	stop()
+}

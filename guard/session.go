@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/tidwall/gjson"
 )
 
 // Store is the session store: one append-only log per session under Dir,
@@ -86,14 +88,63 @@ func (s *Session) read() error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
-		var r sessionRecord
 		// A torn or foreign line is skipped: it was never a complete
 		// record, so it was never counted.
-		if json.Unmarshal(sc.Bytes(), &r) == nil && (r.Kind == "attempt" || r.Kind == "exec") {
+		if r, ok := decodeRecord(sc.Bytes()); ok && (r.Kind == "attempt" || r.Kind == "exec") {
 			s.records = append(s.records, r)
 		}
 	}
 	return nil
+}
+
+// decodeRecord reads one log line as encoding/json would decode it into a
+// sessionRecord (a missing or null field is its zero value, a field of
+// the wrong type rejects the line), in one pass and without reflection:
+// every hook process reads the whole log, and encoding/json made a long
+// session cost more than the decision itself. Keys match exactly, as
+// vouch writes them; for a repeated key the last one wins, as in
+// encoding/json.
+func decodeRecord(line []byte) (sessionRecord, bool) {
+	var r sessionRecord
+	if !gjson.ValidBytes(line) {
+		return r, false
+	}
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return r, false
+	}
+	ok := true
+	str := func(x gjson.Result, dst *string) {
+		switch x.Type {
+		case gjson.Null:
+			*dst = ""
+		case gjson.String:
+			*dst = x.Str
+		default:
+			ok = false
+		}
+	}
+	v.ForEach(func(k, x gjson.Result) bool {
+		switch k.Str {
+		case "kind":
+			str(x, &r.Kind)
+		case "tool":
+			str(x, &r.Tool)
+		case "decision":
+			str(x, &r.Decision)
+		case "ok":
+			switch x.Type {
+			case gjson.Null, gjson.False:
+				r.OK = false
+			case gjson.True:
+				r.OK = true
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return r, ok
 }
 
 // Counters returns the session's counts as seen by a call of tool.

@@ -1,0 +1,72 @@
+package guard
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestDecodeRecord checks decodeRecord against encoding/json on the
+// lines vouch writes and on the torn and foreign lines a log may hold.
+func TestDecodeRecord(t *testing.T) {
+	tests := []struct {
+		line string
+		want sessionRecord
+		ok   bool
+	}{
+		{`{"kind":"attempt","tool":"Bash","decision":"allow"}`, sessionRecord{Kind: "attempt", Tool: "Bash", Decision: "allow"}, true},
+		{`{"kind":"exec","tool":"Write","ok":true}`, sessionRecord{Kind: "exec", Tool: "Write", OK: true}, true},
+		{`{"kind":"exec","tool":"Write"}`, sessionRecord{Kind: "exec", Tool: "Write"}, true},
+		{`{"kind":"exec","tool":"mcp__x__y","ok":false,"extra":[1,{"a":2}]}`, sessionRecord{Kind: "exec", Tool: "mcp__x__y"}, true},
+		{`{"kind":"exec","tool":null,"ok":null}`, sessionRecord{Kind: "exec"}, true},
+		{`{"kind":"att\u0065mpt","tool":"B\"ash"}`, sessionRecord{Kind: "attempt", Tool: `B"ash`}, true},
+		{` {"kind":"attempt"} `, sessionRecord{Kind: "attempt"}, true},
+		{`{"kind":"attempt","tool":"Bash","decis`, sessionRecord{}, false}, // torn
+		{`{"kind":"exec","ok":"yes"}`, sessionRecord{}, false},             // wrong type
+		{`{"kind":7}`, sessionRecord{}, false},
+		{`["kind","attempt"]`, sessionRecord{}, false},
+		{`"attempt"`, sessionRecord{}, false},
+		{``, sessionRecord{}, false},
+		{`{"kind":"attempt"}{"kind":"attempt"}`, sessionRecord{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := decodeRecord([]byte(tt.line))
+		if ok != tt.ok || (ok && got != tt.want) {
+			t.Errorf("decodeRecord(%s) = %+v, %v; want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
+		}
+		var ref sessionRecord
+		refOK := json.Unmarshal([]byte(tt.line), &ref) == nil
+		if refOK != ok || (ok && ref != got) {
+			t.Errorf("decodeRecord(%s) = %+v, %v; encoding/json gives %+v, %v", tt.line, got, ok, ref, refOK)
+		}
+	}
+}
+
+// FuzzDecodeRecord checks that every record vouch can write reads back
+// the same, and that no line makes decodeRecord panic or accept what is
+// not a JSON object.
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add("attempt", "Bash", false, "deny", []byte(`{"kind":"attempt","tool":"Bash","decision":"deny"}`))
+	f.Add("exec", "mcp__github__create_issue", true, "", []byte(`{"kind":"exec","tool":"Write","ok":true`))
+	f.Add("exec", "a\"b\\c\u2028", false, "", []byte(`{"kind":"exec","ok":1}`))
+	f.Fuzz(func(t *testing.T, kind, tool string, ok bool, decision string, raw []byte) {
+		rec := sessionRecord{Kind: kind, Tool: tool, OK: ok, Decision: decision}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			t.Skip()
+		}
+		var want sessionRecord
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("encoding/json cannot read its own %s: %v", line, err)
+		}
+		got, gotOK := decodeRecord(line)
+		if !gotOK || got != want {
+			t.Errorf("decodeRecord(%s) = %+v, %v; want %+v", line, got, gotOK, want)
+		}
+		if _, ok := decodeRecord(raw); ok {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Errorf("decodeRecord accepted %q, which is not a JSON object: %v", raw, err)
+			}
+		}
+	})
+}
