@@ -50,8 +50,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // not known rather than inventing it.
 func (e *Error) Error() string {
 	switch {
-	case e.File == "":
+	case e.File == "" && e.Line == 0:
 		return e.Msg
+	case e.File == "":
+		// A parser that was handed bytes knows the position, not the
+		// file: its caller sets File when it knows it.
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
 	case e.Line == 0:
 		return e.File + ": " + e.Msg
 	case e.Col == 0:

@@ -8,6 +8,8 @@ package ini
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Entry is one key of a section.
@@ -55,13 +57,15 @@ func (f *File) Section(name string) *Section {
 	return nil
 }
 
-// Error is a syntax error at a position (1-based line and column).
-type Error struct {
-	Line, Col int
-	Msg       string
-}
+// Error is a syntax error at a 1-based line and column: vouch's one
+// positioned error type, so callers report it as they report every
+// loader's. Parse sees bytes, not a file: the caller sets File.
+type Error = yamldoc.Error
 
-func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+// errorAt is a syntax error at line and col.
+func errorAt(line, col int, msg string) *Error {
+	return &Error{Pos: yamldoc.Pos{Line: line, Col: col}, Msg: msg}
+}
 
 // Parse reads an INI document. Like configparser, it rejects an entry
 // before the first section, a duplicate section and a duplicate key in
@@ -93,11 +97,11 @@ func Parse(data []byte) (*File, error) {
 		if trimmed[0] == '[' {
 			end := strings.IndexByte(trimmed, ']')
 			if end < 0 {
-				return nil, &Error{n, indent + 1, "section header has no closing ]"}
+				return nil, errorAt(n, indent+1, "section header has no closing ]")
 			}
 			name := trimmed[1:end]
 			if f.Section(name) != nil {
-				return nil, &Error{n, indent + 1, fmt.Sprintf("section [%s] appears twice", name)}
+				return nil, errorAt(n, indent+1, fmt.Sprintf("section [%s] appears twice", name))
 			}
 			cur = &Section{Name: name, Line: n}
 			f.Sections = append(f.Sections, cur)
@@ -105,15 +109,15 @@ func Parse(data []byte) (*File, error) {
 			continue
 		}
 		if cur == nil {
-			return nil, &Error{n, indent + 1, "entry before the first [section] header"}
+			return nil, errorAt(n, indent+1, "entry before the first [section] header")
 		}
 		d := strings.IndexAny(trimmed, "=:")
 		if d <= 0 {
-			return nil, &Error{n, indent + 1, fmt.Sprintf("want key = value, found %q", clip(trimmed))}
+			return nil, errorAt(n, indent+1, fmt.Sprintf("want key = value, found %q", clip(trimmed)))
 		}
 		key := strings.ToLower(strings.TrimSpace(trimmed[:d]))
 		if _, dup := cur.Get(key); dup {
-			return nil, &Error{n, indent + 1, fmt.Sprintf("key %q appears twice in [%s]", key, cur.Name)}
+			return nil, errorAt(n, indent+1, fmt.Sprintf("key %q appears twice in [%s]", key, cur.Name))
 		}
 		val := strings.TrimSpace(trimmed[d+1:])
 		e := Entry{Key: key, Value: val, Line: n}

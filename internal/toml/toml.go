@@ -11,19 +11,23 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Table is a TOML table: keys to values (string, int64, float64, bool,
 // []any, Table). Datetimes are strings.
 type Table map[string]any
 
-// Error is a syntax error at a 1-based line and column.
-type Error struct {
-	Line, Col int
-	Msg       string
-}
+// Error is a syntax error at a 1-based line and column: vouch's one
+// positioned error type, so callers report it as they report every
+// loader's. Parse sees bytes, not a file: the caller sets File.
+type Error = yamldoc.Error
 
-func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+// errorAt is a syntax error at line and col.
+func errorAt(line, col int, msg string) *Error {
+	return &Error{Pos: yamldoc.Pos{Line: line, Col: col}, Msg: msg}
+}
 
 type parser struct {
 	src  string
@@ -39,7 +43,7 @@ type parser struct {
 // Parse reads a TOML document.
 func Parse(data []byte) (t Table, err error) {
 	if !utf8.Valid(data) {
-		return nil, &Error{1, 1, "file is not UTF-8"}
+		return nil, errorAt(1, 1, "file is not UTF-8")
 	}
 	p := &parser{src: strings.TrimPrefix(string(data), "\ufeff"), line: 1, root: Table{}, defined: map[string]bool{}}
 	defer func() {
@@ -56,7 +60,7 @@ func Parse(data []byte) (t Table, err error) {
 }
 
 func (p *parser) fail(format string, args ...any) {
-	panic(&Error{p.line, p.i - p.col0 + 1, fmt.Sprintf(format, args...)})
+	panic(errorAt(p.line, p.i-p.col0+1, fmt.Sprintf(format, args...)))
 }
 
 func (p *parser) eof() bool { return p.i >= len(p.src) }
