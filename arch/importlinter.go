@@ -425,11 +425,13 @@ func (r *ilReader) contract(m *Model, c *ilSection, roots []string, custom map[s
 		name += " (" + c.id + ")"
 	}
 	pos := Pos{File: r.file, Line: c.line, Col: 1}
-	skip := func(why string) {
-		m.Skipped = append(m.Skipped, Skipped{Name: name, Type: typ + ": " + why, Pos: pos})
+	skip := func() {
+		m.Skipped = append(m.Skipped, Skipped{Name: name, Type: typ, Pos: pos})
 	}
 	if custom[typ] {
-		skip("a custom contract type (contract_types) vouch cannot run")
+		// A custom contract type (contract_types) is Python code vouch
+		// cannot run.
+		skip()
 		return
 	}
 	known, ok := ilTypeKeys[typ]
@@ -566,7 +568,7 @@ func (r *ilReader) contract(m *Model, c *ilSection, roots []string, custom map[s
 	default:
 		// acyclic_siblings and protected exist in import-linter; vouch
 		// does not evaluate them yet: reported, never dropped silently.
-		skip("not evaluated by vouch")
+		skip()
 	}
 }
 
@@ -637,7 +639,7 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 			r.errorf(c.line, "layers contract %q: exhaustive needs containers", name)
 			return
 		}
-		m.Skipped = append(m.Skipped, Skipped{Name: name, Type: "layers: exhaustive (every child of a container in a layer) is not evaluated by vouch", Pos: Pos{File: r.file, Line: c.line, Col: 1}})
+		m.Skipped = append(m.Skipped, Skipped{Name: name, Type: "layers exhaustive", Pos: Pos{File: r.file, Line: c.line, Col: 1}})
 	}
 	full := func(container, mod string) string {
 		if container == "" {

@@ -33,7 +33,11 @@ type Report struct {
 	// architecture rules were found, so nothing was checked. With strict
 	// they fail the run.
 	Notices []*ConfigError `json:"notices,omitempty"`
-	Summary Summary        `json:"summary"`
+	// Contracts are the rules of another tool's configuration (an
+	// import-linter contract each), with the outcome of the vouch rules
+	// each became, in file order; absent for vouch's own rules.
+	Contracts []Contract `json:"contracts,omitempty"`
+	Summary   Summary    `json:"summary"`
 	// Preexisting counts the findings left out because they were already
 	// found at the --new-from-rev revision.
 	Preexisting int `json:"preexisting,omitempty"`
@@ -88,9 +92,35 @@ type Summary struct {
 	ElapsedMS       int64 `json:"elapsed_ms"`
 }
 
+// Contract statuses, as import-linter's summary words them.
+const (
+	ContractKept         = "kept"
+	ContractBroken       = "broken"
+	ContractNotEvaluated = "not_evaluated"
+)
+
+// Contract is one rule of another tool's configuration and the outcome of
+// the vouch rules it became.
+type Contract struct {
+	Name string `json:"name"`
+	Tool string `json:"tool"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Status is ContractBroken when a finding of one of its rules fails
+	// the run (an error outside the baseline), ContractKept otherwise, or
+	// ContractNotEvaluated for a contract vouch does not run.
+	Status   string   `json:"status"`
+	Rules    []string `json:"rules"`
+	Errors   int      `json:"errors"`
+	Warnings int      `json:"warnings"`
+}
+
 // RuleInfo describes a rule for SARIF.
 type RuleInfo struct {
 	Name, Type, Description, Severity string
+	// Group is the foreign rule (contract) the rule came from, "" for
+	// vouch's own rules.
+	Group string
 	// File and Line are where the rule is defined, the location of its
 	// findings that have none of their own.
 	File string
@@ -109,9 +139,31 @@ func NewReport(o *Outcome, strict bool) *Report {
 	for _, s := range o.Model.Skipped {
 		r.Skipped = append(r.Skipped, SkippedRule{Rule: s.Name, Type: s.Type, File: s.Pos.File, Line: s.Pos.Line})
 	}
+	index := map[string]int{}
 	for _, rule := range o.Model.Rules {
-		r.Rules = append(r.Rules, RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity,
-			File: rule.Pos.File, Line: rule.Pos.Line})
+		ri := RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity,
+			File: rule.Pos.File, Line: rule.Pos.Line}
+		if og := rule.Origin; og != nil {
+			ri.Group = og.Group
+			i, ok := index[og.Group]
+			if !ok {
+				i = len(r.Contracts)
+				index[og.Group] = i
+				r.Contracts = append(r.Contracts, Contract{Name: og.Group, Tool: og.Tool, File: og.Pos.File, Line: og.Pos.Line})
+			}
+			r.Contracts[i].Rules = append(r.Contracts[i].Rules, rule.Name)
+		}
+		r.Rules = append(r.Rules, ri)
+	}
+	if len(r.Contracts) > 0 {
+		// A contract vouch does not run is listed as such, never as kept.
+		for _, s := range o.Model.Skipped {
+			if _, ok := index[s.Name]; !ok {
+				index[s.Name] = len(r.Contracts)
+				r.Contracts = append(r.Contracts, Contract{Name: s.Name, Tool: o.Model.Layout, File: s.Pos.File, Line: s.Pos.Line, Status: ContractNotEvaluated, Rules: []string{}})
+			}
+		}
+		slices.SortStableFunc(r.Contracts, func(a, b Contract) int { return a.Line - b.Line })
 	}
 	r.Summary.FilesScanned = o.Stats.Files
 	r.Summary.ImportsResolved = o.Stats.ImportsResolved
@@ -141,6 +193,40 @@ func (r *Report) Count() {
 	if r.Time > 0 {
 		r.Summary.ElapsedMS = r.Time.Milliseconds()
 	}
+	group := r.groups()
+	for i := range r.Contracts {
+		c := &r.Contracts[i]
+		if c.Status == ContractNotEvaluated {
+			continue
+		}
+		c.Errors, c.Warnings = 0, 0
+		for _, f := range r.Findings {
+			if f.Baseline || group[f.Rule] != c.Name {
+				continue
+			}
+			if f.Severity == arch.SeverityError {
+				c.Errors++
+			} else {
+				c.Warnings++
+			}
+		}
+		c.Status = ContractKept
+		if c.Errors > 0 {
+			c.Status = ContractBroken
+		}
+	}
+}
+
+// groups maps each rule read from another tool's configuration to its
+// contract.
+func (r *Report) groups() map[string]string {
+	out := map[string]string{}
+	for _, ri := range r.Rules {
+		if ri.Group != "" {
+			out[ri.Name] = ri.Group
+		}
+	}
+	return out
 }
 
 // Fails reports whether the run must exit 1: an error-severity finding, or
@@ -257,17 +343,58 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 			failing[f.Rule] = true
 		}
 	}
-	last := ""
-	for _, f := range r.Findings {
+	// Another tool's rules are grouped by its contracts, in file order,
+	// each headed KEPT or BROKEN as that tool's summary says; their
+	// findings come first, then any of vouch's own rules.
+	findings := r.Findings
+	group := r.groups()
+	if len(r.Contracts) > 0 {
+		findings = make([]Finding, 0, len(r.Findings))
+		for _, c := range r.Contracts {
+			for _, f := range r.Findings {
+				if group[f.Rule] == c.Name {
+					findings = append(findings, f)
+				}
+			}
+		}
+		for _, f := range r.Findings {
+			if group[f.Rule] == "" {
+				findings = append(findings, f)
+			}
+		}
+		for _, c := range r.Contracts {
+			if c.Status == ContractKept && c.Errors+c.Warnings == 0 {
+				fmt.Fprintf(bw, "\n%s %s KEPT\n", paint("32", "✓"), paint("1", c.Name))
+			}
+		}
+	}
+	last, lastGroup := "", ""
+	for _, f := range findings {
+		if g := group[f.Rule]; g != "" && g != lastGroup {
+			lastGroup = g
+			mark, status := paint("31", "✗"), "BROKEN"
+			for _, c := range r.Contracts {
+				if c.Name == g && c.Status == ContractKept {
+					mark, status = paint("33", "!"), "KEPT"
+				}
+			}
+			fmt.Fprintf(bw, "\n%s %s %s\n", mark, paint("1", g), status)
+		}
 		if f.Rule != last {
 			last = f.Rule
-			mark := paint("31", "✗")
-			if !failing[f.Rule] {
-				mark = paint("33", "!")
-			}
-			fmt.Fprintf(bw, "\n%s %s\n", mark, paint("1", f.Rule))
-			if d := descr[f.Rule]; d != "" {
-				fmt.Fprintf(bw, "  %s\n", d)
+			switch g := group[f.Rule]; {
+			case g == f.Rule:
+			case g != "":
+				fmt.Fprintf(bw, "  rule %s:\n", f.Rule)
+			default:
+				mark := paint("31", "✗")
+				if !failing[f.Rule] {
+					mark = paint("33", "!")
+				}
+				fmt.Fprintf(bw, "\n%s %s\n", mark, paint("1", f.Rule))
+				if d := descr[f.Rule]; d != "" {
+					fmt.Fprintf(bw, "  %s\n", d)
+				}
 			}
 		}
 		loc := ""
@@ -309,6 +436,17 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	}
 	for _, st := range r.Stale {
 		fmt.Fprintf(bw, "%s\n", st.Describe())
+	}
+	if len(r.Contracts) > 0 {
+		n := map[string]int{}
+		for _, c := range r.Contracts {
+			n[c.Status]++
+		}
+		fmt.Fprintf(bw, "\nContracts: %d kept, %d broken", n[ContractKept], n[ContractBroken])
+		if n[ContractNotEvaluated] > 0 {
+			fmt.Fprintf(bw, ", %d not evaluated", n[ContractNotEvaluated])
+		}
+		bw.WriteString(".\n")
 	}
 	fmt.Fprintf(bw, "\n%s, %s", Plural(s.Errors, "error"), Plural(s.Warnings, "warning"))
 	if s.Baselined > 0 {
