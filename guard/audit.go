@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"time"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // AuditRecord is one line of .vouch/guard/audit.jsonl: one decision.
@@ -60,14 +63,18 @@ func HashFiles(paths []string) []FileHash {
 	var out []FileHash
 	for _, p := range paths {
 		fh := FileHash{Path: p}
-		f, err := os.Open(p)
-		if err != nil {
+		// Opened without blocking: a FIFO where a file was written must
+		// not hang the hook. Only regular files are hashed.
+		f, st, err := safeopen.Open(p, safeopen.Options{})
+		if errors.Is(err, fs.ErrNotExist) {
 			fh.Missing = true
 			out = append(out, fh)
 			continue
 		}
-		st, err := f.Stat()
-		if err == nil && st.Mode().IsRegular() && st.Size() <= maxHashBytes {
+		if err != nil {
+			continue
+		}
+		if st.Size() <= maxHashBytes {
 			h := sha256.New()
 			if _, err := io.Copy(h, f); err == nil {
 				fh.SHA256 = hex.EncodeToString(h.Sum(nil))
@@ -109,20 +116,28 @@ func NewAuditRecord(now time.Time, c *Call, p *Policy, d *Decision, cnt Counters
 	return r
 }
 
-// AppendAudit appends one record to the audit log under an exclusive
-// lock, so lines from parallel hooks never interleave.
-func AppendAudit(path string, r AuditRecord) error {
+// auditName is the audit log's path below the repository root.
+var auditName = filepath.Join(".vouch", "guard", "audit.jsonl")
+
+// AppendAudit appends one record to the audit log of the repository at
+// root (.vouch/guard/audit.jsonl) under an exclusive lock, so lines from
+// parallel hooks never interleave. The log is opened confined to root and
+// must be a regular file of its own below real directories: a symbolic or
+// hard link, a FIFO or a device planted there (an agent can run `ln -s
+// ~/.bashrc .vouch/guard/audit.jsonl`) is an error, so the hook denies
+// rather than write into another file.
+func AppendAudit(root string, r AuditRecord) error {
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("audit: %w", err)
+	if root == "" {
+		root = "."
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := safeopen.Append(root, auditName, 0o644)
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+		return fmt.Errorf("audit log: %w", err)
 	}
 	defer f.Close()
 	if err := lockFile(f); err != nil {

@@ -78,7 +78,11 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 	// from another vouch build could hold another compilation.
 	key := cacheKey(data)
 	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
-	if b, err := os.ReadFile(cfile); err == nil {
+	// Read without blocking and only as a regular file: a FIFO planted
+	// as the cache entry must not hang the hook (a hook that never
+	// answers lets the tool run).
+	if f, err := safeopen.Read(cfile, safeopen.Options{MaxBytes: 4 * MaxPolicyBytes}); err == nil {
+		b := f.Data
 		var p Policy
 		if json.Unmarshal(b, &p) == nil && p.SHA256 != "" {
 			p.File = path
@@ -136,7 +140,6 @@ type HookOptions struct {
 }
 
 // Paths under Root.
-func (o *HookOptions) stateDir() string { return filepath.Join(o.Root, ".vouch", "guard") }
 func (o *HookOptions) cacheDir() string { return filepath.Join(o.Root, ".vouch", "cache") }
 
 // AuditPath is the audit log under root.
@@ -187,7 +190,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 			rec := NewAuditRecord(start, out.Call, pol, out.Decision, cnt, o.Now().Sub(start))
 			rec.Harness = o.Harness
 			rec.Error = err.Error()
-			_ = AppendAudit(AuditPath(o.Root), rec)
+			_ = AppendAudit(o.Root, rec)
 		}
 		return out
 	}
@@ -214,7 +217,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	derived := Derive(call, o.Home, o.Root)
 	var sess *Session
 	if !o.NoState {
-		store := &Store{Dir: filepath.Join(o.stateDir(), "sessions")}
+		store := &Store{Root: o.Root, Dir: filepath.Join(".vouch", "guard", "sessions")}
 		sess, err = store.Open(call.SessionID)
 		if err != nil {
 			return fail(err)
@@ -246,7 +249,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 		if call.Phase == Post {
 			rec.FilesWritten = HashFiles(derived.Writes)
 		}
-		if err := AppendAudit(AuditPath(o.Root), rec); err != nil {
+		if err := AppendAudit(o.Root, rec); err != nil {
 			// An unrecorded decision is not trusted: deny.
 			return fail(err)
 		}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // Store is the session store: one append-only log per session under Dir,
@@ -26,8 +28,14 @@ import (
 // readers skip and the next writer terminates. The kernel drops the lock
 // when a process dies, so a crash never wedges the session. No dependency
 // is needed, and the log doubles as a readable history.
+//
+// The logs are opened confined below Root (see safeopen.Append): a
+// symbolic or hard link, FIFO or device planted where a log or one of its
+// directories should be is an error, never followed.
 type Store struct {
-	Dir string
+	// Root is the repository root; Dir the logs' directory below it
+	// (.vouch/guard/sessions). With Root "", Dir is the root itself.
+	Root, Dir string
 }
 
 // sessionRecord is one line of a session log.
@@ -49,18 +57,24 @@ type Session struct {
 }
 
 // sessionFile names a session's log by a hash of its id: ids come from
-// the agent and must not choose a path.
-func (s *Store) sessionFile(id string) string {
+// the agent and must not choose a path. It returns the root the log is
+// confined to and its name below it.
+func (s *Store) sessionFile(id string) (root, name string) {
 	sum := sha256.Sum256([]byte(id))
-	return filepath.Join(s.Dir, hex.EncodeToString(sum[:16])+".log")
+	name = hex.EncodeToString(sum[:16]) + ".log"
+	if s.Root == "" {
+		return s.Dir, name
+	}
+	return s.Root, filepath.Join(s.Dir, name)
 }
 
 // Open locks and reads a session's log, creating it if needed.
 func (s *Store) Open(id string) (*Session, error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	root, name := s.sessionFile(id)
+	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}
-	f, err := os.OpenFile(s.sessionFile(id), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := safeopen.Append(root, name, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}

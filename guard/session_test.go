@@ -21,7 +21,8 @@ func TestSessionTornLine(t *testing.T) {
 	}
 	sess.Close()
 	// Simulate a crash mid-write.
-	f, err := os.OpenFile(s.sessionFile("x"), os.O_WRONLY|os.O_APPEND, 0)
+	root, name := s.sessionFile("x")
+	f, err := os.OpenFile(filepath.Join(root, name), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestSessionTornLine(t *testing.T) {
 	if got := sess.Counters("Bash"); got != (Counters{Attempts: 1, Execs: 1, ToolCalls: 1}) {
 		t.Fatalf("counters = %+v", got)
 	}
-	data, _ := os.ReadFile(s.sessionFile("x"))
+	data, _ := os.ReadFile(filepath.Join(root, name))
 	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 {
 		t.Fatalf("log has %d lines, want 3 (record, torn fragment, record):\n%s", len(lines), data)
 	}
@@ -90,10 +91,10 @@ func TestSessionConcurrent(t *testing.T) {
 
 // Session ids choose no path.
 func TestSessionFileName(t *testing.T) {
-	s := &Store{Dir: "/state"}
+	s := &Store{Root: "/repo", Dir: ".vouch/guard/sessions"}
 	for _, id := range []string{"../../etc/passwd", "", "a/b"} {
-		if dir := filepath.Dir(s.sessionFile(id)); dir != "/state" {
-			t.Errorf("session %q stored in %s", id, dir)
+		if root, name := s.sessionFile(id); root != "/repo" || filepath.Dir(name) != ".vouch/guard/sessions" {
+			t.Errorf("session %q stored in %s below %s", id, name, root)
 		}
 	}
 }
@@ -109,5 +110,35 @@ func TestCountersConsecutiveFailures(t *testing.T) {
 	want := Counters{Attempts: 1, Execs: 4, ToolCalls: 3, ConsecutiveFailures: 2}
 	if got := sess.Counters("A"); got != want {
 		t.Fatalf("got %+v, want %+v", got, want)
+	}
+}
+
+// A link planted where a session log or the audit log should be is never
+// written through: the hook's state stays in files of its own.
+func TestStateLinksRefused(t *testing.T) {
+	repo := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(victim, []byte("safe\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{Root: repo, Dir: filepath.Join(".vouch", "guard", "sessions")}
+	_, name := s.sessionFile("x")
+	if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(repo, name)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open("x"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("session log through a symlink: %v, want a symbolic-link error", err)
+	}
+	if err := os.Symlink(victim, filepath.Join(repo, ".vouch", "guard", "audit.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendAudit(repo, AuditRecord{Decision: Allow}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("audit log through a symlink: %v, want a symbolic-link error", err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "safe\n" {
+		t.Errorf("the linked file was written: %q", data)
 	}
 }

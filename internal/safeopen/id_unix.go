@@ -16,3 +16,12 @@ func ID(fi fs.FileInfo) (FileID, bool) {
 	}
 	return FileID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
 }
+
+// links is the number of hard links to the file behind fi.
+func links(fi fs.FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
