@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -34,6 +35,9 @@ type redactors struct {
 	// Programs whose -p takes the password itself: mysql -pSECRET,
 	// docker login -p SECRET.
 	mysqlPass, loginPass *regexp.Regexp
+	// token finds candidates for bare high-entropy secrets (an AWS secret
+	// access key, a random API token with no known prefix).
+	token *regexp.Regexp
 }
 
 var secrets = sync.OnceValue(func() *redactors {
@@ -41,6 +45,17 @@ var secrets = sync.OnceValue(func() *redactors {
 		secretKey: regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|api[_-]?key|apikey|auth(orization)?|credential|private[_-]?key|session[_-]?key|cookie|bearer)`),
 		secretValues: []*regexp.Regexp{
 			regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`),
+			regexp.MustCompile(`-----BEGIN PGP PRIVATE KEY BLOCK-----[\s\S]*?(-----END PGP PRIVATE KEY BLOCK-----|$)`),
+			// Stripe, GitLab, npm, Hugging Face, Google OAuth, SendGrid,
+			// AWS temporary key ids, Slack webhooks.
+			regexp.MustCompile(`\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}`),
+			regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+			regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+			regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`),
+			regexp.MustCompile(`\bya29\.[A-Za-z0-9_-]{20,}`),
+			regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`),
+			regexp.MustCompile(`\bASIA[0-9A-Z]{16}\b`),
+			regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]+`),
 			regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}`),
 			regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{10,}`),
 			regexp.MustCompile(`\b(ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}`),
@@ -57,6 +72,7 @@ var secrets = sync.OnceValue(func() *redactors {
 		jsonSecret:   regexp.MustCompile(`(?i)("[a-z0-9_-]*(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|authorization|cookie|credentials?)[a-z0-9_-]*"\s*:\s*)"(?:[^"\\]|\\.)*"`),
 		userFlag:     regexp.MustCompile(`((?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/]+:)([^\s"']+)`),
 		mysqlPass:    regexp.MustCompile(`(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)([^\s"']+)`),
+		token:        regexp.MustCompile(`[A-Za-z0-9+/=_-]{32,}`),
 		loginPass:    regexp.MustCompile(`(?i)(\b(?:docker|podman|buildah|skopeo|helm|oras|nerdctl)\b[^|;&\n]*?\blogin\b[^|;&\n]*?\s-p[ =]?)([^\s"']+)`),
 	}
 })
@@ -75,7 +91,50 @@ func RedactText(s string) string {
 	s = p.urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
 	s = p.flagSecret.ReplaceAllString(s, "${1}"+Redacted)
 	s = p.assignment.ReplaceAllString(s, "${1}"+Redacted)
+	s = p.token.ReplaceAllStringFunc(s, func(t string) string {
+		if randomLooking(t) {
+			return Redacted
+		}
+		return t
+	})
 	return s
+}
+
+// randomLooking reports whether a word of 32 or more characters looks
+// like a generated secret rather than a name, a path or a hash: upper- and
+// lowercase letters and digits all present, few path separators, and a
+// character entropy above 4.3 bits (random base64 of that length measures
+// about 4.6-5; identifiers and words stay below 4.2). Hex digests (no
+// uppercase), UUIDs and paths are left alone, so the audit keeps what a
+// reader needs.
+func randomLooking(t string) bool {
+	var upper, lower, digit, slash bool
+	nslash := 0
+	counts := map[rune]int{}
+	for _, c := range t {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '/':
+			slash = true
+			nslash++
+		}
+		counts[c]++
+	}
+	if !upper || !lower || !digit || (slash && (nslash > 3 || t[0] == '/')) {
+		return false
+	}
+	h := 0.0
+	n := float64(len(t))
+	for _, k := range counts {
+		p := float64(k) / n
+		h -= p * math.Log2(p)
+	}
+	return h > 4.3
 }
 
 // Audit-size caps.

@@ -26,6 +26,26 @@ func TestRedactText(t *testing.T) {
 		{`curl https://user:hunter2pass@example.com/x`, []string{"hunter2pass"}, []string{"example.com"}},
 		{`export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789`, []string{"ghp_abcdef"}, []string{"export"}},
 		{`mkdir -p build/out && sort -u list`, nil, []string{"mkdir -p build/out", "sort -u list"}},
+		// Bare secrets: the value is the secret, with no key to give it away.
+		{`AKIAIOSFODNN7EXAMPLE`, []string{"AKIAIOSFODNN7EXAMPLE"}, nil},
+		{`aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, []string{"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}, []string{"aws configure set"}},
+		{`ghp_abcdefghijklmnopqrstuvwxyz0123456789`, []string{"ghp_abcdef"}, nil},
+		{`sk-proj-Abcdefghijklmnop1234567890`, []string{"Abcdefghijklmnop"}, nil},
+		{`sk_live_51HabcdefGHIJKLmnop1234`, []string{"51HabcdefGHIJKL"}, nil},
+		{`glpat-abcdefghij0123456789xyz`, []string{"abcdefghij0123456789"}, nil},
+		{`npm_abcdefghijklmnopqrstuvwxyz0123456789`, []string{"abcdefghijklmnop"}, nil},
+		{`token hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456`, []string{"AbCdEfGhIjKlMnOp"}, nil},
+		{`eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U`, []string{"dozjgNryP4J3jVmNHl0w5N"}, nil},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----", []string{"b3BlbnNzaC1rZXktdjEAAAAA"}, nil},
+		{"-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0AAAAA\n-----END PGP PRIVATE KEY BLOCK-----", []string{"lQOYBF0AAAAA"}, nil},
+		{`curl -H "X-Custom: Zx9Qm2Lp8Rt4Vw6Yb1Nc3Kd5Hf7Gj0Ss" https://x`, []string{"Zx9Qm2Lp8Rt4Vw6Yb1Nc3Kd5Hf7Gj0Ss"}, []string{"X-Custom", "https://x"}},
+		// What an audit reader needs stays: paths, tool names, hashes, ids.
+		{`/home/user/src/github.com/vouch-dev/vouch/guard/BenchmarkDecideWithTwelveRules_test.go`, nil, []string{"BenchmarkDecideWithTwelveRules_test.go", "/home/user/src"}},
+		{`e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855`, nil, []string{"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}},
+		{`git checkout 9fceb02d0ae598e95dc970b74767f19372d61af8`, nil, []string{"9fceb02d0ae598e95dc970b74767f19372d61af8"}},
+		{`mcp__github__create_pull_request_review_comment_reply`, nil, []string{"mcp__github__create_pull_request_review_comment_reply"}},
+		{`go test -run TestBuiltinDestructiveMatchesOptions1 ./guard`, nil, []string{"TestBuiltinDestructiveMatchesOptions1"}},
+		{`123e4567-e89b-12d3-a456-426614174000`, nil, []string{"123e4567-e89b-12d3-a456-426614174000"}},
 	}
 	for _, tt := range tests {
 		got := RedactText(tt.in)
