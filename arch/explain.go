@@ -163,6 +163,7 @@ func ruleNode(r *Rule) *yaml.Node {
 		put(body, "from", matcherNode(r.From))
 		put(body, "to", matcherNode(r.To))
 		putStr(body, "edge_kind", r.EdgeKind)
+		chains()
 	case ForbidImport:
 		put(body, "from", scalar(r.FromGlob))
 		put(body, "to", scalar(r.ToGlob))

@@ -35,7 +35,7 @@ rules:
   - name: rq
     require: {for: {kind: web}, has_edge_to: {ref_id: s}, edge_kind: uses}
   - name: fb
-    forbid: {from: {}, to: {tag: bottom}}
+    forbid: {from: {}, to: {tag: bottom}, indirect: true, max_chains: 2}
 `
 	m, err := Parse("a.yaml", []byte(src))
 	if err != nil {

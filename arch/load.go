@@ -753,8 +753,12 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		p.need(t, r.From.Pos.Line != 0, "require needs for")
 		p.need(t, r.To.Pos.Line != 0, "require needs has_edge_to")
 	case Forbid:
-		for _, kv := range p.fields(t.val, "forbid", []string{"edge_kind", "from", "to"}) {
+		for _, kv := range p.fields(t.val, "forbid", []string{"edge_kind", "from", "indirect", "max_chains", "to"}) {
 			switch kv.key {
+			case "indirect":
+				r.Indirect = p.boolean(kv.val, "indirect")
+			case "max_chains":
+				r.MaxChains = p.positive(kv.val, "max_chains")
 			case "from":
 				r.From = p.matcher(kv.val, "from")
 			case "to":

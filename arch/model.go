@@ -169,7 +169,8 @@ type Rule struct {
 	AllowSkip        bool
 	// Indirect makes deny and layers rules fail on chains of imports
 	// (A imports X imports B) as well as on direct imports, as
-	// import-linter's forbidden and layers contracts do.
+	// import-linter's forbidden and layers contracts do, and forbid rules
+	// on chains of graph edges of their kind.
 	Indirect bool
 	// DependencyTypes, when not empty, restricts a deny, layers or
 	// forbid_cycles rule to imports of these kinds (DependencyKinds);

@@ -242,6 +242,9 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			for _, k := range r.UnlessEdge {
 				add(atom("deny_unless", R, str(k)))
 			}
+			if r.Type == arch.Forbid && r.Indirect {
+				add(atom("forbid_indirect", R))
+			}
 			if r.Type == arch.Deny && r.Indirect {
 				// Search from the side with fewer candidates: an upper
 				// bound from ref_id and kind (the engine still decides

@@ -187,8 +187,11 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 			// Witnesses are rendered below for the first max_chains
 			// findings of the rule in output order.
 			f.Message = fmt.Sprintf("%s imports %s indirectly", f.From, f.To)
-			if r.Type == arch.Layers {
+			switch r.Type {
+			case arch.Layers:
 				f.Message = fmt.Sprintf("%s (layer %s) depends on %s (layer %s) through a chain of imports", f.From, layerName(res, r, f.From), f.To, layerName(res, r, f.To))
+			case arch.Forbid:
+				f.Message = fmt.Sprintf("%s reaches %s through a chain of graph edges", f.From, f.To)
 			}
 			f.Chain = []CycleEdge{}
 		}
@@ -283,6 +286,11 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 			adj = pr.adjacency()
 		}
 		g := adj
+		if r.Type == arch.Forbid {
+			// A forbid chain runs over the declared edges of its kind,
+			// each hop located at its declaration.
+			g = edgeAdjacency(res, r)
+		}
 		if r.Filtered() {
 			// The chain runs over the imports the rule keeps.
 			if fadj[r.Name] == nil {
@@ -306,6 +314,12 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 		for j := 0; j+1 < len(path); j++ {
 			e := CycleEdge{From: path[j], To: path[j+1]}
 			s := pr.sites[pair{path[j], path[j+1]}]
+			if r.Type == arch.Forbid {
+				s = nil
+				if p, ok := pr.edgePos[edgeKey{path[j], path[j+1], r.EdgeKind}]; ok && p.File != "" {
+					s = []Site{{File: p.File, Line: p.Line}}
+				}
+			}
 			if r.Filtered() {
 				s = ruleSites(res, r.Name, path[j], path[j+1])
 			}
@@ -318,6 +332,26 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 			f.Message += ": " + strings.Join(path, " -> ")
 		}
 	}
+}
+
+// edgeAdjacency is the declared graph a forbid rule walks: edges of its
+// kind (any kind without one), as sorted successor lists.
+func edgeAdjacency(res *datalog.Result, r *arch.Rule) map[string][]string {
+	k := ast.BaseTerm(ast.Variable{Symbol: "K"})
+	if r.EdgeKind != "" {
+		k = str(r.EdgeKind)
+	}
+	adj := map[string][]string{}
+	for _, e := range res.Query(atom("edge", ast.Variable{Symbol: "A"}, ast.Variable{Symbol: "B"}, k)) {
+		a, b := constStr(e.Args[0]), constStr(e.Args[1])
+		if !slices.Contains(adj[a], b) {
+			adj[a] = append(adj[a], b)
+		}
+	}
+	for _, v := range adj {
+		slices.Sort(v)
+	}
+	return adj
 }
 
 // ruleSites are the import sites behind a->b that filtered rule r sees

@@ -407,6 +407,14 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Indirect deny rule R searches chains backwards from the nodes its to matcher selects.", NumValue: 4767776157931695651},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Forbid rule R also fails on chains of graph edges (of its kind) between matching nodes.", NumValue: 4318307630407166753},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -1454,6 +1462,127 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Constant{Type: ast.NumberType},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -2667,57 +2796,58 @@ func semanticsUnit() parse.SourceUnit {
 // gives it for semanticsUnit(), built without analysing.
 func semanticsAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "cyc", Arity: 2}:            struct{}{},
-		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:   struct{}{},
-		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "deny", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:    struct{}{},
-		ast.PredicateSym{Symbol: "dep", Arity: 2}:            struct{}{},
-		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:       struct{}{},
-		ast.PredicateSym{Symbol: "edge", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "exempt", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "exempt_cyc", Arity: 2}:     struct{}{},
-		ast.PredicateSym{Symbol: "exempt_from", Arity: 3}:    struct{}{},
-		ast.PredicateSym{Symbol: "exempt_member", Arity: 3}:  struct{}{},
-		ast.PredicateSym{Symbol: "exempt_to", Arity: 3}:      struct{}{},
-		ast.PredicateSym{Symbol: "exempt_until", Arity: 3}:   struct{}{},
-		ast.PredicateSym{Symbol: "fi", Arity: 1}:             struct{}{},
-		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "fi_key", Arity: 4}:         struct{}{},
-		ast.PredicateSym{Symbol: "fi_target", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "fi_to_any", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "forbid", Arity: 3}:         struct{}{},
-		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}:   struct{}{},
-		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}:    struct{}{},
-		ast.PredicateSym{Symbol: "layer", Arity: 3}:          struct{}{},
-		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}: struct{}{},
-		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "layer_node", Arity: 3}:     struct{}{},
-		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "m_has_ref", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "m_kind", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "m_ref", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "m_tag", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "matcher", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "node", Arity: 2}:           struct{}{},
-		ast.PredicateSym{Symbol: "node_tag", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "require", Arity: 3}:        struct{}{},
-		ast.PredicateSym{Symbol: "rule", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "rule_edge_kind", Arity: 2}: struct{}{},
-		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}:  struct{}{},
-		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}: struct{}{},
-		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}:   struct{}{},
-		ast.PredicateSym{Symbol: "site_kind", Arity: 3}:      struct{}{},
-		ast.PredicateSym{Symbol: "today", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "cyc", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:    struct{}{},
+		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:       struct{}{},
+		ast.PredicateSym{Symbol: "deny", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:     struct{}{},
+		ast.PredicateSym{Symbol: "dep", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:        struct{}{},
+		ast.PredicateSym{Symbol: "edge", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "exempt", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "exempt_cyc", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "exempt_from", Arity: 3}:     struct{}{},
+		ast.PredicateSym{Symbol: "exempt_member", Arity: 3}:   struct{}{},
+		ast.PredicateSym{Symbol: "exempt_to", Arity: 3}:       struct{}{},
+		ast.PredicateSym{Symbol: "exempt_until", Arity: 3}:    struct{}{},
+		ast.PredicateSym{Symbol: "fi", Arity: 1}:              struct{}{},
+		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "fi_key", Arity: 4}:          struct{}{},
+		ast.PredicateSym{Symbol: "fi_target", Arity: 2}:       struct{}{},
+		ast.PredicateSym{Symbol: "fi_to_any", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "forbid", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}:    struct{}{},
+		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}:     struct{}{},
+		ast.PredicateSym{Symbol: "layer", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}:  struct{}{},
+		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "layer_node", Arity: 3}:      struct{}{},
+		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "m_has_ref", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "m_kind", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "m_ref", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "m_tag", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "matcher", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "node", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "node_tag", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "require", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "rule", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "rule_edge_kind", Arity: 2}:  struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}:   struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}:  struct{}{},
+		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}:    struct{}{},
+		ast.PredicateSym{Symbol: "site_kind", Arity: 3}:       struct{}{},
+		ast.PredicateSym{Symbol: "today", Arity: 1}:           struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "chain", Arity: 3}:              struct{}{},
@@ -2739,9 +2869,11 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               struct{}{},
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  struct{}{},
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              struct{}{},
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                struct{}{},
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   struct{}{},
@@ -3746,6 +3878,127 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Constant{Type: ast.NumberType},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "MF"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "A"}, Right: ast.Variable{Symbol: "B"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -5786,6 +6039,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -5800,6 +6072,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Forbid rule R also fails on chains of graph edges (of its kind) between matching nodes.", NumValue: 4318307630407166753},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -5832,6 +6119,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "greach", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -6897,6 +7203,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "greach", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "ind_dst", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -6922,6 +7231,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "direct", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
@@ -6967,28 +7279,30 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                22,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              51,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         44,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         45,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       46,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              38,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              53,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         46,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         47,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       48,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              39,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
 		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          29,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             39,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             40,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
 		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       12,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         48,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         50,
 		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        13,
 		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        18,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      52,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        49,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           50,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      54,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        51,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           52,
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               19,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  41,
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        30,
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              14,
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                23,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             31,
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      4,
 		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      5,
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   15,
@@ -6997,28 +7311,28 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   16,
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        8,
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           24,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            31,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            32,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              40,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            32,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            33,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              42,
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            17,
 		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          25,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          33,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   47,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          34,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   49,
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       9,
 		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           20,
 		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         26,
 		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           27,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             34,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        35,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             35,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        36,
 		ast.PredicateSym{Symbol: "matches", Arity: 2}:            28,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              41,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         42,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              43,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         44,
 		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             21,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        43,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             36,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                37,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        45,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             37,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                38,
 		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       10,
 		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      11,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          53,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          55,
 	}}
 }
