@@ -209,3 +209,48 @@ func TestBuiltinDestructive(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPFacts: an MCP tool (or any tool) that takes a command or paths
+// under the usual argument names gets the same facts as Bash, Read and
+// Write, so the built-in sets cover it.
+func TestMCPFacts(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo]\n"
+	p, err := LoadPolicy("b.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool string
+		args map[string]any
+		rule string // "" means allowed
+	}{
+		{"mcp__shell__run", map[string]any{"command": "sudo rm -rf /"}, "destructive-rm-outside-repo"},
+		{"mcp__shell__exec", map[string]any{"cmd": "cat ~/.ssh/id_rsa"}, "sensitive-reads-files"},
+		{"mcp__ci__run_script", map[string]any{"script": "cd / && rm -rf etc"}, "destructive-rm-outside-repo"},
+		{"mcp__docker__exec", map[string]any{"command": []any{"rm", "-rf", "/"}}, "destructive-rm-outside-repo"},
+		{"mcp__docker__exec", map[string]any{"command": []any{"sh", "-c", "git push --force"}}, "destructive-force-push"},
+		{"mcp__docker__exec", map[string]any{"command": []any{"echo", "rm -rf /"}}, ""},
+		{"mcp__filesystem__read_file", map[string]any{"path": "/repo/.env"}, "sensitive-reads-files"},
+		{"mcp__filesystem__read_multiple_files", map[string]any{"paths": []any{"/repo/a.go", "/repo/.aws/credentials"}}, "sensitive-reads-files"},
+		{"mcp__filesystem__write_file", map[string]any{"path": "/etc/cron.d/x", "content": "x"}, "writes-outside-repo"},
+		{"mcp__filesystem__move_file", map[string]any{"source": "/repo/a", "destination": "/tmp/../etc/a"}, "writes-outside-repo"},
+		{"mcp__filesystem__delete_file", map[string]any{"path": "/home/u/notes"}, "writes-outside-repo"},
+		{"mcp__filesystem__write_file", map[string]any{"path": "/repo/src/a.go", "content": "x"}, ""},
+		{"mcp__filesystem__read_file", map[string]any{"path": "/etc/hosts"}, ""},
+		{"mcp__github__create_issue", map[string]any{"title": "rm -rf /", "body": "cat .env"}, ""},
+	}
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: tt.tool, Cwd: "/repo", Args: tt.args}
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.rule == "" && d.Decision != Allow || tt.rule != "" && (d.Decision != Deny || d.Rule() != tt.rule) {
+			t.Errorf("%s %v: %s by %q, want rule %q (facts %+v)", tt.tool, tt.args, d.Decision, d.Rule(), tt.rule, Derive(&c, "/home/u", "/repo"))
+		}
+	}
+}

@@ -76,6 +76,60 @@ var pathKeys = []string{"absolute_path", "destination", "dir", "directory", "dst
 var writeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true,
 	"write_file": true, "replace": true, "edit_file": true, "create_file": true, "str_replace_editor": true, "edit": true, "create": true}
 
+// pathListKeys are argument names that hold a list of paths (the MCP
+// filesystem server's read_multiple_files takes paths: [...]).
+var pathListKeys = []string{"file_paths", "files", "paths"}
+
+// shellKeys are argument names whose value is a shell command line, or an
+// argument vector when it is a list: Bash's command, and the command, cmd
+// and script arguments MCP servers and other harnesses use for the same.
+var shellKeys = []string{"cmd", "command", "script", "shell_command"}
+
+// toolWrites classifies a tool's path arguments: written (Write, Edit,
+// Gemini's write_file, an MCP tool whose own name says write, edit,
+// create, move ...) or removed (a name that says delete or remove), else
+// read. For mcp__server__tool only the tool part counts.
+func toolWrites(tool string) (write, remove bool) {
+	if writeTools[tool] {
+		return true, false
+	}
+	name := tool
+	if strings.HasPrefix(name, "mcp__") {
+		if i := strings.LastIndex(name, "__"); i > len("mcp") {
+			name = name[i+2:]
+		}
+	} else {
+		return false, false
+	}
+	name = strings.ToLower(name)
+	for _, v := range []string{"delete", "remove", "unlink", "rmdir", "trash"} {
+		if strings.Contains(name, v) {
+			return false, true
+		}
+	}
+	for _, v := range []string{"write", "edit", "create", "update", "append", "put", "save", "move", "rename", "patch", "replace", "mkdir", "upload", "insert", "set_"} {
+		if strings.Contains(name, v) {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// stringsOf returns the non-empty strings of a list argument.
+func stringsOf(v any) []string {
+	l, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, x := range l {
+		if s, ok := x.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // urlKeys hold a URL a tool fetches.
 var urlKeys = []string{"endpoint", "uri", "url"}
 
@@ -96,21 +150,31 @@ func Derive(c *Call, home, root string) *CallFacts {
 			}
 		}
 	}
-	for _, k := range pathKeys {
-		s, ok := c.Args[k].(string)
-		if !ok || s == "" {
-			continue
-		}
+	write, remove := toolWrites(c.Tool)
+	addPath := func(s string) {
 		p, err := canonpath.Canonical(s, f.Cwd, f.Home)
 		if err != nil {
 			// A path that cannot be made canonical (a NUL byte) is kept
 			// as a fact that lies within no directory.
 			p = "invalid:" + strings.ReplaceAll(s, "\x00", "\\0")
 		}
-		if writeTools[c.Tool] {
+		switch {
+		case remove:
+			f.Deletes = append(f.Deletes, p)
+		case write:
 			f.Writes = append(f.Writes, p)
-		} else {
+		default:
 			f.Reads = append(f.Reads, p)
+		}
+	}
+	for _, k := range pathKeys {
+		if s, ok := c.Args[k].(string); ok && s != "" {
+			addPath(s)
+		}
+	}
+	for _, k := range pathListKeys {
+		for _, s := range stringsOf(c.Args[k]) {
+			addPath(s)
 		}
 	}
 	for _, k := range urlKeys {
@@ -118,8 +182,24 @@ func Derive(c *Call, home, root string) *CallFacts {
 			f.URLs = append(f.URLs, s)
 		}
 	}
-	if cmd, ok := c.Args["command"].(string); ok && cmd != "" {
-		f.shell(cmd)
+	for _, k := range shellKeys {
+		switch v := c.Args[k].(type) {
+		case string:
+			if v != "" {
+				f.shell(v)
+			}
+		case []any:
+			// An argument vector (["rm", "-rf", "/"]) runs without a
+			// shell: quote each element so it stays one word.
+			argv := stringsOf(v)
+			if len(argv) == len(v) && len(argv) > 0 {
+				q := make([]string, len(argv))
+				for i, a := range argv {
+					q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+				}
+				f.shell(strings.Join(q, " "))
+			}
+		}
 	}
 	for _, u := range f.URLs {
 		if h := hostOf(u); h != "" {
@@ -174,8 +254,12 @@ func (f *CallFacts) shell(cmd string) {
 		f.Dynamic = true
 		return
 	}
-	f.ShellError = sf.ParseError
-	f.Dynamic = sf.Incomplete
+	// A call may carry more than one command (command and script): the
+	// first parse error and any incompleteness stand.
+	if f.ShellError == "" {
+		f.ShellError = sf.ParseError
+	}
+	f.Dynamic = f.Dynamic || sf.Incomplete
 	f.Reads = append(f.Reads, sf.Reads...)
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)
