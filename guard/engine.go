@@ -221,6 +221,13 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 		}
 	}
 	for i, r := range p.Rules {
+		if !selects(r.Tools, call.Tool) {
+			// A rule none of whose selectors matches the tool cannot
+			// apply (applies/1 needs rule_selects_tool), so its
+			// condition is neither evaluated nor sent: a Bash call
+			// skips every Write rule's regexes and facts.
+			continue
+		}
 		id := ast.String(r.ID)
 		if !r.Enabled {
 			b.add("rule_disabled", id)
@@ -231,9 +238,7 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 		if r.Action != "" {
 			b.add("rule_action", id, mname("/"+r.Action))
 		}
-		if selects(r.Tools, call.Tool) {
-			b.add("rule_selects_tool", id)
-		}
+		b.add("rule_selects_tool", id)
 		switch r.Kind {
 		case KindPre, KindPost:
 			b.add("rule", id, mname("/"+r.Kind), ast.Number(int64(bandRules+i)))
