@@ -20,6 +20,12 @@ bench:
 bench-vs-conftest rounds="5":
     testdata/bench/vs-conftest.sh {{rounds}}
 
+# Whole-process comparison of `vouch guard` with Edictum's Go gate on
+# guard/testdata/bench12.yaml (docs/guard.md, Latency); set EDICTUM to its
+# binary, else only vouch and an empty Go program are timed.
+bench-vs-edictum runs="50":
+    testdata/bench/vs-edictum.sh {{runs}}
+
 # Fuzz every fuzz target for a while each (`just fuzz 2m` for longer).
 fuzz fuzztime="30s":
     #!/usr/bin/env bash
