@@ -346,30 +346,37 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	// Another tool's rules are grouped by its contracts, in file order,
 	// each headed KEPT or BROKEN as that tool's summary says; their
 	// findings come first, then any of vouch's own rules.
-	findings := r.Findings
+	// An item is a finding to print, or (kept set) a contract kept
+	// without any finding, printed where the contract stands.
+	type item struct {
+		kept string
+		f    Finding
+	}
+	items := make([]item, 0, len(r.Findings))
 	group := r.groups()
-	if len(r.Contracts) > 0 {
-		findings = make([]Finding, 0, len(r.Findings))
-		for _, c := range r.Contracts {
-			for _, f := range r.Findings {
-				if group[f.Rule] == c.Name {
-					findings = append(findings, f)
-				}
-			}
+	for _, c := range r.Contracts {
+		if c.Status == ContractKept && c.Errors+c.Warnings == 0 {
+			items = append(items, item{kept: c.Name})
+			continue
 		}
 		for _, f := range r.Findings {
-			if group[f.Rule] == "" {
-				findings = append(findings, f)
-			}
-		}
-		for _, c := range r.Contracts {
-			if c.Status == ContractKept && c.Errors+c.Warnings == 0 {
-				fmt.Fprintf(bw, "\n%s %s KEPT\n", paint("32", "✓"), paint("1", c.Name))
+			if group[f.Rule] == c.Name {
+				items = append(items, item{f: f})
 			}
 		}
 	}
+	for _, f := range r.Findings {
+		if group[f.Rule] == "" {
+			items = append(items, item{f: f})
+		}
+	}
 	last, lastGroup := "", ""
-	for _, f := range findings {
+	for _, it := range items {
+		if it.kept != "" {
+			fmt.Fprintf(bw, "\n%s %s KEPT\n", paint("32", "✓"), paint("1", it.kept))
+			continue
+		}
+		f := it.f
 		if g := group[f.Rule]; g != "" && g != lastGroup {
 			lastGroup = g
 			mark, status := paint("31", "✗"), "BROKEN"
