@@ -45,6 +45,10 @@ type Options struct {
 	PythonRoots []string
 	// Workers is the number of parallel extractors; 0 means GOMAXPROCS.
 	Workers int
+	// Only, when set, is the one repository-relative file whose imports
+	// are extracted; the rest of the tree still informs resolution. The
+	// cache is read but not rewritten, so a one-file scan never prunes it.
+	Only string
 }
 
 // Stats describes the work a Scan did.
@@ -81,6 +85,82 @@ type fileOut struct {
 	// how: 0 extracted, 1 cache hit by stat, 2 cache hit by hash, 3 skipped
 	how   int
 	bytes int64
+}
+
+// langNames lists the selected languages for messages.
+func langNames(want map[Lang]bool) string {
+	var names []string
+	for _, l := range Langs() {
+		if want[l] {
+			names = append(names, string(l))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// ScanPath is Scan of a directory, or of one file: then only that file's
+// imports are listed, resolved against the repository that holds it (the
+// nearest parent directory with .git, else the working directory when it
+// holds the file, else the file's directory). It returns the root used;
+// record paths are relative to it.
+func ScanPath(ctx context.Context, path string, opts Options) (*Result, string, error) {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		res, err := Scan(ctx, path, opts)
+		return res, path, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("%s is neither a directory nor a regular file", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	root := fileRoot(abs)
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return nil, "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	opts.Only = filepath.ToSlash(rel)
+	res, err := Scan(ctx, root, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	// Warnings about other files (a missed Python root, an unreadable
+	// directory) are not about the file asked for.
+	kept := res.Warnings[:0]
+	for _, w := range res.Warnings {
+		if w.File == opts.Only || w.File == "" {
+			kept = append(kept, w)
+		}
+	}
+	res.Warnings = kept
+	return res, root, nil
+}
+
+// fileRoot is the repository root for a file at the absolute path abs.
+func fileRoot(abs string) string {
+	dir := filepath.Dir(abs)
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if real, err := filepath.EvalSymlinks(wd); err == nil {
+			wd = real
+		}
+		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return wd
+		}
+	}
+	return dir
 }
 
 // Scan walks root and returns every import in the selected languages,
@@ -130,9 +210,12 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	var sources []source
 	for _, f := range list.files {
 		repo.Files[f] = true
-		if l, ok := LangOf(f); ok && want[l] {
+		if l, ok := LangOf(f); ok && want[l] && (opts.Only == "" || f == opts.Only) {
 			sources = append(sources, source{f, l})
 		}
+	}
+	if opts.Only != "" && len(sources) == 0 {
+		return nil, fmt.Errorf("%s is not a source file vouch reads (%s), or is excluded", opts.Only, langNames(want))
 	}
 	res := &Result{Warnings: list.warnings}
 	resolvers := map[Lang]resolver{}
@@ -225,7 +308,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	if len(entries) != len(c.byPath) {
 		dirty = true
 	}
-	if !opts.NoCache && dirty {
+	if !opts.NoCache && dirty && opts.Only == "" {
 		if err := saveCache(abs, entries); err != nil {
 			res.Warnings = append(res.Warnings, Warning{File: ".vouch/cache", Message: err.Error()})
 		}
