@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 // BenchmarkExplain500 explains a rulespec of 500 predicates (a mix of rule
@@ -41,7 +43,7 @@ func BenchmarkExplain500(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := ex.WriteText(io.Discard); err != nil {
+		if err := ex.WriteText(io.Discard, output.Painter{}); err != nil {
 			b.Fatal(err)
 		}
 	}

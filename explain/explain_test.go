@@ -15,6 +15,8 @@ import (
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/selectors"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 func mustRulespec(t testing.TB, src string) *rulespec.Rulespec {
@@ -304,7 +306,7 @@ func TestCitationsCapped(t *testing.T) {
 		t.Errorf("got %d citations, %d omitted; want %d, 7", len(o.Citations), o.CitationsOmitted, maxCitations)
 	}
 	var b strings.Builder
-	if err := ex.WriteText(&b); err != nil {
+	if err := ex.WriteText(&b, output.Painter{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "    ... and 7 more cited paths\n") {

@@ -19,13 +19,15 @@ func (e *Explanation) WriteJSON(w io.Writer) error {
 
 // WriteText writes the explanation for a person: per predicate, the
 // sentence, its provenance, selectors, and with an envelope the outcome and
-// its derivation, then the clauses it compiled to.
-func (e *Explanation) WriteText(w io.Writer) error {
+// its derivation, then the clauses it compiled to. p colours the outcome
+// (PASS, FAIL, an observed failure) and warnings.
+func (e *Explanation) WriteText(w io.Writer, p output.Painter) error {
 	var b strings.Builder
 	for _, warn := range e.Warnings {
-		b.WriteString("warning: " + warn + "\n")
+		b.WriteString(p.Warn("warning:") + " " + warn + "\n")
 	}
-	for i, p := range e.Predicates {
+	for i, pr := range e.Predicates {
+		p, paint := pr, p
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -42,8 +44,15 @@ func (e *Explanation) WriteText(w io.Writer) error {
 			if p.Outcome.Vacuous {
 				status += " (vacuous)"
 			}
-			if p.Outcome.Observed {
-				status += " (observed: reported, not enforced)"
+			switch {
+			case p.Outcome.Observed:
+				status = paint.Warn(status + " (observed: reported, not enforced)")
+			case p.Outcome.Status == "fail":
+				status = paint.Fail(status)
+			case p.Outcome.Status == "pass" && !p.Outcome.Vacuous:
+				status = paint.Pass(status)
+			case p.Outcome.Vacuous:
+				status = paint.Warn(status)
 			}
 			head = status + " " + head
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 // Formats lists the output formats WriteResult accepts.
@@ -19,14 +21,17 @@ func Formats() []string { return []string{"text", "json", "dl"} }
 //
 // where target is the reason for unresolved imports. Warnings are not
 // part of text output; callers print them to stderr.
-func WriteText(w io.Writer, res *Result) error {
+// p colours an unresolved import.
+func WriteText(w io.Writer, res *Result, p output.Painter) error {
 	bw := bufio.NewWriter(w)
 	for _, r := range res.Records {
 		target := r.Resolution.Target
+		kind := string(r.Resolution.Kind)
 		if r.Resolution.Kind == Unresolved {
 			target = "(" + r.Resolution.Reason + ")"
+			kind = p.Fail(kind)
 		}
-		fmt.Fprintf(bw, "%s:%d:%d %s %s %s -> %s %s\n", r.File, r.Line, r.Column, r.Lang, r.Kind, r.Spec, r.Resolution.Kind, target)
+		fmt.Fprintf(bw, "%s:%d:%d %s %s %s -> %s %s\n", r.File, r.Line, r.Column, r.Lang, r.Kind, r.Spec, kind, target)
 	}
 	return bw.Flush()
 }

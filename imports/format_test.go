@@ -13,6 +13,8 @@ import (
 	"github.com/google/mangle/analysis"
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/parse"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 // update rewrites golden files instead of comparing against them; it is
@@ -39,7 +41,7 @@ func TestWriteFormatsGolden(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer, *Result) error
 	}{
-		{"imports.txt", func(b *bytes.Buffer, r *Result) error { return WriteText(b, r) }},
+		{"imports.txt", func(b *bytes.Buffer, r *Result) error { return WriteText(b, r, output.Painter{}) }},
 		{"imports.json", func(b *bytes.Buffer, r *Result) error { return WriteJSON(b, r) }},
 		{"imports.dl", func(b *bytes.Buffer, r *Result) error { return WriteDatalog(b, r) }},
 	} {

@@ -1,6 +1,9 @@
 package imports
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestGoResolverMajorVersion checks that a /vN element (N >= 2) after a
 // code host's owner/repo stays in the external module name when go.mod does
@@ -44,7 +47,7 @@ func TestGoResolverMajorVersion(t *testing.T) {
 		{"github.com/req/old/v2/pkg", ext("github.com/req/old")},
 	}
 	for _, tt := range tests {
-		if got := r.resolve("main.go", Site{Kind: KindImport, Spec: tt.spec}); got != tt.want {
+		if got := r.resolve("main.go", Site{Kind: KindImport, Spec: tt.spec}); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("resolve(main.go, %q) = %+v, want %+v", tt.spec, got, tt.want)
 		}
 	}

@@ -518,7 +518,7 @@ func (r *jsResolver) relative(file, spec string) Resolution {
 	if f != "" {
 		return Resolution{Kind: Internal, Target: f}
 	}
-	return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("no file matches %s (tried %s)", spec, strings.Join(tried, ", "))}
+	return Resolution{Kind: Unresolved, Reason: "no file matches " + spec, Tried: tried}
 }
 
 // tsconfigFor returns the configuration of the nearest tsconfig.json at or

@@ -3,6 +3,7 @@ package imports
 import (
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestJSResolve(t *testing.T) {
 		{"declaration file", "src/esm.ts", "./lib/types", in("src/lib/types.d.ts")},
 		{"parent dir", "src/utils/str.ts", "../a", in("src/a.ts")},
 		{"missing relative", "src/esm.ts", "./nope",
-			Resolution{Kind: Unresolved, Reason: "no file matches ./nope (tried nope.ts, nope.tsx, nope.d.ts, nope.js, nope.jsx, nope.mjs, nope.cjs, nope.mts, nope.cts, nope.json, nope/index.ts, nope/index.tsx, nope/index.d.ts, nope/index.js, nope/index.jsx, nope/index.mjs, nope/index.cjs, nope/index.mts, nope/index.cts, nope/index.json)"}},
+			Resolution{Kind: Unresolved, Reason: "no file matches ./nope", Tried: []string{"nope.ts", "nope.tsx", "nope.d.ts", "nope.js", "nope.jsx", "nope.mjs", "nope.cjs", "nope.mts", "nope.cts", "nope.json", "nope/index.ts", "nope/index.tsx", "nope/index.d.ts", "nope/index.js", "nope/index.jsx", "nope/index.mjs", "nope/index.cjs", "nope/index.mts", "nope/index.cts", "nope/index.json"}}},
 		{"outside repo", "src/esm.ts", "../../x", Resolution{Kind: Unresolved, Reason: "../../x points outside the repository"}},
 		{"paths star via extends", "src/esm.ts", "@app/a", in("src/a.ts")},
 		{"paths longest prefix", "src/esm.ts", "@app/utils/str", in("src/utils/str.ts")},
@@ -97,7 +98,7 @@ func TestJSResolve(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for _, tt := range tests {
-				if got := r.resolve(tt.file, Site{Spec: tt.spec}); got != tt.want {
+				if got := r.resolve(tt.file, Site{Spec: tt.spec}); !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("concurrent resolve(%q, %q) = %+v, want %+v", tt.file, tt.spec, got, tt.want)
 				}
 			}

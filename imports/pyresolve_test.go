@@ -1,6 +1,9 @@
 package imports
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestPythonRelativeBeyondTopLevel checks that a relative import climbing
 // above the file's top-level package is unresolved, as CPython's ImportError,
@@ -74,7 +77,7 @@ func TestPythonRelativeBeyondTopLevel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := r.resolve(tt.file, tt.site); got != tt.want {
+			if got := r.resolve(tt.file, tt.site); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("resolve(%s, %+v) = %+v, want %+v", tt.file, tt.site, got, tt.want)
 			}
 		})
@@ -95,7 +98,7 @@ func TestPythonRelativeBeyondTopLevel(t *testing.T) {
 		{"nspkg/views.py", from("..", "x"), beyond("..")},
 	}
 	for _, tt := range more {
-		if got := r.resolve(tt.file, tt.site); got != tt.want {
+		if got := r.resolve(tt.file, tt.site); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("configured roots: resolve(%s, %+v) = %+v, want %+v", tt.file, tt.site, got, tt.want)
 		}
 	}

@@ -52,6 +52,11 @@ type Resolution struct {
 	Target string `json:"target,omitempty"`
 	// Reason explains an Unresolved import.
 	Reason string `json:"reason,omitempty"`
+	// Tried lists the candidate files an Unresolved relative import was
+	// looked for at (JS/TS: relative to the importing file's directory;
+	// Rust: repository-relative), for --format json; the text format
+	// prints only the one resolution.
+	Tried []string `json:"tried,omitempty"`
 }
 
 // Record is one import site.

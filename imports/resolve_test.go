@@ -3,6 +3,7 @@ package imports
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -76,7 +77,7 @@ func TestGoResolver(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := r.resolve(tt.file, Site{Kind: KindImport, Spec: tt.spec})
-		if got != tt.want {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("resolve(%s, %q) = %+v, want %+v", tt.file, tt.spec, got, tt.want)
 		}
 	}
@@ -97,7 +98,7 @@ func TestGoResolverWorkspace(t *testing.T) {
 	if len(warns) != 1 || warns[0].Line != 6 {
 		t.Errorf("want one warning for go.work line 6 (./missing), got %v", warns)
 	}
-	if got := r.resolve("a/a.go", Site{Spec: "example.com/b/pkg/q"}); got != (Resolution{Kind: Internal, Target: "b/pkg/q"}) {
+	if got := r.resolve("a/a.go", Site{Spec: "example.com/b/pkg/q"}); !reflect.DeepEqual(got, Resolution{Kind: Internal, Target: "b/pkg/q"}) {
 		t.Errorf("cross-module import = %+v", got)
 	}
 }
@@ -159,7 +160,7 @@ func TestPythonResolver(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := r.resolve(tt.file, tt.site)
-		if got != tt.want {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("resolve(%s, %+v) = %+v, want %+v", tt.file, tt.site, got, tt.want)
 		}
 	}
@@ -169,7 +170,7 @@ func TestPythonResolver(t *testing.T) {
 	if len(warns) != 1 || warns[0].File != "nowhere" {
 		t.Errorf("want a warning for the empty root, got %v", warns)
 	}
-	if got := r.resolve("src/app/core.py", imp("app.core")); got != (Resolution{Kind: Unresolved, Reason: "module app.core: no module core in services/api/app"}) {
+	if got := r.resolve("src/app/core.py", imp("app.core")); !reflect.DeepEqual(got, Resolution{Kind: Unresolved, Reason: "module app.core: no module core in services/api/app"}) {
 		t.Errorf("with configured roots, app.core = %+v", got)
 	}
 }

@@ -498,5 +498,5 @@ func (r *rustResolver) resolveMod(file string, s Site) Resolution {
 	if f != "" {
 		return Resolution{Kind: Internal, Target: f}
 	}
-	return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("no file for mod %s (tried %s)", s.Spec, strings.Join(tried, ", "))}
+	return Resolution{Kind: Unresolved, Reason: "no file for mod " + s.Spec, Tried: tried}
 }

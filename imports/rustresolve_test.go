@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestRustResolve(t *testing.T) {
 		{"path attribute missing", app + "main.rs", Site{Kind: KindMod, Spec: "nope.rs"},
 			Resolution{Kind: Unresolved, Reason: `no file crates/app/src/nope.rs for #[path = "nope.rs"]`}},
 		{"missing mod", app + "main.rs", Site{Kind: KindMod, Spec: "missing"},
-			Resolution{Kind: Unresolved, Reason: "no file for mod missing (tried crates/app/src/missing.rs, crates/app/src/missing/mod.rs)"}},
+			Resolution{Kind: Unresolved, Reason: "no file for mod missing", Tried: []string{"crates/app/src/missing.rs", "crates/app/src/missing/mod.rs"}}},
 		{"mod in inline mod", app + "main.rs", Site{Kind: KindMod, Spec: "net::http"}, in(app + "net/http.rs")},
 		{"crate path deepest module", app + "config/loader.rs", Site{Kind: KindUse, Spec: "crate::net::http::Client"}, in(app + "net/http.rs")},
 		{"crate path item in root", app + "config/loader.rs", Site{Kind: KindUse, Spec: "crate::VERSION"}, in(app + "main.rs")},
@@ -70,7 +71,7 @@ func TestRustResolve(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for _, tt := range tests {
-				if got := r.resolve(tt.file, tt.site); got != tt.want {
+				if got := r.resolve(tt.file, tt.site); !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("concurrent resolve(%q, %+v) = %+v", tt.file, tt.site, got)
 				}
 			}

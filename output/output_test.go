@@ -240,3 +240,26 @@ func TestCheckOutDir(t *testing.T) {
 		}
 	}
 }
+
+func TestPainter(t *testing.T) {
+	on, off := Painter{On: true}, Painter{}
+	if got := on.Fail("FAIL"); got != "\x1b[31;1mFAIL\x1b[0m" {
+		t.Errorf("Fail = %q", got)
+	}
+	if got := on.Pass("ok") + on.Warn("w"); got != "\x1b[32mok\x1b[0m\x1b[33mw\x1b[0m" {
+		t.Errorf("Pass+Warn = %q", got)
+	}
+	if got := off.Fail("FAIL") + on.Pass(""); got != "FAIL" {
+		t.Errorf("off or empty = %q", got)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if p, err := NewPainter("always", &bytes.Buffer{}); err != nil || !p.On {
+		t.Errorf("NewPainter(always) = %+v, %v", p, err)
+	}
+	if p, err := NewPainter("auto", os.Stdout); err != nil || p.On {
+		t.Errorf("NewPainter(auto) with NO_COLOR = %+v, %v", p, err)
+	}
+	if _, err := NewPainter("blue", os.Stdout); err == nil {
+		t.Error("NewPainter(blue) succeeded")
+	}
+}

@@ -19,10 +19,10 @@ func DefaultPath(outDir, envelope string) string {
 }
 
 // WriteProblems lists every way a receipt does not hold, one FAIL line each.
-func WriteProblems(w io.Writer, probs []Problem) error {
+func WriteProblems(w io.Writer, probs []Problem, paint output.Painter) error {
 	var b strings.Builder
 	for _, p := range probs {
-		fmt.Fprintf(&b, "FAIL %s: %s\n", p.Subject, p.Msg)
+		fmt.Fprintf(&b, "%s %s: %s\n", paint.Fail("FAIL"), p.Subject, p.Msg)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -31,7 +31,7 @@ func WriteProblems(w io.Writer, probs []Problem) error {
 // WriteOK describes a receipt that holds: how it was checked (opts.Key
 // set means the MAC was), the files it covers, the verdict, and notes on
 // what was accepted rather than checked. path is the receipt's file.
-func (r *Receipt) WriteOK(w io.Writer, path string, opts Options) error {
+func (r *Receipt) WriteOK(w io.Writer, path string, opts Options, paint output.Painter) error {
 	var b strings.Builder
 	how := "hashes match; unsigned, so the receipt itself is not authenticated"
 	if opts.Key != nil {
@@ -41,8 +41,8 @@ func (r *Receipt) WriteOK(w io.Writer, path string, opts Options) error {
 	for _, p := range r.Predicates {
 		ids = append(ids, fmt.Sprintf("%d:%s", p.Index, p.Status))
 	}
-	fmt.Fprintf(&b, "OK %s: %s\n  rulespec %s sha256:%s\n  envelope %s sha256:%s\n  program  %s sha256:%s\n",
-		path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256)
+	fmt.Fprintf(&b, "%s %s: %s\n  rulespec %s sha256:%s\n  envelope %s sha256:%s\n  program  %s sha256:%s\n",
+		paint.Pass("OK"), path, how, r.Rulespec.Path, r.Rulespec.SHA256, r.Envelope.Path, r.Envelope.SHA256, r.Program.Path, r.Program.SHA256)
 	if r.Config != nil {
 		fmt.Fprintf(&b, "  config   %s sha256:%s\n", r.Config.Path, r.Config.SHA256)
 	}

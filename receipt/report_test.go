@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 func TestDefaultPath(t *testing.T) {
@@ -23,7 +25,7 @@ func TestDefaultPath(t *testing.T) {
 
 func TestWriteProblems(t *testing.T) {
 	var b strings.Builder
-	if err := WriteProblems(&b, []Problem{{Subject: "rulespec", Msg: "changed"}, {Subject: "mac", Msg: "invalid"}}); err != nil {
+	if err := WriteProblems(&b, []Problem{{Subject: "rulespec", Msg: "changed"}, {Subject: "mac", Msg: "invalid"}}, output.Painter{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff("FAIL rulespec: changed\nFAIL mac: invalid\n", b.String()); diff != "" {
@@ -57,7 +59,7 @@ func TestWriteOK(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := r.WriteOK(&b, path, tt.opts); err != nil {
+			if err := r.WriteOK(&b, path, tt.opts, output.Painter{}); err != nil {
 				t.Fatal(err)
 			}
 			rest := b.String()

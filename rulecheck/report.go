@@ -57,16 +57,16 @@ func CheckFiles(paths []string) (*Report, error) {
 func (r *Report) WriteJSON(w io.Writer) error { return output.WriteJSON(w, r) }
 
 // WriteText writes each warning as file:line:col: warning: message [code],
-// then one summary line per file.
-func (r *Report) WriteText(w io.Writer) error {
+// then one summary line per file; p colours "warning" and "ok".
+func (r *Report) WriteText(w io.Writer, p output.Painter) error {
 	var b strings.Builder
 	for _, wn := range r.Warnings {
-		b.WriteString(wn.String() + "\n")
+		b.WriteString(strings.Replace(wn.String(), ": warning: ", ": "+p.Warn("warning")+": ", 1) + "\n")
 	}
 	for _, f := range r.Files {
 		counts := output.Count(f.Claims, "claim") + ", " + output.Count(f.Predicates, "predicate")
 		if f.Warnings == 0 {
-			fmt.Fprintf(&b, "ok %s: %s, no warnings\n", f.File, counts)
+			fmt.Fprintf(&b, "%s %s: %s, no warnings\n", p.Pass("ok"), f.File, counts)
 		} else {
 			fmt.Fprintf(&b, "%s: %s, %s\n", f.File, counts, output.Count(f.Warnings, "warning"))
 		}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 func TestCheckFiles(t *testing.T) {
@@ -32,7 +34,7 @@ func TestCheckFiles(t *testing.T) {
 		t.Fatalf("warnings = %+v, want one %s", rep.Warnings, UnusedClaim)
 	}
 	var b strings.Builder
-	if err := rep.WriteText(&b); err != nil {
+	if err := rep.WriteText(&b, output.Painter{}); err != nil {
 		t.Fatal(err)
 	}
 	want := rep.Warnings[0].String() + "\n" +

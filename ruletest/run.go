@@ -240,14 +240,15 @@ func (r *Result) coverageLine() string {
 
 // WriteText prints results the way `go test` does: a block per failing
 // case with a -want +got diff, then ok or FAIL per file.
-func WriteText(w io.Writer, results []*Result, coverage bool) error {
+// p colours FAIL and ok.
+func WriteText(w io.Writer, results []*Result, coverage bool, p output.Painter) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, c := range r.Cases {
 			if c.OK {
 				continue
 			}
-			fmt.Fprintf(&b, "--- FAIL: %s (%s:%d:%d)\n", c.Name, r.File, c.Line, c.Col)
+			fmt.Fprintf(&b, "--- %s: %s (%s:%d:%d)\n", p.Fail("FAIL"), c.Name, r.File, c.Line, c.Col)
 			b.WriteString("    (-want +got)\n")
 			for _, m := range c.Diff {
 				fmt.Fprintf(&b, "    - %s: %s\n", m.What, m.Want)
@@ -264,9 +265,9 @@ func WriteText(w io.Writer, results []*Result, coverage bool) error {
 			}
 		}
 		if r.OK {
-			fmt.Fprintf(&b, "ok  \t%s\t%s\tcoverage: %s\n", r.File, output.Count(len(r.Cases), "case"), r.coverageLine())
+			fmt.Fprintf(&b, "%s  \t%s\t%s\tcoverage: %s\n", p.Pass("ok"), r.File, output.Count(len(r.Cases), "case"), r.coverageLine())
 		} else {
-			fmt.Fprintf(&b, "FAIL\t%s\t%d of %s failed\tcoverage: %s\n", r.File, failed, output.Count(len(r.Cases), "case"), r.coverageLine())
+			fmt.Fprintf(&b, "%s\t%s\t%d of %s failed\tcoverage: %s\n", p.Fail("FAIL"), r.File, failed, output.Count(len(r.Cases), "case"), r.coverageLine())
 		}
 		if coverage {
 			missing := r.Missing()

@@ -24,6 +24,7 @@ Each warning is file:line:col: warning: message [code]; docs/check.md lists the 
 
 Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`,
 		Flags: []cli.Flag{
+			colorFlag(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when there are warnings"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
@@ -35,6 +36,10 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 func runCheck(c *cli.Context) error {
 	format := c.String("format")
 	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
 		return fail(exitError, err)
 	}
 	paths := c.Args().Slice()
@@ -52,7 +57,7 @@ func runCheck(c *cli.Context) error {
 	if format == "json" {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		err = rep.WriteText(c.App.Writer)
+		err = rep.WriteText(c.App.Writer, paint)
 	}
 	if err != nil {
 		return fail(exitError, fmt.Errorf("write report: %w", err))

@@ -34,6 +34,7 @@ Examples:
   vouch explain caps
   vouch explain --envelope envelope.yaml --format json 7`,
 		Flags: []cli.Flag{
+			colorFlag(),
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "explain verdicts on this envelope `FILE`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
@@ -48,6 +49,10 @@ Examples:
 func runExplain(c *cli.Context) error {
 	format := c.String("format")
 	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
 		return fail(exitError, err)
 	}
 	// The rulespec, limits, strictness and evidence root are found as
@@ -79,7 +84,7 @@ func runExplain(c *cli.Context) error {
 	if format == "json" {
 		err = ex.WriteJSON(c.App.Writer)
 	} else {
-		err = ex.WriteText(c.App.Writer)
+		err = ex.WriteText(c.App.Writer, paint)
 	}
 	if err != nil {
 		return fail(exitError, fmt.Errorf("write explanation: %w", err))

@@ -26,6 +26,7 @@ resolved against the repository that holds it (the nearest parent with .git, els
 directory when it holds the file, else the file's directory); paths are relative to that root.
 The candidates vouch tried are in --format json.`,
 		Flags: []cli.Flag{
+			colorFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or dl (Mangle facts)"},
 			&cli.StringSliceFlag{Name: "lang", Usage: "languages to extract (comma-separated or repeated): go, python, js, ts, rust; default all"},
 			&cli.StringSliceFlag{Name: "exclude", Usage: "skip paths matching this glob (repeatable); matched against paths, parent directories and base names"},
@@ -40,6 +41,10 @@ The candidates vouch tried are in --format json.`,
 func runImports(c *cli.Context) error {
 	format := c.String("format")
 	if err := output.CheckFormat(format, imports.Formats()); err != nil {
+		return fail(exitError, fmt.Errorf("imports: %w", err))
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
 		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
 	langs, err := imports.ParseLangs(c.StringSlice("lang"))
@@ -81,7 +86,7 @@ func runImports(c *cli.Context) error {
 	case "dl":
 		err = imports.WriteDatalog(out, res)
 	default:
-		err = imports.WriteText(out, res)
+		err = imports.WriteText(out, res, paint)
 		if err == nil {
 			err = imports.WriteWarnings(c.App.ErrWriter, res.Warnings)
 		}

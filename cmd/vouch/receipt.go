@@ -49,6 +49,7 @@ given.`,
 				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "the rulespec `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "the envelope `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "root", Usage: "repository `DIR`, for vouch.yaml and the default RECEIPT"},
+				colorFlag(),
 			},
 			Action: runReceiptVerify,
 		}},
@@ -58,6 +59,10 @@ given.`,
 func runReceiptVerify(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, fmt.Errorf("receipt verify takes at most one RECEIPT, got %d", c.NArg()))
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
 	}
 	cfg, err := loadConfig(c)
 	if err != nil {
@@ -101,12 +106,12 @@ func runReceiptVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	if len(probs) > 0 {
-		if err := receipt.WriteProblems(c.App.Writer, probs); err != nil {
+		if err := receipt.WriteProblems(c.App.Writer, probs, paint); err != nil {
 			return fail(exitError, err)
 		}
 		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", path, output.Count(len(probs), "problem")))
 	}
-	if err := r.WriteOK(c.App.Writer, path, opts); err != nil {
+	if err := r.WriteOK(c.App.Writer, path, opts, paint); err != nil {
 		return fail(exitError, err)
 	}
 	return nil

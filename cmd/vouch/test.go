@@ -27,6 +27,7 @@ failing path no case takes.
 
 Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 		Flags: []cli.Flag{
+			colorFlag(),
 			&cli.StringFlag{Name: "run", Usage: "run only cases whose name matches `REGEX`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "coverage", Usage: "list predicates whose failing path no case takes"},
@@ -39,6 +40,10 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 func runTest(c *cli.Context) error {
 	format := c.String("format")
 	if err := output.CheckFormat(format, formats); err != nil {
+		return fail(exitError, err)
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
 		return fail(exitError, err)
 	}
 	var opts ruletest.Options
@@ -66,7 +71,7 @@ func runTest(c *cli.Context) error {
 	if format == "json" {
 		err = ruletest.WriteJSON(c.App.Writer, results)
 	} else {
-		err = ruletest.WriteText(c.App.Writer, results, c.Bool("coverage"))
+		err = ruletest.WriteText(c.App.Writer, results, c.Bool("coverage"), paint)
 	}
 	if err != nil {
 		return fail(exitError, err)
