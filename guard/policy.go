@@ -67,6 +67,10 @@ type Policy struct {
 	// Mode is defaults.mode: observe makes every rule observe-only.
 	Mode  string          `json:"mode"`
 	Tools map[string]Tool `json:"tools,omitempty"`
+	// Warnings name, with file:line:col, keys vouch reads but whose
+	// meaning in Edictum it does not apply (side-effect classes, approval
+	// timeouts, observe_alongside), so none is silently accepted.
+	Warnings []string `json:"warnings,omitempty"`
 	// Builtins names the built-in rule sets switched on (vouch/v1).
 	Builtins []string `json:"builtins,omitempty"`
 	// Strict denies shell commands that do not parse (vouch/v1).
@@ -308,7 +312,9 @@ func (p *loader) top(root *yaml.Node) {
 		}
 	}
 	if o, ok := f["observe_alongside"]; ok {
-		p.boolean(o, "observe_alongside")
+		if p.boolean(o, "observe_alongside") {
+			p.warnf(o, "observe_alongside has no effect here: Edictum uses it when it composes several rulesets (the rules of such a layer run in observe mode next to the enforced ones), and vouch reads one policy file, whose rules it enforces as written; to observe rules, give them mode: observe")
+		}
 	}
 	if b, ok := f["builtins"]; ok {
 		for _, n := range p.strings(b, "builtins") {
@@ -329,6 +335,21 @@ func (p *loader) top(root *yaml.Node) {
 		}
 	} else {
 		p.rules(rules)
+	}
+	for _, r := range p.pol.Rules {
+		if r.Kind == KindPost && (r.Action == ActRedact || r.Action == ActDeny) {
+			// Edictum weakens these by the tool's side-effect class;
+			// vouch does not (yet), so say where the answers differ.
+			se := "not listed in tools:"
+			for _, t := range r.Tools {
+				if tool, ok := p.pol.Tools[t]; ok {
+					se = tool.SideEffect
+				}
+			}
+			if se != "pure" && se != "read" {
+				p.pol.Warnings = append(p.pol.Warnings, fmt.Sprintf("%s:%d:1: post rule %q: tools: side-effect classes are not applied: Edictum turns a post %s into a warning for a tool whose side_effect is not pure or read (here %s), vouch applies it to every matching tool", p.File, r.Line, r.ID, map[string]string{ActRedact: "redact", ActDeny: "block"}[r.Action], se))
+			}
+		}
 	}
 	for _, name := range p.pol.Builtins {
 		rules, err := builtinRules(name)
@@ -636,12 +657,21 @@ func (p *loader) then(r *Rule, rn *yaml.Node, f map[string]*yaml.Node, actions m
 	}
 	if to, ok := tf["timeout"]; ok {
 		p.positive(to, "timeout")
+		p.warnf(to, "rule %q: the approval timeout is not applied: vouch answers ask and the harness's own prompt waits for the user (no hook protocol carries a timeout)", r.ID)
 	}
 	if ta, ok := tf["timeout_action"]; ok {
 		if s, ok := p.Str(ta, "timeout_action"); ok && s != "block" && s != "allow" {
 			p.Errorf(ta, "timeout_action must be block or allow, found %q", s)
+		} else if ok {
+			p.warnf(ta, "rule %q: timeout_action %s is not applied: the harness's prompt decides when nobody answers", r.ID, s)
 		}
 	}
+}
+
+// warnf records a key vouch reads but does not apply as Edictum does.
+func (p *loader) warnf(n *yaml.Node, format string, args ...any) {
+	n = yamldoc.Deref(n)
+	p.pol.Warnings = append(p.pol.Warnings, fmt.Sprintf("%s:%d:%d: %s", p.File, n.Line, n.Column, fmt.Sprintf(format, args...)))
 }
 
 func (p *loader) message(n *yaml.Node) string {
@@ -795,10 +825,13 @@ func (p *loader) sandboxRule(r *Rule, rn *yaml.Node, f map[string]*yaml.Node) {
 	}
 	if to, ok := f["timeout"]; ok {
 		p.positive(to, "timeout")
+		p.warnf(to, "sandbox rule %q: the approval timeout is not applied: vouch answers ask and the harness's own prompt waits for the user", r.ID)
 	}
 	if ta, ok := f["timeout_action"]; ok {
 		if s, ok := p.Str(ta, "timeout_action"); ok && s != "block" && s != "allow" {
 			p.Errorf(ta, "timeout_action must be block or allow, found %q", s)
+		} else if ok {
+			p.warnf(ta, "sandbox rule %q: timeout_action %s is not applied: the harness's prompt decides when nobody answers", r.ID, s)
 		}
 	}
 }

@@ -192,3 +192,54 @@ func TestModes(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyWarnings: Edictum keys whose meaning vouch does not apply are
+// reported with their position, never silently accepted.
+func TestPolicyWarnings(t *testing.T) {
+	src := `apiVersion: edictum/v1
+kind: Ruleset
+metadata: {name: e}
+defaults: {mode: enforce}
+observe_alongside: true
+tools:
+  Read: {side_effect: read}
+rules:
+  - id: ask-deploy
+    type: pre
+    tool: Bash
+    when: {args.command: {contains: deploy}}
+    then: {action: ask, message: confirm, timeout: 60, timeout_action: block}
+  - id: pii
+    type: post
+    tool: Bash
+    when: {output.text: {matches: 'x'}}
+    then: {action: redact, message: pii}
+  - id: pii-read
+    type: post
+    tool: Read
+    when: {output.text: {matches: 'x'}}
+    then: {action: redact, message: pii}
+`
+	p, err := LoadPolicy("e.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"e.yaml:5:20: observe_alongside has no effect here",
+		"e.yaml:13:52: rule \"ask-deploy\": the approval timeout is not applied",
+		"e.yaml:13:72: rule \"ask-deploy\": timeout_action block is not applied",
+		"e.yaml:14:1: post rule \"pii\": tools: side-effect classes are not applied",
+	}
+	if len(p.Warnings) != len(want) {
+		t.Fatalf("warnings %q, want %d", p.Warnings, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(p.Warnings[i], w) {
+			t.Errorf("warning %d = %q, want prefix %q", i, p.Warnings[i], w)
+		}
+	}
+	clean, err := LoadPolicy("c.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads]\n"))
+	if err != nil || len(clean.Warnings) != 0 {
+		t.Errorf("a policy without such keys: warnings %q, %v", clean.Warnings, err)
+	}
+}

@@ -172,6 +172,9 @@ func runGuardValidate(c *cli.Context) error {
 		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
 	}
 	fmt.Fprintln(c.App.Writer, guard.PolicySummary(path, p))
+	for _, w := range p.Warnings {
+		fmt.Fprintln(c.App.ErrWriter, "warning: "+w)
+	}
 	return nil
 }
 
