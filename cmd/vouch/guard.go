@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -64,13 +66,33 @@ func runGuardHook(c *cli.Context) error {
 		names := []string{"check", "replay", "test", "validate"}
 		return fail(exitError, fmt.Errorf("unknown guard command %q%s; the hook itself takes no arguments (the event comes on stdin); commands are %s", c.Args().First(), suggest.Hint(c.Args().First(), names), strings.Join(names, ", ")))
 	}
-	harness := c.String("harness")
+	return guardHook(hookFlags{
+		policy: c.String("policy"), harness: c.String("harness"),
+		trace: c.String("trace"), timeout: c.Duration("timeout"),
+	}, c.App.Writer, c.App.ErrWriter)
+}
+
+// hookFlags are the flags of the bare `vouch guard` hook.
+type hookFlags struct {
+	policy, harness, trace string
+	timeout                time.Duration
+}
+
+// guardHook decides one hook event from stdin and answers in the
+// harness's protocol. The CLI and the fast path of run share it.
+func guardHook(h hookFlags, stdout, stderr io.Writer) error {
+	harness := h.harness
 	write := func(a guard.Answer) error {
-		c.App.Writer.Write(a.Stdout)
-		c.App.ErrWriter.Write(a.Stderr)
+		stdout.Write(a.Stdout)
+		stderr.Write(a.Stderr)
 		return fail(a.Exit, nil)
 	}
-	s, err := setupGuard(c)
+	s, err := func() (*guard.Setup, error) {
+		if err := guard.CheckHarness(harness); err != nil {
+			return nil, err
+		}
+		return guard.LoadSetup(h.policy, os.LookupEnv)
+	}()
 	if err != nil {
 		if guard.CheckHarness(harness) != nil {
 			// No protocol to answer in: a usage error.
@@ -84,7 +106,7 @@ func runGuardHook(c *cli.Context) error {
 	}
 	out := guard.RunHook(context.Background(), e, os.Stdin, guard.HookOptions{
 		Harness: harness, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
-		Timeout: c.Duration("timeout"), TraceDir: c.String("trace"),
+		Timeout: h.timeout, TraceDir: h.trace,
 	})
 	a := guard.Render(harness, out.Phase, out.Event, out.Decision)
 	if out.Err != nil && harness != guard.ClaudeCode {
@@ -96,6 +118,65 @@ func runGuardHook(c *cli.Context) error {
 		a.Exit = exitError
 	}
 	return write(a)
+}
+
+// hookArgs recognises the invocation a harness makes on every tool call,
+// `vouch guard` with only --policy/-p, --harness, --trace and --timeout
+// (each at most once, as `--name value`, `--name=value` or with one
+// dash), so that run can decide it without building the whole CLI (its
+// construction and parsing were about 4% of a hook process's CPU).
+// Anything else, help and completion included, is left to urfave/cli.
+func hookArgs(args []string) (hookFlags, bool) {
+	h := hookFlags{harness: guard.ClaudeCode, timeout: guard.DefaultReadTimeout}
+	if len(args) < 2 || args[1] != "guard" {
+		return h, false
+	}
+	seen := map[string]bool{}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			return h, false
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		value, inline := "", false
+		if k, v, ok := strings.Cut(name, "="); ok {
+			name, value, inline = k, v, true
+		}
+		if name == "p" {
+			name = "policy"
+		}
+		switch name {
+		case "policy", "harness", "trace", "timeout":
+		default:
+			return h, false
+		}
+		if seen[name] {
+			return h, false
+		}
+		seen[name] = true
+		if !inline {
+			if i+1 >= len(args) {
+				return h, false
+			}
+			i++
+			value = args[i]
+		}
+		switch name {
+		case "policy":
+			h.policy = value
+		case "harness":
+			h.harness = value
+		case "trace":
+			h.trace = value
+		case "timeout":
+			d, err := time.ParseDuration(value)
+			if err != nil {
+				return h, false
+			}
+			h.timeout = d
+		}
+	}
+	return h, true
 }
 
 func guardCheckCommand() *cli.Command {

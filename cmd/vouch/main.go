@@ -48,6 +48,11 @@ func fail(code int, err error) error { return &exitCodeError{code: code, err: er
 
 // run is main without the process exit, so tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
+	if h, ok := hookArgs(args); ok {
+		// The hook runs on every tool call an agent makes: decide it
+		// without building the whole CLI.
+		return exitCode(guardHook(h, stdout, stderr), stderr)
+	}
 	app := newApp(stdout, stderr)
 	unknown := ""
 	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
@@ -65,6 +70,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vouch: unknown command %q%s; run 'vouch --help' for the list\n", unknown, suggest.Hint(unknown, names))
 		return exitError
 	}
+	return exitCode(err, stderr)
+}
+
+// exitCode prints err (once) and returns the exit code it carries.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitPass
 	}
