@@ -51,7 +51,7 @@ type ForeignFormat struct {
 // ForeignFormats lists the other tools' configurations vouch reads, in
 // the order they are looked for.
 func ForeignFormats() []ForeignFormat {
-	return []ForeignFormat{importLinterFormat()}
+	return []ForeignFormat{importLinterFormat(), DepcruiseFormat()}
 }
 
 // loadForeign reads file with the one of formats that claims it; it

@@ -44,7 +44,7 @@ var (
 	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "indirect", "max_chains", "unmatched_ignore"}
 	matcherKeys     = []string{"exclude", "kind", "module", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
-	severities      = []string{SeverityError, SeverityWarn}
+	severities      = []string{SeverityError, SeverityWarn, SeverityInfo}
 )
 
 // Load reads the architecture of the repository at root. config, when not
@@ -658,7 +658,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 						s = SeverityWarn
 					}
 					if !slices.Contains(severities, s) {
-						p.errorf(kv.val, "severity %q%s; want error or warn", s, suggest.Hint(s, severities))
+						p.errorf(kv.val, "severity %q%s; want error, warn or info", s, suggest.Hint(s, severities))
 					}
 					r.Severity = s
 				}
@@ -797,6 +797,19 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 				}
 			}
 		}
+	case ForbidDependency:
+		if d, ok := p.depRule(t.val, "forbid_dependency"); ok {
+			r.Dep = &d
+		}
+	case AllowedDependencies:
+		for _, e := range p.seq(t.val, "allowed_dependencies") {
+			if d, ok := p.depRule(e, "an allowed_dependencies entry"); ok {
+				r.Allowed = append(r.Allowed, d)
+			}
+		}
+		if len(r.Allowed) == 0 && t.val.Kind == yaml.SequenceNode && len(t.val.Content) == 0 {
+			p.errorf(t.keyNode, "allowed_dependencies needs at least one entry")
+		}
 	case Layers:
 		r.AllowSkip = true
 		var list *yaml.Node
@@ -868,6 +881,99 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 	}
 	m.Rules = append(m.Rules, r)
+}
+
+// depRule reads a forbid_dependency rule or allowed_dependencies entry:
+// {from: {path, path_not, orphan}, to: {path, path_not, circular,
+// via_only: {path, path_not}, dependency_types, dependency_types_not,
+// could_not_resolve}}.
+func (p *parser) depRule(n *yaml.Node, what string) (DepRule, bool) {
+	var d DepRule
+	ok := true
+	for _, kv := range p.fields(n, what, []string{"from", "to"}) {
+		if kv.val.Kind == yaml.ScalarNode && kv.val.Tag == "!!null" {
+			continue
+		}
+		if kv.key == "from" {
+			for _, f := range p.fields(kv.val, "from", []string{"orphan", "path", "path_not"}) {
+				switch f.key {
+				case "orphan":
+					b := p.boolean(f.val, "orphan")
+					d.From.Orphan = &b
+				default:
+					ok = p.depPaths(&d.From.DepPaths, f, false) && ok
+				}
+			}
+			continue
+		}
+		for _, f := range p.fields(kv.val, "to", []string{"circular", "could_not_resolve", "dependency_types", "dependency_types_not", "path", "path_not", "via_only"}) {
+			switch f.key {
+			case "circular":
+				b := p.boolean(f.val, "circular")
+				d.To.Circular = &b
+			case "could_not_resolve":
+				b := p.boolean(f.val, "could_not_resolve")
+				d.To.CouldNotResolve = &b
+			case "dependency_types", "dependency_types_not":
+				kinds := DepTypes()
+				var list []string
+				for _, e := range p.seq(f.val, f.key) {
+					if s, good := p.str(e, f.key+" entry"); good {
+						if !slices.Contains(kinds, s) {
+							p.errorf(e, "unknown dependency type %q%s; want one of %s", s, suggest.Hint(s, kinds), strings.Join(kinds, ", "))
+							ok = false
+							continue
+						}
+						list = append(list, s)
+					}
+				}
+				if f.key == "dependency_types" {
+					d.To.DependencyTypes = list
+				} else {
+					d.To.DependencyTypesNot = list
+				}
+			case "via_only":
+				for _, v := range p.fields(f.val, "via_only", []string{"path", "path_not"}) {
+					ok = p.depPaths(&d.To.ViaOnly, v, true) && ok
+				}
+			default:
+				ok = p.depPaths(&d.To.DepPaths, f, true) && ok
+			}
+		}
+	}
+	if d.From.Orphan != nil && (len(d.To.Path) > 0 || len(d.To.PathNot) > 0 || d.To.Circular != nil || len(d.To.DependencyTypes) > 0 || len(d.To.DependencyTypesNot) > 0 || d.To.CouldNotResolve != nil) {
+		p.errorf(n, "%s: a rule with from.orphan has no to conditions (an orphan has no dependencies)", what)
+		ok = false
+	}
+	if (len(d.To.ViaOnly.Path) > 0 || len(d.To.ViaOnly.PathNot) > 0) && !d.Circ() {
+		p.errorf(n, "%s: via_only applies to circular dependencies only; add circular: true to to", what)
+		ok = false
+	}
+	return d, ok
+}
+
+// depPaths reads a path or path_not condition: one regular expression or
+// a list of them (any matches). groups allows $1-style references to the
+// from path's groups.
+func (p *parser) depPaths(dp *DepPaths, f field, groups bool) bool {
+	list := p.strList(f.val, f.key)
+	good := true
+	for i, re := range list {
+		if _, err := CompileDepRegex(re, groups); err != nil {
+			at := f.val
+			if f.val.Kind == yaml.SequenceNode && i < len(f.val.Content) {
+				at = f.val.Content[i]
+			}
+			p.errorf(at, "%s: %v", f.key, err)
+			good = false
+		}
+	}
+	if f.key == "path" {
+		dp.Path = list
+	} else {
+		dp.PathNot = list
+	}
+	return good
 }
 
 // cycleExemption checks that a forbid_cycles exemption names its cycle by

@@ -60,17 +60,27 @@ const (
 	ForbidImport RuleType = "forbid_import"
 	ForbidCycles RuleType = "forbid_cycles"
 	Layers       RuleType = "layers"
+	// ForbidDependency is dependency-cruiser's forbidden rule: conditions
+	// on the importing file and on the dependency (regular expressions over
+	// paths, dependency types, circularity), one finding per import.
+	ForbidDependency RuleType = "forbid_dependency"
+	// AllowedDependencies is dependency-cruiser's allowed list: every
+	// import that matches none of its entries is a finding.
+	AllowedDependencies RuleType = "allowed_dependencies"
 )
 
 // RuleTypes lists every rule type, for did-you-mean hints.
 func RuleTypes() []string {
-	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers)}
+	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers), string(ForbidDependency), string(AllowedDependencies)}
 }
 
 // Severity of a rule's findings.
 const (
 	SeverityError = "error"
 	SeverityWarn  = "warn"
+	// SeverityInfo findings are reported and never fail a run, not even
+	// with --strict (dependency-cruiser's info).
+	SeverityInfo = "info"
 )
 
 // Matcher selects nodes; every field given must hold (AND). The zero
@@ -187,11 +197,68 @@ type Rule struct {
 	// SeverityWarn, or "none" for no finding.
 	IgnoreImports   []IgnoredImport
 	IgnoreUnmatched string
-	Exempt          []Exemption
-	Pos             Pos
+	// Dep holds a forbid_dependency rule's conditions; Allowed the
+	// entries of an allowed_dependencies rule.
+	Dep     *DepRule
+	Allowed []DepRule
+	Exempt  []Exemption
+	Pos     Pos
 	// Origin is set on a rule read from another tool's configuration.
 	Origin *Origin
 }
+
+// DepRule is one dependency-cruiser style rule: conditions on the module a
+// dependency starts from and on the dependency itself. Every condition
+// given must hold; an absent condition holds for everything.
+type DepRule struct {
+	From DepFrom
+	To   DepTo
+}
+
+// DepPaths are regular expressions (Go RE2 syntax) over repository-relative
+// paths: Path, when not empty, must match (any of them) and PathNot must
+// not (none of them).
+type DepPaths struct {
+	Path, PathNot []string
+}
+
+// DepFrom conditions the importing module.
+type DepFrom struct {
+	DepPaths
+	// Orphan, when set, selects modules with no dependency in either
+	// direction (the rule then has no to side) or, false, the others.
+	Orphan *bool
+}
+
+// DepTo conditions the dependency: its resolved path (PathNot may refer to
+// the from path's groups as $1, $2, ...), whether it is part of a cycle,
+// the modules such a cycle may pass through, and its dependency types.
+type DepTo struct {
+	DepPaths
+	Circular *bool
+	// ViaOnly restricts a circular match to cycles whose every module
+	// matches Path and none PathNot (dependency-cruiser's viaOnly; viaNot
+	// is ViaOnly.PathNot).
+	ViaOnly DepPaths
+	// DependencyTypes (any of) and DependencyTypesNot (none of) use
+	// DepTypes' names.
+	DependencyTypes, DependencyTypesNot []string
+	// CouldNotResolve, when set, selects unresolved imports (true) or
+	// resolved ones (false).
+	CouldNotResolve *bool
+}
+
+// DepTypes are the dependency types a forbid_dependency or
+// allowed_dependencies rule may select: the import kinds of
+// DependencyKinds, and where the import resolved: local (a file of the
+// repository), npm (an external package), core (the runtime's own
+// modules, such as node's fs) and unknown (unresolved).
+func DepTypes() []string {
+	return append(DependencyKinds(), "core", "local", "npm", "unknown")
+}
+
+// Circ reports whether the rule asks for circular dependencies.
+func (d *DepRule) Circ() bool { return d.To.Circular != nil && *d.To.Circular }
 
 // DefaultMaxChains is how many findings of an indirect rule show their
 // witness chain when the rule does not say.
@@ -223,6 +290,28 @@ const (
 // Granularities lists the accepted granularity values.
 func Granularities() []string {
 	return []string{GranularityDirectory, GranularityFile, GranularityModule, GranularityPackage}
+}
+
+// Scope holds dependency-cruiser's options that decide which modules and
+// dependencies exist at all (regular expressions over repository-relative
+// paths), applied before any rule sees the imports.
+type Scope struct {
+	// Exclude drops matching modules: their imports and imports of them.
+	Exclude []string
+	// IncludeOnly keeps only matching modules (both ends of an import).
+	IncludeOnly []string
+	// DoNotFollow keeps matching modules but not their own imports.
+	DoNotFollow []string
+	// NoTypeOnly drops type-only imports, as dependency-cruiser does
+	// unless tsPreCompilationDeps is true.
+	NoTypeOnly bool
+	Pos        Pos
+}
+
+// Note is a notice about the configuration at a position.
+type Note struct {
+	Pos Pos
+	Msg string
 }
 
 // Skipped is a rule of the seed's layout that vouch does not evaluate
@@ -274,6 +363,12 @@ type Model struct {
 	// Root is the repository root Load read, used to find package
 	// manifests for package granularity; "" is the working directory.
 	Root string
+	// Scope narrows what is linted the way dependency-cruiser's options
+	// do; nil lints everything.
+	Scope *Scope
+	// Notes are things a foreign configuration asks for that vouch does
+	// not do, reported as notices (they fail a --strict run).
+	Notes []Note
 	// pendingTags are tags from a `tags:` map by node id, applied by
 	// Finish once every graph file is read.
 	pendingTags map[string][]string

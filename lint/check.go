@@ -123,6 +123,10 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if len(model.ScanPaths) > 0 {
 		scan = restrictScan(scan, model)
 	}
+	scan = applyScope(scan, model.Scope)
+	for _, n := range model.Notes {
+		notices = append(notices, &ConfigError{File: n.Pos.File, Pos: yamldoc.Pos{Line: n.Pos.Line, Col: n.Pos.Col}, Msg: n.Msg})
+	}
 	var annot map[string][]string
 	if model.Annotations {
 		annot = readAnnotations(root, scan.Files)

@@ -288,13 +288,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			add(atom("cyc", R, str(gg)))
 			add(atom("cyc", R, str(gi)))
 			addEdgeGraph(add, pr, m, r.EdgeKind, gg)
-			if _, ok := pr.graphs[gi]; !ok {
-				pr.graphs[gi] = cycleGraph{imports: true}
-				add(atom("cyc_imports", str(gi)))
-				for _, p := range pivots(deps) {
-					add(atom("cyc_pivot", str(gi), str(p)))
-				}
-			}
+			addImportGraph(add, pr, deps)
 		case arch.Layers:
 			add(atom("layers_rule", R))
 			for j, l := range r.Layers {
@@ -338,6 +332,14 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 		}
 	}
+	if slices.ContainsFunc(m.Rules, func(r arch.Rule) bool {
+		return r.Type == arch.ForbidDependency && r.Dep.To.Circular != nil ||
+			r.Type == arch.AllowedDependencies && slices.ContainsFunc(r.Allowed, func(d arch.DepRule) bool { return d.To.Circular != nil })
+	}) {
+		// Circular conditions read the components of the import graph.
+		addImportGraph(add, pr, deps)
+	}
+	depFacts(add, m, scan, own)
 	pr.froms = nodeIDs
 	if len(fis) > 0 {
 		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)
@@ -345,6 +347,20 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	pr.stats.Nodes = len(m.Nodes)
 	pr.stats.Edges = len(m.Edges)
 	return pr
+}
+
+// addImportGraph declares the node-level import graph "imports" and its
+// pivots, once.
+func addImportGraph(add func(ast.Atom), pr *prepared, deps []pair) {
+	const gi = "imports"
+	if _, ok := pr.graphs[gi]; ok {
+		return
+	}
+	pr.graphs[gi] = cycleGraph{imports: true}
+	add(atom("cyc_imports", str(gi)))
+	for _, p := range pivots(deps) {
+		add(atom("cyc_pivot", str(gi), str(p)))
+	}
 }
 
 // addEdgeGraph declares the graph-edge graph gg (edges of kind, or every
@@ -708,6 +724,10 @@ func importTargets(recs []imports.Record) []string {
 	out := []string{}
 	for i := range recs {
 		_, t := importKeys(&recs[i], nil)
+		if k := depKey(&recs[i]); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
@@ -720,6 +740,9 @@ func importTargets(recs []imports.Record) []string {
 // endpoints lists the names a rule's findings can have at each end, so
 // exemption globs become facts.
 func endpoints(r arch.Rule, nodes, files []string, targets func() []string) (from, to []string) {
+	if r.Type == arch.ForbidDependency || r.Type == arch.AllowedDependencies {
+		return files, append(targets(), "")
+	}
 	if r.Type != arch.ForbidImport {
 		to = nodes
 		if r.Type == arch.Require {

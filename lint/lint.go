@@ -445,6 +445,16 @@ func message(r *arch.Rule, f Finding) string {
 		return fmt.Sprintf("graph edge %s -> %s is forbidden", f.From, f.To)
 	case arch.ForbidImport:
 		return fmt.Sprintf("%s imports %s (matches %s)", f.From, f.To, r.ToGlob)
+	case arch.ForbidDependency:
+		switch {
+		case f.To == "" && r.Dep.From.Orphan != nil:
+			return fmt.Sprintf("%s is an orphan: nothing imports it and it imports nothing", f.From)
+		case r.Dep.Circ():
+			return fmt.Sprintf("%s imports %s, part of a dependency cycle", f.From, f.To)
+		}
+		return fmt.Sprintf("%s imports %s", f.From, f.To)
+	case arch.AllowedDependencies:
+		return fmt.Sprintf("%s imports %s, which no allowed rule permits", f.From, f.To)
 	}
 	return f.From + " -> " + f.To
 }
@@ -466,6 +476,8 @@ func inertMessage(r *arch.Rule) string {
 		return fmt.Sprintf("rule can never fire: from %q matches no file or to %q matches no import", r.FromGlob, r.ToGlob)
 	case arch.Layers:
 		return "rule can never fire: no node carries any of its layer tags"
+	case arch.ForbidDependency:
+		return fmt.Sprintf("rule can never fire: from path %s matches no file that imports anything", strings.Join(r.Dep.From.Path, " | "))
 	}
 	return fmt.Sprintf("rule can never fire: a matcher (%s or %s) selects no node", r.From, r.To)
 }

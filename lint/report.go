@@ -82,8 +82,10 @@ type ConfigError = yamldoc.Error
 
 // Summary counts the findings that decide the exit code.
 type Summary struct {
-	Errors          int   `json:"errors"`
-	Warnings        int   `json:"warnings"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	// Infos count info-severity findings, which never fail a run.
+	Infos           int   `json:"infos,omitempty"`
 	Baselined       int   `json:"baselined"`
 	Stale           int   `json:"stale_baseline"`
 	FilesScanned    int   `json:"files_scanned"`
@@ -178,7 +180,7 @@ func NewReport(o *Outcome, strict bool) *Report {
 // Count fills in the summary's error and warning counts; baseline findings
 // count for neither.
 func (r *Report) Count() {
-	r.Summary.Errors, r.Summary.Warnings, r.Summary.Baselined = 0, 0, 0
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Infos, r.Summary.Baselined = 0, 0, 0, 0
 	r.Summary.Stale = len(r.Stale)
 	for _, f := range r.Findings {
 		switch {
@@ -186,6 +188,8 @@ func (r *Report) Count() {
 			r.Summary.Baselined++
 		case f.Severity == arch.SeverityError:
 			r.Summary.Errors++
+		case f.Severity == arch.SeverityInfo:
+			r.Summary.Infos++
 		default:
 			r.Summary.Warnings++
 		}
@@ -456,6 +460,9 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		bw.WriteString(".\n")
 	}
 	fmt.Fprintf(bw, "\n%s, %s", Plural(s.Errors, "error"), Plural(s.Warnings, "warning"))
+	if s.Infos > 0 {
+		fmt.Fprintf(bw, ", %s", Plural(s.Infos, "info"))
+	}
 	if s.Baselined > 0 {
 		fmt.Fprintf(bw, ", %d in the baseline", s.Baselined)
 	}

@@ -118,8 +118,11 @@ func nodeRule(t string) bool {
 }
 
 func level(sev string) string {
-	if sev == arch.SeverityError {
+	switch sev {
+	case arch.SeverityError:
 		return "error"
+	case arch.SeverityInfo:
+		return "note"
 	}
 	return "warning"
 }

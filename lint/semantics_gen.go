@@ -481,6 +481,216 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Exemption I of forbid_cycles rule R lists node N as a member of the cycle.", NumValue: 8163592145786734130},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a forbid_dependency rule (dependency-cruiser's forbidden).", NumValue: 6954079897323078375},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is an allowed_dependencies rule: an import no entry matches is a finding.", NumValue: -5680366724024540378},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allow", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "S is an entry of allowed_dependencies rule R.", NumValue: 7408068533157197854},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S have no from path: every importing file matches it.", NumValue: -8309606424897098378},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S have no to path: every dependency matches it.", NumValue: -9156143802929663999},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File matches the from path of conditions S, with the regular-expression groups G (joined) a to path may refer to.", NumValue: 863961648622391734},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File matches the from pathNot of conditions S.", NumValue: -1720965364672226769},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Target"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line resolves to Target (a repository path, node_modules/PACKAGE, a core module, or the specifier when unresolved).", NumValue: 9172848715131431970},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm, core or unknown).", NumValue: 7909743228464372233},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Target"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Target matches the to path of conditions S with the from groups G put in.", NumValue: -3650890459594757200},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Target"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Target matches the to pathNot of conditions S with the from groups G put in.", NumValue: 1819469849916677561},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies of type Kind (any listed).", NumValue: 1393690318313745612},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S ignore dependencies of type Kind.", NumValue: 4825206270090899512},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select only dependencies of type Kind (couldNotResolve: true needs unknown).", NumValue: 7886730231553758934},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies that are part of a cycle.", NumValue: 2107990100100774085},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies that are part of no cycle.", NumValue: 6849514297476444189},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S restrict the cycle's modules (via_only).", NumValue: -5900360316599426250},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Node"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node matches the via_only path of conditions S (or it has none).", NumValue: 9054198856218259888},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Node"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node matches the via_only pathNot of conditions S.", NumValue: 6951865145398187102},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Node"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File belongs to Node (listed for files with internal imports when some rule asks about cycles).", NumValue: 4585235013271857053},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select orphan modules (from.orphan).", NumValue: -439535020470484130},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_module", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File is a JavaScript or TypeScript module (listed when a rule looks for orphans).", NumValue: -6100058758491197756},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_out", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File imports something.", NumValue: 356768203359095089},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_in", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Some file imports File.", NumValue: -1757717576936869401},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "today", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Day"},
 		}}, Descr: []ast.Atom{
@@ -2703,6 +2913,711 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "imports", NumValue: -259481225208056643},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_module", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_out", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_in", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_ok", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allow", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_ok", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -2816,6 +3731,30 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "exempt_member", Arity: 3}:   struct{}{},
 		ast.PredicateSym{Symbol: "exempt_to", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "exempt_until", Arity: 3}:    struct{}{},
+		ast.PredicateSym{Symbol: "fd_allow", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "fd_circular", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "fd_from", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}:     struct{}{},
+		ast.PredicateSym{Symbol: "fd_imp", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_in", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_kind", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_module", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_need", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_node", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "fd_not", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_only", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "fd_out", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_rule", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_to", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_via", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "fi", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:     struct{}{},
@@ -2868,12 +3807,30 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      struct{}{},
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               struct{}{},
 		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  struct{}{},
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              struct{}{},
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "greach", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   struct{}{},
@@ -2881,6 +3838,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   struct{}{},
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            struct{}{},
@@ -5119,6 +6077,711 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "imports", NumValue: -259481225208056643},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_module", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_out", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_in", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_ok", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allow", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_ok", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -5901,6 +7564,706 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fd_allow", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allow", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "S is an entry of allowed_dependencies rule R.", NumValue: 7408068533157197854},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is an allowed_dependencies rule: an import no entry matches is a finding.", NumValue: -5680366724024540378},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_base", Arity: 5}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_circular", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies that are part of a cycle.", NumValue: 2107990100100774085},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_from", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File matches the from path of conditions S, with the regular-expression groups G (joined) a to path may refer to.", NumValue: 863961648622391734},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S have no from path: every importing file matches it.", NumValue: -8309606424897098378},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File matches the from pathNot of conditions S.", NumValue: -1720965364672226769},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_imp", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Target"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line resolves to Target (a repository path, node_modules/PACKAGE, a core module, or the specifier when unresolved).", NumValue: 9172848715131431970},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_in", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_in", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Some file imports File.", NumValue: -1757717576936869401},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_kind", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Line"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm, core or unknown).", NumValue: 7909743228464372233},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_module", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_module", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File is a JavaScript or TypeScript module (listed when a rule looks for orphans).", NumValue: -6100058758491197756},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_need", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select only dependencies of type Kind (couldNotResolve: true needs unknown).", NumValue: 7886730231553758934},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_node", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+			ast.Variable{Symbol: "Node"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File belongs to Node (listed for files with internal imports when some rule asks about cycles).", NumValue: 4585235013271857053},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies that are part of no cycle.", NumValue: 6849514297476444189},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_not", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S ignore dependencies of type Kind.", NumValue: 4825206270090899512},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_ok", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_only", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies of type Kind (any listed).", NumValue: 1393690318313745612},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select orphan modules (from.orphan).", NumValue: -439535020470484130},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_out", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_out", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "File"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File imports something.", NumValue: 356768203359095089},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a forbid_dependency rule (dependency-cruiser's forbidden).", NumValue: 6954079897323078375},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_to", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Target"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Target matches the to path of conditions S with the from groups G put in.", NumValue: -3650890459594757200},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S have no to path: every dependency matches it.", NumValue: -9156143802929663999},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Target"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Target matches the to pathNot of conditions S with the from groups G put in.", NumValue: 1819469849916677561},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_via", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Node"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node matches the via_only path of conditions S (or it has none).", NumValue: 9054198856218259888},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Node"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node matches the via_only pathNot of conditions S.", NumValue: 6951865145398187102},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S restrict the cycle's modules (via_only).", NumValue: -5900360316599426250},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -6153,6 +8516,36 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Descr: []ast.Atom{
@@ -6288,6 +8681,23 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ignore_used", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -7122,6 +9532,24 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_base", Arity: 5}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_vok", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -7152,6 +9580,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_live", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fsite", Arity: 5}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -7167,6 +9601,15 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_miss", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fdep", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -7177,6 +9620,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "bwd", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fwd", Arity: 3}: struct{}{},
@@ -7236,6 +9682,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "in_comp", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -7257,7 +9706,25 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_final", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_ok", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}: struct{}{},
@@ -7278,61 +9745,80 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                22,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              53,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         46,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         47,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       48,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              39,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                33,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              72,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         59,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         60,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       61,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              51,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          29,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          41,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             40,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             52,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       12,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       18,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         50,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        13,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        18,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      54,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        51,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           52,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               19,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  41,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        30,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              14,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                23,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             31,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      4,
-		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      5,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   15,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 6,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       7,
-		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   16,
-		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        8,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           24,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            32,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            33,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              42,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            17,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          25,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          34,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   49,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       9,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           20,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         26,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           27,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             35,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        36,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            28,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              43,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         44,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             21,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        45,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             37,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                38,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       10,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      11,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          55,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         69,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        19,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        26,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      73,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        70,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           71,
+		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            4,
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      62,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            27,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           66,
+		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        5,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            28,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              67,
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          6,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      20,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             29,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         21,
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           34,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       68,
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             7,
+		ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}:          65,
+		ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}:          64,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               30,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  53,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        42,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              22,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                35,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             43,
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        8,
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        9,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      10,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      11,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   23,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 12,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       13,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   24,
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        14,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            54,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           36,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            44,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            45,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              55,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            25,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          37,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          46,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   63,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       15,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           31,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         38,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           39,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             47,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        48,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            40,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              56,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         57,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             32,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        58,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             49,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                50,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       16,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      17,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          74,
 	}}
 }
