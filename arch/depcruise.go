@@ -16,11 +16,27 @@ import (
 // order vouch looks for them at the repository root.
 var DepcruiseFiles = []string{".dependency-cruiser.json", ".dependency-cruiser.js", ".dependency-cruiser.cjs"}
 
-// IsDepcruise reports whether file is named like a dependency-cruiser
-// configuration.
+// IsDepcruise reports whether file (holding data) is a dependency-cruiser
+// configuration: named like one, a JavaScript module (vouch's own files
+// are YAML), or a .json file whose top level has dependency-cruiser's
+// keys.
 func IsDepcruise(file string, data []byte) bool {
 	b := filepath.Base(file)
-	return strings.HasPrefix(b, ".dependency-cruiser") || strings.HasPrefix(b, "dependency-cruiser")
+	switch {
+	case strings.HasPrefix(b, ".dependency-cruiser") || strings.HasPrefix(b, "dependency-cruiser"):
+		return true
+	case slices.Contains([]string{".js", ".cjs", ".mjs"}, filepath.Ext(b)):
+		return true
+	case filepath.Ext(b) != ".json":
+		return false
+	}
+	v, err := jslit.ParseJSON(data)
+	if err != nil || v.Kind != jslit.Object {
+		return false
+	}
+	return slices.ContainsFunc(v.Keys, func(k string) bool {
+		return slices.Contains([]string{"allowed", "extends", "forbidden", "options", "required"}, k)
+	})
 }
 
 // DepcruiseFormat is dependency-cruiser's entry in ForeignFormats.
@@ -175,7 +191,7 @@ func (d *dcReader) config(v *jslit.Value) {
 	if d.m.Scope == nil {
 		// dependency-cruiser leaves type-only imports out unless
 		// tsPreCompilationDeps says otherwise.
-		d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true}
+		d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true, JSOnly: true}
 	}
 	if allowedAt != nil && len(allowed) > 0 {
 		r := Rule{Name: "not-in-allowed", Type: AllowedDependencies, Severity: allowedSeverity, Allowed: allowed,
@@ -437,7 +453,7 @@ func (d *dcReader) options(v *jslit.Value) {
 		case "exclude", "includeOnly", "doNotFollow":
 			list := d.scopeOption(e)
 			if d.m.Scope == nil {
-				d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true}
+				d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true, JSOnly: true}
 			}
 			switch e.key {
 			case "exclude":
@@ -449,7 +465,7 @@ func (d *dcReader) options(v *jslit.Value) {
 			}
 		case "tsPreCompilationDeps":
 			if d.m.Scope == nil {
-				d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true}
+				d.m.Scope = &Scope{Pos: d.pos(v), NoTypeOnly: true, JSOnly: true}
 			}
 			switch {
 			case e.val.Kind == jslit.Bool:

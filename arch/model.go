@@ -305,6 +305,9 @@ type Scope struct {
 	// NoTypeOnly drops type-only imports, as dependency-cruiser does
 	// unless tsPreCompilationDeps is true.
 	NoTypeOnly bool
+	// JSOnly keeps JavaScript and TypeScript files only, the modules
+	// dependency-cruiser cruises.
+	JSOnly bool
 	Pos        Pos
 }
 

@@ -79,10 +79,11 @@ func applyScope(scan *imports.Result, sc *arch.Scope) *imports.Result {
 	in := func(p string) bool {
 		return !anyMatch(excl, p) && (len(only) == 0 || anyMatch(only, p))
 	}
+	module := func(p string) bool { return in(p) && (!sc.JSOnly || isJSFile(p)) }
 	out := *scan
 	out.Files = nil
 	for _, f := range scan.Files {
-		if in(f) {
+		if module(f) {
 			out.Files = append(out.Files, f)
 		}
 	}
@@ -92,7 +93,7 @@ func applyScope(scan *imports.Result, sc *arch.Scope) *imports.Result {
 		if sc.NoTypeOnly && r.Kind == imports.KindTypeOnly {
 			continue
 		}
-		if !in(r.File) || anyMatch(nofollow, r.File) || !in(depKey(r)) {
+		if !module(r.File) || anyMatch(nofollow, r.File) || !in(depKey(r)) {
 			continue
 		}
 		out.Records = append(out.Records, *r)

@@ -242,7 +242,7 @@ func (p *parser) moduleHead() error {
 	case p.hasPrefix("export default") && !isIdentPart(p.at(len("export default"))):
 		p.advance(len("export default"))
 	default:
-		return p.errHere("want `module.exports = {...}` or `export default {...}`, found %s; only a module exporting a plain object literal is read", p.describe())
+		return p.errHere("want `module.exports = {...}` or `export default {...}`, found %s", p.describe())
 	}
 	return p.space()
 }

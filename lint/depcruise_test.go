@@ -1,0 +1,65 @@
+package lint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// npmMain is the part of a dependency-cruiser npm target vouch does not
+// resolve: the package's main file (node_modules/lodash/index.js is
+// node_modules/lodash to vouch).
+var npmMain = regexp.MustCompile(`^(node_modules/(@[^/]+/)?[^/]+)/.*$`)
+
+// TestDepcruiseParity runs each dependency-cruiser configuration of the
+// fixture and compares the findings with the ones dependency-cruiser 17.4.3
+// gave on the same tree (testdata/depcruise/repo/expected, recorded by the
+// command in testdata/depcruise/README.md): one line per dependency a rule
+// marks (rule, severity, from -> to) and per orphan module.
+func TestDepcruiseParity(t *testing.T) {
+	root := filepath.Join("testdata", "depcruise", "repo")
+	for _, c := range []string{"paths.json", "circular.json", "types.json", "allowed.js"} {
+		t.Run(c, func(t *testing.T) {
+			name := strings.TrimSuffix(c, filepath.Ext(c))
+			data, err := os.ReadFile(filepath.Join(root, "expected", name+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if i := strings.Index(l, " -> "); i >= 0 {
+					l = l[:i+4] + npmMain.ReplaceAllString(l[i+4:], "$1")
+				}
+				want = append(want, l)
+			}
+			rep, err := Check(context.Background(), root, Config{File: filepath.Join(root, "configs", c), NoCache: true, Out: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				l := f.Rule + " " + f.Severity + " " + f.From
+				if f.To != "" {
+					l += " -> " + f.To
+				}
+				if f.Type != "forbid_dependency" && f.Type != "allowed_dependencies" {
+					l = "unexpected " + f.Type + ": " + f.Message
+				}
+				got = append(got, l)
+			}
+			sort.Strings(got)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings differ from dependency-cruiser's (-depcruise +vouch):\n%s", diff)
+			}
+			if len(rep.Notices) != 0 {
+				t.Errorf("notices: %v", rep.Notices)
+			}
+		})
+	}
+}

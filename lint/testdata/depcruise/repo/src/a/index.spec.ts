@@ -1,0 +1,3 @@
+import { a } from './index';
+import { x } from '../b/index.spec';
+a(x);

@@ -1,0 +1,3 @@
+import { c } from '../c/index';
+export const b = c;
+export const helper = 2;

@@ -1,0 +1,2 @@
+export { a } from '../a/index';
+export const c = 1;

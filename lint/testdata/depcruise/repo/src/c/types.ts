@@ -1,0 +1,2 @@
+import type { X } from '../ui/view';
+export type C = number;

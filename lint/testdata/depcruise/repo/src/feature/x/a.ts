@@ -1,0 +1,2 @@
+import { b } from '../y/b';
+export const a = b;

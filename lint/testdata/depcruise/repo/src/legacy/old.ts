@@ -1,0 +1,2 @@
+import { a } from '../a/index';
+export const old = a;
