@@ -308,7 +308,7 @@ type Scope struct {
 	// JSOnly keeps JavaScript and TypeScript files only, the modules
 	// dependency-cruiser cruises.
 	JSOnly bool
-	Pos        Pos
+	Pos    Pos
 }
 
 // Note is a notice about the configuration at a position.

@@ -20,7 +20,8 @@ func lintCommand() *cli.Command {
 		ArgsUsage: "[PATH]",
 		Description: `Reads PATH/architecture.yaml, else PATH/.beadloom/_graph (nodes, edges and rules.yml),
 else import-linter's configuration (setup.cfg [importlinter], .importlinter, pyproject.toml
-[tool.importlinter]); without nodes, derives one node per source directory. vouch.yaml's architecture: section (config,
+[tool.importlinter]), else .dependency-cruiser.json (or .js/.cjs exporting a plain object
+literal); without nodes, derives one node per source directory. vouch.yaml's architecture: section (config,
 baseline, strict, new_from) supplies defaults; flags override it. Without PATH the root is the
 directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports'.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
@@ -32,14 +33,14 @@ foreign file's rules each with the file:line they came from), and exits 0 withou
 No rules found is exit 2 when rules were asked for (--config, or an architecture: section),
 else a warning that nothing was checked (exit 1 with --strict).
 
-Exit codes: 0 no error findings (warnings fail only with --strict), 1 findings,
+Exit codes: 0 no error findings (warnings fail only with --strict; info findings never), 1 findings,
 2 configuration or input error. See docs/lint.md.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github, sarif or junit"},
 			outputFlag(),
 			colorFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
-			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, a .beadloom/_graph directory or its rules.yml, or import-linter's .importlinter, setup.cfg or pyproject.toml)"},
+			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, a .beadloom/_graph directory or its rules.yml, import-linter's .importlinter, setup.cfg or pyproject.toml, or a dependency-cruiser configuration)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
 			&cli.StringFlag{Name: "new-from-rev", Usage: "report only findings introduced since this git revision (default: architecture.new_from in vouch.yaml)"},
 			&cli.BoolFlag{Name: "update-baseline", Usage: "write today's findings to --baseline and exit 0"},
