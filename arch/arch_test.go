@@ -69,7 +69,7 @@ rules:
 		`architecture.yaml:2:37: unknown key "sorce" in a node (did you mean "source"?); want one of kind, lifecycle, ref_id, source, tags`,
 		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of dependency_types, dependency_types_not, exclude_type_checking_imports, from, ignore_imports, indirect, max_chains, to, unless_edge, unmatched_ignore`,
 		`architecture.yaml:5:5: deny needs from`,
-		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers, forbid_dependency, allowed_dependencies`,
+		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers, forbid_dependency, allowed_dependencies, check, module_coverage`,
 		`architecture.yaml:9:15: severity "fatal"; want error, warn or info`,
 		`architecture.yaml:11:14: exemption needs a reason`,
 		`architecture.yaml:11:14: exemption needs until (YYYY-MM-DD)`,
@@ -121,7 +121,7 @@ func TestBeadloomLayout(t *testing.T) {
 	}
 	write("cli.yml", "nodes:\n  - ref_id: cli\n    kind: service\n    summary: ignored\n    source: src/cli.py\n    docs: [x.md]\nedges:\n  - {src: cli, dst: app, kind: part_of}\n")
 	write("app.yml", "nodes:\n  - {ref_id: app, kind: service, source: src/app/}\n")
-	write("rules.yml", "version: 3\ntags:\n  layer-service: [cli]\nrules:\n  - name: size\n    check: {for: {kind: domain}, max_symbols: 10}\n  - name: cyc\n    forbid_cycles: {edge_kind: depends_on}\n")
+	write("rules.yml", "version: 3\ntags:\n  layer-service: [cli]\nrules:\n  - name: size\n    check: {for: {kind: domain}, max_symbols: 10}\n  - name: cyc\n    forbid_cycles: {edge_kind: depends_on}\n  - name: scen\n    scenario_coverage: {for: {kind: feature}}\n")
 	m, err := LoadBeadloom(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -138,8 +138,14 @@ func TestBeadloomLayout(t *testing.T) {
 	if m.Nodes[0].Source != "src/app" {
 		t.Errorf("app source = %q, want src/app (trailing slash dropped)", m.Nodes[0].Source)
 	}
-	if len(m.Rules) != 1 || len(m.Skipped) != 1 || m.Skipped[0].Type != "check" {
-		t.Errorf("rules = %d, skipped = %+v; want 1 rule and the check rule skipped", len(m.Rules), m.Skipped)
+	if len(m.Rules) != 2 || len(m.Skipped) != 1 || m.Skipped[0].Type != "scenario_coverage" {
+		t.Errorf("rules = %d, skipped = %+v; want 2 rules and the scenario_coverage rule skipped", len(m.Rules), m.Skipped)
+	}
+	if r := m.Rules[0]; r.Type != Check || r.MaxSymbols != 10 || r.MaxFiles != -1 {
+		t.Errorf("check rule = %+v, want max_symbols 10 and no max_files", r)
+	}
+	if r := m.Rules[1]; !r.GraphOnly || r.EdgeKind != "depends_on" {
+		t.Errorf("cycle rule = %+v, want graph edges of depends_on only (Beadloom's meaning)", r)
 	}
 	o := NewOwners(m.Nodes)
 	for file, want := range map[string]string{"src/cli.py": "cli", "src/app/x/y.py": "app", "src/other.py": ""} {

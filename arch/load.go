@@ -41,7 +41,7 @@ var (
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
-	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "indirect", "max_chains", "unmatched_ignore"}
+	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "include_imports", "indirect", "max_chains", "unmatched_ignore"}
 	matcherKeys     = []string{"exclude", "kind", "module", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn, SeverityInfo}
@@ -635,7 +635,12 @@ func (p *parser) tagMap(n *yaml.Node) {
 }
 
 func (p *parser) rule(m *Model, n *yaml.Node) {
-	r := Rule{Pos: p.pos(n), Severity: SeverityError}
+	beadloom := p.lenient
+	r := Rule{Pos: p.pos(n), Severity: SeverityError, MaxSymbols: -1, MaxFiles: -1}
+	if hasKey(n, string(ModuleCoverage)) && !hasKey(n, "severity") {
+		// Beadloom's default for this advisory rule.
+		r.Severity = SeverityWarn
+	}
 	var typeFields []field
 	var extra []field
 	if n.Kind != yaml.MappingNode {
@@ -790,13 +795,31 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 			p.need(t, hasKey(t.val, "to"), "forbid_import needs to")
 		}
 	case ForbidCycles:
+		includeImports := false
 		if !(t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null") {
-			for _, kv := range p.fields(t.val, "forbid_cycles", []string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports", "ignore_imports", "unmatched_ignore"}) {
-				if !p.filter(&r, kv) {
+			for _, kv := range p.fields(t.val, "forbid_cycles", p.known([]string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports", "ignore_imports", "include_imports", "unmatched_ignore"})) {
+				switch {
+				case p.filter(&r, kv):
+				case kv.key == "include_imports":
+					includeImports = p.boolean(kv.val, "include_imports")
+				case kv.key == "edge_kind":
 					r.EdgeKind, _ = p.str(kv.val, "edge_kind")
 				}
 			}
 		}
+		// Beadloom checks the cycles of the declared edges of edge_kind
+		// only; include_imports adds the import graph back.
+		r.GraphOnly = beadloom && r.EdgeKind != "" && !includeImports
+	case Check:
+		if doc := p.check(&r, t); doc != nil {
+			if r.MaxSymbols < 0 && r.MaxFiles < 0 {
+				m.Skipped = append(m.Skipped, Skipped{Name: r.Name, Type: "check (min_doc_coverage)", Pos: p.pos(doc)})
+				return
+			}
+			m.Notes = append(m.Notes, Note{Pos: p.pos(doc), Msg: fmt.Sprintf("rule %s: min_doc_coverage is not evaluated by vouch (documentation sync state lives in Beadloom's index); max_symbols and max_files are", r.Name)})
+		}
+	case ModuleCoverage:
+		p.moduleCoverage(&r, t)
 	case ForbidDependency:
 		if d, ok := p.depRule(t.val, "forbid_dependency"); ok {
 			r.Dep = &d
@@ -825,11 +848,14 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		} else {
 			list = t.val
 		}
+		includeImports := false
 		for _, kv := range opts {
 			if p.filter(&r, kv) {
 				continue
 			}
 			switch kv.key {
+			case "include_imports":
+				includeImports = p.boolean(kv.val, "include_imports")
 			case "allow_skip":
 				r.AllowSkip = p.boolean(kv.val, "allow_skip")
 			case "indirect":
@@ -878,6 +904,14 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 		if len(r.Layers) < 2 && len(r.Layers) > 0 {
 			p.errorf(t.keyNode, "layers needs at least two layers")
+		}
+		if beadloom && !includeImports {
+			// Beadloom checks layers over declared edges only, of
+			// edge_kind (default uses); include_imports adds imports.
+			if r.EdgeKind == "" {
+				r.EdgeKind = "uses"
+			}
+			r.GraphOnly = true
 		}
 	}
 	m.Rules = append(m.Rules, r)
@@ -974,6 +1008,60 @@ func (p *parser) depPaths(dp *DepPaths, f field, groups bool) bool {
 		dp.PathNot = list
 	}
 	return good
+}
+
+// check reads Beadloom's check rule: {for, max_symbols, max_files,
+// min_doc_coverage}. Documentation coverage lives in Beadloom's own index,
+// so min_doc_coverage is reported as not evaluated.
+func (p *parser) check(r *Rule, t field) (doc *yaml.Node) {
+	for _, kv := range p.fields(t.val, "check", p.known([]string{"for", "max_files", "max_symbols", "min_doc_coverage"})) {
+		switch kv.key {
+		case "for":
+			r.From = p.matcher(kv.val, "for")
+		case "max_symbols":
+			r.MaxSymbols = p.natural(kv.val, "max_symbols")
+		case "max_files":
+			r.MaxFiles = p.natural(kv.val, "max_files")
+		case "min_doc_coverage":
+			doc = kv.keyNode
+		}
+	}
+	p.need(t, r.From.Pos.Line != 0, "check needs for")
+	if r.MaxSymbols < 0 && r.MaxFiles < 0 && doc == nil {
+		p.errorf(t.keyNode, "check needs max_symbols or max_files")
+	}
+	return doc
+}
+
+// moduleCoverage reads Beadloom's module_coverage rule: {source_root
+// (default src/beadloom/, Beadloom's own), min_symbols (default 1),
+// exempt: [fnmatch globs]}.
+func (p *parser) moduleCoverage(r *Rule, t field) {
+	r.SourceRoot, r.MinSymbols = "src/beadloom/", 1
+	if t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null" {
+		return
+	}
+	for _, kv := range p.fields(t.val, "module_coverage", p.known([]string{"exempt", "min_symbols", "source_root"})) {
+		switch kv.key {
+		case "source_root":
+			r.SourceRoot, _ = p.str(kv.val, "source_root")
+		case "min_symbols":
+			r.MinSymbols = p.natural(kv.val, "min_symbols")
+		case "exempt":
+			r.ExemptGlobs = p.strList(kv.val, "exempt")
+		}
+	}
+}
+
+// natural reads a whole number of at least 0.
+func (p *parser) natural(n *yaml.Node, what string) int {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		if v, err := strconv.Atoi(n.Value); err == nil && v >= 0 {
+			return v
+		}
+	}
+	p.errorf(n, "%s must be a whole number of at least 0, found %s", what, yamldoc.KindName(n))
+	return 0
 }
 
 // cycleExemption checks that a forbid_cycles exemption names its cycle by

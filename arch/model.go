@@ -67,11 +67,18 @@ const (
 	// AllowedDependencies is dependency-cruiser's allowed list: every
 	// import that matches none of its entries is a finding.
 	AllowedDependencies RuleType = "allowed_dependencies"
+	// Check is Beadloom's cardinality rule: nodes whose own files hold
+	// more top-level symbols (or more files) than a limit.
+	Check RuleType = "check"
+	// ModuleCoverage is Beadloom's module_coverage rule: every module
+	// under a source root is tracked by a node, annotated as a feature or
+	// component, or listed as exempt.
+	ModuleCoverage RuleType = "module_coverage"
 )
 
 // RuleTypes lists every rule type, for did-you-mean hints.
 func RuleTypes() []string {
-	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers), string(ForbidDependency), string(AllowedDependencies)}
+	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers), string(ForbidDependency), string(AllowedDependencies), string(Check), string(ModuleCoverage)}
 }
 
 // Severity of a rule's findings.
@@ -197,6 +204,17 @@ type Rule struct {
 	// SeverityWarn, or "none" for no finding.
 	IgnoreImports   []IgnoredImport
 	IgnoreUnmatched string
+	// GraphOnly makes forbid_cycles and layers look at declared graph
+	// edges (of EdgeKind) only, not imports: Beadloom's meaning of a rule
+	// with edge_kind, unless it sets include_imports.
+	GraphOnly bool
+	// MaxSymbols and MaxFiles are a check rule's limits (-1 when unset).
+	MaxSymbols, MaxFiles int
+	// SourceRoot, MinSymbols and ExemptGlobs are module_coverage's
+	// settings; ExemptGlobs are fnmatch patterns (* crosses /).
+	SourceRoot  string
+	MinSymbols  int
+	ExemptGlobs []string
 	// Dep holds a forbid_dependency rule's conditions; Allowed the
 	// entries of an allowed_dependencies rule.
 	Dep     *DepRule

@@ -159,7 +159,11 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if today.IsZero() {
 		today = time.Now()
 	}
-	o, err := Run(model, scan, annot, Options{Today: arch.Day(today)})
+	var source *SourceFacts
+	if needsSource(model) {
+		source = readSourceFacts(root, scan.Files)
+	}
+	o, err := Run(model, scan, annot, Options{Today: arch.Day(today), Source: source})
 	if err != nil {
 		return nil, err
 	}

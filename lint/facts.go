@@ -286,9 +286,11 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				break
 			}
 			add(atom("cyc", R, str(gg)))
-			add(atom("cyc", R, str(gi)))
 			addEdgeGraph(add, pr, m, r.EdgeKind, gg)
-			addImportGraph(add, pr, deps)
+			if !r.GraphOnly {
+				add(atom("cyc", R, str(gi)))
+				addImportGraph(add, pr, deps)
+			}
 		case arch.Layers:
 			add(atom("layers_rule", R))
 			for j, l := range r.Layers {
@@ -308,6 +310,9 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 			if r.Indirect {
 				add(atom("layer_indirect", R))
+			}
+			if r.GraphOnly {
+				add(atom("layer_graph_only", R))
 			}
 		}
 		if len(r.Exempt) > 0 {
@@ -740,8 +745,13 @@ func importTargets(recs []imports.Record) []string {
 // endpoints lists the names a rule's findings can have at each end, so
 // exemption globs become facts.
 func endpoints(r arch.Rule, nodes, files []string, targets func() []string) (from, to []string) {
-	if r.Type == arch.ForbidDependency || r.Type == arch.AllowedDependencies {
+	switch r.Type {
+	case arch.ForbidDependency, arch.AllowedDependencies:
 		return files, append(targets(), "")
+	case arch.ModuleCoverage:
+		return files, []string{""}
+	case arch.Check:
+		return nodes, []string{"max_files", "max_symbols"}
 	}
 	if r.Type != arch.ForbidImport {
 		to = nodes

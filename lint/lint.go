@@ -112,6 +112,9 @@ type Options struct {
 	Today int64
 	// FactLimit bounds derived facts; zero means datalog.DefaultFactLimit.
 	FactLimit int
+	// Source holds the symbol counts and annotations Beadloom's check and
+	// module_coverage rules read; nil when no such rule is configured.
+	Source *SourceFacts
 }
 
 // Outcome is an evaluated lint run.
@@ -132,6 +135,8 @@ type Outcome struct {
 func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Options) (*Outcome, error) {
 	t0 := time.Now()
 	pr := prepare(m, scan, annot, opts.Today)
+	beadFacts(func(a ast.Atom) { pr.facts = append(pr.facts, a) }, m, scan.Files, opts.Source,
+		fileOwners{owners: arch.NewOwners(m.Nodes), annot: annot})
 	t1 := time.Now()
 	dopts := datalog.Options{FactLimit: opts.FactLimit}
 	res, err := datalog.EvalAnalysis(semanticsAnalysis(), pr.facts, dopts)
@@ -194,6 +199,23 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 				f.Message = fmt.Sprintf("%s reaches %s through a chain of graph edges", f.From, f.To)
 			}
 			f.Chain = []CycleEdge{}
+		}
+		if r.Type == arch.Check {
+			// violation(R, Node, "max_symbols"|"max_files", "", 0)
+			what, limit, rel := "symbols", r.MaxSymbols, "check_symbols"
+			if f.To == "max_files" {
+				what, limit, rel = "files", r.MaxFiles, "check_files"
+			}
+			n := 0
+			for _, c := range res.Query(atom(rel, str(name), str(f.From), ast.Variable{Symbol: "T"})) {
+				n = constInt(c.Args[2])
+			}
+			f.Message = fmt.Sprintf("node %s has %d %s (max %d)", f.From, n, what, limit)
+		}
+		if r.Type == arch.ModuleCoverage {
+			for _, c := range res.Query(atom("file_symbols", str(f.From), ast.Variable{Symbol: "N"})) {
+				f.Message = fmt.Sprintf("module with %d symbols is not covered by any node and not exempt; classify it as a feature or component (annotation or node source) or add it to exempt", constInt(c.Args[1]))
+			}
 		}
 		if r.Type == arch.ForbidCycles {
 			// violation(R, Pivot, Graph, "", 0)
@@ -455,6 +477,8 @@ func message(r *arch.Rule, f Finding) string {
 		return fmt.Sprintf("%s imports %s", f.From, f.To)
 	case arch.AllowedDependencies:
 		return fmt.Sprintf("%s imports %s, which no allowed rule permits", f.From, f.To)
+	case arch.ModuleCoverage:
+		return fmt.Sprintf("%s: not covered by any node and not exempt; classify it as a feature or component (annotation or node source) or add it to exempt", f.From)
 	}
 	return f.From + " -> " + f.To
 }
@@ -478,6 +502,10 @@ func inertMessage(r *arch.Rule) string {
 		return "rule can never fire: no node carries any of its layer tags"
 	case arch.ForbidDependency:
 		return fmt.Sprintf("rule can never fire: from path %s matches no file that imports anything", strings.Join(r.Dep.From.Path, " | "))
+	case arch.ModuleCoverage:
+		return fmt.Sprintf("rule can never fire: no source file lies under source_root %q", r.SourceRoot)
+	case arch.Check:
+		return fmt.Sprintf("rule can never fire: for (%s) selects no node with a source", r.From)
 	}
 	return fmt.Sprintf("rule can never fire: a matcher (%s or %s) selects no node", r.From, r.To)
 }

@@ -691,6 +691,144 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Some file imports File.", NumValue: -1757717576936869401},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Layers rule R looks at declared graph edges only, not imports (Beadloom's meaning).", NumValue: 7566339538906560446},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N has a source (a directory or file it owns).", NumValue: 6049896720526261007},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "source_file", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "F is a file some node names as its source.", NumValue: -1119340797631691587},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F defines N top-level symbols (functions, classes, types).", NumValue: 7234193316540002632},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F belongs to node N.", NumValue: -4675517933549775495},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a check rule over the nodes matcher M selects.", NumValue: -4792047845526424666},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Check rule R allows a node at most N symbols.", NumValue: 6247537681258893697},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_files", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Check rule R allows a node at most N files.", NumValue: 6325608917741914287},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a module_coverage rule.", NumValue: 2913538757332878779},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_min", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Module_coverage rule R skips modules with 1 to N-1 symbols.", NumValue: -2591073957321305156},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F lies under the source_root of module_coverage rule R.", NumValue: -4332881062276700634},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N's source is the source_root of module_coverage rule R.", NumValue: -8259341017654304735},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F matches an exempt glob of module_coverage rule R.", NumValue: 81885506835890998},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "py_file", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "F is a Python module.", NumValue: 1590351588234355834},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "annot_cover", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F carries a feature or component annotation.", NumValue: 2466139035788485116},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F lies under node N's directory source.", NumValue: 8022157019131964326},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "today", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Day"},
 		}}, Descr: []ast.Atom{
@@ -2389,6 +2527,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -2471,6 +2612,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "IA"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
@@ -2633,6 +2777,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -2720,6 +2867,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
@@ -3618,6 +3768,418 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "T"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:sum", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_files", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "T"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:count"}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Max"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "Max"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_files", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Max"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_files", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "Max"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_any", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "py_file", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_small", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_min", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "annot_cover", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "source_file", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "domain", NumValue: 3120687102423428977},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_small", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_any", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -3711,86 +4273,105 @@ func semanticsUnit() parse.SourceUnit {
 // gives it for semanticsUnit(), built without analysing.
 func semanticsAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "cyc", Arity: 2}:             struct{}{},
-		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:    struct{}{},
-		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "deny", Arity: 3}:            struct{}{},
-		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:     struct{}{},
-		ast.PredicateSym{Symbol: "dep", Arity: 2}:             struct{}{},
-		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}:    struct{}{},
-		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:        struct{}{},
-		ast.PredicateSym{Symbol: "edge", Arity: 3}:            struct{}{},
-		ast.PredicateSym{Symbol: "exempt", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "exempt_cyc", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "exempt_from", Arity: 3}:     struct{}{},
-		ast.PredicateSym{Symbol: "exempt_member", Arity: 3}:   struct{}{},
-		ast.PredicateSym{Symbol: "exempt_to", Arity: 3}:       struct{}{},
-		ast.PredicateSym{Symbol: "exempt_until", Arity: 3}:    struct{}{},
-		ast.PredicateSym{Symbol: "fd_allow", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "fd_circular", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "fd_from", Arity: 3}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}:     struct{}{},
-		ast.PredicateSym{Symbol: "fd_imp", Arity: 3}:          struct{}{},
-		ast.PredicateSym{Symbol: "fd_in", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "fd_kind", Arity: 3}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_module", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "fd_need", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_node", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "fd_not", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "fd_only", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "fd_out", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "fd_rule", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_to", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}:       struct{}{},
-		ast.PredicateSym{Symbol: "fd_via", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "fi", Arity: 1}:              struct{}{},
-		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:         struct{}{},
-		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "fi_key", Arity: 4}:          struct{}{},
-		ast.PredicateSym{Symbol: "fi_target", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "fi_to_any", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "forbid", Arity: 3}:          struct{}{},
-		ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}:    struct{}{},
-		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}:     struct{}{},
-		ast.PredicateSym{Symbol: "layer", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}:  struct{}{},
-		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "layer_node", Arity: 3}:      struct{}{},
-		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:     struct{}{},
-		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "m_has_ref", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "m_kind", Arity: 2}:          struct{}{},
-		ast.PredicateSym{Symbol: "m_ref", Arity: 2}:           struct{}{},
-		ast.PredicateSym{Symbol: "m_tag", Arity: 2}:           struct{}{},
-		ast.PredicateSym{Symbol: "matcher", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "node", Arity: 2}:            struct{}{},
-		ast.PredicateSym{Symbol: "node_tag", Arity: 2}:        struct{}{},
-		ast.PredicateSym{Symbol: "require", Arity: 3}:         struct{}{},
-		ast.PredicateSym{Symbol: "rule", Arity: 3}:            struct{}{},
-		ast.PredicateSym{Symbol: "rule_edge_kind", Arity: 2}:  struct{}{},
-		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}:   struct{}{},
-		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}:  struct{}{},
-		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}:    struct{}{},
-		ast.PredicateSym{Symbol: "site_kind", Arity: 3}:       struct{}{},
-		ast.PredicateSym{Symbol: "today", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "annot_cover", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "check_max_files", Arity: 2}:   struct{}{},
+		ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}: struct{}{},
+		ast.PredicateSym{Symbol: "check_rule", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "cyc", Arity: 2}:               struct{}{},
+		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "deny", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "deny_unless", Arity: 2}:       struct{}{},
+		ast.PredicateSym{Symbol: "dep", Arity: 2}:               struct{}{},
+		ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}:      struct{}{},
+		ast.PredicateSym{Symbol: "dep_site", Arity: 4}:          struct{}{},
+		ast.PredicateSym{Symbol: "edge", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "exempt", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "exempt_cyc", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "exempt_from", Arity: 3}:       struct{}{},
+		ast.PredicateSym{Symbol: "exempt_member", Arity: 3}:     struct{}{},
+		ast.PredicateSym{Symbol: "exempt_to", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "exempt_until", Arity: 3}:      struct{}{},
+		ast.PredicateSym{Symbol: "fd_allow", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "fd_circular", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_from", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_imp", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_in", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "fd_kind", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_module", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_need", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_node", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "fd_not", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_only", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "fd_out", Arity: 1}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_rule", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_to", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_via", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "fi", Arity: 1}:                struct{}{},
+		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fi_key", Arity: 4}:            struct{}{},
+		ast.PredicateSym{Symbol: "fi_target", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "fi_to_any", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "file_owner", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "file_symbols", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "forbid", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "forbid_indirect", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "ignore_entry", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "ignore_pair", Arity: 4}:       struct{}{},
+		ast.PredicateSym{Symbol: "layer", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "layer_adjacent", Arity: 3}:    struct{}{},
+		ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "layer_no_skip", Arity: 1}:     struct{}{},
+		ast.PredicateSym{Symbol: "layer_node", Arity: 3}:        struct{}{},
+		ast.PredicateSym{Symbol: "layers_rule", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "m_excl", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "m_has_ref", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "m_kind", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "m_ref", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "m_tag", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "matcher", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "mc_file", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "mc_min", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "mc_rule", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "node", Arity: 2}:              struct{}{},
+		ast.PredicateSym{Symbol: "node_has_source", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "node_tag", Arity: 2}:          struct{}{},
+		ast.PredicateSym{Symbol: "py_file", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "require", Arity: 3}:           struct{}{},
+		ast.PredicateSym{Symbol: "rule", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "rule_edge_kind", Arity: 2}:    struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_not", Arity: 2}:     struct{}{},
+		ast.PredicateSym{Symbol: "rule_kind_only", Arity: 2}:    struct{}{},
+		ast.PredicateSym{Symbol: "rule_matcher", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "site_kind", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "source_file", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "today", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}:  struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "chain", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          struct{}{},
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        struct{}{},
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      struct{}{},
 		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         struct{}{},
 		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
@@ -3854,6 +4435,13 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "matches", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             struct{}{},
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             struct{}{},
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           struct{}{},
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       struct{}{},
 		ast.PredicateSym{Symbol: "reach", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             struct{}{},
@@ -5553,6 +6141,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -5635,6 +6226,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "IA"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
@@ -5797,6 +6391,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
@@ -5884,6 +6481,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "_"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
@@ -6782,6 +7382,418 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "T"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:sum", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_files", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "T"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:count"}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Max"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "Max"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_files", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Max"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_files", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "Max"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "max_symbols", NumValue: 5458591971344958559},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "max_files", NumValue: 1475818588657974461},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_any", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "py_file", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_small", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_min", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "annot_cover", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":gt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.NumberType},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "source_file", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Type: ast.StringType, Symbol: "domain", NumValue: 3120687102423428977},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_small", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_from", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_live", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempt_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			ast.Variable{Symbol: "F"},
+			ast.Constant{Type: ast.NumberType},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "F"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_any", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "exempted", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
@@ -6869,6 +7881,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			}}},
 		}},
 	}, Decls: map[ast.PredicateSym]*ast.Decl{
+		ast.PredicateSym{Symbol: "annot_cover", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "annot_cover", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F carries a feature or component annotation.", NumValue: 2466139035788485116},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
@@ -6911,6 +7938,110 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_files", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_max_files", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_files", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Check rule R allows a node at most N files.", NumValue: 6325608917741914287},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_max_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Check rule R allows a node at most N symbols.", NumValue: 6247537681258893697},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_rule", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rule", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a check rule over the nodes matcher M selects.", NumValue: -4792047845526424666},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_symbols", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -8383,6 +9514,40 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "file_owner", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_owner", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F belongs to node N.", NumValue: -4675517933549775495},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "file_symbols", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "file_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F defines N top-level symbols (functions, classes, types).", NumValue: 7234193316540002632},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "forbid", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "forbid", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "From"},
@@ -8905,6 +10070,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_graph_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Layers rule R looks at declared graph edges only, not imports (Beadloom's meaning).", NumValue: 7566339538906560446},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layer_indirect", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -9175,6 +10355,172 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_any", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_cand", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_covered", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_exempt", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F matches an exempt glob of module_coverage rule R.", NumValue: 81885506835890998},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_file", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_file", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Source file F lies under the source_root of module_coverage rule R.", NumValue: -4332881062276700634},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_hit", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_min", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_min", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Module_coverage rule R skips modules with 1 to N-1 symbols.", NumValue: -2591073957321305156},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_root_node", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N's source is the source_root of module_coverage rule R.", NumValue: -8259341017654304735},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "R is a module_coverage rule.", NumValue: 2913538757332878779},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "mc_small", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "node", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "Kind"},
@@ -9183,6 +10529,55 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "N is a node of the architecture graph.", NumValue: 2108261167331868517},
 			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_files", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "node_has_source", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_has_source", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N has a source (a directory or file it owns).", NumValue: 6049896720526261007},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "T"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
@@ -9204,6 +10599,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "py_file", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "py_file", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "F is a Python module.", NumValue: 1590351588234355834},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -9480,6 +10890,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "source_file", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "source_file", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "F is a file some node names as its source.", NumValue: -1119340797631691587},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "today", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "today", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Day"},
 		}}, Descr: []ast.Atom{
@@ -9490,6 +10915,23 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "File F lies under node N's directory source.", NumValue: 8022157019131964326},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -9568,6 +11010,15 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "layer_direct", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "mc_cand", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "node_files", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "node_symbols", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "site_dropped", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -9598,6 +11049,15 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "kind_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "mc_any", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "mc_covered", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "mc_small", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -9614,6 +11074,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_of", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "mc_hit", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "ref_ok", Arity: 2}: struct{}{},
@@ -9641,6 +11104,15 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "matches", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_any", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_files", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "check_symbols", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "deny_pair", Arity: 3}: struct{}{},
@@ -9745,80 +11217,90 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                33,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              72,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         59,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         60,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       61,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              51,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                40,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              82,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         69,
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          48,
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        49,
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      50,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         70,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       71,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              61,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          41,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          51,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             52,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             62,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       18,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       21,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         69,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        19,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        26,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      73,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        70,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           71,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         79,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        22,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        32,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      83,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        80,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           81,
 		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            4,
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      62,
-		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            27,
-		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           66,
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      72,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            33,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           76,
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        5,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            28,
-		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              67,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            34,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              77,
 		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          6,
-		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      20,
-		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             29,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         21,
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           34,
-		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       68,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      23,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             35,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         24,
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           41,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       78,
 		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             7,
-		ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}:          65,
-		ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}:          64,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               30,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  53,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        42,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              22,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                35,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             43,
+		ast.PredicateSym{Symbol: "fd_vreach", Arity: 3}:          75,
+		ast.PredicateSym{Symbol: "fd_vstart", Arity: 2}:          74,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               36,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  63,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        52,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              25,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                42,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             53,
 		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        8,
 		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        9,
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      10,
 		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      11,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   23,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   26,
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 12,
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       13,
-		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   24,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   27,
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        14,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            54,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           36,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            44,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            45,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              55,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            25,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          37,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          46,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   63,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            64,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           43,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            54,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            55,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              65,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            28,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          44,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          56,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   73,
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       15,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           31,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         38,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           39,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             47,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        48,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            40,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              56,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         57,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             32,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        58,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             49,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                50,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       16,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      17,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          74,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           37,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         45,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           46,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             57,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        58,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            47,
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             29,
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            16,
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         30,
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             38,
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           31,
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         17,
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       18,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              66,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         67,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             39,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        68,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             59,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                60,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       19,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      20,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          84,
 	}}
 }
