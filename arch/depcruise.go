@@ -196,6 +196,8 @@ func (d *dcReader) config(v *jslit.Value) {
 	if allowedAt != nil && len(allowed) > 0 {
 		r := Rule{Name: "not-in-allowed", Type: AllowedDependencies, Severity: allowedSeverity, Allowed: allowed,
 			Description: "dependencies matching none of the allowed rules", Pos: d.pos(allowedAt)}
+		r.Origin = &Origin{Tool: "dependency-cruiser", Group: "allowed", Pos: r.Pos,
+			Note: []string{"every dependency that no allowed entry matches is a finding, as dependency-cruiser's not-in-allowed"}}
 		switch {
 		case allowedSeverity == "ignore":
 			d.m.Skipped = append(d.m.Skipped, Skipped{Name: r.Name, Type: "allowed (severity ignore)", Pos: d.pos(allowedSevAt)})
@@ -301,6 +303,7 @@ func (d *dcReader) rule(v *jslit.Value, names map[string]int) {
 		return
 	}
 	r.Dep = &dep
+	r.Origin = &Origin{Tool: "dependency-cruiser", Group: r.Name, Pos: r.Pos, Note: dcNotes(v, r.Severity)}
 	// dependency-cruiser lets rules share a name (every unnamed rule is
 	// "unnamed"); vouch keys findings, baselines and exemptions by rule
 	// name, so later ones get a numeric suffix.
@@ -435,6 +438,49 @@ func (d *dcReader) unsupported(e entry, side string, known, other []string) {
 	}
 	all := append(append([]string{}, known...), other...)
 	d.errorf(e.at, "unknown key %q in %s%s; want one of %s", e.key, side, suggest.Hint(e.key, all), strings.Join(known, ", "))
+}
+
+// dcNotes says how a forbidden rule's parts were understood where vouch's
+// meaning differs from dependency-cruiser's (docs/lint.md lists them all).
+func dcNotes(v *jslit.Value, severity string) []string {
+	var out []string
+	if severity == "info" {
+		out = append(out, "severity info: reported, never fails a run")
+	}
+	to := v.Get("to")
+	if to == nil || to.Kind != jslit.Object {
+		return out
+	}
+	if to.Get("viaOnly") != nil || to.Get("viaNot") != nil {
+		out = append(out, "viaOnly/viaNot: some cycle through the dependency must pass only through matching modules (dependency-cruiser tests the first cycle it finds)")
+	}
+	for _, k := range []string{"dependencyTypes", "dependencyTypesNot"} {
+		if l := to.Get(k); l != nil && l.Kind == jslit.Array {
+			for _, it := range l.Items {
+				switch it.Str {
+				case "import":
+					out = append(out, k+": import covers import and type-only (a type-only import is also an import)")
+				case "npm":
+					out = append(out, k+": npm is any external package, whatever package.json section lists it")
+				}
+			}
+		}
+	}
+	if p := to.Get("path"); p != nil && strings.Contains(fmt.Sprint(dcStrings(p)), "node_modules") {
+		out = append(out, "to.path: an npm dependency is named node_modules/PACKAGE, not its main file")
+	}
+	return out
+}
+
+func dcStrings(v *jslit.Value) []string {
+	if v.Kind == jslit.String {
+		return []string{v.Str}
+	}
+	var out []string
+	for _, it := range v.Items {
+		out = append(out, it.Str)
+	}
+	return out
 }
 
 func dcTypeHelp(s string) string {

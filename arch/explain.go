@@ -34,6 +34,20 @@ func (m *Model) Explain(w io.Writer) error {
 	if m.ExternalPackages {
 		put(doc, "include_external_packages", boolean(true))
 	}
+	if sc := m.Scope; sc != nil {
+		sm := &yaml.Node{Kind: yaml.MappingNode}
+		for _, kv := range []struct {
+			key  string
+			list []string
+		}{{"exclude", sc.Exclude}, {"include_only", sc.IncludeOnly}, {"do_not_follow", sc.DoNotFollow}} {
+			if len(kv.list) > 0 {
+				put(sm, kv.key, strSeq(kv.list))
+			}
+		}
+		put(sm, "drop_type_only", boolean(sc.NoTypeOnly))
+		put(sm, "js_only", boolean(sc.JSOnly))
+		put(doc, "scope", sm)
+	}
 	if len(m.Nodes) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, n := range m.Nodes {
@@ -169,7 +183,35 @@ func ruleNode(r *Rule) *yaml.Node {
 		put(body, "to", scalar(r.ToGlob))
 	case ForbidCycles:
 		putStr(body, "edge_kind", r.EdgeKind)
+		if r.GraphOnly {
+			put(body, "include_imports", boolean(false))
+		}
 		filters()
+	case ForbidDependency:
+		depNode(body, r.Dep)
+	case AllowedDependencies:
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for i := range r.Allowed {
+			e := &yaml.Node{Kind: yaml.MappingNode}
+			depNode(e, &r.Allowed[i])
+			seq.Content = append(seq.Content, e)
+		}
+		put(n, string(r.Type), seq)
+		return withExempt(n, r)
+	case Check:
+		put(body, "for", matcherNode(r.From))
+		if r.MaxSymbols >= 0 {
+			put(body, "max_symbols", intNode(r.MaxSymbols))
+		}
+		if r.MaxFiles >= 0 {
+			put(body, "max_files", intNode(r.MaxFiles))
+		}
+	case ModuleCoverage:
+		put(body, "source_root", scalar(r.SourceRoot))
+		put(body, "min_symbols", intNode(r.MinSymbols))
+		if len(r.ExemptGlobs) > 0 {
+			put(body, "exempt", strSeq(r.ExemptGlobs))
+		}
 	case Layers:
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, l := range r.Layers {
@@ -186,6 +228,9 @@ func ruleNode(r *Rule) *yaml.Node {
 			put(body, "allow_skip", boolean(false))
 		}
 		putStr(body, "edge_kind", r.EdgeKind)
+		if r.GraphOnly {
+			put(body, "include_imports", boolean(false))
+		}
 		chains()
 		filters()
 	}
@@ -193,6 +238,11 @@ func ruleNode(r *Rule) *yaml.Node {
 		body.Style = yaml.FlowStyle
 	}
 	put(n, string(r.Type), body)
+	return withExempt(n, r)
+}
+
+// withExempt adds the rule's exemptions to its node.
+func withExempt(n *yaml.Node, r *Rule) *yaml.Node {
 	if len(r.Exempt) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for _, e := range r.Exempt {
@@ -209,6 +259,48 @@ func ruleNode(r *Rule) *yaml.Node {
 		put(n, "exempt", seq)
 	}
 	return n
+}
+
+// depNode renders a forbid_dependency rule's or allowed entry's from and
+// to into m.
+func depNode(m *yaml.Node, d *DepRule) {
+	from, to := flow(), flow()
+	paths := func(n *yaml.Node, p DepPaths) {
+		if len(p.Path) > 0 {
+			put(n, "path", strSeq(p.Path))
+		}
+		if len(p.PathNot) > 0 {
+			put(n, "path_not", strSeq(p.PathNot))
+		}
+	}
+	paths(from, d.From.DepPaths)
+	if d.From.Orphan != nil {
+		put(from, "orphan", boolean(*d.From.Orphan))
+	}
+	paths(to, d.To.DepPaths)
+	if d.To.Circular != nil {
+		put(to, "circular", boolean(*d.To.Circular))
+	}
+	if len(d.To.ViaOnly.Path) > 0 || len(d.To.ViaOnly.PathNot) > 0 {
+		v := flow()
+		paths(v, d.To.ViaOnly)
+		put(to, "via_only", v)
+	}
+	if len(d.To.DependencyTypes) > 0 {
+		put(to, "dependency_types", strSeq(d.To.DependencyTypes))
+	}
+	if len(d.To.DependencyTypesNot) > 0 {
+		put(to, "dependency_types_not", strSeq(d.To.DependencyTypesNot))
+	}
+	if d.To.CouldNotResolve != nil {
+		put(to, "could_not_resolve", boolean(*d.To.CouldNotResolve))
+	}
+	put(m, "from", from)
+	put(m, "to", to)
+}
+
+func intNode(i int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
 }
 
 // matcherNode renders a node matcher in flow style, `{}` for any node.

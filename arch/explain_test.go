@@ -36,6 +36,22 @@ rules:
     require: {for: {kind: web}, has_edge_to: {ref_id: s}, edge_kind: uses}
   - name: fb
     forbid: {from: {}, to: {tag: bottom}, indirect: true, max_chains: 2}
+  - name: ck
+    check: {for: {kind: domain}, max_symbols: 5, max_files: 0}
+  - name: mc
+    module_coverage: {source_root: src/, min_symbols: 2, exempt: ["*__init__.py"]}
+  - name: go
+    forbid_cycles: {edge_kind: depends_on, include_imports: false}
+  - name: fd
+    severity: info
+    forbid_dependency:
+      from: {path: ["^src/([^/]+)/"], path_not: [spec]}
+      to: {path_not: ["^src/$1/"], circular: true, via_only: {path_not: [ui]}, dependency_types_not: [type-only], could_not_resolve: false}
+  - name: al
+    allowed_dependencies:
+      - {from: {orphan: true}, to: {}}
+      - {from: {}, to: {dependency_types: [core, npm]}}
+scope: {exclude: [legacy], drop_type_only: true, js_only: true}
 `
 	m, err := Parse("a.yaml", []byte(src))
 	if err != nil {
@@ -54,6 +70,9 @@ rules:
 	ignoreE := cmpopts.IgnoreFields(Exemption{}, "Pos")
 	if diff := cmp.Diff(m.Rules, back.Rules, ignore, ignoreM, ignoreE); diff != "" {
 		t.Errorf("rules changed through explain (-want +got):\n%s\n%s", diff, out.String())
+	}
+	if diff := cmp.Diff(m.Scope, back.Scope, cmpopts.IgnoreFields(Scope{}, "Pos")); diff != "" || m.Scope == nil {
+		t.Errorf("scope changed through explain (-want +got):\n%s", diff)
 	}
 	if back.Granularity != "file" || !cmp.Equal(back.PythonRoots, []string{"lib"}) {
 		t.Errorf("settings lost: granularity %q python_roots %v", back.Granularity, back.PythonRoots)

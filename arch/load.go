@@ -36,7 +36,7 @@ const (
 const MaxBytes = 8 << 20
 
 var (
-	vouchTopKeys    = []string{"edges", "granularity", "include_external_packages", "nodes", "python_roots", "root_packages", "rules", "tags", "version"}
+	vouchTopKeys    = []string{"edges", "granularity", "include_external_packages", "nodes", "python_roots", "root_packages", "rules", "scope", "tags", "version"}
 	rulesTopKeys    = []string{"rules", "tags", "version"}
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
@@ -338,6 +338,8 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 					m.RootPackages = append(m.RootPackages, s)
 				}
 			}
+		case "scope":
+			m.Scope = p.scope(v)
 		case "granularity":
 			if g, ok := p.str(v, "granularity"); ok {
 				if !slices.Contains(Granularities(), g) {
@@ -795,13 +797,13 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 			p.need(t, hasKey(t.val, "to"), "forbid_import needs to")
 		}
 	case ForbidCycles:
-		includeImports := false
+		includeImports, given := false, false
 		if !(t.val.Kind == yaml.ScalarNode && t.val.Tag == "!!null") {
 			for _, kv := range p.fields(t.val, "forbid_cycles", p.known([]string{"dependency_types", "dependency_types_not", "edge_kind", "exclude_type_checking_imports", "ignore_imports", "include_imports", "unmatched_ignore"})) {
 				switch {
 				case p.filter(&r, kv):
 				case kv.key == "include_imports":
-					includeImports = p.boolean(kv.val, "include_imports")
+					includeImports, given = p.boolean(kv.val, "include_imports"), true
 				case kv.key == "edge_kind":
 					r.EdgeKind, _ = p.str(kv.val, "edge_kind")
 				}
@@ -809,7 +811,10 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 		// Beadloom checks the cycles of the declared edges of edge_kind
 		// only; include_imports adds the import graph back.
-		r.GraphOnly = beadloom && r.EdgeKind != "" && !includeImports
+		r.GraphOnly = r.EdgeKind != "" && !includeImports && (beadloom || given)
+		if given && !includeImports && r.EdgeKind == "" {
+			p.errorf(t.keyNode, "forbid_cycles %q: include_imports: false needs edge_kind (the declared edges to check instead)", r.Name)
+		}
 	case Check:
 		if doc := p.check(&r, t); doc != nil {
 			if r.MaxSymbols < 0 && r.MaxFiles < 0 {
@@ -838,7 +843,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		var list *yaml.Node
 		opts := extra
 		if t.val.Kind == yaml.MappingNode {
-			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "indirect", "layers", "max_chains", "unmatched_ignore"}) {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "include_imports", "indirect", "layers", "max_chains", "unmatched_ignore"}) {
 				if kv.key == "layers" {
 					list = kv.val
 				} else {
@@ -848,14 +853,14 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		} else {
 			list = t.val
 		}
-		includeImports := false
+		includeImports, given := false, false
 		for _, kv := range opts {
 			if p.filter(&r, kv) {
 				continue
 			}
 			switch kv.key {
 			case "include_imports":
-				includeImports = p.boolean(kv.val, "include_imports")
+				includeImports, given = p.boolean(kv.val, "include_imports"), true
 			case "allow_skip":
 				r.AllowSkip = p.boolean(kv.val, "allow_skip")
 			case "indirect":
@@ -904,6 +909,12 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 		if len(r.Layers) < 2 && len(r.Layers) > 0 {
 			p.errorf(t.keyNode, "layers needs at least two layers")
+		}
+		if given && !includeImports && !beadloom {
+			if r.EdgeKind == "" {
+				p.errorf(t.keyNode, "layers %q: include_imports: false needs edge_kind (the declared edges to check instead)", r.Name)
+			}
+			r.GraphOnly = true
 		}
 		if beadloom && !includeImports {
 			// Beadloom checks layers over declared edges only, of
@@ -1051,6 +1062,40 @@ func (p *parser) moduleCoverage(r *Rule, t field) {
 			r.ExemptGlobs = p.strList(kv.val, "exempt")
 		}
 	}
+}
+
+// scope reads the top-level scope: which modules and imports exist
+// before any rule looks ({exclude, include_only, do_not_follow: regular
+// expressions; drop_type_only, js_only}), what a dependency-cruiser
+// configuration's options become.
+func (p *parser) scope(n *yaml.Node) *Scope {
+	sc := &Scope{Pos: p.pos(n)}
+	for _, kv := range p.fields(n, "scope", []string{"do_not_follow", "drop_type_only", "exclude", "include_only", "js_only"}) {
+		switch kv.key {
+		case "drop_type_only":
+			sc.NoTypeOnly = p.boolean(kv.val, kv.key)
+		case "js_only":
+			sc.JSOnly = p.boolean(kv.val, kv.key)
+		default:
+			var list []string
+			for _, re := range p.strList(kv.val, kv.key) {
+				if _, err := CompileDepRegex(re, false); err != nil {
+					p.errorf(kv.val, "%s: %v", kv.key, err)
+					continue
+				}
+				list = append(list, re)
+			}
+			switch kv.key {
+			case "exclude":
+				sc.Exclude = list
+			case "include_only":
+				sc.IncludeOnly = list
+			default:
+				sc.DoNotFollow = list
+			}
+		}
+	}
+	return sc
 }
 
 // natural reads a whole number of at least 0.

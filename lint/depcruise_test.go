@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -42,24 +43,47 @@ func TestDepcruiseParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, f := range rep.Findings {
-				l := f.Rule + " " + f.Severity + " " + f.From
-				if f.To != "" {
-					l += " -> " + f.To
-				}
-				if f.Type != "forbid_dependency" && f.Type != "allowed_dependencies" {
-					l = "unexpected " + f.Type + ": " + f.Message
-				}
-				got = append(got, l)
-			}
-			sort.Strings(got)
+			got := parityLines(rep)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("findings differ from dependency-cruiser's (-depcruise +vouch):\n%s", diff)
 			}
 			if len(rep.Notices) != 0 {
 				t.Errorf("notices: %v", rep.Notices)
 			}
+			// What --explain-config prints is an architecture.yaml with the
+			// same meaning: linting with it gives the same findings.
+			var explained bytes.Buffer
+			if err := ExplainConfig(root, Config{File: filepath.Join(root, "configs", c)}, &explained); err != nil {
+				t.Fatal(err)
+			}
+			yml := filepath.Join(t.TempDir(), "architecture.yaml")
+			if err := os.WriteFile(yml, explained.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep2, err := Check(context.Background(), root, Config{File: yml, NoCache: true, Out: t.TempDir()})
+			if err != nil {
+				t.Fatalf("explained configuration does not load: %v\n%s", err, explained.String())
+			}
+			if diff := cmp.Diff(got, parityLines(rep2)); diff != "" {
+				t.Errorf("explained configuration finds otherwise (-original +explained):\n%s\n%s", diff, explained.String())
+			}
 		})
 	}
+}
+
+// parityLines renders findings as the expected files do.
+func parityLines(rep *Report) []string {
+	var got []string
+	for _, f := range rep.Findings {
+		l := f.Rule + " " + f.Severity + " " + f.From
+		if f.To != "" {
+			l += " -> " + f.To
+		}
+		if f.Type != "forbid_dependency" && f.Type != "allowed_dependencies" {
+			l = "unexpected " + f.Type + ": " + f.Message
+		}
+		got = append(got, l)
+	}
+	sort.Strings(got)
+	return got
 }
