@@ -55,3 +55,44 @@ func FuzzGlob(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDepcruise drives the dependency-cruiser reader, in both its
+// JSON and module forms: it must never panic, every error is positioned,
+// and a configuration that loads survives Finish and Explain.
+func FuzzParseDepcruise(f *testing.F) {
+	for _, s := range []string{
+		`{"forbidden": [{"name": "x", "from": {"path": "^src/([^/]+)/"}, "to": {"pathNot": "^src/$1/", "circular": true, "viaNot": "ui"}}], "options": {"exclude": "legacy"}}`,
+		"module.exports = {forbidden: [{from: {orphan: true}, to: {}}], allowed: [{from: {}, to: {dependencyTypes: ['core']}}], allowedSeverity: 'error'};",
+		`{"forbidden": [{"from": {"path": "(?!x)"}, "to": {"dependencyTypes": ["npm-dev"]}}]}`,
+		`{"options": {"tsPreCompilationDeps": "specify", "doNotFollow": {"path": ["a", "b"]}}}`,
+	} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, src string, module bool) {
+		name := ".dependency-cruiser.json"
+		if module {
+			name = ".dependency-cruiser.cjs"
+		}
+		m, err := ParseDepcruise(name, []byte(src))
+		if err != nil {
+			el, ok := err.(ErrorList)
+			if !ok {
+				t.Fatalf("error is %T, want ErrorList", err)
+			}
+			for _, e := range el {
+				if e.File != name {
+					t.Fatalf("error without its file: %v", e)
+				}
+			}
+			return
+		}
+		if err := m.Finish([]string{"src/a.ts", "src/b.js"}); err != nil {
+			return
+		}
+		var b strings.Builder
+		if err := m.Explain(&b); err != nil {
+			t.Fatalf("explain: %v", err)
+		}
+	})
+}
