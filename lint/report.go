@@ -145,7 +145,9 @@ func NewReport(o *Outcome, strict bool) *Report {
 	for _, rule := range o.Model.Rules {
 		ri := RuleInfo{Name: rule.Name, Type: string(rule.Type), Description: rule.Description, Severity: rule.Severity,
 			File: rule.Pos.File, Line: rule.Pos.Line}
-		if og := rule.Origin; og != nil {
+		// Contracts are import-linter's unit of report (kept or broken);
+		// dependency-cruiser reports rule by rule, as vouch does.
+		if og := rule.Origin; og != nil && og.Tool != "dependency-cruiser" {
 			ri.Group = og.Group
 			i, ok := index[og.Group]
 			if !ok {
