@@ -1,9 +1,10 @@
 package guard
 
 import (
-	"os"
 	"testing"
 
+	"github.com/google/mangle/parse"
+	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/dlgen/astgo"
 )
 
@@ -13,21 +14,14 @@ import (
 func TestProgramsGenerated(t *testing.T) {
 	for _, p := range []struct {
 		file, src, fn, text string
-		check               func(cfg astgo.Config, gen []byte) error
+		unit                parse.SourceUnit
+		an                  *datalog.Analysis
 	}{
-		{"guard_gen.go", "guard.dl", "guard", Program, func(cfg astgo.Config, gen []byte) error {
-			return astgo.Check(cfg, Program, gen, guardUnit(), guardAnalysis())
-		}},
-		{"conditions_gen.go", "conditions.dl", "conditions", ConditionsProgram, func(cfg astgo.Config, gen []byte) error {
-			return astgo.Check(cfg, ConditionsProgram, gen, conditionsUnit(), conditionsAnalysis())
-		}},
+		{"guard_gen.go", "guard.dl", "guard", Program, guardUnit(), guardAnalysis()},
+		{"conditions_gen.go", "conditions.dl", "conditions", ConditionsProgram, conditionsUnit(), conditionsAnalysis()},
 	} {
-		gen, err := os.ReadFile(p.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.check(astgo.Config{Package: "guard", Source: p.src, Func: p.fn}, gen); err != nil {
-			t.Errorf("%s: %v", p.file, err)
+		if err := astgo.CheckFile(astgo.Config{Package: "guard", Source: p.src, Func: p.fn}, p.file, p.text, p.unit, p.an); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"go/format"
 	"math"
+	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -273,6 +274,19 @@ func (w *writer) structValue(v reflect.Value) (string, error) {
 	}
 	b.WriteString("}")
 	return b.String(), nil
+}
+
+// CheckFile is Check on the generated file at genPath, for the test every
+// package with a generated program keeps (TestSemanticsGenerated).
+func CheckFile(cfg Config, genPath, src string, unit parse.SourceUnit, an *datalog.Analysis) error {
+	gen, err := os.ReadFile(genPath)
+	if err != nil {
+		return err
+	}
+	if err := Check(cfg, src, gen, unit, an); err != nil {
+		return fmt.Errorf("%s: %w", genPath, err)
+	}
+	return nil
 }
 
 // Check proves a package's generated code current and faithful: genFile

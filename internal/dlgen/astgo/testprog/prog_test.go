@@ -1,7 +1,6 @@
 package testprog
 
 import (
-	"os"
 	"reflect"
 	"testing"
 
@@ -12,13 +11,16 @@ import (
 )
 
 func TestGenerated(t *testing.T) {
-	gen, err := os.ReadFile("prog_gen.go")
-	if err != nil {
+	cfg := astgo.Config{Package: "testprog", Source: "prog.dl", Func: "prog"}
+	if err := astgo.CheckFile(cfg, "prog_gen.go", source, progUnit(), progAnalysis()); err != nil {
 		t.Fatal(err)
 	}
-	cfg := astgo.Config{Package: "testprog", Source: "prog.dl", Func: "prog"}
-	if err := astgo.Check(cfg, source, gen, progUnit(), progAnalysis()); err != nil {
-		t.Fatal(err)
+	// A stale or missing generated file fails the check.
+	if err := astgo.CheckFile(cfg, "prog_gen.go", source+"\nextra(1).\n", progUnit(), progAnalysis()); err == nil {
+		t.Error("CheckFile passed a source the generated file does not match")
+	}
+	if err := astgo.CheckFile(cfg, "missing_gen.go", source, progUnit(), progAnalysis()); err == nil {
+		t.Error("CheckFile passed a missing generated file")
 	}
 }
 
