@@ -110,7 +110,7 @@ func valuesOf(m map[string]any) []string {
 
 // Every built-in set loads as a vouch/v1 policy.
 func TestBuiltinsLoad(t *testing.T) {
-	if len(BuiltinNames()) != 4 {
+	if len(BuiltinNames()) != 5 {
 		t.Fatalf("built-in sets %v", BuiltinNames())
 	}
 	for _, n := range BuiltinNames() {
@@ -252,5 +252,67 @@ func TestMCPFacts(t *testing.T) {
 		if tt.rule == "" && d.Decision != Allow || tt.rule != "" && (d.Decision != Deny || d.Rule() != tt.rule) {
 			t.Errorf("%s %v: %s by %q, want rule %q (facts %+v)", tt.tool, tt.args, d.Decision, d.Rule(), tt.rule, Derive(&c, "/home/u", "/repo"))
 		}
+	}
+}
+
+// TestBuiltinProtectVouch pins protect-vouch: an agent's tool calls that
+// would rewrite the guard policy, forge its compiled cache, truncate the
+// audit or unhook the guard ask a person, by any tool and any spelling,
+// while the envelope and ordinary files stay writable.
+func TestBuiltinProtectVouch(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bash := func(cmd string) Call {
+		return Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": cmd}}
+	}
+	write := func(tool, path string) Call {
+		return Call{Phase: Pre, Tool: tool, Cwd: "/repo", Args: map[string]any{"file_path": path}}
+	}
+	tests := []struct {
+		name string
+		call Call
+		rule string // "" means allowed
+	}{
+		{"policy by Write", write("Write", ".vouch/guard.yaml"), "protect-vouch-writes"},
+		{"policy by Edit", write("Edit", "/repo/.vouch/guard.yml"), "protect-vouch-writes"},
+		{"policy via dot-dot", write("Write", "src/../.vouch/guard.yaml"), "protect-vouch-writes"},
+		{"policy case variant", write("Write", ".VOUCH/Guard.yaml"), "protect-vouch-writes"},
+		{"forged cache", bash(`echo '{}' > .vouch/cache/guard-0123.json`), "protect-vouch-writes"},
+		{"audit truncated", bash(": > .vouch/guard/audit.jsonl"), "protect-vouch-writes"},
+		{"sessions removed", bash("rm -rf .vouch/guard"), "protect-vouch-deletes"},
+		{"policy moved away", bash("mv .vouch/guard.yaml /repo/old.yaml"), "protect-vouch-deletes"},
+		{"receipt forged", bash("cp x.json .vouch/verification.json"), "protect-vouch-writes"},
+		{"vouch.yaml", write("Write", "vouch.yaml"), "protect-vouch-writes"},
+		{"hook settings", bash("echo '{}' > .claude/settings.json"), "protect-vouch-writes"},
+		{"local hook settings", write("Edit", ".claude/settings.local.json"), "protect-vouch-writes"},
+		{"whole .vouch removed", bash("rm -rf .vouch"), "protect-vouch-deletes"},
+		{"envelope", write("Write", ".vouch/envelope.yaml"), ""},
+		{"source file", write("Write", "src/main.go"), ""},
+		{"policy read", write("Read", ".vouch/guard.yaml"), ""},
+		{"a file named like vouch.yaml.bak", write("Write", "vouch.yaml.bak"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.call
+			d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.rule == "" {
+				if d.Decision != Allow {
+					t.Fatalf("decision %s by %s, want allow", d.Decision, d.Rule())
+				}
+				return
+			}
+			if d.Decision != Ask || d.Rule() != tt.rule {
+				t.Fatalf("decision %s by %q, want ask by %q (%+v)", d.Decision, d.Rule(), tt.rule, Derive(&c, "/home/u", "/repo"))
+			}
+		})
 	}
 }

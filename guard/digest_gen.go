@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "2e4b1bd39ec97dd40d5ef389078168019e6f2c89b81e19d8fc11365fdfab1cb6"
+const fixedDigest = "430c3b6967c64249bc67008ec9f4cc16d7d330fd5c3ac3fea7c7ec659fa3835e"

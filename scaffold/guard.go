@@ -129,8 +129,10 @@ defaults:
   # the call proceeds. Switch to enforce once the audit looks right.
   mode: observe
 # Built-in rule sets: secret reads (shell reads included), destructive
-# commands, writes outside the repository, network exfiltration.
-builtins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration]
+# commands, writes outside the repository, network exfiltration, and
+# changes to vouch's own control files (this policy, the guard's logs,
+# vouch.yaml, .claude/settings.json), which ask a person.
+builtins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]
 rules:
   - id: session-limits
     type: session
