@@ -363,7 +363,8 @@ func TestParseFiles(t *testing.T) {
 		{"jq", "jq --arg k v .a .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"source", "source .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"dot", ". ./.envrc", want{reads: []string{"ROOT/repo/.envrc"}}},
-		{"cp", "cp .env /tmp/x", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"/tmp/x"}}},
+		// A destination no test machine has, so it is never an existing directory.
+		{"cp", "cp .env /nonexistent-vouch/x", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"/nonexistent-vouch/x"}}},
 		{"cp into dir", "cp -r src/a.go src/b.go dist", want{reads: []string{"ROOT/repo/src/a.go", "ROOT/repo/src/b.go"}, writes: []string{"ROOT/repo/dist/a.go", "ROOT/repo/dist/b.go"}}},
 		{"cp -t", "cp -t /tmp .env", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"/tmp/.env"}}},
 		{"mv", "mv .env .env.bak", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"ROOT/repo/.env.bak"}, deletes: []string{"ROOT/repo/.env"}}},
