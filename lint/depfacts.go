@@ -116,7 +116,7 @@ type depSub struct {
 // none) and lists what each pattern matches; the engine combines the
 // conditions (path and not pathNot, dependency types, circularity, the
 // modules a cycle passes through, orphans) and decides every finding.
-func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileOwners) {
+func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileOwners, deps []pair) {
 	var subs []*depSub
 	for i := range m.Rules {
 		r := &m.Rules[i]
@@ -287,13 +287,31 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 			if len(s.dep.To.ViaOnly.Path) == 0 && len(s.dep.To.ViaOnly.PathNot) == 0 {
 				continue
 			}
+			ok := map[string]bool{}
 			for _, n := range nodes {
-				if len(s.via) == 0 || anyMatch(s.via, n) {
+				via := len(s.via) == 0 || anyMatch(s.via, n)
+				if via {
 					add(atom("fd_via", str(n), str(s.id)))
 				}
-				if anyMatch(s.viaNot, n) {
+				viaNot := anyMatch(s.viaNot, n)
+				if viaNot {
 					add(atom("fd_via_not", str(n), str(s.id)))
 				}
+				ok[n] = via && !viaNot
+			}
+			// One pivot per component of the graph the cycle may pass
+			// through, so the datalog finds those components with one
+			// search from each pivot rather than one from every cycle
+			// edge (quadratic in a large component). The datalog checks
+			// membership itself; a pivot only says where to start.
+			var sub []pair
+			for _, d := range deps {
+				if ok[d.a] && ok[d.b] {
+					sub = append(sub, d)
+				}
+			}
+			for _, p := range pivots(sub) {
+				add(atom("fd_vpivot", str(s.id), str(p)))
 			}
 		}
 	}

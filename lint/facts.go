@@ -344,7 +344,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		// Circular conditions read the components of the import graph.
 		addImportGraph(add, pr, deps)
 	}
-	depFacts(add, m, scan, own)
+	depFacts(add, m, scan, own, deps)
 	pr.froms = nodeIDs
 	if len(fis) > 0 {
 		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)
