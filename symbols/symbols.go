@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"sync"
 )
 
 // Count returns how many top-level symbols the file defines, judged by its
@@ -28,9 +29,9 @@ func Count(name string, src []byte) int {
 	case ".py", ".pyi":
 		return pyCount(src)
 	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
-		return lineCount(src, jsDefs, jsState)
+		return lineCount(src, jsDefs(), jsState)
 	case ".rs":
-		return lineCount(src, rustDefs, cState)
+		return lineCount(src, rustDefs(), cState)
 	}
 	return 0
 }
@@ -57,7 +58,7 @@ func goCount(src []byte) int {
 	return n
 }
 
-var pyDef = regexp.MustCompile(`^(async[ \t]+def|def|class)[ \t]`)
+var pyDef = lazyRegexp(`^(async[ \t]+def|def|class)[ \t]`)
 
 // pyCount counts `def`, `async def` and `class` statements at column 0,
 // outside triple-quoted strings.
@@ -65,7 +66,7 @@ func pyCount(src []byte) int {
 	n := 0
 	var quote string // the triple quote a string line is inside, or ""
 	for _, line := range bytes.Split(src, []byte("\n")) {
-		if quote == "" && pyDef.Match(line) {
+		if quote == "" && pyDef().Match(line) {
 			n++
 		}
 		quote = pyTriple(line, quote)
@@ -108,11 +109,11 @@ func pyTriple(line []byte, open string) string {
 // function, class, interface and type-alias declarations, exported or not,
 // exported variable bindings (one per statement here) and a default
 // export.
-var jsDefs = regexp.MustCompile(`^(export[ \t]+(default[ \t]+)?)?(declare[ \t]+)?(async[ \t]+)?(function\b|abstract[ \t]+class\b|class\b|interface\b|type[ \t]+[A-Za-z_$][\w$]*[ \t]*(<|=))|^export[ \t]+(const|let|var)[ \t]|^export[ \t]+default[ \t]`)
+var jsDefs = lazyRegexp(`^(export[ \t]+(default[ \t]+)?)?(declare[ \t]+)?(async[ \t]+)?(function\b|abstract[ \t]+class\b|class\b|interface\b|type[ \t]+[A-Za-z_$][\w$]*[ \t]*(<|=))|^export[ \t]+(const|let|var)[ \t]|^export[ \t]+default[ \t]`)
 
 // rustDefs are Rust's top-level fn, struct, enum and trait items, with
 // their visibility and qualifiers.
-var rustDefs = regexp.MustCompile(`^(pub(\([^)]*\))?[ \t]+)?((const|async|unsafe|default)[ \t]+|extern[ \t]+"[^"]*"[ \t]+)*(fn|struct|enum|trait)\b`)
+var rustDefs = lazyRegexp(`^(pub(\([^)]*\))?[ \t]+)?((const|async|unsafe|default)[ \t]+|extern[ \t]+"[^"]*"[ \t]+)*(fn|struct|enum|trait)\b`)
 
 // lineCount counts lines starting (at column 0) with a definition, outside
 // block comments and the multi-line strings state follows.
@@ -173,4 +174,11 @@ func scanState(line []byte, open byte, templates bool) byte {
 		}
 	}
 	return open
+}
+
+// lazyRegexp compiles expr on first use: every vouch process links this
+// package, and only lint runs with Beadloom rules count symbols, so the
+// hook and verify paths should not pay for compiling at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
