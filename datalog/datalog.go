@@ -193,44 +193,7 @@ func EvalAnalysis(a *Analysis, facts []ast.Atom, opts Options) (res *Result, err
 // It also returns, for each stratum in that order, the engine's index of it,
 // so per-stratum timings can be listed in the same order.
 func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.PredicateSym]int, rules []ast.Clause) ([][]string, []int) {
-	deps := make(map[int]map[int]bool)
-	for _, c := range rules {
-		hs := predToStratum[c.Head.Predicate]
-		for _, p := range c.Premises {
-			var sym ast.PredicateSym
-			switch t := p.(type) {
-			case ast.Atom:
-				sym = t.Predicate
-			case ast.NegAtom:
-				sym = t.Atom.Predicate
-			default:
-				continue
-			}
-			if bs, ok := predToStratum[sym]; ok && bs != hs {
-				if deps[hs] == nil {
-					deps[hs] = make(map[int]bool)
-				}
-				deps[hs][bs] = true
-			}
-		}
-	}
-	depth := make(map[int]int)
-	var level func(s int, seen map[int]bool) int
-	level = func(s int, seen map[int]bool) int {
-		if d, ok := depth[s]; ok {
-			return d
-		}
-		if seen[s] {
-			return 0
-		}
-		seen[s] = true
-		d := 0
-		for b := range deps[s] {
-			d = max(d, level(b, seen)+1)
-		}
-		depth[s] = d
-		return d
-	}
+	levels := StratumLevels(rules, predToStratum, len(strata))
 	type entry struct {
 		depth, index int
 		names        []string
@@ -242,7 +205,7 @@ func canonicalStrata(strata [][]ast.PredicateSym, predToStratum map[ast.Predicat
 			names = append(names, s.Symbol)
 		}
 		sort.Strings(names)
-		entries = append(entries, entry{level(i, map[int]bool{}), i, names})
+		entries = append(entries, entry{levels[i], i, names})
 	}
 	sort.Slice(entries, func(i, j int) bool {
 		if entries[i].depth != entries[j].depth {

@@ -3,6 +3,8 @@ package guard
 import (
 	"github.com/google/mangle/analysis"
 	"github.com/google/mangle/ast"
+
+	"github.com/vouch-dev/vouch/datalog"
 )
 
 // levelStrata merges a program's strata into as few as the dependencies
@@ -23,49 +25,10 @@ import (
 // stratum stays recursive over its own predicates only, so merging does
 // not change which of its facts meet in the same semi-naive round.
 func levelStrata(rules []ast.Clause, strata []analysis.Nodeset, predToStratum map[ast.PredicateSym]int) ([]analysis.Nodeset, map[ast.PredicateSym]int) {
-	reads := make([]map[int]bool, len(strata))
-	for _, c := range rules {
-		head, ok := predToStratum[c.Head.Predicate]
-		if !ok {
-			continue
-		}
-		for _, p := range c.Premises {
-			var sym ast.PredicateSym
-			switch t := p.(type) {
-			case ast.Atom:
-				sym = t.Predicate
-			case ast.NegAtom:
-				sym = t.Atom.Predicate
-			default:
-				continue
-			}
-			if s, ok := predToStratum[sym]; ok && s != head {
-				if reads[head] == nil {
-					reads[head] = map[int]bool{}
-				}
-				reads[head][s] = true
-			}
-		}
-	}
-	level := make([]int, len(strata))
-	done := make([]bool, len(strata))
-	var visit func(s int) int
-	visit = func(s int) int {
-		if done[s] {
-			return level[s]
-		}
-		// Strata form a DAG (Mangle refused the program otherwise), so
-		// the recursion ends; done is set after the reads are visited.
-		l := 0
-		for r := range reads[s] {
-			l = max(l, visit(r)+1)
-		}
-		level[s], done[s] = l, true
-		return l
-	}
+	level := datalog.StratumLevels(rules, predToStratum, len(strata))
 	top := 0
-	for s := range strata {
-		top = max(top, visit(s))
+	for _, l := range level {
+		top = max(top, l)
 	}
 	merged := make([]analysis.Nodeset, top+1)
 	for i := range merged {
