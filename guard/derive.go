@@ -54,6 +54,9 @@ type CallFacts struct {
 	// known statically: a command name that is not static, eval or sh -c
 	// of a string that is not static (shellfacts.Facts.Unknown).
 	Unknown []string
+	// DeletesUnresolved are removal targets only known at run time, as
+	// written (shellfacts.Facts.DeletesUnresolved): `rm -rf "$DIR"`.
+	DeletesUnresolved []string
 	// URLs are network targets as written; Domains their hosts.
 	URLs    []string
 	Domains []string
@@ -210,6 +213,7 @@ func Derive(c *Call, home, root string) *CallFacts {
 	f.Paths = uniq(append(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...), f.DeletesBelow...))
 	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
 	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
+	f.DeletesUnresolved = uniq(f.DeletesUnresolved)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
 	if f.Root != "" {
@@ -266,6 +270,7 @@ func (f *CallFacts) shell(cmd string) {
 	f.DeletesBelow = append(f.DeletesBelow, sf.DeletesBelow...)
 	f.URLs = append(f.URLs, sf.URLs...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)
+	f.DeletesUnresolved = append(f.DeletesUnresolved, sf.DeletesUnresolved...)
 	for _, c := range sf.Commands {
 		name := c.Name
 		if name == "" {
@@ -397,6 +402,8 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.SubcommandLines)
 	case "unknown_commands":
 		return list(f.Unknown)
+	case "deletes_unresolved":
+		return list(f.DeletesUnresolved)
 	case "shell_error":
 		if f.ShellError == "" {
 			return missing
@@ -409,7 +416,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "430c3b6967c64249bc67008ec9f4cc16d7d330fd5c3ac3fea7c7ec659fa3835e"
+const fixedDigest = "64a91c27b5860cae231342174bdbf62148b1c51ff6bb902fe57cb1c42915b647"

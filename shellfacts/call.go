@@ -186,6 +186,11 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 	switch {
 	case !f.static:
 		w.incomplete("dynamic path in " + what)
+		if !(w.findRoots != nil && strings.Contains(f.raw, "{}")) {
+			// find -exec's {} is what find finds below its starting
+			// points, which fromFind records instead.
+			w.unresolvedRemoval(f.raw)
+		}
 	case f.glob:
 		w.glob(f, set, what)
 	case f.s == "" || f.s == "-":
@@ -203,6 +208,7 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 	}
 	if !filepath.IsAbs(p) && !w.dirKnown {
 		w.incomplete("relative path in " + what + " after cd to an unknown directory")
+		w.unresolvedRemoval(p)
 	}
 	if w.paths++; w.paths > maxPaths {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
@@ -242,6 +248,7 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 		dirPat, basePat = f.pat[:i+1], f.pat[i+1:]
 	}
 	if hasMeta(dirPat) {
+		w.unresolvedRemoval(f.raw)
 		return
 	}
 	dir := unescapePattern(dirPat)

@@ -472,7 +472,7 @@ func moveFiles(w *walker, c *call) {
 	srcs, dest, into := splitDest(p)
 	w.pathsTo(srcs, w.reads, c.name)
 	// rename(2) moves a symbolic link, not its target.
-	w.entriesTo(srcs, w.deletes, c.name)
+	w.removeTo(srcs, w.deletes, true, c.name)
 	if dest != nil {
 		w.copyDest(c, srcs, *dest, into)
 	}
@@ -513,7 +513,7 @@ var rmShort = map[string]string{"-r": "--recursive", "-R": "--recursive", "-f": 
 func removeFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{})
 	w.setOptions(c, normOptions(p, rmShort))
-	w.entriesTo(p.operands, w.deletes, c.name)
+	w.removeTo(p.operands, w.deletes, true, c.name)
 	w.fromFind(p.operands, c.name)
 }
 
@@ -587,7 +587,7 @@ func shredFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "ns", long: []string{"iterations", "size", "random-source"}})
 	w.pathsTo(p.operands, w.writes, c.name)
 	if p.has("-u", "--remove", "--zero") || c.name == "wipe" {
-		w.pathsTo(p.operands, w.deletes, c.name)
+		w.removeTo(p.operands, w.deletes, false, c.name)
 	}
 }
 
@@ -751,7 +751,7 @@ func compressFiles(w *walker, c *call) {
 	}
 	w.pathsTo(p.operands, w.writes, c.name)
 	if !p.has("-k", "--keep") {
-		w.pathsTo(p.operands, w.deletes, c.name)
+		w.removeTo(p.operands, w.deletes, false, c.name)
 	}
 }
 
@@ -841,7 +841,7 @@ func findFiles(w *walker, c *call) {
 		case "-delete":
 			// find does not follow a starting point that is a link
 			// (without -H or -L): it deletes the link.
-			w.entriesTo(roots, removed, "find -delete")
+			w.removeTo(roots, removed, true, "find -delete")
 			w.incomplete("find -delete removes whatever matches")
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {

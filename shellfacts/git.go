@@ -82,7 +82,7 @@ func gitArgs(w *walker, c *call) {
 		if p.has("--cached") {
 			return
 		}
-		w.pathsTo(p.operands, w.deletes, "git rm")
+		w.removeTo(p.operands, w.deletes, false, "git rm")
 	case "mv":
 		moveFiles(w, &call{name: "git mv", args: rest, idx: c.idx})
 	case "clean":
@@ -91,9 +91,11 @@ func gitArgs(w *walker, c *call) {
 			return
 		}
 		if len(p.operands) == 0 {
+			w.removing = true
 			w.addPath(".", w.deletes, "git clean")
+			w.removing = false
 		}
-		w.pathsTo(p.operands, w.deletes, "git clean")
+		w.removeTo(p.operands, w.deletes, false, "git clean")
 		w.incomplete("git clean removes whatever is untracked")
 	case "clone":
 		p := parseOpts(rest, optSpec{withValue: "bocuj", long: []string{"branch", "origin", "depth", "reference", "reference-if-able", "separate-git-dir", "config", "upload-pack", "template", "jobs", "filter", "shallow-since", "shallow-exclude", "server-option", "bundle-uri", "ref-format"}})
@@ -303,6 +305,92 @@ func (w *walker) repoRoot() string {
 	return w.dir
 }
 
+// gitFullNames writes abbreviated long options into the subcommand's
+// argument list under their full names, so a rule on the subcommand's line
+// (git reset --hard main) sees `git reset --har main` as git runs it.
+func (w *walker) gitFullNames(c *call, p parsed, rest []field) {
+	if c.idx < 0 || c.idx >= len(w.facts.Commands) {
+		return
+	}
+	args := w.facts.Commands[c.idx].SubArgs
+	for _, o := range p.opts {
+		if !strings.HasPrefix(o.name, "--") || o.at >= len(args) || o.at >= len(rest) {
+			continue
+		}
+		word := rest[o.at].s
+		name, val, hasEq := strings.Cut(word, "=")
+		if name == o.name || !strings.HasPrefix(word, "--") {
+			continue
+		}
+		if hasEq {
+			args[o.at] = o.name + "=" + val
+		} else {
+			args[o.at] = o.name
+		}
+	}
+}
+
+// gitLong lists, per subcommand, the long options git knows (from git's
+// documentation), so abbreviations are read as git reads them: git accepts
+// any prefix that begins exactly one of them. Only subcommands that rules
+// look at closely are listed; a list that misses an option can make an
+// abbreviation look unambiguous when git would refuse it, which at worst
+// flags a command that does not run.
+var gitLong = map[string][]string{
+	"push": {"all", "branches", "mirror", "delete", "tags", "follow-tags", "no-follow-tags", "atomic", "no-atomic",
+		"dry-run", "porcelain", "force", "no-force", "force-with-lease", "no-force-with-lease", "force-if-includes",
+		"no-force-if-includes", "repo", "set-upstream", "thin", "no-thin", "quiet", "verbose", "progress", "no-progress",
+		"prune", "no-prune", "verify", "no-verify", "recurse-submodules", "no-recurse-submodules", "signed", "no-signed",
+		"push-option", "ipv4", "ipv6", "receive-pack", "exec"},
+	"commit": {"all", "patch", "reuse-message", "reedit-message", "fixup", "squash", "reset-author", "short", "branch",
+		"porcelain", "long", "null", "file", "author", "date", "message", "template", "signoff", "no-signoff", "trailer",
+		"verify", "no-verify", "allow-empty", "allow-empty-message", "cleanup", "edit", "no-edit", "amend",
+		"no-post-rewrite", "include", "only", "pathspec-from-file", "pathspec-file-nul", "untracked-files", "verbose",
+		"quiet", "dry-run", "status", "no-status", "gpg-sign", "no-gpg-sign"},
+	"rebase": {"onto", "keep-base", "no-keep-base", "continue", "abort", "quit", "apply", "empty", "keep-empty",
+		"no-keep-empty", "reapply-cherry-picks", "no-reapply-cherry-picks", "allow-empty-message", "skip", "edit-todo",
+		"show-current-patch", "merge", "strategy", "strategy-option", "rerere-autoupdate", "no-rerere-autoupdate",
+		"gpg-sign", "no-gpg-sign", "quiet", "verbose", "stat", "no-stat", "verify", "no-verify", "force-rebase",
+		"no-force-rebase", "no-ff", "fork-point", "no-fork-point", "ignore-whitespace", "whitespace",
+		"committer-date-is-author-date", "ignore-date", "reset-author-date", "signoff", "interactive", "rebase-merges",
+		"no-rebase-merges", "exec", "root", "autosquash", "no-autosquash", "autostash", "no-autostash",
+		"reschedule-failed-exec", "no-reschedule-failed-exec", "update-refs", "no-update-refs", "trailer"},
+	"merge": {"commit", "no-commit", "edit", "no-edit", "cleanup", "ff", "no-ff", "ff-only", "gpg-sign", "no-gpg-sign",
+		"log", "no-log", "signoff", "no-signoff", "stat", "no-stat", "squash", "no-squash", "verify", "no-verify",
+		"strategy", "strategy-option", "verify-signatures", "no-verify-signatures", "summary", "no-summary", "quiet",
+		"verbose", "progress", "no-progress", "autostash", "no-autostash", "allow-unrelated-histories", "message",
+		"into-name", "file", "rerere-autoupdate", "no-rerere-autoupdate", "overwrite-ignore", "no-overwrite-ignore",
+		"abort", "quit", "continue"},
+	"pull": {"quiet", "verbose", "recurse-submodules", "no-recurse-submodules", "commit", "no-commit", "edit", "no-edit",
+		"cleanup", "ff", "no-ff", "ff-only", "gpg-sign", "no-gpg-sign", "log", "no-log", "signoff", "no-signoff", "stat",
+		"no-stat", "squash", "no-squash", "verify", "no-verify", "strategy", "strategy-option", "verify-signatures",
+		"no-verify-signatures", "summary", "no-summary", "autostash", "no-autostash", "allow-unrelated-histories",
+		"rebase", "no-rebase", "all", "append", "atomic", "depth", "deepen", "shallow-since", "shallow-exclude",
+		"unshallow", "update-shallow", "negotiation-tip", "negotiate-only", "dry-run", "porcelain", "force", "keep",
+		"prefetch", "prune", "no-tags", "tags", "refmap", "jobs", "set-upstream", "upload-pack", "progress",
+		"server-option", "show-forced-updates", "no-show-forced-updates", "ipv4", "ipv6"},
+	"am": {"signoff", "keep", "keep-non-patch", "keep-cr", "no-keep-cr", "scissors", "no-scissors", "quoted-cr",
+		"empty", "message-id", "no-message-id", "quiet", "utf8", "no-utf8", "3way", "no-3way", "rerere-autoupdate",
+		"no-rerere-autoupdate", "ignore-space-change", "ignore-whitespace", "whitespace", "directory", "exclude",
+		"include", "reject", "patch-format", "interactive", "verify", "no-verify", "committer-date-is-author-date",
+		"ignore-date", "skip", "gpg-sign", "no-gpg-sign", "continue", "resolved", "resolvemsg", "abort", "quit",
+		"retry", "show-current-patch", "allow-empty"},
+	"reset": {"soft", "mixed", "hard", "merge", "keep", "recurse-submodules", "no-recurse-submodules", "quiet",
+		"no-quiet", "refresh", "no-refresh", "patch", "intent-to-add", "pathspec-from-file", "pathspec-file-nul"},
+	"branch": {"delete", "create-reflog", "force", "move", "copy", "color", "no-color", "ignore-case", "omit-empty",
+		"column", "no-column", "remotes", "all", "list", "show-current", "verbose", "quiet", "abbrev", "no-abbrev",
+		"track", "no-track", "set-upstream-to", "unset-upstream", "edit-description", "contains", "no-contains",
+		"merged", "no-merged", "sort", "points-at", "format", "recurse-submodules"},
+	"clean": {"force", "interactive", "dry-run", "quiet", "exclude"},
+	"checkout": {"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
+		"detach", "orphan", "ignore-skip-worktree-bits", "merge", "conflict", "patch", "ignore-other-worktrees",
+		"overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay",
+		"no-overlay", "pathspec-from-file", "pathspec-file-nul"},
+	"tag": {"annotate", "sign", "no-sign", "local-user", "force", "delete", "verify", "list", "sort", "color",
+		"ignore-case", "omit-empty", "column", "no-column", "contains", "no-contains", "merged", "no-merged",
+		"points-at", "message", "file", "trailer", "edit", "cleanup", "create-reflog", "format"},
+}
+
 // gitSubOpts describes, per git subcommand, the options that take a value
 // (only those whose value is required: an optional one, such as
 // --force-with-lease[=ref] or commit's -u[mode], is attached when given,
@@ -347,7 +435,16 @@ func (w *walker) gitOptions(c *call, sub string, rest []field) {
 	if !ok {
 		return
 	}
-	p := parseOpts(rest, o.spec)
+	spec := o.spec
+	spec.abbrev = gitLong[sub]
+	p := parseOpts(rest, spec)
+	w.gitFullNames(c, p, rest)
+	if sub == "rebase" {
+		// rebase --exec CMD runs CMD through the shell after each commit.
+		for _, v := range p.values("-x", "--exec") {
+			w.nestedString(v, "git rebase --exec")
+		}
+	}
 	var opts []string
 	for _, name := range normOptions(p, o.short) {
 		// "-D" is two long options at once.

@@ -12,6 +12,12 @@ type optSpec struct {
 	posix     bool     // options end at the first operand, as for wrappers (no GNU permutation)
 	// plusOpts marks programs where +x is an option too (shells' +o).
 	plusOpts bool
+	// abbrev lists every long option the program knows, for programs
+	// (git, through its parse-options) that accept any unambiguous prefix
+	// of one: `git push --force-w` is --force-with-lease and `git rebase
+	// --ex CMD` is --exec. A rule written against the full name must see
+	// the abbreviation as that name.
+	abbrev []string
 }
 
 // opt is one option found in the arguments.
@@ -19,6 +25,7 @@ type opt struct {
 	name   string // "-o" or "--output"
 	val    field  // the value, when the option takes one
 	hasVal bool
+	at     int // index of the option's word in the arguments
 }
 
 // parsed is the result of splitting arguments into options and operands.
@@ -64,6 +71,43 @@ func (s optSpec) takesLong(name string) bool {
 	return false
 }
 
+// expand names the long option that name abbreviates: itself when it is
+// known or when no abbreviations are accepted, the one known option it
+// begins when there is exactly one, and itself when it begins several
+// (git refuses an ambiguous abbreviation, so nothing runs).
+func (s optSpec) expand(name string) string {
+	if len(s.abbrev) == 0 || name == "" {
+		return name
+	}
+	match := ""
+	consider := func(k string) bool {
+		if k == name {
+			match = ""
+			return true
+		}
+		if strings.HasPrefix(k, name) && k != match {
+			if match != "" {
+				match = ""
+				return true
+			}
+			match = k
+		}
+		return false
+	}
+	for _, k := range s.abbrev {
+		// git also accepts --no-X for any option X, and abbreviations
+		// of that (commit's --no-ve could be --no-verify or
+		// --no-verbose, so git refuses it).
+		if consider(k) || (!strings.HasPrefix(k, "no-") && consider("no-"+k)) {
+			return name
+		}
+	}
+	if match == "" {
+		return name
+	}
+	return match
+}
+
 // parseOpts splits fs into options and operands following getopt's rules.
 func parseOpts(fs []field, spec optSpec) parsed {
 	var p parsed
@@ -84,7 +128,8 @@ func parseOpts(fs []field, spec optSpec) parsed {
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, hasEq := strings.Cut(s[2:], "=")
-			o := opt{name: "--" + name}
+			name = spec.expand(name)
+			o := opt{name: "--" + name, at: i}
 			switch {
 			case hasEq:
 				o.val, o.hasVal = field{s: val, static: true, raw: f.raw}, true
@@ -99,7 +144,7 @@ func parseOpts(fs []field, spec optSpec) parsed {
 		prefix := s[:1]
 		for j := 1; j < len(s); j++ {
 			c := s[j]
-			o := opt{name: prefix + string(c)}
+			o := opt{name: prefix + string(c), at: i}
 			if strings.IndexByte(spec.withValue, c) >= 0 {
 				if j+1 < len(s) {
 					o.val, o.hasVal = field{s: s[j+1:], static: true, raw: f.raw}, true

@@ -83,6 +83,14 @@ type Facts struct {
 	// that is not static (`eval "$X"`). Sorted, unique, at most 32. A
 	// policy cannot tell what these do, so it should ask or deny.
 	Unknown []string
+
+	// DeletesUnresolved lists, as written, the targets of removals
+	// (rm, find -delete, git rm, mv's sources...) that are only known
+	// when the command runs: a variable (`rm -rf "$DIR"`), a substitution,
+	// a glob whose directory part has a wildcard, or a relative path
+	// after a cd to an unknown place. Such a target may be anything, /
+	// included, so a policy should ask. Sorted, unique, at most 32.
+	DeletesUnresolved []string
 }
 
 // Command is one simple command.
@@ -189,6 +197,11 @@ type walker struct {
 	reads, writes, deletes, urls map[string]bool
 	below                        map[string]bool
 	reasons, unknown             map[string]bool
+	unresolvedDeletes            map[string]bool
+
+	// removing is set while recording the targets of a removal, so a
+	// target that cannot be resolved is listed in DeletesUnresolved.
+	removing bool
 
 	// entry is set while recording the operands of programs that act on
 	// a directory entry itself (rm, unlink, rename): their last
@@ -218,6 +231,8 @@ func newWalker(opts Options) *walker {
 		urls:     map[string]bool{},
 		reasons:  map[string]bool{},
 		unknown:  map[string]bool{},
+
+		unresolvedDeletes: map[string]bool{},
 	}
 }
 
@@ -230,7 +245,27 @@ func (w *walker) finish() *Facts {
 	f.URLs = sortedKeys(w.urls)
 	f.Unresolved = sortedKeys(w.reasons)
 	f.Unknown = sortedKeys(w.unknown)
+	f.DeletesUnresolved = sortedKeys(w.unresolvedDeletes)
 	return f
+}
+
+// unresolvedRemoval records a removal target that cannot be resolved.
+func (w *walker) unresolvedRemoval(raw string) {
+	if w.removing && len(w.unresolvedDeletes) < maxReasons {
+		w.unresolvedDeletes[raw] = true
+	}
+}
+
+// removeTo records what a removal acts on (entries: the directory entry
+// itself, as rm and rename do, see entriesTo).
+func (w *walker) removeTo(fs []field, set map[string]bool, entries bool, what string) {
+	w.removing = true
+	defer func() { w.removing = false }()
+	if entries {
+		w.entriesTo(fs, set, what)
+	} else {
+		w.pathsTo(fs, set, what)
+	}
 }
 
 // unknownCode records a place where code that cannot be known runs.

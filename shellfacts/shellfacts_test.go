@@ -582,6 +582,16 @@ func TestParseProgramOptions(t *testing.T) {
 		{"git push origin +main", []string{"git push: --force"}},
 		{"git merge -n topic", []string{"git merge: --no-stat"}},
 		{"git branch -D main", []string{"git branch: --delete --force"}},
+		// Abbreviated long options, read as git reads them.
+		{"git push --force-w origin main", []string{"git push: --force-with-lease"}},
+		{"git push --force-with=main origin", []string{"git push: --force-with-lease"}},
+		{"git push --mir origin", []string{"git push: --mirror"}},
+		{"git push --forc origin", []string{"git push: --forc"}},
+		{"git commit --no-veri -m x", []string{"git commit: --no-verify --message"}},
+		{"git commit --no-ve -m x", []string{"git commit: --no-ve --message"}},
+		{"git commit --am", []string{"git commit: --amend"}},
+		{"git reset --har HEAD~1", []string{"git reset: --hard"}},
+		{"git rebase --ex 'rm x' main", []string{"git rebase: --exec", "rm:"}},
 		{"git status", []string{"git status:"}},
 		{"rm -rf x", []string{"rm: --recursive --force"}},
 		{"rm x -R", []string{"rm: --recursive"}},
@@ -609,6 +619,59 @@ func TestParseProgramOptions(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Parse(%q) options (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
+// TestParseSubArgsFullNames: an abbreviated long option is written under
+// its full name in the subcommand's arguments, which rules on
+// subcommand_lines read.
+func TestParseSubArgsFullNames(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{"git reset --har origin/main", []string{"--hard", "origin/main"}},
+		{"git push --force-with=main origin main", []string{"--force-with-lease=main", "origin", "main"}},
+		{"git commit -m --har", []string{"-m", "--har"}},
+		{"git log --grep=--har", []string{"--grep=--har"}},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, Options{Cwd: "/nonexistent-vouch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, f.Commands[0].SubArgs); diff != "" {
+			t.Errorf("Parse(%q) SubArgs (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
+// TestParseDeletesUnresolved pins the removal targets only known at run
+// time, and that find's {} and ordinary dynamic reads are not among them.
+func TestParseDeletesUnresolved(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{`rm -rf "$DIR"`, []string{`"$DIR"`}},
+		{"rm -rf $(cat list)", []string{"$(cat list)"}},
+		{"rm -rf /*/cache", []string{"/*/cache"}},
+		{`cd "$X" && rm -rf build`, []string{"build"}},
+		{`find "$R" -delete`, []string{`"$R"`}},
+		{`mv "$A" b`, []string{`"$A"`}},
+		{`git rm -r "$P"`, []string{`"$P"`}},
+		{`find . -exec rm -rf {} \;`, nil},
+		{`cat "$F"`, nil},
+		{"rm -rf build", nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, Options{Cwd: "/nonexistent-vouch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, f.DeletesUnresolved); diff != "" {
+			t.Errorf("Parse(%q).DeletesUnresolved (-want +got):\n%s", tt.command, diff)
 		}
 	}
 }
