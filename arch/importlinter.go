@@ -545,10 +545,26 @@ func (r *ilReader) contract(m *Model, c *ilSection, roots []string, custom map[s
 			internal = append(internal, ext...)
 			notes = append(notes, "external packages "+strings.Join(ext, ", ")+" are nodes of the graph (include_external_packages)")
 		}
-		rl := base(name, Deny, origin(notes...))
-		rl.From = Matcher{Modules: r.modules(src), Pos: pos}
-		rl.To = Matcher{Modules: internal, Pos: pos}
-		m.Rules = append(m.Rules, rl)
+		sources := r.modules(src)
+		if !indirect || len(sources)*len(internal) == 1 {
+			rl := base(name, Deny, origin(notes...))
+			rl.From = Matcher{Modules: sources, Pos: pos}
+			rl.To = Matcher{Modules: internal, Pos: pos}
+			m.Rules = append(m.Rules, rl)
+			return
+		}
+		// import-linter looks for chains from each source module to each
+		// forbidden module on its own, through modules outside those two
+		// only; a vouch rule's chains avoid its own from and to nodes, so
+		// one rule per pair finds the same chains.
+		for _, s := range sources {
+			for _, f := range internal {
+				rl := base(name+" ["+s+" -> "+f+"]", Deny, origin(append(slices.Clone(notes), "one vouch rule per pair of source and forbidden module: "+s+" must not depend on "+f)...))
+				rl.From = Matcher{Modules: []string{s}, Pos: pos}
+				rl.To = Matcher{Modules: []string{f}, Pos: pos}
+				m.Rules = append(m.Rules, rl)
+			}
+		}
 	case "independence":
 		mv, _ := c.get("modules")
 		mods := r.modules(mv)

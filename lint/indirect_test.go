@@ -53,14 +53,32 @@ func TestIndirect(t *testing.T) {
 		},
 		{
 			name:  "forward search",
-			rules: `[{name: r, deny: {from: {ref_id: ui}, to: {kind: lib}, indirect: true}}]`,
-			want:  []string{"r:deny:error:::ui:x", "r:deny:error:::ui:y", "r:deny:error:ui/a.go:5:ui:util"},
+			rules: `[{name: r, deny: {from: {ref_id: ui}, to: {ref_id: x}, indirect: true}}]`,
+			want:  []string{"r:deny:error:::ui:x"},
 			chains: []chainOut{
 				{"ui", "x", "ui imports x indirectly: ui -> util -> x", []CycleEdge{
 					{From: "ui", To: "util", Sites: []Site{{"ui/a.go", 5}}}, {From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}}},
-				{"ui", "y", "ui imports y indirectly: ui -> util -> x -> y", []CycleEdge{
-					{From: "ui", To: "util", Sites: []Site{{"ui/a.go", 5}}}, {From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}},
-					{From: "x", To: "y", Sites: []Site{{"x/a.go", 7}}}}},
+			},
+		},
+		{
+			// A chain's inner nodes match neither end: ui -> util -> x
+			// goes through util, a to node, whose direct import is the
+			// finding (import-linter leaves such chains out too).
+			name:  "a chain through a to node is reported at that node",
+			rules: `[{name: r, deny: {from: {ref_id: ui}, to: {kind: lib}, indirect: true}}]`,
+			want:  []string{"r:deny:error:ui/a.go:5:ui:util"},
+		},
+		{
+			// ... and through a from node: db is a from node here, so
+			// api -> db -> util -> x is db's chain, not api's.
+			name:  "a chain through a from node is reported from that node",
+			rules: `[{name: r, deny: {from: {ref_id: "*", exclude: [svc, util, x, y]}, to: {ref_id: x}, indirect: true}}]`,
+			want:  []string{"r:deny:error:::db:x", "r:deny:error:::ui:x"},
+			chains: []chainOut{
+				{"db", "x", "db imports x indirectly: db -> util -> x", []CycleEdge{
+					{From: "db", To: "util", Sites: []Site{{"db/a.go", 9}}}, {From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}}},
+				{"ui", "x", "ui imports x indirectly: ui -> util -> x", []CycleEdge{
+					{From: "ui", To: "util", Sites: []Site{{"ui/a.go", 5}}}, {From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}}},
 			},
 		},
 		{
@@ -85,18 +103,24 @@ func TestIndirect(t *testing.T) {
 		},
 		{
 			name:  "max_chains limits witnesses, not findings",
-			rules: `[{name: r, deny: {from: {ref_id: ui}, to: {kind: lib}, indirect: true, max_chains: 1}}]`,
-			want:  []string{"r:deny:error:::ui:x", "r:deny:error:::ui:y", "r:deny:error:ui/a.go:5:ui:util"},
+			rules: `[{name: r, deny: {from: {kind: web}, to: {ref_id: y}, indirect: true, max_chains: 1}}]`,
+			want:  []string{"r:deny:error:::api:y", "r:deny:error:::ui:y"},
 			chains: []chainOut{
-				{"ui", "x", "ui imports x indirectly: ui -> util -> x", []CycleEdge{
-					{From: "ui", To: "util", Sites: []Site{{"ui/a.go", 5}}}, {From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}}},
+				{"api", "y", "api imports y indirectly: api -> db -> util -> x -> y", []CycleEdge{
+					{From: "api", To: "db", Sites: []Site{{"api/a.go", 2}}}, {From: "db", To: "util", Sites: []Site{{"db/a.go", 9}}},
+					{From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}, {From: "x", To: "y", Sites: []Site{{"x/a.go", 7}}}}},
 				{"ui", "y", "ui imports y indirectly (chain not shown: max_chains 1)", nil},
 			},
 		},
 		{
 			name:  "exemption covers a chain",
-			rules: `[{name: r, deny: {from: {ref_id: ui}, to: {kind: lib}, indirect: true}, exempt: [{from: ui, to: "[xy]", reason: legacy, until: 2100-01-01}]}]`,
-			want:  []string{"r:deny:error:ui/a.go:5:ui:util"},
+			rules: `[{name: r, deny: {from: {kind: web}, to: {ref_id: y}, indirect: true}, exempt: [{from: ui, to: y, reason: legacy, until: 2100-01-01}]}]`,
+			want:  []string{"r:deny:error:::api:y"},
+			chains: []chainOut{
+				{"api", "y", "api imports y indirectly: api -> db -> util -> x -> y", []CycleEdge{
+					{From: "api", To: "db", Sites: []Site{{"api/a.go", 2}}}, {From: "db", To: "util", Sites: []Site{{"db/a.go", 9}}},
+					{From: "util", To: "x", Sites: []Site{{"util/a.go", 6}}}, {From: "x", To: "y", Sites: []Site{{"x/a.go", 7}}}}},
+			},
 		},
 		{
 			// Reversed stack (bottom on top): every direct import

@@ -324,12 +324,17 @@ func chains(res *datalog.Result, pr *prepared, fs []Finding) {
 			}
 			g = fadj[r.Name]
 		}
-		// A layers chain walks only nodes outside the rule's layers, as
-		// the engine's search did.
+		// A chain walks only the nodes the engine's search entered.
 		var blocked func(string) bool
-		if r.Type == arch.Layers {
+		switch r.Type {
+		case arch.Layers:
 			blocked = func(n string) bool {
 				return len(res.Query(atom("in_layer", str(n), str(r.Name)))) > 0
+			}
+		case arch.Deny:
+			// A deny chain's inner nodes match neither end of the rule.
+			blocked = func(n string) bool {
+				return len(res.Query(atom("chain_end", str(n), str(r.Name)))) > 0
 			}
 		}
 		path := shortestPath(g, f.From, f.To, blocked)

@@ -1375,6 +1375,54 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "MF"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "MF"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "MT"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "A"},
@@ -1417,6 +1465,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
@@ -1435,6 +1487,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
@@ -1500,6 +1556,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
@@ -1518,6 +1578,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
@@ -4414,6 +4478,7 @@ func semanticsAnalysis() *datalog.Analysis {
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "chain", Arity: 3}:              struct{}{},
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        struct{}{},
@@ -4469,6 +4534,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            struct{}{},
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "inert", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            struct{}{},
@@ -5027,6 +5093,54 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "MF"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_back", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "MF"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "MF"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "MT"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "MT"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reach", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "A"},
@@ -5069,6 +5183,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
@@ -5087,6 +5205,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
@@ -5152,6 +5274,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep_filtered", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
@@ -5170,6 +5296,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "R"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
@@ -8017,6 +8147,23 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_end", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain_pair", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -10032,6 +10179,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "ind_src", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "ind_src", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "R"},
@@ -11128,6 +11290,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "ignore_used", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "ind_rule", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "layer_direct", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11236,6 +11401,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "matches", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "chain_end", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "check_any", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11341,91 +11509,93 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                43,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              83,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         72,
-		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          51,
-		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        52,
-		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      53,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         73,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       74,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              64,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                44,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              85,
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          52,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         74,
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          53,
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        54,
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      55,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         75,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       76,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              66,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          54,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          56,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             65,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             67,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       21,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       22,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         80,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        22,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        34,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      84,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        81,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           82,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         82,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        23,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        35,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      86,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        83,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           84,
 		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            4,
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      75,
-		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            35,
-		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           77,
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      77,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            36,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           79,
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        5,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            36,
-		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              78,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            37,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              80,
 		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          6,
-		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      23,
-		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             37,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         24,
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           44,
-		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       79,
-		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            25,
-		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           38,
-		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            26,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      24,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             38,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         25,
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           45,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       81,
+		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            26,
+		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           39,
+		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            27,
 		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             7,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               39,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  66,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        55,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              27,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                45,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             56,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               40,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  68,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        57,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              28,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                46,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             58,
 		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        8,
 		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        9,
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      10,
 		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      11,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   28,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   29,
 		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 12,
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       13,
-		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   29,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   30,
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        14,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            67,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           46,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            57,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            58,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              68,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            30,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          47,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          59,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   76,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       15,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           40,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         48,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           49,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             60,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        61,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            50,
-		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             31,
-		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            16,
-		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         32,
-		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             41,
-		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           33,
-		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         17,
-		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       18,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              69,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         70,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             42,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        71,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             62,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                63,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       19,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      20,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          85,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            69,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           47,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            59,
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           15,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            60,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              70,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            31,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          48,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          61,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   78,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       16,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           41,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         49,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           50,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             62,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        63,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            51,
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             32,
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            17,
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         33,
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             42,
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           34,
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         18,
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       19,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              71,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         72,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             43,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        73,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             64,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                65,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       20,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      21,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          87,
 	}}
 }

@@ -1,0 +1,1 @@
+from shop.db.models import Order

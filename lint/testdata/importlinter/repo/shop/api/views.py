@@ -1,0 +1,2 @@
+from shop.services import orders
+from . import schemas

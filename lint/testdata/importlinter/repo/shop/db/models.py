@@ -1,0 +1,2 @@
+from shop.utils import helpers
+import sqlalchemy

@@ -1,0 +1,2 @@
+from shop.plugins.alpha import ui
+from shop.plugins.beta import logic as other

@@ -1,0 +1,1 @@
+from shop.plugins.alpha import extra

@@ -1,0 +1,1 @@
+from shop.plugins.beta.logic import run

@@ -1,0 +1,3 @@
+def send():
+    from shop.api import views
+    return views

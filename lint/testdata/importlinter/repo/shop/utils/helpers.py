@@ -1,0 +1,1 @@
+from shop.api.schemas import dump
