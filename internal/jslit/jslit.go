@@ -113,6 +113,9 @@ type parser struct {
 	i         int
 	line, col int
 	depth     int
+	// module is set for a JavaScript module, where a string may be
+	// written as literals joined with + (JSON has no such thing).
+	module bool
 }
 
 func (p *parser) errf(line, col int, format string, args ...any) error {
@@ -178,6 +181,7 @@ func (p *parser) space() error {
 }
 
 func (p *parser) document(module bool) (*Value, error) {
+	p.module = module
 	if err := p.space(); err != nil {
 		return nil, err
 	}
@@ -289,10 +293,17 @@ func (p *parser) value() (*Value, error) {
 		return p.object()
 	case c == '[':
 		return p.array()
-	case c == '"' || c == '\'':
-		s, err := p.str()
+	case c == '"' || c == '\'' || (c == '`' && p.module):
+		s, err := p.strLit()
 		if err != nil {
 			return nil, err
+		}
+		if p.module {
+			// dependency-cruiser's own generated configuration splits
+			// long comments into literals joined with +.
+			if s, err = p.concat(s); err != nil {
+				return nil, err
+			}
 		}
 		return &Value{Kind: String, Str: s, Line: line, Col: col}, nil
 	case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'):
@@ -448,6 +459,64 @@ func isIdentStart(c byte) bool {
 }
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+
+// strLit reads a quoted string or, in a module, a template literal with
+// no substitutions.
+func (p *parser) strLit() (string, error) {
+	if p.peek() == '`' {
+		return p.template()
+	}
+	return p.str()
+}
+
+// concat reads the rest of a string written as literals joined with +
+// (s is the first); anything else after a + is code, which is refused.
+func (p *parser) concat(s string) (string, error) {
+	for {
+		if err := p.space(); err != nil {
+			return "", err
+		}
+		if p.eof() || p.peek() != '+' {
+			return s, nil
+		}
+		p.advance(1)
+		if err := p.space(); err != nil {
+			return "", err
+		}
+		if p.eof() || (p.peek() != '"' && p.peek() != '\'' && p.peek() != '`') {
+			return "", p.errHere("unexpected %s after +: only string literals can be joined, nothing is evaluated", p.describe())
+		}
+		next, err := p.strLit()
+		if err != nil {
+			return "", err
+		}
+		s += next
+	}
+}
+
+// template reads a template literal that is plain text: a substitution
+// (${...}) would be code, and escapes are refused rather than guessed.
+func (p *parser) template() (string, error) {
+	line, col := p.line, p.col
+	p.advance(1)
+	start := p.i
+	for {
+		if p.eof() {
+			return "", p.errf(line, col, "unterminated template string")
+		}
+		switch c := p.src[p.i]; {
+		case c == '`':
+			s := string(p.src[start:p.i])
+			p.advance(1)
+			return s, nil
+		case c == '\\':
+			return "", p.errHere("escape in a template string: write the string in quotes")
+		case c == '$' && p.at(1) == '{':
+			return "", p.errHere("template string with a substitution (${...}) is code: nothing is evaluated")
+		}
+		p.advance(1)
+	}
+}
 
 func (p *parser) str() (string, error) {
 	line, col := p.line, p.col

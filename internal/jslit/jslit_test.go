@@ -52,6 +52,8 @@ func TestParse(t *testing.T) {
 		{"module.exports", "'use strict';\n/** @type */\nmodule.exports = {\n  forbidden: [{name: 'no-circular', to: {circular: true}}],\n};\n", `{forbidden:[{name:'no-circular',to:{circular:true}}]}`, true},
 		{"export default", "export default {a: 1}", `{a:1}`, true},
 		{"hex", `{a: 0x10}`, `{a:16}`, false},
+		{"concatenation", "module.exports = {c:\n  \"a \" +\n  'b' + // more\n  `c`, d: 1}", `{c:'a bc',d:1}`, true},
+		{"template", "module.exports = {p: `^src/`}", `{p:'^src/'}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +80,10 @@ func TestErrors(t *testing.T) {
 		{"require", "module.exports = { extends: require('x') }", "1:29: \"require\" is code", true},
 		{"spread", "module.exports = {\n  ...base,\n}", "2:3: spread", true},
 		{"regex", "module.exports = {p: /src/}", "1:22: regular-expression literal: write the pattern as a string", true},
-		{"template", "module.exports = {p: `x`}", "1:22: template string", true},
+		{"template in JSON", "{p: `x`}", "1:5: template string", false},
+		{"substitution", "module.exports = {p: `${x}`}", "1:23: template string with a substitution", true},
+		{"concatenating code", "module.exports = {p: 'a' + x}", "1:28: unexpected \"x\" after +", true},
+		{"concatenation in JSON", `{"p": "a" + "b"}`, "1:11: want , or }", false},
 		{"variable", "const x = {};\nmodule.exports = x;", "1:1: want `module.exports = {...}`", true},
 		{"not object", "module.exports = [1]", "1:18: the export is an array", true},
 		{"trailing code", "module.exports = {};\nconsole.log(1)", "2:1: unexpected \"console\" after the value", true},
@@ -130,6 +135,7 @@ func FuzzParse(f *testing.F) {
 		"{a: 0x1F, b: -1.5e3, c: +2}",
 		"'use strict'\nmodule.exports={}",
 		"{\"a\": \"\\",
+		"module.exports = {c: 'a' + \"b\" + `c`};",
 	} {
 		f.Add([]byte(s))
 	}
