@@ -127,9 +127,9 @@ var (
 	dcTopKeys   = []string{"$schema", "allowed", "allowedSeverity", "extends", "forbidden", "options", "required"}
 	dcRuleKeys  = []string{"comment", "from", "name", "scope", "severity", "to"}
 	dcFromKeys  = []string{"orphan", "path", "pathNot"}
-	dcToKeys    = []string{"circular", "couldNotResolve", "dependencyTypes", "dependencyTypesNot", "path", "pathNot", "viaNot", "viaOnly"}
+	dcToKeys    = []string{"circular", "couldNotResolve", "dependencyTypes", "dependencyTypesNot", "moreThanOneDependencyType", "path", "pathNot", "viaNot", "viaOnly"}
 	dcFromOther = []string{"reachable"}
-	dcToOther   = []string{"ancestor", "dynamic", "exoticRequire", "exoticRequireNot", "exoticallyRequired", "license", "licenseNot", "moreThanOneDependencyType", "moreUnstable", "preCompilationOnly", "reachable", "via", "viaSomeNot"}
+	dcToOther   = []string{"ancestor", "dynamic", "exoticRequire", "exoticRequireNot", "exoticallyRequired", "license", "licenseNot", "moreUnstable", "preCompilationOnly", "reachable", "via", "viaSomeNot"}
 	dcSeverity  = []string{"error", "warn", "info", "ignore"}
 )
 
@@ -145,13 +145,20 @@ var dcTypes = map[string][]string{
 	"require":        {"require"},
 	"dynamic-import": {"dynamic"},
 	"type-only":      {"type-only"},
+	"npm-dev":        {"npm-dev"},
+	"npm-optional":   {"npm-optional"},
+	"npm-peer":       {"npm-peer"},
+	"npm-bundled":    {"npm-bundled"},
+	"npm-no-pkg":     {"npm-no-pkg"},
+	"npm-unknown":    {"npm-unknown"},
+	"deprecated":     {"deprecated"},
 }
 
 // dcOptionsApplied are options vouch applies; dcOptionsOutput change only
 // how dependency-cruiser reports or caches, so they change no finding.
 var (
 	dcOptionsApplied = []string{"doNotFollow", "exclude", "includeOnly", "tsConfig", "tsPreCompilationDeps"}
-	dcOptionsOutput  = []string{"cache", "combinedDependencies", "metrics", "outputTo", "outputType", "prefix", "preserveSymlinks", "progress", "reporterOptions", "skipAnalysisNotInRules", "experimentalStats", "babelConfig", "baseDir", "parser", "mono-repo"}
+	dcOptionsOutput  = []string{"cache", "metrics", "outputTo", "outputType", "prefix", "preserveSymlinks", "progress", "reporterOptions", "skipAnalysisNotInRules", "experimentalStats", "babelConfig", "baseDir", "parser", "mono-repo"}
 )
 
 func (d *dcReader) config(v *jslit.Value) {
@@ -366,6 +373,10 @@ func (d *dcReader) depRule(v *jslit.Value, allowed bool) (DepRule, bool) {
 			if b, ok := d.boolean(e.val, "couldNotResolve"); ok {
 				r.To.CouldNotResolve = &b
 			}
+		case "moreThanOneDependencyType":
+			if b, ok := d.boolean(e.val, "moreThanOneDependencyType"); ok {
+				r.To.MoreThanOneType = &b
+			}
 		case "dependencyTypes", "dependencyTypesNot":
 			var list []string
 			for _, it := range d.list(e.val, e.key) {
@@ -460,8 +471,6 @@ func dcNotes(v *jslit.Value, severity string) []string {
 				switch it.Str {
 				case "import":
 					out = append(out, k+": import covers import and type-only (a type-only import is also an import)")
-				case "npm":
-					out = append(out, k+": npm is any external package, whatever package.json section lists it")
 				}
 			}
 		}
@@ -485,12 +494,10 @@ func dcStrings(v *jslit.Value) []string {
 
 func dcTypeHelp(s string) string {
 	switch {
-	case strings.HasPrefix(s, "npm-"):
-		return "vouch does not read package.json to tell dependencies, devDependencies and the others apart; use npm"
 	case strings.HasPrefix(s, "aliased"):
 		return "vouch resolves aliases (tsconfig paths, package imports) but does not mark them"
 	}
-	return "vouch records local, npm, core, unknown, import, export, require, dynamic-import and type-only"
+	return "vouch records local, npm (and npm-dev, npm-optional, npm-peer, npm-bundled, npm-no-pkg, npm-unknown), deprecated, core, unknown, import, export, require, dynamic-import and type-only"
 }
 
 func (d *dcReader) options(v *jslit.Value) {

@@ -295,6 +295,9 @@ func depNode(m *yaml.Node, d *DepRule) {
 	if d.To.CouldNotResolve != nil {
 		put(to, "could_not_resolve", boolean(*d.To.CouldNotResolve))
 	}
+	if d.To.MoreThanOneType != nil {
+		put(to, "more_than_one_type", boolean(*d.To.MoreThanOneType))
+	}
 	put(m, "from", from)
 	put(m, "to", to)
 }

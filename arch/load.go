@@ -931,7 +931,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 // depRule reads a forbid_dependency rule or allowed_dependencies entry:
 // {from: {path, path_not, orphan}, to: {path, path_not, circular,
 // via_only: {path, path_not}, dependency_types, dependency_types_not,
-// could_not_resolve}}.
+// could_not_resolve, more_than_one_type}}.
 func (p *parser) depRule(n *yaml.Node, what string) (DepRule, bool) {
 	var d DepRule
 	ok := true
@@ -951,7 +951,7 @@ func (p *parser) depRule(n *yaml.Node, what string) (DepRule, bool) {
 			}
 			continue
 		}
-		for _, f := range p.fields(kv.val, "to", []string{"circular", "could_not_resolve", "dependency_types", "dependency_types_not", "path", "path_not", "via_only"}) {
+		for _, f := range p.fields(kv.val, "to", []string{"circular", "could_not_resolve", "dependency_types", "dependency_types_not", "more_than_one_type", "path", "path_not", "via_only"}) {
 			switch f.key {
 			case "circular":
 				b := p.boolean(f.val, "circular")
@@ -959,6 +959,9 @@ func (p *parser) depRule(n *yaml.Node, what string) (DepRule, bool) {
 			case "could_not_resolve":
 				b := p.boolean(f.val, "could_not_resolve")
 				d.To.CouldNotResolve = &b
+			case "more_than_one_type":
+				b := p.boolean(f.val, "more_than_one_type")
+				d.To.MoreThanOneType = &b
 			case "dependency_types", "dependency_types_not":
 				kinds := DepTypes()
 				var list []string
@@ -986,7 +989,7 @@ func (p *parser) depRule(n *yaml.Node, what string) (DepRule, bool) {
 			}
 		}
 	}
-	if d.From.Orphan != nil && (len(d.To.Path) > 0 || len(d.To.PathNot) > 0 || d.To.Circular != nil || len(d.To.DependencyTypes) > 0 || len(d.To.DependencyTypesNot) > 0 || d.To.CouldNotResolve != nil) {
+	if d.From.Orphan != nil && (len(d.To.Path) > 0 || len(d.To.PathNot) > 0 || d.To.Circular != nil || len(d.To.DependencyTypes) > 0 || len(d.To.DependencyTypesNot) > 0 || d.To.CouldNotResolve != nil || d.To.MoreThanOneType != nil) {
 		p.errorf(n, "%s: a rule with from.orphan has no to conditions (an orphan has no dependencies)", what)
 		ok = false
 	}

@@ -10,6 +10,7 @@ package arch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vouch-dev/vouch/yamldoc"
@@ -264,6 +265,68 @@ type DepTo struct {
 	// CouldNotResolve, when set, selects unresolved imports (true) or
 	// resolved ones (false).
 	CouldNotResolve *bool
+	// MoreThanOneType, when set, selects dependencies with more than one
+	// of the types in DuplicateTypes (true: a package listed both in
+	// dependencies and devDependencies), or with at most one (false).
+	MoreThanOneType *bool
+}
+
+// NpmTypes are the dependency types that say where the package.json
+// closest to the importing file lists an npm package, as
+// dependency-cruiser names them: npm (dependencies), npm-dev,
+// npm-optional, npm-peer, npm-bundled (also in bundledDependencies),
+// npm-no-pkg (in none of them), npm-unknown (no package.json), and
+// deprecated (the installed package's package.json says so).
+func NpmTypes() []string {
+	return []string{"deprecated", "npm-bundled", "npm-dev", "npm-no-pkg", "npm-optional", "npm-peer", "npm-unknown"}
+}
+
+// DuplicateTypes are the types more_than_one_type counts (those of
+// dependency-cruiser's moreThanOneDependencyType).
+func DuplicateTypes() []string {
+	return []string{"core", "local", "npm", "npm-bundled", "npm-dev", "npm-no-pkg", "npm-optional", "npm-peer", "npm-unknown"}
+}
+
+// NeedsManifests reports whether a rule of m tells npm packages apart by
+// the package.json that lists them, so lint must read the manifests.
+func (m *Model) NeedsManifests() bool {
+	for _, d := range m.depRules() {
+		if d.To.MoreThanOneType != nil {
+			return true
+		}
+		for _, k := range append(slices.Clone(d.To.DependencyTypes), d.To.DependencyTypesNot...) {
+			if k == "npm" || slices.Contains(NpmTypes(), k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NeedsDeprecations reports whether a rule of m selects deprecated
+// packages, so lint must read the installed packages' package.json (as
+// dependency-cruiser does only then).
+func (m *Model) NeedsDeprecations() bool {
+	for _, d := range m.depRules() {
+		if slices.Contains(d.To.DependencyTypes, "deprecated") || slices.Contains(d.To.DependencyTypesNot, "deprecated") {
+			return true
+		}
+	}
+	return false
+}
+
+// depRules are the conditions of every forbid_dependency rule and allowed
+// entry.
+func (m *Model) depRules() []DepRule {
+	var out []DepRule
+	for i := range m.Rules {
+		r := &m.Rules[i]
+		if r.Dep != nil {
+			out = append(out, *r.Dep)
+		}
+		out = append(out, r.Allowed...)
+	}
+	return out
 }
 
 // DepTypes are the dependency types a forbid_dependency or
@@ -272,7 +335,7 @@ type DepTo struct {
 // repository), npm (an external package), core (the runtime's own
 // modules, such as node's fs) and unknown (unresolved).
 func DepTypes() []string {
-	return append(DependencyKinds(), "core", "local", "npm", "unknown")
+	return append(append(DependencyKinds(), "core", "local", "npm", "unknown"), NpmTypes()...)
 }
 
 // Circ reports whether the rule asks for circular dependencies.

@@ -163,7 +163,11 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if needsSource(model) {
 		source = readSourceFacts(root, scan.Files)
 	}
-	o, err := Run(model, scan, annot, Options{Today: arch.Day(today), Source: source})
+	var npm NpmTypes
+	if model.NeedsManifests() {
+		npm = readNpmTypes(root, scan, model.NeedsDeprecations())
+	}
+	o, err := Run(model, scan, annot, Options{Today: arch.Day(today), Source: source, Npm: npm})
 	if err != nil {
 		return nil, err
 	}

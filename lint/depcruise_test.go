@@ -24,8 +24,23 @@ var npmMain = regexp.MustCompile(`^(node_modules/(@[^/]+/)?[^/]+)/.*$`)
 // command in testdata/depcruise/README.md): one line per dependency a rule
 // marks (rule, severity, from -> to) and per orphan module.
 func TestDepcruiseParity(t *testing.T) {
-	root := filepath.Join("testdata", "depcruise", "repo")
-	for _, c := range []string{"paths.json", "circular.json", "types.json", "allowed.js"} {
+	for _, tc := range []struct {
+		root, config string
+		// notices are the options the configuration sets that vouch
+		// does not apply, each reported as a notice.
+		notices []string
+	}{
+		{root: "repo", config: "paths.json"},
+		{root: "repo", config: "circular.json"},
+		{root: "repo", config: "types.json"},
+		{root: "repo", config: "allowed.js"},
+		// dependency-cruiser's own `depcruise --init` configuration,
+		// unchanged: package.json sections, deprecated packages and
+		// moreThanOneDependencyType.
+		{root: "init", config: "init.js", notices: []string{"detectProcessBuiltinModuleCalls", "enhancedResolveOptions"}},
+	} {
+		c := tc.config
+		root := filepath.Join("testdata", "depcruise", tc.root)
 		t.Run(c, func(t *testing.T) {
 			name := strings.TrimSuffix(c, filepath.Ext(c))
 			data, err := os.ReadFile(filepath.Join(root, "expected", name+".txt"))
@@ -47,8 +62,17 @@ func TestDepcruiseParity(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("findings differ from dependency-cruiser's (-depcruise +vouch):\n%s", diff)
 			}
-			if len(rep.Notices) != 0 {
-				t.Errorf("notices: %v", rep.Notices)
+			var notices []string
+			for _, n := range rep.Notices {
+				notices = append(notices, n.Msg)
+			}
+			if len(notices) != len(tc.notices) {
+				t.Errorf("notices %q, want one for each of %q", notices, tc.notices)
+			}
+			for i, opt := range tc.notices {
+				if i < len(notices) && !strings.Contains(notices[i], "option "+opt+" ") {
+					t.Errorf("notice %q, want one about %s", notices[i], opt)
+				}
 			}
 			// What --explain-config prints is an architecture.yaml with the
 			// same meaning: linting with it gives the same findings.

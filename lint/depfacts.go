@@ -34,14 +34,19 @@ func depKey(r *imports.Record) string {
 
 // depTypes are one import's dependency types for forbid_dependency: its
 // form and where it resolved. An unresolved import is only "unknown", as
-// dependency-cruiser records it.
-func depTypes(r *imports.Record) []string {
+// dependency-cruiser records it. An npm package is "npm", or, when some
+// rule tells packages apart by their package.json (npm non-nil), the
+// types npm gives it.
+func depTypes(r *imports.Record, npm NpmTypes) []string {
 	switch r.Resolution.Kind {
 	case imports.Unresolved:
 		return []string{"unknown"}
 	case imports.Internal:
 		return append(recordKinds(r), "local")
 	case imports.External:
+		if t := npm.types(r.File, r.Resolution.Target); t != nil {
+			return append(recordKinds(r), t...)
+		}
 		return append(recordKinds(r), "npm")
 	}
 	return append(recordKinds(r), "core")
@@ -116,7 +121,7 @@ type depSub struct {
 // none) and lists what each pattern matches; the engine combines the
 // conditions (path and not pathNot, dependency types, circularity, the
 // modules a cycle passes through, orphans) and decides every finding.
-func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileOwners, deps []pair) {
+func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileOwners, deps []pair, npm NpmTypes) {
 	var subs []*depSub
 	for i := range m.Rules {
 		r := &m.Rules[i]
@@ -135,6 +140,11 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 	}
 	if len(subs) == 0 {
 		return
+	}
+	if slices.ContainsFunc(subs, func(s *depSub) bool { return s.dep.To.MoreThanOneType != nil }) {
+		for _, k := range arch.DuplicateTypes() {
+			add(atom("fd_dup_type", str(k)))
+		}
 	}
 	allFiles := false // some rule looks at every importing file
 	circular, orphans := false, false
@@ -155,6 +165,13 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 		}
 		for _, k := range d.To.DependencyTypesNot {
 			add(atom("fd_not", S, str(k)))
+		}
+		if c := d.To.MoreThanOneType; c != nil {
+			if *c {
+				add(atom("fd_multi", S))
+			} else {
+				add(atom("fd_single", S))
+			}
 		}
 		if c := d.To.CouldNotResolve; c != nil {
 			if *c {
@@ -241,7 +258,7 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 		t := depKey(r)
 		F, L, T := str(r.File), num(int64(r.Line)), str(t)
 		add(atom("fd_imp", F, L, T))
-		for _, k := range depTypes(r) {
+		for _, k := range depTypes(r, npm) {
 			add(atom("fd_kind", F, L, str(k)))
 		}
 		check := func(s *depSub, gkey string, g []string) {

@@ -134,7 +134,7 @@ rules:
 	if err := m.Finish(seedFiles); err != nil {
 		t.Fatal(err)
 	}
-	pr := prepare(m, &imports.Result{Files: seedFiles, Records: seedImports}, nil, 20000)
+	pr := prepare(m, &imports.Result{Files: seedFiles, Records: seedImports}, nil, 20000, nil)
 	res, err := datalog.Eval(semantics, pr.facts, datalog.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func (o fileOwners) owner(p string) (string, bool) {
 }
 
 // prepare turns the model and the scan into facts.
-func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, today int64) *prepared {
+func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, today int64, npm NpmTypes) *prepared {
 	pr := &prepared{sites: map[pair][]Site{}, graphs: map[string]cycleGraph{}, rules: map[string]*arch.Rule{}}
 	add := func(a ast.Atom) { pr.facts = append(pr.facts, a) }
 	own := fileOwners{owners: arch.NewOwners(m.Nodes), annot: annot}
@@ -344,7 +344,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 		// Circular conditions read the components of the import graph.
 		addImportGraph(add, pr, deps)
 	}
-	depFacts(add, m, scan, own, deps)
+	depFacts(add, m, scan, own, deps, npm)
 	pr.froms = nodeIDs
 	if len(fis) > 0 {
 		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)

@@ -115,6 +115,9 @@ type Options struct {
 	// Source holds the symbol counts and annotations Beadloom's check and
 	// module_coverage rules read; nil when no such rule is configured.
 	Source *SourceFacts
+	// Npm holds the package.json types of npm imports; nil when no rule
+	// tells npm packages apart (then each is simply npm).
+	Npm NpmTypes
 }
 
 // Outcome is an evaluated lint run.
@@ -134,7 +137,7 @@ type Outcome struct {
 // no findings to trust.
 func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Options) (*Outcome, error) {
 	t0 := time.Now()
-	pr := prepare(m, scan, annot, opts.Today)
+	pr := prepare(m, scan, annot, opts.Today, opts.Npm)
 	beadFacts(func(a ast.Atom) { pr.facts = append(pr.facts, a) }, m, scan.Files, opts.Source,
 		fileOwners{owners: arch.NewOwners(m.Nodes), annot: annot})
 	t1 := time.Now()

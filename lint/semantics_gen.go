@@ -558,7 +558,7 @@ func semanticsUnit() parse.SourceUnit {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm, core or unknown).", NumValue: 7909743228464372233},
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown).", NumValue: -369976084245742721},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
@@ -597,6 +597,30 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "Conditions S ignore dependencies of type Kind.", NumValue: 4825206270090899512},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies with more than one of the fd_dup_type types (moreThanOneDependencyType: true).", NumValue: -8038646403924575391},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies with at most one of the fd_dup_type types (moreThanOneDependencyType: false).", NumValue: -843397016364930184},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Kind counts toward moreThanOneDependencyType (where a dependency resolved, and each package.json section listing it).", NumValue: -7092163488558233873},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
@@ -3295,6 +3319,66 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "K"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K1"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "K1"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K2"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "K2"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "K1"}, Right: ast.Variable{Symbol: "K2"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
@@ -4409,6 +4493,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_allow", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "fd_allowed_rule", Arity: 1}:   struct{}{},
 		ast.PredicateSym{Symbol: "fd_circular", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "fd_from", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}:       struct{}{},
@@ -4416,6 +4501,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_in", Arity: 1}:             struct{}{},
 		ast.PredicateSym{Symbol: "fd_kind", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_module", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "fd_multi", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "fd_need", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_node", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}:    struct{}{},
@@ -4424,6 +4510,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "fd_out", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_rule", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_single", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "fd_to", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}:         struct{}{},
@@ -4505,6 +4592,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            struct{}{},
+		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      struct{}{},
@@ -7013,6 +7101,66 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "K"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K1"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "K1"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "K2"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "K2"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "K1"}, Right: ast.Variable{Symbol: "K2"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
@@ -9035,6 +9183,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_dup_type", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Kind"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Kind counts toward moreThanOneDependencyType (where a dependency resolved, and each package.json section listing it).", NumValue: -7092163488558233873},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fd_final", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
@@ -9163,7 +9326,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm, core or unknown).", NumValue: 7909743228464372233},
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown).", NumValue: -369976084245742721},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -9204,6 +9367,38 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_multi", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies with more than one of the fd_dup_type types (moreThanOneDependencyType: true).", NumValue: -8038646403924575391},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -9402,6 +9597,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "fd_single", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Conditions S select dependencies with at most one of the fd_dup_type types (moreThanOneDependencyType: false).", NumValue: -843397016364930184},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -11263,6 +11473,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11509,93 +11722,94 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                44,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              85,
-		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          52,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         74,
-		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          53,
-		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        54,
-		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      55,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         75,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       76,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              66,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                45,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              86,
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          53,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         75,
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          54,
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        55,
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      56,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         76,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       77,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              67,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          56,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          57,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             67,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             68,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       22,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       23,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         82,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        23,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        35,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      86,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        83,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           84,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         83,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        24,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        36,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      87,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        84,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           85,
 		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            4,
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      77,
-		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            36,
-		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           79,
+		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      78,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            37,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           80,
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        5,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            37,
-		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              80,
-		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          6,
-		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      24,
-		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             38,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         25,
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           45,
-		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       81,
-		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            26,
-		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           39,
-		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            27,
-		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             7,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               40,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  68,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        57,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              28,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                46,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             58,
-		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        8,
-		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        9,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      10,
-		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      11,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   29,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 12,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       13,
-		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   30,
-		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        14,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            69,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           47,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            59,
-		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           15,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            60,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              70,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            31,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          48,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          61,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   78,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       16,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           41,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         49,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           50,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             62,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        63,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            51,
-		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             32,
-		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            17,
-		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         33,
-		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             42,
-		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           34,
-		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         18,
-		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       19,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              71,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         72,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             43,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        73,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             64,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                65,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       20,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      21,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          87,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            38,
+		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      6,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              81,
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          7,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      25,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             39,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         26,
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           46,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       82,
+		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            27,
+		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           40,
+		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            28,
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             8,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               41,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  69,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        58,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              29,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                47,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             59,
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        9,
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        10,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      11,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      12,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   30,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 13,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       14,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   31,
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        15,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            70,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           48,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            60,
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           16,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            61,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              71,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            32,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          49,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          62,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   79,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       17,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           42,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         50,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           51,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             63,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        64,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            52,
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             33,
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            18,
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         34,
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             43,
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           35,
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         19,
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       20,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              72,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         73,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             44,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        74,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             65,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                66,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       21,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      22,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          88,
 	}}
 }

@@ -1,0 +1,3 @@
+import jest from 'jest-ish';
+import pad from 'left-pad';
+export default [jest, pad];
