@@ -74,7 +74,11 @@ func ParseDepcruise(file string, data []byte) (*Model, error) {
 		}
 		return m, ErrorList{{File: file, Msg: err.Error()}}
 	}
-	d := &dcReader{file: file, m: m}
+	d := &dcReader{file: file, m: m, from: map[*jslit.Value]string{}}
+	v = d.extend(v, file, map[string]bool{filepath.Clean(file): true})
+	if len(d.errs) > 0 {
+		return m, d.errs
+	}
 	d.config(v)
 	if len(d.errs) > 0 {
 		return m, d.errs
@@ -86,9 +90,18 @@ type dcReader struct {
 	file string
 	m    *Model
 	errs ErrorList
+	// from names the file each value of an extended configuration came
+	// from (values of the file itself are not listed).
+	from map[*jslit.Value]string
 }
 
-func (d *dcReader) pos(v *jslit.Value) Pos { return Pos{File: d.file, Line: v.Line, Col: v.Col} }
+func (d *dcReader) pos(v *jslit.Value) Pos {
+	file := d.file
+	if f, ok := d.from[v]; ok {
+		file = f
+	}
+	return Pos{File: file, Line: v.Line, Col: v.Col}
+}
 
 func (d *dcReader) errorf(v *jslit.Value, format string, args ...any) {
 	d.errs = append(d.errs, errAt(d.pos(v), fmt.Sprintf(format, args...)))
@@ -114,6 +127,9 @@ func (d *dcReader) fields(v *jslit.Value, what string, known []string) []entry {
 	var out []entry
 	for i, k := range v.Keys {
 		at := &jslit.Value{Line: v.KeyPos[i].Line, Col: v.KeyPos[i].Col}
+		if f, ok := d.from[v]; ok {
+			d.from[at] = f
+		}
 		if known != nil && !slices.Contains(known, k) {
 			d.errorf(at, "unknown key %q in %s%s; want one of %s", k, what, suggest.Hint(k, known), strings.Join(known, ", "))
 			continue
@@ -169,8 +185,6 @@ func (d *dcReader) config(v *jslit.Value) {
 	names := map[string]int{}
 	for _, e := range d.fields(v, "the configuration", dcTopKeys) {
 		switch e.key {
-		case "extends":
-			d.errorf(e.at, "extends is not read: vouch reads one file; copy the rules of %s into this file", describe(e.val))
 		case "required":
 			d.errorf(e.at, "required rules are not evaluated by vouch; remove them or check them with dependency-cruiser")
 		case "allowedSeverity":
@@ -214,13 +228,6 @@ func (d *dcReader) config(v *jslit.Value) {
 			d.m.Rules = append(d.m.Rules, r)
 		}
 	}
-}
-
-func describe(v *jslit.Value) string {
-	if v.Kind == jslit.String {
-		return fmt.Sprintf("%q", v.Str)
-	}
-	return "the extended configurations"
 }
 
 func (d *dcReader) str(v *jslit.Value, what string) (string, bool) {
@@ -555,6 +562,16 @@ func (d *dcReader) scopeOption(e entry) []string {
 		switch f.key {
 		case "path":
 			out = d.regexes(f.val, what+".path", false)
+		case "dependencyTypes":
+			// vouch never follows an import into an npm package (it scans
+			// the repository's own files), so not following npm types is
+			// what it does anyway.
+			if e.key == "doNotFollow" && f.val.Kind == jslit.Array && !slices.ContainsFunc(f.val.Items, func(t *jslit.Value) bool {
+				return !strings.HasPrefix(t.Str, "npm")
+			}) {
+				continue
+			}
+			d.note(f.at, "%s.%s is not applied by vouch; only %s.path is", what, f.key, what)
 		default:
 			d.note(f.at, "%s.%s is not applied by vouch; only %s.path is", what, f.key, what)
 		}

@@ -1,6 +1,9 @@
 package arch
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +22,7 @@ func TestParseDepcruise(t *testing.T) {
   ],
   "allowed": [{"from": {}, "to": {"dependencyTypes": ["core"]}}],
   "allowedSeverity": "info",
-  "options": {"doNotFollow": {"path": "node_modules", "dependencyTypes": ["npm"]}, "maxDepth": 3, "reporterOptions": {}, "tsConfig": {"fileName": "tsconfig.build.json"}}
+  "options": {"doNotFollow": {"path": "node_modules", "dependencyTypes": ["npm", "core"]}, "maxDepth": 3, "reporterOptions": {}, "tsConfig": {"fileName": "tsconfig.build.json"}}
 }`
 	m, err := ParseDepcruise(".dependency-cruiser.json", []byte(src))
 	if err != nil {
@@ -68,7 +71,9 @@ func TestParseDepcruise(t *testing.T) {
 
 func TestParseDepcruiseErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
-		{"extends", `{"extends": "./base.json"}`, `x.json:1:2: extends is not read: vouch reads one file; copy the rules of "./base.json" into this file`},
+		{"extends a package", `{"extends": "@acme/rules"}`, `x.json:1:13: extends "@acme/rules": vouch reads dependency-cruiser's own configurations`},
+		{"extends a missing file", `{"extends": ["./nowhere"]}`, `x.json:1:14: extends "./nowhere": no such file`},
+		{"extends a number", `{"extends": 1}`, `x.json:1:13: extends must be a string or an array of strings, found a number`},
 		{"required", `{"required": []}`, "x.json:1:2: required rules are not evaluated by vouch"},
 		{"severity", `{"forbidden": [{"severity": "fatal", "from": {}, "to": {}}]}`, `x.json:1:29: severity "fatal"; want one of error, warn, info, ignore`},
 		{"scope", `{"forbidden": [{"scope": "folder", "from": {}, "to": {}}]}`, `x.json:1:26: scope "folder" is not evaluated by vouch`},
@@ -87,5 +92,69 @@ func TestParseDepcruiseErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseDepcruiseExtends: extended files are merged under the
+// extending one as dependency-cruiser merges them, errors are placed in
+// the file they are in, and a circle of extends is refused.
+func TestParseDepcruiseExtends(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("base.json", `{"extends": "dependency-cruiser/configs/recommended-warn-only",
+		"forbidden": [{"name": "b", "severity": "error", "from": {"path": "^a"}, "to": {"path": "^b"}}],
+		"options": {"exclude": "^x", "tsPreCompilationDeps": true}}`)
+	top := write("top.js", `module.exports = {extends: "./base", forbidden: [{name: "b", severity: "info"}, {name: "no-circular", severity: "error"}], options: {exclude: "^y"}};`)
+	data, _ := os.ReadFile(top)
+	m, err := ParseDepcruise(top, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range m.Rules {
+		got = append(got, r.Name+" "+r.Severity+" "+filepath.Base(r.Pos.File))
+	}
+	want := []string{
+		"b info top.js",
+		"no-circular error top.js",
+		"no-orphans warn recommended-warn-only (built into vouch)",
+		"no-deprecated-core warn recommended-warn-only (built into vouch)",
+		"no-duplicate-dep-types warn recommended-warn-only (built into vouch)",
+		"no-non-package-json warn recommended-warn-only (built into vouch)",
+		"not-to-deprecated warn recommended-warn-only (built into vouch)",
+		"not-to-unresolvable warn recommended-warn-only (built into vouch)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if r := m.Rules[0]; r.Dep == nil || !cmp.Equal(r.Dep.From.Path, []string{"^a"}) {
+		t.Errorf("rule b keeps base's conditions: %+v", r.Dep)
+	}
+	if sc := m.Scope; sc == nil || !cmp.Equal(sc.Exclude, []string{"^y"}) || sc.NoTypeOnly {
+		t.Errorf("options: own exclude, base's tsPreCompilationDeps; got %+v", m.Scope)
+	}
+	if !slices.Contains(m.Files, filepath.Join(dir, "base.json")) {
+		t.Errorf("files %v lack base.json (receipts hash it)", m.Files)
+	}
+
+	write("a.json", `{"extends": "./b.json"}`)
+	write("b.json", `{"extends": "./a.json", "forbidden": [{"from": {}, "to": {"bogus": 1}}]}`)
+	data, _ = os.ReadFile(filepath.Join(dir, "a.json"))
+	_, err = ParseDepcruise(filepath.Join(dir, "a.json"), data)
+	if err == nil || !strings.Contains(err.Error(), "extend each other in a circle") {
+		t.Errorf("circle: error %v", err)
+	}
+	write("c.json", `{"extends": "./d.json"}`)
+	write("d.json", `{"forbidden": [{"from": {}, "to": {"bogus": 1}}]}`)
+	data, _ = os.ReadFile(filepath.Join(dir, "c.json"))
+	_, err = ParseDepcruise(filepath.Join(dir, "c.json"), data)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "d.json")+":1:36: unknown key \"bogus\"") {
+		t.Errorf("error in an extended file: %v", err)
 	}
 }

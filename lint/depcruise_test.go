@@ -38,6 +38,9 @@ func TestDepcruiseParity(t *testing.T) {
 		// unchanged: package.json sections, deprecated packages and
 		// moreThanOneDependencyType.
 		{root: "init", config: "init.js", notices: []string{"detectProcessBuiltinModuleCalls", "enhancedResolveOptions"}},
+		// extends: a file that extends dependency-cruiser's strict preset,
+		// with rules overridden by name.
+		{root: "init", config: "extends.js"},
 	} {
 		c := tc.config
 		root := filepath.Join("testdata", "depcruise", tc.root)
