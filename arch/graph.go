@@ -46,10 +46,59 @@ func (m *Model) Finish(files []string) error {
 	} else if m.Granularity != "" && m.Granularity != GranularityDirectory {
 		return ErrorList{errAt(m.GranularityPos, fmt.Sprintf("granularity %s applies to derived nodes only; this file declares nodes (remove granularity or the nodes)", m.Granularity))}
 	}
-	if errs := m.check(true); len(errs) > 0 {
+	errs := m.check(true)
+	errs = append(errs, m.missingLayers()...)
+	if m.Granularity == GranularityModule {
+		errs = append(errs, m.missingRootPackages(files)...)
+	}
+	if len(errs) > 0 {
+		sortErrors(errs)
 		return errs
 	}
 	return nil
+}
+
+// missingRootPackages reports each root package that is no package of
+// the repository: absent, or a single module file, which import-linter
+// refuses as a root package.
+func (m *Model) missingRootPackages(files []string) ErrorList {
+	var errs ErrorList
+	dirs := PackageDirs(m.RootPackages, files)
+	for _, pkg := range m.RootPackages {
+		d, ok := dirs[pkg]
+		switch {
+		case !ok:
+			errs = append(errs, errAt(m.RootPackagesPos, fmt.Sprintf("root package %s was not found: no directory %s holds Python files (set python_roots, or --python-root, to where it lies)", pkg, strings.ReplaceAll(pkg, ".", "/"))))
+		case !slices.ContainsFunc(files, func(f string) bool { return strings.HasPrefix(f, d+"/") }):
+			errs = append(errs, errAt(m.RootPackagesPos, fmt.Sprintf("root package %s is a module (%s), not a package: name the package that holds it", pkg, d+".py")))
+		}
+	}
+	return errs
+}
+
+// missingLayers reports each required layer module (an import-linter layer
+// not marked optional) that no module node is or lies under, as
+// import-linter refuses to check such a contract.
+func (m *Model) missingLayers() ErrorList {
+	var errs ErrorList
+	ids := make([]string, 0, len(m.Nodes))
+	for _, n := range m.Nodes {
+		ids = append(ids, n.ID)
+	}
+	for _, r := range m.Rules {
+		contract := r.Name
+		if r.Origin != nil && r.Origin.Group != "" {
+			contract = r.Origin.Group
+		}
+		for _, l := range r.Layers {
+			for _, mod := range l.Required {
+				if !slices.ContainsFunc(ids, func(id string) bool { return id == mod || strings.HasPrefix(id, mod+".") }) {
+					errs = append(errs, errAt(l.RequiredPos, fmt.Sprintf("layer module %s of contract %q does not exist: create it, fix the name, or mark the layer optional with parentheses", mod, contract)))
+				}
+			}
+		}
+	}
+	return errs
 }
 
 // autoNodes derives one node per source directory, file or package:

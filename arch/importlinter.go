@@ -381,6 +381,7 @@ func (r *ilReader) translate(m *Model, top *ilSection, contracts []*ilSection) {
 		r.errorf(top.line, "[importlinter] needs root_package or root_packages")
 	}
 	m.RootPackages = roots
+	m.RootPackagesPos = Pos{File: r.file, Line: top.line, Col: 1}
 	external := false
 	if v, ok := top.get("include_external_packages"); ok {
 		external = r.boolean(v)
@@ -645,6 +646,12 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 	containers := []string{""}
 	if cv, ok := c.get("containers"); ok && len(cv.items) > 0 {
 		containers = r.modules(cv)
+		for i, ct := range containers {
+			// import-linter refuses a container outside the root packages.
+			if !slices.ContainsFunc(m.RootPackages, func(rp string) bool { return ct == rp || strings.HasPrefix(ct, rp+".") }) {
+				r.errorf(cv.lines[min(i, len(cv.lines)-1)], "invalid container %q: a container must be one of the root packages (%s) or a subpackage of one", ct, strings.Join(m.RootPackages, ", "))
+			}
+		}
 	}
 	exhaustive := false
 	if v, ok := c.get("exhaustive"); ok {
@@ -665,7 +672,7 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 	}
 	notes := []string{chainNote,
 		"layers are listed top first; a lower layer must not depend on a higher one; a chain through another layer is reported as its upward part",
-		"a missing layer module (optional or not) makes its layer empty rather than an error"}
+		"a layer module that does not exist is an error unless the layer is optional: (name)"}
 	for _, container := range containers {
 		ruleName := name
 		if container != "" && len(containers) > 1 {
@@ -673,11 +680,14 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 		}
 		var ls []Layer
 		for _, l := range layers {
-			var mods []string
-			for _, mod := range l.mods {
+			var mods, required []string
+			for i, mod := range l.mods {
 				mods = append(mods, full(container, mod))
+				if !l.optional[i] {
+					required = append(required, full(container, mod))
+				}
 			}
-			ls = append(ls, Layer{Name: strings.Join(mods, " | "), Modules: mods})
+			ls = append(ls, Layer{Name: strings.Join(mods, " | "), Modules: mods, Required: required, RequiredPos: Pos{File: r.file, Line: l.line, Col: 1}})
 		}
 		cn := slices.Clone(notes)
 		if container != "" {

@@ -143,6 +143,7 @@ func TestImportLinterErrors(t *testing.T) {
 		{"[other]\n", `.importlinter:1:1: no [importlinter] section`},
 		{"[importlinter\n", `.importlinter:1:1: section header has no closing ]`},
 		{head + "type = forbidden\nsource_modules = mypkg.a\nforbidden_modules = mypkg.b\nas_packages = False\n", `as_packages = False (modules without their descendants) is not supported by vouch`},
+		{head + "type = layers\ncontainers = other\nlayers =\n  a\n  b\n", `.importlinter:7:1: invalid container "other": a container must be one of the root packages (mypkg) or a subpackage of one`},
 	} {
 		_, err := ParseImportLinter(".importlinter", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -247,4 +248,32 @@ func asList(err error, el *ErrorList) bool {
 	l, ok := err.(ErrorList)
 	*el = l
 	return ok
+}
+
+// TestImportLinterMissing: a layer module that does not exist (unless the
+// layer is optional) and a root package that is no package are errors
+// once the repository's files are known, as import-linter refuses them.
+func TestImportLinterMissing(t *testing.T) {
+	files := []string{"mypkg/__init__.py", "mypkg/a.py", "mypkg/b/__init__.py", "solo.py"}
+	for _, tc := range []struct{ src, want string }{
+		{"[importlinter]\nroot_package = mypkg\n\n[importlinter:contract:1]\nname = C\ntype = layers\nlayers =\n  mypkg.a\n  (mypkg.gone)\n  mypkg.b\n", ""},
+		{"[importlinter]\nroot_package = mypkg\n\n[importlinter:contract:1]\nname = C\ntype = layers\nlayers =\n  mypkg.a\n  mypkg.gone\n", `.importlinter:9:1: layer module mypkg.gone of contract "C" does not exist`},
+		{"[importlinter]\nroot_package = solo\n\n[importlinter:contract:1]\nname = C\ntype = independence\nmodules =\n  solo.a\n  solo.b\n", `.importlinter:1:1: root package solo is a module (solo.py), not a package`},
+		{"[importlinter]\nroot_package = nowhere\n\n[importlinter:contract:1]\nname = C\ntype = independence\nmodules =\n  nowhere.a\n  nowhere.b\n", `.importlinter:1:1: root package nowhere was not found`},
+	} {
+		m, err := ParseImportLinter(".importlinter", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("parse %q: %v", tc.src, err)
+		}
+		err = m.Finish(files)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("Finish(%q) = %v, want no error", tc.src, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Finish(%q) = %v, want %s", tc.src, err, tc.want)
+		}
+	}
 }

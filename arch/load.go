@@ -329,6 +329,7 @@ func (p *parser) document(m *Model, data []byte, topKeys []string, beadloom bool
 		case "include_external_packages":
 			m.ExternalPackages = p.boolean(v, k)
 		case "root_packages":
+			m.RootPackagesPos = p.pos(v)
 			for _, e := range p.seq(v, "root_packages") {
 				if s, ok := p.str(e, "root_packages entry"); ok {
 					if _, err := CompileModule(s, false); err != nil || strings.Contains(s, "*") {

@@ -138,6 +138,11 @@ func (m Matcher) String() string {
 type Layer struct {
 	Name, Tag string
 	Modules   []string
+	// Required are modules of Modules that must exist (an import-linter
+	// layer not marked optional): Finish reports one no module node
+	// matches, at RequiredPos.
+	Required    []string
+	RequiredPos Pos
 }
 
 // IgnoredImport removes the imports from nodes matching From to nodes
@@ -440,6 +445,8 @@ type Model struct {
 	// become nodes at granularity module; empty means every package found
 	// through __init__.py files.
 	RootPackages []string
+	// RootPackagesPos is where the root packages are named.
+	RootPackagesPos Pos
 	// ExternalPackages makes each external Python package imported (its
 	// top-level name) a node, as import-linter's include_external_packages
 	// does: rules can then forbid it, chains included.

@@ -14,7 +14,11 @@ type pyResolver struct {
 	files  map[string]bool
 	pyDirs map[string]bool // directories with a .py/.pyi file at or below them
 	roots  []string        // repository-relative; "" is the repository root
-	stdlib map[string]bool
+	// configured says the roots were given (--python-root, python_roots)
+	// rather than guessed: each is a sys.path entry, so a module's name
+	// is its path below its root.
+	configured bool
+	stdlib     map[string]bool
 	// memo caches resolutions by (directory, kind, spec, name): resolution
 	// depends on nothing else, and files in one directory repeat imports.
 	memo sync.Map
@@ -49,6 +53,7 @@ func newPythonResolver(repo *Repo, roots []string) (resolver, []Warning) {
 		}
 	}
 	if len(roots) > 0 {
+		r.configured = true
 		for _, d := range roots {
 			d = strings.Trim(path.Clean("/"+strings.ReplaceAll(d, "\\", "/")), "/")
 			if d != "" && !r.pyDirs[d] {
@@ -223,14 +228,33 @@ func (r *pyResolver) resolveUncached(file string, s Site) Resolution {
 // import of level from file, whose package directory is base, climbs above
 // the file's top-level package, and "" when it stays inside it.
 //
-// In a regular package (the file's directory has an __init__.py) the
-// top-level package is the outermost directory of the unbroken chain of
-// __init__.py directories above the file, as pytest and most runners place
-// that chain's parent on sys.path. Otherwise (namespace packages, or a
+// Below a configured root (not a guessed one) the top-level package is the
+// root's child the file lies in, as CPython names the module by its path
+// below that sys.path entry. Otherwise, in a regular package (the file's
+// directory has an __init__.py) the top-level package is the outermost
+// directory of the unbroken chain of __init__.py directories above the
+// file, as pytest and most runners place that chain's parent on sys.path. Otherwise (namespace packages, or a
 // file directly in a root) the package is the file's path below its
 // deepest Python root, so base must lie strictly below that root.
 func (r *pyResolver) beyondTopLevel(file, base string, level int) string {
 	dir := dirOf(file)
+	root := ""
+	for _, rt := range r.rootsFor(file) {
+		if rt != "" && strings.HasPrefix(file, rt+"/") {
+			root = rt
+			break
+		}
+	}
+	if r.configured && root != "" && r.isPackageDir(dir) {
+		// Below a configured root (a sys.path entry) the module's name is
+		// its path below the root, whatever directories on the way lack
+		// an __init__.py (namespace packages): the top-level package is
+		// the root's child.
+		if strings.HasPrefix(base, root+"/") {
+			return ""
+		}
+		return "attempted relative import beyond top-level package"
+	}
 	if r.isPackageDir(dir) {
 		top := dir
 		for top != "" && r.isPackageDir(dirOf(top)) {
@@ -240,13 +264,6 @@ func (r *pyResolver) beyondTopLevel(file, base string, level int) string {
 			return ""
 		}
 		return "attempted relative import beyond top-level package"
-	}
-	root := ""
-	for _, rt := range r.rootsFor(file) {
-		if rt != "" && strings.HasPrefix(file, rt+"/") {
-			root = rt
-			break
-		}
 	}
 	if dir == root {
 		return "attempted relative import with no known parent package"

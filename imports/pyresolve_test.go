@@ -83,16 +83,18 @@ func TestPythonRelativeBeyondTopLevel(t *testing.T) {
 		})
 	}
 
-	// With a configured root that is a package's parent, the chain rule
-	// still applies; a namespace file outside every root is judged against
-	// the repository root.
+	// A configured root is a sys.path entry: below it a module is named by
+	// its path, so tests/unit (no __init__.py) is a namespace package and
+	// .. from tests/unit/pkg reaches it; a namespace file outside every
+	// root is judged against the repository root.
 	r, _ = newPythonResolver(repoOf(root, files), []string{"tests"})
 	more := []struct {
 		file string
 		site Site
 		want Resolution
 	}{
-		{"tests/unit/pkg/test_a.py", from("..", "helpers"), beyond("..")},
+		{"tests/unit/pkg/test_a.py", from("..", "helpers"), in("tests/unit/helpers.py")},
+		{"tests/unit/pkg/test_a.py", from("...", "x"), beyond("...")},
 		{"tests/unit/helpers.py", from(".", "pkg"), in("tests/unit/pkg/__init__.py")},
 		{"nspkg/inner/mod.py", from("..", "views"), in("nspkg/views.py")},
 		{"nspkg/views.py", from("..", "x"), beyond("..")},

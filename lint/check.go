@@ -10,9 +10,12 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
@@ -115,6 +118,17 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: pyRoots})
 	if err != nil {
 		return nil, err
+	}
+	if pyRoots == nil {
+		// import-linter (grimp) names modules from where the root
+		// packages lie: their parent directories are on sys.path. When
+		// one lies where vouch would not guess a root (a namespace
+		// package split over directories), resolve again with those.
+		if derived := packageRoots(model.RootPackages, scan.Files); derived != nil {
+			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: derived}); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// A missed Python root hides imports from every rule: say so.
 	for _, h := range scan.RootHints {
@@ -353,4 +367,42 @@ func ExplainConfig(root string, cfg Config, w io.Writer) error {
 		return &ConfigErrors{yamldoc.ErrorList{NoRulesError(model, root, cfg.File, cfg.RequiredBy, cfg.Remedy)}}
 	}
 	return model.Explain(w)
+}
+
+// packageRoots are the directories holding the root packages' top-level
+// packages (the sys.path entries grimp assumes), "" for the repository
+// root; nil when every one is at the repository root or under src/ or
+// lib/, where vouch finds them anyway.
+func packageRoots(rootPackages, files []string) []string {
+	if len(rootPackages) == 0 {
+		return nil
+	}
+	dirs := arch.PackageDirs(rootPackages, files)
+	var out []string
+	unusual := false
+	for _, pkg := range rootPackages {
+		d, ok := dirs[pkg]
+		if !ok {
+			continue
+		}
+		depth := strings.Count(pkg, ".") + 1
+		parent := d
+		for range depth {
+			parent = path.Dir(parent)
+		}
+		if parent == "." {
+			parent = ""
+		}
+		if parent != "" && parent != "src" && parent != "lib" {
+			unusual = true
+		}
+		if !slices.Contains(out, parent) {
+			out = append(out, parent)
+		}
+	}
+	if !unusual {
+		return nil
+	}
+	slices.Sort(out)
+	return out
 }

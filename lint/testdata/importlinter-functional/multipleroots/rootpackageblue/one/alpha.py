@@ -1,0 +1,4 @@
+import sys  # Standard library import.
+import pytest  # Third party library import.
+
+BAR = "bar"

@@ -1,0 +1,1 @@
+from .one.alpha import BAR

@@ -1,0 +1,2 @@
+def foo(x):
+    return x + 1

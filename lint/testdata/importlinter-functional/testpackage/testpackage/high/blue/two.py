@@ -1,0 +1,1 @@
+from testpackage.indirect import brown

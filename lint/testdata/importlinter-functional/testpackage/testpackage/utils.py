@@ -1,0 +1,3 @@
+from pytest import mark
+
+from testpackage.high import green
