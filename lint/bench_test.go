@@ -269,3 +269,63 @@ func cycleModel(n, e int) *arch.Model {
 	m.Rules = []arch.Rule{{Name: "no-cycles", Type: arch.ForbidCycles, Severity: arch.SeverityError, EdgeKind: "depends_on"}}
 	return m
 }
+
+// depcruiseRules are the dependency-cruiser rules of the issue-15 speed
+// figures: a plain circular rule, a circular rule filtered by dependency
+// type and viaNot, a cross-folder rule with a $1 group, and orphans.
+var depcruiseRules = map[string]string{
+	"no-circular":         `{"name": "no-circular", "severity": "error", "from": {}, "to": {"circular": true}}`,
+	"no-runtime-circular": `{"name": "no-runtime-circular", "severity": "warn", "from": {}, "to": {"circular": true, "dependencyTypesNot": ["type-only"], "viaNot": "^web/c0/"}}`,
+	"no-cross":            `{"name": "no-cross", "severity": "error", "from": {"path": "^web/([^/]+)/"}, "to": {"path": "^web/", "pathNot": "^web/$1/"}}`,
+	"no-orphans":          `{"name": "no-orphans", "severity": "info", "from": {"orphan": true}, "to": {}}`,
+}
+
+// BenchmarkDepcruise lints a synthetic repository (VOUCH_BENCH_FILES
+// files, default 4,000; VOUCH_BENCH_REPO reuses a generated tree) with a
+// dependency-cruiser configuration: each rule alone, then all four. The
+// import cache is warm: this measures fact preparation and evaluation.
+func BenchmarkDepcruise(b *testing.B) {
+	total := 4000
+	if v, err := strconv.Atoi(os.Getenv("VOUCH_BENCH_FILES")); err == nil && v > 0 {
+		total = v
+	}
+	dir := os.Getenv("VOUCH_BENCH_REPO")
+	if dir == "" {
+		dir = b.TempDir()
+		if _, err := synth.Generate(dir, synth.Options{FilesPerLang: total / 5, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	names := []string{"no-circular", "no-runtime-circular", "no-cross", "no-orphans", "all"}
+	for _, name := range names {
+		b.Run(name, func(b *testing.B) {
+			var rules []string
+			for _, n := range names[:4] {
+				if name == "all" || n == name {
+					rules = append(rules, depcruiseRules[n])
+				}
+			}
+			cfg := filepath.Join(b.TempDir(), "dc.json")
+			conf := `{"forbidden": [` + strings.Join(rules, ",") + `], "options": {"tsPreCompilationDeps": true}}`
+			if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			out := b.TempDir()
+			check := func() *Report {
+				rep, err := Check(context.Background(), dir, Config{File: cfg, Out: out})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return rep
+			}
+			check() // warm the import cache
+			var rep *Report
+			c0 := cpuTime()
+			for b.Loop() {
+				rep = check()
+			}
+			reportCPU(b, c0)
+			b.ReportMetric(float64(len(rep.Findings)), "findings")
+		})
+	}
+}

@@ -148,6 +148,9 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 	}
 	allFiles := false // some rule looks at every importing file
 	circular, orphans := false, false
+	// The dependency types some conditions name: fd_kind lists only
+	// those, as no clause asks about another.
+	kindsUsed := map[string]bool{}
 	for _, s := range subs {
 		d := s.dep
 		S := str(s.id)
@@ -162,11 +165,16 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 		}
 		for _, k := range d.To.DependencyTypes {
 			add(atom("fd_only", S, str(k)))
+			kindsUsed[k] = true
 		}
 		for _, k := range d.To.DependencyTypesNot {
 			add(atom("fd_not", S, str(k)))
+			kindsUsed[k] = true
 		}
 		if c := d.To.MoreThanOneType; c != nil {
+			for _, k := range arch.DuplicateTypes() {
+				kindsUsed[k] = true
+			}
 			if *c {
 				add(atom("fd_multi", S))
 			} else {
@@ -174,6 +182,7 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 			}
 		}
 		if c := d.To.CouldNotResolve; c != nil {
+			kindsUsed["unknown"] = true
 			if *c {
 				add(atom("fd_need", S, str("unknown")))
 			} else {
@@ -259,7 +268,9 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 		F, L, T := str(r.File), num(int64(r.Line)), str(t)
 		add(atom("fd_imp", F, L, T))
 		for _, k := range depTypes(r, npm) {
-			add(atom("fd_kind", F, L, str(k)))
+			if kindsUsed[k] {
+				add(atom("fd_kind", F, L, str(k)))
+			}
 		}
 		check := func(s *depSub, gkey string, g []string) {
 			k := toKey{s.id, gkey, t}
@@ -316,20 +327,21 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 				}
 				ok[n] = via && !viaNot
 			}
-			// One pivot per component of the graph the cycle may pass
-			// through, so the datalog finds those components with one
-			// search from each pivot rather than one from every cycle
-			// edge (quadratic in a large component). The datalog checks
-			// membership itself; a pivot only says where to start.
+			// The graph of the modules the cycle may pass through is a
+			// cycle graph of its own ("via:" and the conditions' id),
+			// whose components the engine finds as forbid_cycles' are:
+			// one search per component from its pivot, within it
+			// (sccHints), rather than one from every cycle edge
+			// (quadratic in a large component).
 			var sub []pair
 			for _, d := range deps {
 				if ok[d.a] && ok[d.b] {
 					sub = append(sub, d)
 				}
 			}
-			for _, p := range pivots(sub) {
-				add(atom("fd_vpivot", str(s.id), str(p)))
-			}
+			g := "via:" + s.id
+			add(atom("cyc_via", str(g), str(s.id)))
+			addHints(add, g, sub)
 		}
 	}
 	if orphans {

@@ -279,9 +279,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				add(atom("cyc", R, str(gi)))
 				pr.graphs[gi] = cycleGraph{imports: true, rule: r.Name}
 				add(atom("cyc_fimports", str(gi), R))
-				for _, p := range pivots(filteredDeps(&r, scan.Records, own, ignored)) {
-					add(atom("cyc_pivot", str(gi), str(p)))
-				}
+				addHints(add, gi, filteredDeps(&r, deps, pr.sites, kinds, ignored))
 				addEdgeGraph(add, pr, m, r.EdgeKind, gg)
 				break
 			}
@@ -363,9 +361,7 @@ func addImportGraph(add func(ast.Atom), pr *prepared, deps []pair) {
 	}
 	pr.graphs[gi] = cycleGraph{imports: true}
 	add(atom("cyc_imports", str(gi)))
-	for _, p := range pivots(deps) {
-		add(atom("cyc_pivot", str(gi), str(p)))
-	}
+	addHints(add, gi, deps)
 }
 
 // addEdgeGraph declares the graph-edge graph gg (edges of kind, or every
@@ -386,9 +382,7 @@ func addEdgeGraph(add func(ast.Atom), pr *prepared, m *arch.Model, kind, gg stri
 			ge = append(ge, pair{e.Src, e.Dst})
 		}
 	}
-	for _, p := range pivots(ge) {
-		add(atom("cyc_pivot", str(gg), str(p)))
-	}
+	addHints(add, gg, ge)
 }
 
 // recordKinds are the dependency kinds of one import: its syntactic form,
@@ -401,35 +395,27 @@ func recordKinds(r *imports.Record) []string {
 }
 
 // filteredDeps is the node-level import graph a filtered rule keeps, for
-// proposing cycle pivots only: the engine derives the same graph (fdep)
-// from site_kind and decides the cycles.
-func filteredDeps(r *arch.Rule, recs []imports.Record, own fileOwners, ignored map[pair]bool) []pair {
-	seen := map[pair]bool{}
+// the cycle hints only: the same graph the engine derives as fdep, from
+// the same dependencies, import sites and site kinds (a site is dropped
+// when any kind recorded on its line is ignored; with dependency_types it
+// is kept only when one of them is listed), less the ignored pairs.
+func filteredDeps(r *arch.Rule, deps []pair, sites map[pair][]Site, kinds map[siteKey][]string, ignored map[pair]bool) []pair {
 	var out []pair
-	for i := range recs {
-		rec := &recs[i]
-		if rec.Resolution.Kind != imports.Internal {
+	for _, d := range deps {
+		if ignored[d] {
 			continue
 		}
-		ks := recordKinds(rec)
-		if slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypesNot, k) }) {
-			continue
+		keep := slices.ContainsFunc(sites[d], func(s Site) bool {
+			ks := kinds[siteKey{s.File, s.Line}]
+			if slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypesNot, k) }) {
+				return false
+			}
+			return len(r.DependencyTypes) == 0 || slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypes, k) })
+		})
+		if keep {
+			out = append(out, d)
 		}
-		if len(r.DependencyTypes) > 0 && !slices.ContainsFunc(ks, func(k string) bool { return slices.Contains(r.DependencyTypes, k) }) {
-			continue
-		}
-		a, ok := own.owner(rec.File)
-		if !ok {
-			continue
-		}
-		b, ok := own.owner(rec.Resolution.Target)
-		if !ok || a == b || seen[pair{a, b}] || ignored[pair{a, b}] {
-			continue
-		}
-		seen[pair{a, b}] = true
-		out = append(out, pair{a, b})
 	}
-	sortPairs(out)
 	return out
 }
 
@@ -797,12 +783,40 @@ func sortPairs(ps []pair) {
 	})
 }
 
-// pivots proposes where the engine starts reachability: the smallest node
-// of every strongly connected component that could hold a cycle (Tarjan,
-// iterative). The engine decides membership and whether a cycle exists; a
-// pivot is only a starting point, which keeps the derived relations at
-// O(pivots x nodes) rather than all pairs.
-func pivots(edges []pair) []string {
+// addHints writes the hints the engine finds graph g's strongly connected
+// components with (sccHints): cyc_class for every node of an edge and
+// cyc_pivot for every component that may hold a cycle.
+func addHints(add func(ast.Atom), g string, edges []pair) {
+	class, piv := sccHints(edges)
+	G := str(g)
+	names := make([]string, 0, len(class))
+	for n := range class {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		add(atom("cyc_class", str(n), G, num(int64(class[n]))))
+	}
+	for _, p := range piv {
+		add(atom("cyc_pivot", G, str(p)))
+	}
+}
+
+// sccHints proposes how the engine finds a graph's strongly connected
+// components in linear time (Tarjan, iterative). class numbers every
+// node's component in the order Tarjan completes them, so an edge between
+// two components always goes from a higher number to a lower one; pivots
+// are the smallest node of every component that could hold a cycle
+// (several nodes, or a self-loop).
+//
+// These are hints, not verdicts: the engine searches from each pivot
+// within its component only (so the relations it derives stay
+// O(nodes), where searching the whole graph from every pivot grew with
+// pivots x nodes), and checks them (cyc_hint_bad): an edge from a lower
+// number to a higher one, a node without one, an inner edge of a
+// component without a pivot, or a member the pivot's search does not
+// reach both ways fails the run.
+func sccHints(edges []pair) (class map[string]int, pivots []string) {
 	idx := map[string]int{}
 	var names []string
 	id := func(s string) int {
@@ -835,9 +849,9 @@ func pivots(edges []pair) []string {
 	for i := range index {
 		index[i] = -1
 	}
+	class = make(map[string]int, n)
 	var stack []int
-	counter := 0
-	var out []string
+	counter, comps := 0, 0
 	type frame struct{ v, i int }
 	for s := 0; s < n; s++ {
 		if index[s] >= 0 {
@@ -879,17 +893,19 @@ func pivots(edges []pair) []string {
 				stack = stack[:len(stack)-1]
 				on[w] = false
 				comp = append(comp, names[w])
+				class[names[w]] = comps
 				if w == v {
 					break
 				}
 			}
+			comps++
 			if len(comp) > 1 || self[v] {
-				out = append(out, slices.Min(comp))
+				pivots = append(pivots, slices.Min(comp))
 			}
 		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(pivots)
+	return class, pivots
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -146,6 +146,11 @@ func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Op
 	if err != nil {
 		return nil, err
 	}
+	if bad := res.Facts("cyc_hint_bad", 1); len(bad) > 0 {
+		// The component hints Go proposed disagree with the graph the
+		// engine derived: the cycles found cannot be trusted.
+		return nil, fmt.Errorf("lint: internal error: the strongly connected component hints for graph %s do not match the graph (cyc_hint_bad)", constStr(bad[0].Args[0]))
+	}
 	t2 := time.Now()
 	o := &Outcome{Model: m, Facts: pr.facts, Result: res, Stats: pr.stats, Today: opts.Today}
 	o.Stats.Rules = len(m.Rules)

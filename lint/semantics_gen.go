@@ -286,7 +286,26 @@ func semanticsUnit() parse.SourceUnit {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Start reachability at P in graph G (one node per component that may be cyclic).", NumValue: -7711310451753971512},
+				ast.Constant{Type: ast.StringType, Symbol: "Start the search for P's strongly connected component of graph G at P (one node per component that may hold a cycle).", NumValue: 6690239410651021725},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N of graph G lies in the component numbered I (numbered so that every edge between components goes from a higher number to a lower one); a hint the engine checks (cyc_hint_bad).", NumValue: -5052850980968228679},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Graph G is the import graph between the modules conditions S let a cycle pass through (via_only).", NumValue: 3681329839293845625},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "layers_rule", Arity: 1}, Args: []ast.BaseTerm{
@@ -558,7 +577,7 @@ func semanticsUnit() parse.SourceUnit {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown).", NumValue: -369976084245742721},
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown); listed for the types some conditions name.", NumValue: 8032375915331830637},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
@@ -672,15 +691,6 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "Node matches the via_only pathNot of conditions S.", NumValue: 6951865145398187102},
-			}},
-		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-			ast.Variable{Symbol: "P"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "P is where the search for one component of the graph of modules matching via_only of conditions S starts.", NumValue: 7174404179034118108},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
@@ -2103,77 +2113,119 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "K"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "G"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -2186,71 +2238,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -2262,68 +2253,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "P"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -2336,71 +2269,10 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
@@ -2418,6 +2290,143 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Q"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "Q"}, Right: ast.Variable{Symbol: "P"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "Q"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cycle", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -3160,11 +3169,18 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
@@ -3176,26 +3192,17 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
 			}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "S"},
 			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -3208,11 +3215,75 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
@@ -3232,11 +3303,17 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
@@ -3443,6 +3520,46 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cedge", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cedge", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 		}}, Premises: []ast.Term{
@@ -3455,42 +3572,6 @@ func semanticsUnit() parse.SourceUnit {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "A"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "T"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "P"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
@@ -3518,7 +3599,7 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
@@ -3546,8 +3627,7 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
@@ -3566,94 +3646,19 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "S"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "S"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
@@ -3662,7 +3667,7 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
@@ -4472,10 +4477,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "check_rule", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "cyc", Arity: 2}:               struct{}{},
 		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "cyc_class", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "cyc_via", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "deny", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "deny_back", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "deny_fwd", Arity: 1}:          struct{}{},
@@ -4517,7 +4524,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_via", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_via_not", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "fd_viarule", Arity: 1}:        struct{}{},
-		ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "fi", Arity: 1}:                struct{}{},
 		ast.PredicateSym{Symbol: "fi_file", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "fi_from_any", Arity: 1}:       struct{}{},
@@ -4564,6 +4570,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "under_dir_source", Arity: 2}:  struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                struct{}{},
+		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              struct{}{},
 		ast.PredicateSym{Symbol: "chain", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         struct{}{},
@@ -4571,6 +4578,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      struct{}{},
 		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         struct{}{},
+		ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}:        struct{}{},
+		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       struct{}{},
@@ -4586,30 +4596,31 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            struct{}{},
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      struct{}{},
+		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         struct{}{},
 		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       struct{}{},
-		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           struct{}{},
-		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               struct{}{},
 		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  struct{}{},
 		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              struct{}{},
 		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                struct{}{},
+		ast.PredicateSym{Symbol: "gin", Arity: 3}:                struct{}{},
 		ast.PredicateSym{Symbol: "greach", Arity: 3}:             struct{}{},
+		ast.PredicateSym{Symbol: "gstep", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      struct{}{},
@@ -5885,77 +5896,119 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "K"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "K"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "R"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "P"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "G"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -5968,71 +6021,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -6044,68 +6036,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "P"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
@@ -6118,71 +6052,10 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "K"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "K"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "edge", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "bwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "R"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
@@ -6200,6 +6073,143 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "G"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Q"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "Q"}, Right: ast.Variable{Symbol: "P"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "Q"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "N"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cycle", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -6942,11 +6952,18 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "G"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from", Arity: 3}, Args: []ast.BaseTerm{
@@ -6958,26 +6975,17 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
 			}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
+			ast.Variable{Symbol: "S"},
 			ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_not", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -6990,11 +6998,75 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_not", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
@@ -7014,11 +7086,17 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "G"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to_all", Arity: 1}, Args: []ast.BaseTerm{
@@ -7225,6 +7303,46 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cedge", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "P"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+			ast.Variable{Symbol: "T"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cedge", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_imp", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "B"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 		}}, Premises: []ast.Term{
@@ -7237,42 +7355,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "A"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_node", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "T"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "P"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
@@ -7300,7 +7382,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
@@ -7328,8 +7410,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
@@ -7348,94 +7429,19 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "S"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "S"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "P"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "S"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "scc", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
 				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_final", Arity: 4}, Args: []ast.BaseTerm{
@@ -7444,7 +7450,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
@@ -8276,6 +8282,23 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "cedge", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cedge", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "chain", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "chain", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -8488,6 +8511,42 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "cyc_class", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N of graph G lies in the component numbered I (numbered so that every edge between components goes from a higher number to a lower one); a hint the engine checks (cyc_hint_bad).", NumValue: -5052850980968228679},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "G"},
 			ast.Variable{Symbol: "R"},
@@ -8500,6 +8559,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -8543,8 +8617,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Start reachability at P in graph G (one node per component that may be cyclic).", NumValue: -7711310451753971512},
+				ast.Constant{Type: ast.StringType, Symbol: "Start the search for P's strongly connected component of graph G at P (one node per component that may hold a cycle).", NumValue: 6690239410651021725},
 			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "I"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
@@ -8569,6 +8660,23 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "cyc_via", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+			ast.Variable{Symbol: "S"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Graph G is the import graph between the modules conditions S let a cycle pass through (via_only).", NumValue: 3681329839293845625},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
@@ -9105,12 +9213,10 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "fd_base", Arity: 5}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_base", Arity: 5}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
+		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
-			ast.Variable{Symbol: "G"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -9119,8 +9225,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
@@ -9138,27 +9242,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-			ast.Variable{Symbol: "F"},
-			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -9304,6 +9387,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fd_in", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_in", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "File"},
 		}}, Descr: []ast.Atom{
@@ -9326,7 +9424,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown).", NumValue: -369976084245742721},
+				ast.Constant{Type: ast.StringType, Symbol: "The import at File:Line has dependency type Kind (its form, and local, npm or the package.json types of an npm package, core or unknown); listed for the types some conditions name.", NumValue: 8032375915331830637},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -9617,6 +9715,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "fd_src", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "fd_to", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_to", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Target"},
 			ast.Variable{Symbol: "S"},
@@ -9733,45 +9850,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "P"},
-			ast.Variable{Symbol: "S"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "P"},
 			ast.Variable{Symbol: "S"},
@@ -9847,23 +9926,6 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vpivot", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-			ast.Variable{Symbol: "P"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "P is where the search for one component of the graph of modules matching via_only of conditions S starts.", NumValue: 7174404179034118108},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
@@ -10140,10 +10202,48 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "gin", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "greach", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "greach", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "R"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "gstep", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -11455,6 +11555,12 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 	}}, Strata: []analysis.Nodeset{
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11467,10 +11573,10 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_base", Arity: 5}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_importer", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}: struct{}{},
@@ -11533,13 +11639,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_src", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fsite", Arity: 5}: struct{}{},
@@ -11566,18 +11666,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_miss", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fdep", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11590,13 +11678,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "ref_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "bwd", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fwd", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "gstep", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "in_layer", Arity: 2}: struct{}{},
@@ -11632,6 +11714,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "gin", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "greach", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11653,10 +11738,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "req_ok", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "scc", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "cycle", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "bwd", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "direct", Arity: 3}: struct{}{},
@@ -11665,7 +11747,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "in_comp", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "fwd", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "inert", Arity: 1}: struct{}{},
@@ -11683,16 +11765,49 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "chain_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "scc", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cycle", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "in_comp", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "cedge", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_miss", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_final", Arity: 4}: struct{}{},
@@ -11722,94 +11837,99 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                45,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              86,
-		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          53,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         75,
-		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          54,
-		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        55,
-		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      56,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         76,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       77,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              67,
-		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       0,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          57,
-		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        1,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             68,
-		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       23,
-		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     3,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         83,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        24,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                61,
+		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              76,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              91,
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          47,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         69,
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          48,
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        49,
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      50,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         77,
+		ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}:        0,
+		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       72,
+		ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}:        1,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       78,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              73,
+		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       2,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          51,
+		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        3,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             62,
+		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          4,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       25,
+		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     5,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         88,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        26,
 		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        36,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      87,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        84,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           85,
-		ast.PredicateSym{Symbol: "fd_base", Arity: 5}:            4,
-		ast.PredicateSym{Symbol: "fd_cycle_edge", Arity: 4}:      78,
-		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            37,
-		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           80,
-		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        5,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            38,
-		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      6,
-		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              81,
-		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          7,
-		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      25,
-		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             39,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         26,
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           46,
-		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       82,
-		ast.PredicateSym{Symbol: "fd_vbwd", Arity: 3}:            27,
-		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           40,
-		ast.PredicateSym{Symbol: "fd_vfwd", Arity: 3}:            28,
-		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             8,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               41,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  69,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        58,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      92,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        89,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           90,
+		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            79,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            81,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           85,
+		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        6,
+		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}:        7,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            82,
+		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      8,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              86,
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          9,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      27,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             83,
+		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             28,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         80,
+		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           84,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       87,
+		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           74,
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             10,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               37,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  63,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        52,
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              29,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                47,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             59,
-		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        9,
-		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        10,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      11,
-		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      12,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                64,
+		ast.PredicateSym{Symbol: "gin", Arity: 3}:                53,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             54,
+		ast.PredicateSym{Symbol: "gstep", Arity: 3}:              41,
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        11,
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        12,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      13,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      14,
 		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   30,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 13,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       14,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 15,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       16,
 		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   31,
-		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        15,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            70,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           48,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            60,
-		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           16,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            61,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              71,
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        17,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            75,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           42,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            55,
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           18,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            56,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              65,
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            32,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          49,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          62,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   79,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       17,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           42,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         50,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           51,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             63,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        64,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            52,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          43,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          57,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   70,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       19,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           38,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         44,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           45,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             58,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        59,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            46,
 		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             33,
-		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            18,
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            20,
 		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         34,
-		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             43,
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             39,
 		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           35,
-		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         19,
-		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       20,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              72,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         73,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             44,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        74,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             65,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                66,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       21,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      22,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          88,
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         21,
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       22,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              66,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         67,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             40,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        68,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             60,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                71,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       23,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      24,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          93,
 	}}
 }
