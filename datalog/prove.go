@@ -294,6 +294,18 @@ func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfi
 	if pv.budget--; pv.budget < 0 {
 		return subst, false, fmt.Errorf("proof search gave up after %d steps", maxProofSteps)
 	}
+	if i := boundFirst(premises, subst); i > 0 {
+		// Solve a premise the bindings so far narrow down first: a
+		// clause written for bottom-up evaluation may start with a
+		// relation it scans whole (cedge in fd_cimp), which top-down
+		// would enumerate for every proof. Only a positive atom moves
+		// earlier, so a negation or builtin still comes after the
+		// atoms binding its variables.
+		reordered := make([]ast.Term, 0, len(premises))
+		reordered = append(reordered, premises[i])
+		reordered = append(reordered, premises[:i]...)
+		premises = append(reordered, premises[i+1:]...)
+	}
 	sols, err := pv.q.EvalPremise(premises[0], subst)
 	if err != nil {
 		return subst, false, err
@@ -331,6 +343,38 @@ func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfi
 		}
 	}
 	return subst, false, nil
+}
+
+// boundFirst returns the index of the premise solve should take first:
+// 0, unless the first premise is a positive atom with no argument bound by
+// subst and a later positive atom has one, whose index it returns.
+func boundFirst(premises []ast.Term, subst unionfind.UnionFind) int {
+	bound := func(t ast.Term) (positive, some bool) {
+		a, ok := t.(ast.Atom)
+		if !ok || strings.HasPrefix(a.Predicate.Symbol, ":") {
+			return false, false
+		}
+		for _, arg := range a.Args {
+			switch x := arg.(type) {
+			case ast.Constant:
+				return true, true
+			case ast.Variable:
+				if _, ok := subst.Get(x).(ast.Constant); ok {
+					return true, true
+				}
+			}
+		}
+		return true, false
+	}
+	if pos, some := bound(premises[0]); !pos || some {
+		return 0
+	}
+	for i := 1; i < len(premises); i++ {
+		if pos, some := bound(premises[i]); pos && some {
+			return i
+		}
+	}
+	return 0
 }
 
 func (pv *prover) literal(prem ast.Term, sol unionfind.UnionFind, depth int) (Literal, error) {

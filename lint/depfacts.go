@@ -156,9 +156,11 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 		S := str(s.id)
 		s.from, s.fromNot = compileAll(d.From.Path), compileAll(d.From.PathNot)
 		s.via, s.viaNot = compileAll(d.To.ViaOnly.Path), compileAll(d.To.ViaOnly.PathNot)
+		orphan := d.From.Orphan != nil && *d.From.Orphan
 		if len(d.From.Path) == 0 {
 			add(atom("fd_from_all", S))
-			allFiles = true
+			// An orphan rule looks at modules, not at their imports.
+			allFiles = allFiles || !orphan
 		}
 		if len(d.To.Path) == 0 {
 			add(atom("fd_to_all", S))
@@ -245,7 +247,10 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 					g := groupsOf(f, idx)
 					key := strings.Join(g, "\x00")
 					add(atom("fd_from", F, str(s.id), str(key)))
-					hits[f] = append(hits[f], fileHit{s, key, g})
+					if s.dep.From.Orphan == nil || !*s.dep.From.Orphan {
+						// An orphan rule needs no imports of the file.
+						hits[f] = append(hits[f], fileHit{s, key, g})
+					}
 					break
 				}
 			}

@@ -3192,6 +3192,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
@@ -3201,6 +3204,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 			}},
@@ -3325,25 +3331,11 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "G"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "_"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "K"},
@@ -3359,12 +3351,6 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "_"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "K"},
@@ -3380,15 +3366,15 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "K"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -3423,14 +3409,14 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -3442,73 +3428,69 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "_"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-			}}},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
@@ -3580,16 +3562,18 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
 			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}}},
 		}},
@@ -3599,12 +3583,17 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -3618,12 +3607,17 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -3667,12 +3661,17 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -4609,7 +4608,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         struct{}{},
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           struct{}{},
+		ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           struct{}{},
 		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             struct{}{},
@@ -6975,6 +6974,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "S"},
 			}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_src", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "F"},
@@ -6984,6 +6986,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_from_all", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_importer", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 			}},
@@ -7108,25 +7113,11 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "G"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "S"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "_"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "K"},
@@ -7142,12 +7133,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "_"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_not", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "K"},
@@ -7163,15 +7148,15 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "K"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_need", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "K"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_kind", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -7206,14 +7191,14 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
@@ -7225,73 +7210,69 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "_"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_single", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_only", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "_"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_sel", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_drop", Arity: 3}, Args: []ast.BaseTerm{
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "S"},
+			ast.Variable{Symbol: "F"},
+			ast.Variable{Symbol: "L"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
-			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_miss", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "S"},
-				ast.Variable{Symbol: "F"},
-				ast.Variable{Symbol: "L"},
-			}}},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "in_comp", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
@@ -7363,16 +7344,18 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
 			}}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_orphan_rule", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}}},
 		}},
@@ -7382,12 +7365,17 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -7401,12 +7389,17 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_noncircular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -7450,12 +7443,17 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "L"},
 			ast.Variable{Symbol: "T"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 				ast.Variable{Symbol: "F"},
 				ast.Variable{Symbol: "L"},
 				ast.Variable{Symbol: "T"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "S"},
+				ast.Variable{Symbol: "F"},
+				ast.Variable{Symbol: "L"},
+			}}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_circular", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "S"},
 			}},
@@ -9808,11 +9806,10 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typed", Arity: 4}, Args: []ast.BaseTerm{
+		ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "S"},
 			ast.Variable{Symbol: "F"},
 			ast.Variable{Symbol: "L"},
-			ast.Variable{Symbol: "T"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -9821,7 +9818,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
@@ -11573,6 +11569,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -11583,6 +11582,9 @@ func semanticsAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_vok", Arity: 2}: struct{}{},
@@ -11798,16 +11800,10 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_drop", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_miss", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_sel", Arity: 3}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fd_typed", Arity: 4}: struct{}{},
+			ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fd_final", Arity: 4}: struct{}{},
@@ -11837,99 +11833,99 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                61,
-		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              76,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                63,
+		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              78,
 		ast.PredicateSym{Symbol: "chain", Arity: 3}:              91,
-		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          47,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         69,
-		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          48,
-		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        49,
-		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      50,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         77,
+		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          49,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         71,
+		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          50,
+		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        51,
+		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      52,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         79,
 		ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}:        0,
-		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       72,
+		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       74,
 		ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}:        1,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       78,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              73,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       80,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              75,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       2,
-		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          51,
+		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          53,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        3,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             62,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             64,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          4,
-		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       25,
+		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       27,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     5,
 		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         88,
-		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        26,
-		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        36,
+		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        28,
+		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        38,
 		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      92,
 		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        89,
 		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           90,
-		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            79,
-		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            81,
+		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            81,
+		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            6,
 		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           85,
-		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        6,
-		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}:        7,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            82,
-		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      8,
+		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        7,
+		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}:        8,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            83,
+		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      9,
 		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              86,
-		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          9,
-		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      27,
-		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             83,
-		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             28,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         80,
-		ast.PredicateSym{Symbol: "fd_typed", Arity: 4}:           84,
+		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          10,
+		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      29,
+		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             11,
+		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             30,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         82,
+		ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}:         84,
 		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       87,
-		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           74,
-		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             10,
-		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               37,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  63,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        52,
-		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              29,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                64,
-		ast.PredicateSym{Symbol: "gin", Arity: 3}:                53,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             54,
-		ast.PredicateSym{Symbol: "gstep", Arity: 3}:              41,
-		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        11,
-		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        12,
-		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      13,
-		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      14,
-		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   30,
-		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 15,
-		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       16,
-		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   31,
-		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        17,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            75,
-		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           42,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            55,
-		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           18,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            56,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              65,
-		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            32,
-		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          43,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          57,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   70,
-		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       19,
-		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           38,
-		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         44,
-		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           45,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             58,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        59,
-		ast.PredicateSym{Symbol: "matches", Arity: 2}:            46,
-		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             33,
-		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            20,
-		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         34,
-		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             39,
-		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           35,
-		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         21,
-		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       22,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              66,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         67,
-		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             40,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        68,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             60,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                71,
-		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       23,
-		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      24,
+		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           76,
+		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             12,
+		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               39,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  65,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        54,
+		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              31,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                66,
+		ast.PredicateSym{Symbol: "gin", Arity: 3}:                55,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             56,
+		ast.PredicateSym{Symbol: "gstep", Arity: 3}:              43,
+		ast.PredicateSym{Symbol: "has_fd_circ", Arity: 1}:        13,
+		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        14,
+		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      15,
+		ast.PredicateSym{Symbol: "has_kind_only", Arity: 1}:      16,
+		ast.PredicateSym{Symbol: "has_layer_direct", Arity: 2}:   32,
+		ast.PredicateSym{Symbol: "has_rule_edge_kind", Arity: 1}: 17,
+		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       18,
+		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   33,
+		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        19,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            77,
+		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           44,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            57,
+		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           20,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            58,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              67,
+		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            34,
+		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          45,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          59,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   72,
+		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       21,
+		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           40,
+		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         46,
+		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           47,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             60,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        61,
+		ast.PredicateSym{Symbol: "matches", Arity: 2}:            48,
+		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             35,
+		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            22,
+		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         36,
+		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             41,
+		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           37,
+		ast.PredicateSym{Symbol: "node_files", Arity: 2}:         23,
+		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:       24,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              68,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         69,
+		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             42,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        70,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             62,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                73,
+		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       25,
+		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      26,
 		ast.PredicateSym{Symbol: "violation", Arity: 5}:          93,
 	}}
 }
