@@ -61,3 +61,48 @@ func TestRedactText(t *testing.T) {
 		}
 	}
 }
+
+// redactEager is RedactText without the literal prefilters: every pattern
+// runs on every text. The prefilters must never change the result.
+func redactEager(s string) string {
+	for _, p := range secretValues {
+		s = p.re().ReplaceAllString(s, Redacted)
+	}
+	s = jsonSecret.re().ReplaceAllString(s, "${1}\""+Redacted+"\"")
+	s = headerSecret.re().ReplaceAllString(s, "${1}"+Redacted)
+	s = userFlag.re().ReplaceAllString(s, "${1}"+Redacted)
+	s = mysqlPass.re().ReplaceAllString(s, "${1}"+Redacted)
+	s = loginPass.re().ReplaceAllString(s, "${1}"+Redacted)
+	s = urlPassword.re().ReplaceAllString(s, "${1}"+Redacted+"@")
+	s = flagSecret.re().ReplaceAllString(s, "${1}"+Redacted)
+	s = assignment.re().ReplaceAllString(s, "${1}"+Redacted)
+	return token().ReplaceAllStringFunc(s, func(t string) string {
+		if randomLooking(t) {
+			return Redacted
+		}
+		return t
+	})
+}
+
+// FuzzRedactPrefilter: a pattern is skipped only when the text cannot
+// match it, so redaction with and without the prefilters agrees.
+func FuzzRedactPrefilter(f *testing.F) {
+	for _, s := range []string{
+		`curl -H "Authorization: Bearer sk-abcdefghijklmnop1234567890" https://x`,
+		`curl -u admin:Sup3rS3cret https://x`, `mysql -u root -psupersecret123 appdb`,
+		`docker login -u me -p Passw0rdXYZ registry.example`, "PASSWORD: x\nApi-Key: y",
+		`{"Password": "hunter2"}`, `curl https://user:hunter2pass@example.com/x`,
+		`export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789`, `AKIAIOSFODNN7EXAMPLE`,
+		"-----BEGIN RSA PRIVATE KEY-----\nabc", `BASIC dXNlcjpwYXNzd29yZA==`, `--Api-Key=x`,
+		`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `git status && go test ./...`,
+		`sk_test_51HabcdefGHIJKLmnop1234`, `ya29.a0AfH6SMBabcdefghijklmnopq`,
+		"pa\u017fsword=hunter2", "api_\u212aey: abc",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := RedactText(s), redactEager(s); got != want {
+			t.Errorf("RedactText(%q) = %q, without prefilters %q", s, got, want)
+		}
+	})
+}
