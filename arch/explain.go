@@ -167,6 +167,9 @@ func ruleNode(r *Rule) *yaml.Node {
 		if len(r.UnlessEdge) > 0 {
 			put(body, "unless_edge", strSeq(r.UnlessEdge))
 		}
+		if r.AllowWithin {
+			put(body, "allow_within", boolean(true))
+		}
 		chains()
 		filters()
 	case Require:
@@ -224,6 +227,14 @@ func ruleNode(r *Rule) *yaml.Node {
 			seq.Content = append(seq.Content, lm)
 		}
 		put(body, "layers", seq)
+		if e := r.Exhaustive; e != nil {
+			em := flow()
+			put(em, "container", scalar(e.Container))
+			if len(e.Ignores) > 0 {
+				put(em, "ignores", strSeq(e.Ignores))
+			}
+			put(body, "exhaustive", em)
+		}
 		if !r.AllowSkip {
 			put(body, "allow_skip", boolean(false))
 		}
@@ -317,6 +328,9 @@ func matcherNode(mt Matcher) *yaml.Node {
 	putStr(n, "tag", mt.Tag)
 	if len(mt.Exclude) > 0 {
 		put(n, "exclude", strSeq(mt.Exclude))
+	}
+	if len(mt.ExcludeModules) > 0 {
+		put(n, "exclude_module", strSeq(mt.ExcludeModules))
 	}
 	return n
 }

@@ -329,7 +329,7 @@ var (
 		"forbidden":        {"allow_indirect_imports", "as_packages", "forbidden_modules", "source_modules"},
 		"layers":           {"containers", "exhaustive", "exhaustive_ignores", "layers"},
 		"independence":     {"allow_indirect_imports", "modules"},
-		"acyclic_siblings": {"ancestors", "skip_descendants"},
+		"acyclic_siblings": {"ancestors", "depth", "skip_descendants"},
 		"protected":        {"allowed_importers", "as_packages", "protected_modules"},
 	}
 )
@@ -582,9 +582,41 @@ func (r *ilReader) contract(m *Model, c *ilSection, roots []string, custom map[s
 		}
 	case "layers":
 		r.layers(m, c, name, base, origin, chainNote)
+	case "protected":
+		pv, _ := c.get("protected_modules")
+		av, _ := c.get("allowed_importers")
+		if len(pv.items) == 0 {
+			r.errorf(c.line, "protected contract %q needs protected_modules", nameV.text)
+			return
+		}
+		if v, ok := c.get("as_packages"); ok && !r.boolean(v) {
+			r.errorf(v.line, "as_packages = False (modules without their descendants) is not supported by vouch; remove it to check the modules with their descendants")
+			return
+		}
+		allowed := r.modules(av)
+		// import-linter checks each protected module expression on its
+		// own, direct imports only: one deny rule each, from every module
+		// but the allowed importers, to the protected modules, where a
+		// module inside the protected package may import it.
+		for _, p := range r.modules(pv) {
+			ruleName := name
+			if len(pv.items) > 1 {
+				ruleName = name + " [" + p + "]"
+			}
+			note := "only " + strings.Join(allowed, ", ") + " (and their descendants) may import " + p + " directly; its own modules may import each other"
+			if len(allowed) == 0 {
+				note = "no module outside " + p + " may import it directly"
+			}
+			rl := base(ruleName, Deny, origin("direct imports only, as import-linter's protected contracts check", note))
+			rl.Indirect = false
+			rl.From = Matcher{ExcludeModules: allowed, Pos: pos}
+			rl.To = Matcher{Modules: []string{p}, Pos: pos}
+			rl.AllowWithin = true
+			m.Rules = append(m.Rules, rl)
+		}
 	default:
-		// acyclic_siblings and protected exist in import-linter; vouch
-		// does not evaluate them yet: reported, never dropped silently.
+		// acyclic_siblings exists in import-linter; vouch does not
+		// evaluate it yet: reported, never dropped silently.
 		skip()
 	}
 }
@@ -657,12 +689,15 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 	if v, ok := c.get("exhaustive"); ok {
 		exhaustive = r.boolean(v)
 	}
+	var ignores []string
+	if v, ok := c.get("exhaustive_ignores"); ok {
+		ignores = v.items
+	}
 	if exhaustive {
 		if len(containers) == 1 && containers[0] == "" {
 			r.errorf(c.line, "layers contract %q: exhaustive needs containers", name)
 			return
 		}
-		m.Skipped = append(m.Skipped, Skipped{Name: name, Type: "layers exhaustive", Pos: Pos{File: r.file, Line: c.line, Col: 1}})
 	}
 	full := func(container, mod string) string {
 		if container == "" {
@@ -693,9 +728,15 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 		if container != "" {
 			cn = append(cn, "container "+container+": its layers are checked on their own")
 		}
+		if exhaustive {
+			cn = append(cn, "exhaustive: every child module of "+container+" must be one of the layers' modules"+ignoredNote(ignores))
+		}
 		rl := base(ruleName, Layers, origin(cn...))
 		rl.Layers = ls
 		rl.AllowSkip = true
+		if exhaustive {
+			rl.Exhaustive = &Exhaustive{Container: container, Ignores: ignores}
+		}
 		m.Rules = append(m.Rules, rl)
 		// Independent siblings (a | b) must not depend on each other.
 		for _, l := range layers {
@@ -717,4 +758,12 @@ func (r *ilReader) layers(m *Model, c *ilSection, name string, base func(string,
 			}
 		}
 	}
+}
+
+// ignoredNote names exhaustive_ignores in an explanation.
+func ignoredNote(ignores []string) string {
+	if len(ignores) == 0 {
+		return ""
+	}
+	return " or listed in exhaustive_ignores (" + strings.Join(ignores, ", ") + ")"
 }

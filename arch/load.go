@@ -41,8 +41,8 @@ var (
 	nodeKeys        = []string{"kind", "lifecycle", "ref_id", "source", "tags"}
 	edgeKeys        = []string{"dst", "kind", "lifecycle", "src"}
 	ruleCommonKeys  = []string{"description", "exempt", "name", "reason", "severity"}
-	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "include_imports", "indirect", "max_chains", "unmatched_ignore"}
-	matcherKeys     = []string{"exclude", "kind", "module", "ref_id", "tag"}
+	layersExtraKeys = []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "exhaustive", "ignore_imports", "include_imports", "indirect", "max_chains", "unmatched_ignore"}
+	matcherKeys     = []string{"exclude", "exclude_module", "kind", "module", "ref_id", "tag"}
 	exemptKeys      = []string{"from", "members", "reason", "to", "until"}
 	severities      = []string{SeverityError, SeverityWarn, SeverityInfo}
 )
@@ -723,7 +723,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 	}
 	switch r.Type {
 	case Deny:
-		for _, kv := range p.fields(t.val, "deny", []string{"dependency_types", "dependency_types_not", "exclude_type_checking_imports", "from", "ignore_imports", "indirect", "max_chains", "to", "unless_edge", "unmatched_ignore"}) {
+		for _, kv := range p.fields(t.val, "deny", []string{"allow_within", "dependency_types", "dependency_types_not", "exclude_type_checking_imports", "from", "ignore_imports", "indirect", "max_chains", "to", "unless_edge", "unmatched_ignore"}) {
 			if p.filter(&r, kv) {
 				continue
 			}
@@ -738,9 +738,14 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 				r.To = p.matcher(kv.val, "to")
 			case "unless_edge":
 				r.UnlessEdge = p.strList(kv.val, "unless_edge")
+			case "allow_within":
+				r.AllowWithin = p.boolean(kv.val, "allow_within")
 			}
 		}
 		p.need(t, r.From.Pos.Line != 0, "deny needs from")
+		if r.AllowWithin && (r.Indirect || len(r.To.Modules) == 0) {
+			p.errorf(t.keyNode, "deny %q: allow_within needs module expressions in to and no indirect", r.Name)
+		}
 		p.need(t, r.To.Pos.Line != 0, "deny needs to")
 		if r.Indirect && len(r.UnlessEdge) > 0 {
 			// An edge exempts one import between two nodes; which edges
@@ -844,7 +849,7 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		var list *yaml.Node
 		opts := extra
 		if t.val.Kind == yaml.MappingNode {
-			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "ignore_imports", "include_imports", "indirect", "layers", "max_chains", "unmatched_ignore"}) {
+			for _, kv := range p.fields(t.val, "layers", []string{"allow_skip", "dependency_types", "dependency_types_not", "edge_kind", "enforce", "exclude_type_checking_imports", "exhaustive", "ignore_imports", "include_imports", "indirect", "layers", "max_chains", "unmatched_ignore"}) {
 				if kv.key == "layers" {
 					list = kv.val
 				} else {
@@ -870,6 +875,8 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 				r.MaxChains = p.positive(kv.val, "max_chains")
 			case "edge_kind":
 				r.EdgeKind, _ = p.str(kv.val, "edge_kind")
+			case "exhaustive":
+				r.Exhaustive = p.exhaustive(kv.val)
 			case "enforce":
 				if s, ok := p.str(kv.val, "enforce"); ok && s != "top-down" {
 					p.errorf(kv.val, "enforce %q%s; only top-down is supported", s, suggest.Hint(s, []string{"top-down"}))
@@ -1165,9 +1172,31 @@ func (p *parser) matcher(n *yaml.Node, what string) Matcher {
 			m.Tag, _ = p.str(kv.val, "tag")
 		case "exclude":
 			m.Exclude = p.strList(kv.val, "exclude")
+		case "exclude_module":
+			m.ExcludeModules = p.modules(kv.val)
 		}
 	}
 	return m
+}
+
+// exhaustive reads a layers rule's {container, ignores}.
+func (p *parser) exhaustive(n *yaml.Node) *Exhaustive {
+	e := &Exhaustive{}
+	for _, kv := range p.fields(n, "exhaustive", []string{"container", "ignores"}) {
+		switch kv.key {
+		case "container":
+			e.Container, _ = p.str(kv.val, "container")
+			if m, err := CompileModule(e.Container, false); err != nil || !m.IsLiteral() {
+				p.errorf(kv.val, "exhaustive container %q is not a module name", e.Container)
+			}
+		case "ignores":
+			e.Ignores = p.strList(kv.val, "ignores")
+		}
+	}
+	if e.Container == "" {
+		p.errorf(n, "exhaustive needs a container: the package whose every child module must be a layer")
+	}
+	return e
 }
 
 // modules reads a module expression or a list of them.

@@ -103,12 +103,15 @@ type Matcher struct {
 	Kind    string
 	Tag     string
 	Exclude []string
-	Pos     Pos
+	// ExcludeModules are module expressions (descendants included) whose
+	// nodes the matcher leaves out.
+	ExcludeModules []string
+	Pos            Pos
 }
 
 // Empty reports whether the matcher has no condition.
 func (m Matcher) Empty() bool {
-	return m.RefID == "" && len(m.Modules) == 0 && m.Kind == "" && m.Tag == "" && len(m.Exclude) == 0
+	return m.RefID == "" && len(m.Modules) == 0 && m.Kind == "" && m.Tag == "" && len(m.Exclude) == 0 && len(m.ExcludeModules) == 0
 }
 
 // String spells the matcher as it would be written in YAML.
@@ -129,6 +132,9 @@ func (m Matcher) String() string {
 	if len(m.Exclude) > 0 {
 		parts = append(parts, "exclude: ["+strings.Join(m.Exclude, ", ")+"]")
 	}
+	if len(m.ExcludeModules) > 0 {
+		parts = append(parts, "exclude_module: ["+strings.Join(m.ExcludeModules, ", ")+"]")
+	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
@@ -143,6 +149,14 @@ type Layer struct {
 	// matches, at RequiredPos.
 	Required    []string
 	RequiredPos Pos
+}
+
+// Exhaustive is a layers rule's exhaustiveness check: every direct child
+// module of Container (a dotted module name) must be a layer module of
+// the rule, unless its last name is listed in Ignores.
+type Exhaustive struct {
+	Container string
+	Ignores   []string
 }
 
 // IgnoredImport removes the imports from nodes matching From to nodes
@@ -190,6 +204,15 @@ type Rule struct {
 	FromGlob, ToGlob string
 	Layers           []Layer
 	AllowSkip        bool
+	// Exhaustive, on a layers rule, requires every direct child module
+	// of a container to be one of the rule's layer modules or ignored
+	// (import-linter's exhaustive layers contracts).
+	Exhaustive *Exhaustive
+	// AllowWithin, on a deny rule, allows an import between two nodes
+	// inside one module its to side matches (the innermost module a to
+	// expression names, with its descendants): import-linter's protected
+	// contracts let a protected package's modules import each other.
+	AllowWithin bool
 	// Indirect makes deny and layers rules fail on chains of imports
 	// (A imports X imports B) as well as on direct imports, as
 	// import-linter's forbidden and layers contracts do, and forbid rules

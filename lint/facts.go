@@ -242,6 +242,9 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			for _, k := range r.UnlessEdge {
 				add(atom("deny_unless", R, str(k)))
 			}
+			if r.AllowWithin {
+				withinFacts(add, R, r.To.Modules, deps)
+			}
 			if r.Type == arch.Forbid && r.Indirect {
 				add(atom("forbid_indirect", R))
 			}
@@ -311,6 +314,21 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			}
 			if r.GraphOnly {
 				add(atom("layer_graph_only", R))
+			}
+			if e := r.Exhaustive; e != nil {
+				// The container's direct children, and those whose
+				// name the rule ignores; the engine decides which are
+				// not layers.
+				for _, n := range nodeIDs {
+					rest, ok := strings.CutPrefix(n, e.Container+".")
+					if !ok || strings.Contains(rest, ".") {
+						continue
+					}
+					add(atom("exh_child", str(n), R))
+					if slices.Contains(e.Ignores, rest) {
+						add(atom("exh_ignore", str(n), R))
+					}
+				}
 			}
 		}
 		if len(r.Exempt) > 0 {
@@ -459,6 +477,13 @@ func addMatcher(add func(ast.Atom), rule ast.Constant, id string, mt arch.Matche
 	for _, x := range mt.Exclude {
 		add(atom("m_excl", M, str(x)))
 	}
+	// Module expressions excluded: the nodes they match, as m_ref lists
+	// the nodes module expressions match.
+	for _, n := range matchModules(mt.ExcludeModules, nodes) {
+		if !slices.Contains(mt.Exclude, n) {
+			add(atom("m_excl", M, str(n)))
+		}
+	}
 }
 
 // matchModules returns the node ids (dotted module names) any of the
@@ -480,6 +505,45 @@ func matchModules(exprs []string, nodes []string) []string {
 		}
 	}
 	return out
+}
+
+// withinFacts writes deny_within(A, B, R) for each dependency whose two
+// ends lie inside one module a to expression of R names: the innermost
+// module matching the expression (without descendants) that contains B
+// contains A too. The engine drops those pairs from R's findings
+// (allow_within, import-linter's protected packages).
+func withinFacts(add func(ast.Atom), R ast.Constant, exprs []string, deps []pair) {
+	var pats []arch.ModulePattern
+	for _, e := range exprs {
+		if p, err := arch.CompileModule(e, false); err == nil {
+			pats = append(pats, p)
+		}
+	}
+	for _, d := range deps {
+		for _, p := range pats {
+			top := innermost(p, d.b)
+			if top != "" && (d.a == top || strings.HasPrefix(d.a, top+".")) {
+				add(atom("deny_within", str(d.a), str(d.b), R))
+				break
+			}
+		}
+	}
+}
+
+// innermost is the longest dotted prefix of n (n included) that p
+// matches, or "".
+func innermost(p arch.ModulePattern, n string) string {
+	for cur := n; cur != ""; {
+		if p.Match(cur) {
+			return cur
+		}
+		i := strings.LastIndexByte(cur, '.')
+		if i < 0 {
+			break
+		}
+		cur = cur[:i]
+	}
+	return ""
 }
 
 // ignoreFacts writes rule r's ignore_imports: an ignore_entry per entry

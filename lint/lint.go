@@ -190,7 +190,10 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 		f := Finding{Rule: name, Type: string(r.Type), Severity: r.Severity, Reason: r.Reason,
 			From: constStr(v.Args[1]), To: constStr(v.Args[2]), File: constStr(v.Args[3]), Line: constInt(v.Args[4])}
 		f.Message = message(r, f)
-		if r.Type == arch.Layers {
+		if r.Type == arch.Layers && f.To == "exhaustive" && r.Exhaustive != nil {
+			// violation(R, Child, "exhaustive", "", 0)
+			f.Message = fmt.Sprintf("%s is a child of container %s but no layer lists it (exhaustive): add it to the layers or to exhaustive_ignores", f.From, r.Exhaustive.Container)
+		} else if r.Type == arch.Layers {
 			f.Message = fmt.Sprintf("%s (layer %s) depends on %s (layer %s)", f.From, layerName(res, r, f.From), f.To, layerName(res, r, f.To))
 			if f.File == "" {
 				f.Message += " through a " + r.EdgeKind + " edge"
