@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // CompileDepRegex compiles a dependency-cruiser path pattern. Patterns are
@@ -36,7 +38,7 @@ func CompileDepRegex(s string, groups bool) (*regexp.Regexp, error) {
 			i++
 		}
 	}
-	if !groups && groupRef.MatchString(s) {
+	if !groups && groupRef().MatchString(s) {
 		return nil, fmt.Errorf("regular expression %q refers to a group ($1...), which only a to path or path_not may do", s)
 	}
 	// A $1 left in the pattern compiles (end of text, then "1"), as it
@@ -48,13 +50,13 @@ func CompileDepRegex(s string, groups bool) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-var groupRef = regexp.MustCompile(`\$[0-9]`)
+var groupRef = lazyre.New(`\$[0-9]`)
 
 // ExpandGroups replaces $0..$9 in a to-side pattern with the from path's
 // match and groups, as dependency-cruiser does: the text is inserted as it
 // is (not quoted), and a placeholder without a group stays in the pattern.
 func ExpandGroups(pattern string, groups []string) string {
-	return groupRef.ReplaceAllStringFunc(pattern, func(m string) string {
+	return groupRef().ReplaceAllStringFunc(pattern, func(m string) string {
 		i, _ := strconv.Atoi(m[1:])
 		if i < len(groups) {
 			return groups[i]

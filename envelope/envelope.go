@@ -18,12 +18,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
@@ -134,7 +134,7 @@ var topKeys = []string{"facts", "metadata"}
 
 // yamlLine pulls the line number out of yaml.v3 messages such as
 // "yaml: line 3: mapping values are not allowed in this context".
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // Parse validates data, the contents of file, and converts it. A file named
 // *.json must be strict JSON; anything else is YAML (of which JSON is

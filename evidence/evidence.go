@@ -24,13 +24,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
@@ -52,13 +52,13 @@ type Ref struct {
 func (r Ref) Ranged() bool { return r.First > 0 }
 
 // lineSuffix is ":N" or ":N-M" at the end of a citation.
-var lineSuffix = regexp.MustCompile(`:([0-9]+)(?:-([0-9]+))?$`)
+var lineSuffix = lazyre.New(`:([0-9]+)(?:-([0-9]+))?$`)
 
 // ParseRef splits a citation into its path and line range. The error says
 // what is wrong in words a user can act on.
 func ParseRef(s string) (Ref, error) {
 	r := Ref{Path: s}
-	if m := lineSuffix.FindStringSubmatchIndex(s); m != nil {
+	if m := lineSuffix().FindStringSubmatchIndex(s); m != nil {
 		r.Path = s[:m[0]]
 		first, err := strconv.ParseInt(s[m[2]:m[3]], 10, 64)
 		if err != nil {

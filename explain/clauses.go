@@ -2,12 +2,12 @@ package explain
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/google/mangle/ast"
 
 	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/rulespec"
 )
 
@@ -42,7 +42,7 @@ func (s *semanticsIndex) display(printed string) string {
 	return printed
 }
 
-var nameConst = regexp.MustCompile(`/[a-z_]+`)
+var nameConst = lazyre.New(`/[a-z_]+`)
 
 // clauseLines maps each clause written on a line of its own to that line,
 // by the clause's printed form. Clauses come in source order, one per
@@ -226,7 +226,7 @@ func (w *clauseWalk) emit(pred string) {
 // the rule types, or at least one of ours.
 func (w *clauseWalk) relevant(text string) bool {
 	any := false
-	for _, m := range nameConst.FindAllString(text, -1) {
+	for _, m := range nameConst().FindAllString(text, -1) {
 		if w.s.rules[m] {
 			any = true
 			if w.ours[m] {

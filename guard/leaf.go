@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // MaxRegexInput caps the text a regular expression sees, as Edictum does.
@@ -313,7 +315,7 @@ func equal(a, b any) bool {
 	return false
 }
 
-var placeholder = regexp.MustCompile(`\{([^{}]+)\}`)
+var placeholder = lazyre.New(`\{([^{}]+)\}`)
 
 // placeholderCap caps one interpolated value in a message.
 const placeholderCap = 200
@@ -322,7 +324,7 @@ const placeholderCap = 200
 // call. Secret-looking values are redacted and long ones cut; a selector
 // that names nothing is left as written.
 func Interpolate(msg string, c *Call, env Env, d *CallFacts) string {
-	return placeholder.ReplaceAllStringFunc(msg, func(m string) string {
+	return placeholder().ReplaceAllStringFunc(msg, func(m string) string {
 		sel := m[1 : len(m)-1]
 		if !validSelector(sel) {
 			return m

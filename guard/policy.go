@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -226,8 +227,8 @@ type loader struct {
 var (
 	edictumTop = []string{"apiVersion", "defaults", "kind", "metadata", "observability", "observe_alongside", "rules", "tools"}
 	vouchTop   = []string{"apiVersion", "builtins", "defaults", "kind", "metadata", "observability", "observe_alongside", "rules", "strict", "tools"}
-	idPattern  = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	namePat    = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	idPattern  = lazyre.New(`^[a-z0-9][a-z0-9_-]*$`)
+	namePat    = lazyre.New(`^[a-z0-9][a-z0-9._-]*$`)
 )
 
 func (p *loader) top(root *yaml.Node) {
@@ -278,7 +279,7 @@ func (p *loader) top(root *yaml.Node) {
 		mf := p.Fields(m, "metadata", []string{"description", "name"})
 		if n, ok := mf["name"]; ok {
 			if s, ok := p.Str(n, "metadata.name"); ok {
-				if !namePat.MatchString(s) {
+				if !namePat().MatchString(s) {
 					p.Errorf(n, "metadata.name %q must be lowercase letters, digits, '.', '_' or '-', starting with a letter or digit", s)
 				}
 				p.pol.Name = s
@@ -531,7 +532,7 @@ func (p *loader) rules(n *yaml.Node) {
 		r := Rule{Kind: kind, Enabled: true, Line: rn.Line}
 		if idn, ok := f["id"]; ok {
 			if s, ok := p.Str(idn, "id"); ok {
-				if !idPattern.MatchString(s) {
+				if !idPattern().MatchString(s) {
 					p.Errorf(idn, "rule id %q must be lowercase letters, digits, '_' or '-', starting with a letter or digit", s)
 				}
 				if first, dup := seen[s]; dup {

@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // Redacted replaces a secret in the audit log and in messages.
@@ -28,7 +29,7 @@ type pattern struct {
 }
 
 func newPattern(expr string, fold bool, all string, any ...string) *pattern {
-	return &pattern{any: any, all: all, fold: fold, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+	return &pattern{any: any, all: all, fold: fold, re: lazyre.New(expr)}
 }
 
 // may reports whether text (and lower, text in lower case) can hold a
@@ -122,7 +123,7 @@ var (
 	// token finds candidates for bare high-entropy secrets (an AWS secret
 	// access key, a random API token with no known prefix); tokenRun
 	// checks for a long enough run before the pattern is compiled.
-	token = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9+/=_-]{32,}`) })
+	token = lazyre.New(`[A-Za-z0-9+/=_-]{32,}`)
 )
 
 // tokenRun reports whether s holds 32 or more token characters in a row.

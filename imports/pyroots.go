@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vouch-dev/vouch/internal/ini"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/toml"
 )
 
@@ -106,7 +107,7 @@ func projectRoots(root, dir string, files map[string]bool) []string {
 	}
 	if data := read("setup.py"); data != nil {
 		for _, re := range setupPyRoots {
-			for _, m := range re.FindAllSubmatch(data, -1) {
+			for _, m := range re().FindAllSubmatch(data, -1) {
 				add(string(m[1]))
 			}
 		}
@@ -116,9 +117,9 @@ func projectRoots(root, dir string, files map[string]bool) []string {
 }
 
 // setupPyRoots match the literal forms of setup.py's package directory.
-var setupPyRoots = []*regexp.Regexp{
-	regexp.MustCompile(`package_dir\s*=\s*\{\s*(?:""|'')\s*:\s*["']([^"']+)["']`),
-	regexp.MustCompile(`find(?:_namespace)?_packages\(\s*(?:where\s*=\s*)?["']([^"']+)["']`),
+var setupPyRoots = []func() *regexp.Regexp{
+	lazyre.New(`package_dir\s*=\s*\{\s*(?:""|'')\s*:\s*["']([^"']+)["']`),
+	lazyre.New(`find(?:_namespace)?_packages\(\s*(?:where\s*=\s*)?["']([^"']+)["']`),
 }
 
 func strs(v any) []string {

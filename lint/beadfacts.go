@@ -13,6 +13,7 @@ import (
 	"github.com/google/mangle/ast"
 
 	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/symbols"
 )
 
@@ -48,7 +49,7 @@ func readSourceFacts(root string, files []string) *SourceFacts {
 	return sf
 }
 
-var annotKey = regexp.MustCompile(`(\w+)=\S+`)
+var annotKey = lazyre.New(`(\w+)=\S+`)
 
 // coversModule reports whether a file's `beadloom:` annotations carry a
 // feature or component key, which makes it a tracked module for
@@ -62,7 +63,7 @@ func coversModule(data []byte) bool {
 		if i < 0 {
 			continue
 		}
-		for _, m := range annotKey.FindAllSubmatch(line[i+len("beadloom:"):], -1) {
+		for _, m := range annotKey().FindAllSubmatch(line[i+len("beadloom:"):], -1) {
 			if k := string(m[1]); k == "feature" || k == "component" {
 				return true
 			}

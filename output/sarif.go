@@ -5,8 +5,9 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/) shapes:
@@ -169,19 +170,19 @@ func FileURI(file string) string {
 }
 
 // numericVersion is a version's leading dotted digits.
-var numericVersion = regexp.MustCompile(`^v?(\d+\.\d+\.\d+)`)
+var numericVersion = lazyre.New(`^v?(\d+\.\d+\.\d+)`)
 
 // semverTail is what may follow MAJOR.MINOR.PATCH in a semver version.
-var semverTail = regexp.MustCompile(`^(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+var semverTail = lazyre.New(`^(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 
 // SARIFVersions splits vouch's version (a tag such as v1.2.3, a Go
 // pseudo-version, devel-COMMIT or dev) into the driver's numeric version
 // and its semantic version: "v1.2.3" is 1.2.3 and 1.2.3; "dev" is 0.0.0
 // and 0.0.0-dev.
 func SARIFVersions(v string) (numeric, semantic string) {
-	if m := numericVersion.FindStringSubmatch(v); m != nil {
+	if m := numericVersion().FindStringSubmatch(v); m != nil {
 		rest := strings.TrimPrefix(strings.TrimPrefix(v, "v"), m[1])
-		if semverTail.MatchString(rest) {
+		if semverTail().MatchString(rest) {
 			return m[1], m[1] + rest
 		}
 		return m[1], m[1]

@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vouch-dev/vouch/envelope"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/selectors"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
@@ -350,8 +351,8 @@ func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 
 var predicateKeys = []string{"claim", "id", "mode", "notes", "rule", "source", "value", "value_from", "when"}
 var whenKeys = []string{"claim", "rule", "value", "value_from"}
-var wholeNumber = regexp.MustCompile(`^\+?[0-9_]+$`)
-var idPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
+var wholeNumber = lazyre.New(`^\+?[0-9_]+$`)
+var idPattern = lazyre.New(`^[a-z0-9_-]+$`)
 
 func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[string]bool) {
 	if n == nil || yamldoc.IsNull(n) {
@@ -378,7 +379,7 @@ func (l *loader) predicates(n, parent *yaml.Node, rs *Rulespec, claims map[strin
 		if v, has := f["id"]; has {
 			if id, sok := l.Str(v, "id"); sok {
 				switch {
-				case !idPattern.MatchString(id):
+				case !idPattern().MatchString(id):
 					l.Errorf(v, "id %q may use only lower-case letters, digits, '_' and '-'", id)
 					ok = false
 				case ids[id] != 0:
@@ -572,7 +573,7 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 			return false
 		}
 	case LengthValue:
-		if d.Kind == yaml.ScalarNode && d.Tag == "!!float" && wholeNumber.MatchString(d.Value) {
+		if d.Kind == yaml.ScalarNode && d.Tag == "!!float" && wholeNumber().MatchString(d.Value) {
 			// yaml.v3 reads integers beyond 64 bits as floats.
 			l.Errorf(v, "rule %s needs a non-negative integer, found %s, which is too large", c.Rule, d.Value)
 			return false

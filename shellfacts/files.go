@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // handler records what one program does with its arguments.
@@ -293,7 +295,7 @@ func sedFiles(w *walker, c *call) {
 // sedCommand finds sed's file commands: r/R FILE reads, w/W FILE and the
 // s///w FILE flag write, and e (or the s///e flag) runs a command. It is a
 // best-effort reading of common one-line scripts, not a sed parser.
-var sedCommand = lazyRegexp(`(?:^|[;\n{}]|[0-9$/]\s*)\s*([rRwW])\s+([^;\n}]+)|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiImM0-9]*([we])\s*([^;\n}]*)`)
+var sedCommand = lazyre.New(`(?:^|[;\n{}]|[0-9$/]\s*)\s*([rRwW])\s+([^;\n}]+)|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiImM0-9]*([we])\s*([^;\n}]*)`)
 
 func (w *walker) sedScript(f field) {
 	if !f.known() {
@@ -337,9 +339,9 @@ func awkFiles(w *walker, c *call) {
 // awkRedirect finds output redirections to fixed files in an awk program;
 // awkRuns finds the ways an awk program runs commands.
 var (
-	awkRedirect = lazyRegexp(`>>?\s*"([^"\n]{1,1000})"`)
-	awkReads    = lazyRegexp(`getline\s*<\s*"([^"\n]{1,1000})"`)
-	awkRuns     = lazyRegexp(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
+	awkRedirect = lazyre.New(`>>?\s*"([^"\n]{1,1000})"`)
+	awkReads    = lazyre.New(`getline\s*<\s*"([^"\n]{1,1000})"`)
+	awkRuns     = lazyre.New(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
 )
 
 func (w *walker) awkProgram(f field) {

@@ -2,6 +2,8 @@ package shellfacts
 
 import (
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // shell handles bash, sh and the other shells: -c STRING is parsed as a
@@ -162,7 +164,7 @@ func (w *walker) lineLoopFiles(files []field, inPlace bool, name string) {
 
 // openCall finds file names passed to open() and friends in inline code.
 // It is a best-effort look into another language, not a parser of it.
-var openCall = lazyRegexp(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
+var openCall = lazyre.New(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
 
 // interpreter: python -c / node -e / perl -e code (or a here-document fed
 // to the interpreter) is searched for files it opens; a script operand is

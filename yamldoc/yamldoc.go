@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/suggest"
 )
@@ -132,7 +132,7 @@ func Reason(err error) string {
 	return err.Error()
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // Decode parses data as exactly one YAML document and returns its root
 // value, or nil for an empty document (no content, or just null). A second
@@ -201,7 +201,7 @@ var parserErrors = map[string]bool{
 func SyntaxLine(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}

@@ -31,10 +31,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // element is a parsed XML element.
@@ -108,7 +109,7 @@ var rules = map[string]rule{
 	"property":   {required: []string{"name", "value"}},
 }
 
-var surefireTime = regexp.MustCompile(`^(([0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(\.[0-9]*)?$`)
+var surefireTime = lazyre.New(`^(([0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(\.[0-9]*)?$`)
 
 // Check returns every way doc breaks the rules in the package comment.
 func Check(doc []byte) []error {
@@ -138,7 +139,7 @@ func Check(doc []byte) []error {
 			if !slices.Contains(r.required, a) && !slices.Contains(r.optional, a) {
 				bad("%s: attribute %s is not allowed", path, a)
 			}
-			if a == "time" && !surefireTime.MatchString(v) {
+			if a == "time" && !surefireTime().MatchString(v) {
 				bad("%s: time %q does not match SUREFIRE_TIME", path, v)
 			}
 		}

@@ -32,13 +32,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // SchemaID is the $id (draft-04 "id") of the vendored schema: the OASIS
@@ -168,7 +169,7 @@ type location struct {
 	} `json:"physicalLocation"`
 }
 
-var digits = regexp.MustCompile(`^\d+(\.\d+)*$`)
+var digits = lazyre.New(`^\d+(\.\d+)*$`)
 
 func (l *sarifLog) check() []error {
 	var errs []error
@@ -181,7 +182,7 @@ func (l *sarifLog) check() []error {
 	}
 	for ri, run := range l.Runs {
 		d := run.Tool.Driver
-		if !digits.MatchString(d.Version) {
+		if !digits().MatchString(d.Version) {
 			bad("runs[%d].tool.driver.version %q is not dotted digits", ri, d.Version)
 		}
 		if d.SemanticVersion == "" {
