@@ -19,7 +19,7 @@ import (
 // an exhaustive contract does not list.
 func TestImportLinterParity(t *testing.T) {
 	root := filepath.Join("testdata", "importlinter", "repo")
-	for _, c := range []string{"layers", "forbidden", "independence"} {
+	for _, c := range []string{"layers", "exhaustive", "forbidden", "independence"} {
 		t.Run(c, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(root, "expected", c+".txt"))
 			if err != nil {
@@ -50,8 +50,12 @@ func contractLines(rep *Report) []string {
 			if !rules[f.Rule] {
 				continue
 			}
-			if f.To == "" {
+			switch f.To {
+			case "":
 				out = append(out, c.Name+": "+f.Type+": "+f.From)
+				continue
+			case "exhaustive":
+				out = append(out, c.Name+": not listed as a layer: "+f.From)
 				continue
 			}
 			out = append(out, c.Name+": "+f.From+" -> "+f.To)
