@@ -11,7 +11,10 @@ import (
 )
 
 // JUnit is the report as JUnit XML suites: one testsuite for the
-// architecture configuration (the rule set) with one testcase per rule.
+// architecture configuration (the rule set) with one testcase per rule,
+// or, for the rules read from another tool's contracts (import-linter),
+// one per contract: kept passes, broken fails with every finding of the
+// contract's rules, and a contract vouch does not run is skipped.
 // A rule with a finding that fails the run (an error, or with strict any
 // warning) is a failure whose message is the first such finding at its
 // file:line and whose text lists every finding of the rule; a rule that
@@ -65,10 +68,37 @@ func (r *Report) JUnitSuite(blocking, observed func(i int) bool, strict bool) ou
 			rules = append(rules, RuleInfo{Name: f.Rule, Type: f.Type})
 		}
 	}
+	// A unit is what one testcase reports: a rule, or a contract of
+	// another tool's configuration with all the rules it became.
+	type unit struct {
+		name, typ string
+		rules     []string
+	}
+	var units []*unit
+	byGroup := map[string]*unit{}
 	for _, ri := range rules {
-		c := output.JUnitCase{Name: ri.Name, Classname: name}
+		if ri.Group == "" {
+			units = append(units, &unit{name: ri.Name, typ: ri.Type, rules: []string{ri.Name}})
+			continue
+		}
+		u := byGroup[ri.Group]
+		if u == nil {
+			u = &unit{name: ri.Group, typ: "contract"}
+			byGroup[ri.Group] = u
+			units = append(units, u)
+		}
+		u.rules = append(u.rules, ri.Name)
+	}
+	for _, u := range units {
+		c := output.JUnitCase{Name: u.name, Classname: name}
 		var failing, seen, inert, other []Finding
-		for _, i := range byRule[ri.Name] {
+		var idx []int
+		inertRules := map[string]bool{}
+		for _, rn := range u.rules {
+			idx = append(idx, byRule[rn]...)
+		}
+		slices.Sort(idx)
+		for _, i := range idx {
 			f := r.Findings[i]
 			switch {
 			case blocking(i):
@@ -77,6 +107,7 @@ func (r *Report) JUnitSuite(blocking, observed func(i int) bool, strict bool) ou
 				seen = append(seen, f)
 			case f.Type == TypeInert && !f.Baseline:
 				inert = append(inert, f)
+				inertRules[f.Rule] = true
 			default:
 				other = append(other, f)
 			}
@@ -87,18 +118,31 @@ func (r *Report) JUnitSuite(blocking, observed func(i int) bool, strict bool) ou
 			if n := len(failing) - 1; n > 0 {
 				msg += fmt.Sprintf(" (and %d more)", n)
 			}
-			c.Failure = &output.JUnitProblem{Message: msg, Type: ri.Type, Text: junitLines(failing)}
+			if u.typ == "contract" {
+				msg = fmt.Sprintf("contract %q BROKEN: %s", u.name, msg)
+			}
+			c.Failure = &output.JUnitProblem{Message: msg, Type: u.typ, Text: junitLines(failing)}
 			other = append(seen, other...)
+			other = append(other, inert...)
 		case len(seen) > 0:
 			c.Skipped = &output.JUnitProblem{Message: output.At(seen[0].File, seen[0].Line, "observed (mode: observe, not enforced): "+findingText(seen[0])), Type: "observed"}
 			other = append(seen, other...)
-		case len(inert) > 0:
+			other = append(other, inert...)
+		case len(inert) > 0 && len(inertRules) == len(u.rules):
+			// Every rule of the unit can never fire: it checked nothing.
 			c.Skipped = &output.JUnitProblem{Message: output.At(inert[0].File, inert[0].Line, inert[0].Message), Type: TypeInert}
+		default:
+			other = append(other, inert...)
 		}
 		if len(other) > 0 {
 			c.SystemOut = junitLines(other)
 		}
 		s.Cases = append(s.Cases, c)
+	}
+	for _, sk := range r.Skipped {
+		// A contract or rule vouch does not run checked nothing.
+		s.Cases = append(s.Cases, output.JUnitCase{Name: sk.Rule, Classname: name,
+			Skipped: &output.JUnitProblem{Message: output.At(sk.File, sk.Line, fmt.Sprintf("%s (%s) is not evaluated by vouch", sk.Rule, sk.Type)), Type: "not_evaluated"}})
 	}
 	if len(r.Notices) > 0 {
 		var lines []string

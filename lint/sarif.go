@@ -45,13 +45,22 @@ func sarifRule(ri RuleInfo) output.SARIFRule {
 	text := fmt.Sprintf("%s\n\n%s%s\n\nSee docs/lint.md for the rule types, exemptions and baselines.", full, h.fix, where)
 	md := fmt.Sprintf("**%s** (`%s`): %s\n\n%s%s\n\nSee [docs/lint.md](https://github.com/vouch-dev/vouch/blob/main/docs/lint.md) for the rule types, exemptions and baselines.",
 		ri.Name, ri.Type, full, h.fix, where)
+	props := map[string]string{"vouch_type": ri.Type}
+	if ri.Group != "" {
+		// The contract of another tool's configuration the rule is part
+		// of: import-linter reports contracts, not vouch's rules.
+		props["contract"] = ri.Group
+		if ri.Description == "" {
+			short = fmt.Sprintf("Contract %q: architecture rule %s (%s).", ri.Group, ri.Name, ri.Type)
+		}
+	}
 	return output.SARIFRule{ID: ri.Name, Name: ri.Name,
 		ShortDescription:     &output.SARIFMessage{Text: short},
 		FullDescription:      &output.SARIFMessage{Text: full},
 		Help:                 &output.SARIFMessage{Text: text, Markdown: md},
 		HelpURI:              "https://github.com/vouch-dev/vouch/blob/main/docs/lint.md",
 		DefaultConfiguration: output.SARIFConfig{Level: level(ri.Severity)},
-		Properties:           map[string]string{"vouch_type": ri.Type}}
+		Properties:           props}
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log: one reportingDescriptor per rule,
@@ -81,10 +90,22 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	for _, e := range r.Stale {
 		b.Notify("note", e.Describe(), "", 0, 0)
 	}
+	for _, s := range r.Skipped {
+		// A contract or rule vouch does not run checked nothing: say so
+		// rather than let its absence read as a pass.
+		b.Notify("warning", fmt.Sprintf("%s (%s) is not evaluated by vouch", s.Rule, s.Type), s.File, s.Line, 0)
+	}
 	for _, f := range r.Findings {
 		res := output.SARIFResult{RuleID: f.Rule, Level: level(f.Severity), Kind: "fail",
 			Message:             output.SARIFMessage{Text: findingText(f)},
 			PartialFingerprints: map[string]string{"vouchFinding/v1": keyOf(f)}}
+		if g := at[f.Rule].Group; g != "" {
+			// Grouped per contract: the contract's name leads the
+			// message and is a property, so code scanning can filter
+			// on it.
+			res.Message.Text = fmt.Sprintf("contract %q: %s", g, res.Message.Text)
+			res.Properties = map[string]string{"contract": g}
+		}
 		if f.Baseline {
 			res.BaselineState = "unchanged"
 		}

@@ -106,6 +106,9 @@ type SARIFResult struct {
 	Locations           []SARIFLocation   `json:"locations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	BaselineState       string            `json:"baselineState,omitempty"`
+	// Properties are the result's property bag (such as the contract of
+	// another tool's configuration a lint finding belongs to).
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // SARIFLocation is where a result or notification is: a file region, or a
