@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
 )
@@ -239,11 +238,11 @@ func expandTilde(p, home string) (string, error) {
 		}
 		return home + "/" + rest, nil
 	}
-	u, err := user.Lookup(name)
+	dir, err := UserHome(name)
 	if err != nil {
 		return "", fmt.Errorf("expanding ~%s: %w", name, err)
 	}
-	return u.HomeDir + "/" + rest, nil
+	return dir + "/" + rest, nil
 }
 
 // resolve walks the path rel from the real directory start, component by

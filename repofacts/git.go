@@ -155,6 +155,43 @@ func (b *blobReader) read(spec string, max int64) (data []byte, ok bool, err err
 	return buf[:size], true, nil
 }
 
+// copyTo streams the blob id to w without holding it in memory; ok is
+// false when there is no such blob.
+func (b *blobReader) copyTo(id string, w io.Writer) (ok bool, err error) {
+	if strings.ContainsAny(id, "\n") {
+		return false, nil
+	}
+	if _, err := io.WriteString(b.in, id+"\n"); err != nil {
+		return false, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := b.out.ReadString('\n')
+	if err != nil {
+		return false, fmt.Errorf("git cat-file: %w", err)
+	}
+	header = strings.TrimSuffix(header, "\n")
+	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
+		return false, nil
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	if f[1] != "blob" {
+		w = io.Discard
+	}
+	if _, err := io.CopyN(w, b.out, size); err != nil {
+		return false, fmt.Errorf("git cat-file: %w", err)
+	}
+	if _, err := b.out.Discard(1); err != nil { // the trailing newline
+		return false, fmt.Errorf("git cat-file: %w", err)
+	}
+	return f[1] == "blob", nil
+}
+
 func (b *blobReader) close() {
 	b.in.Close()
 	_ = b.cmd.Wait()

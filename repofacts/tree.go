@@ -1,11 +1,8 @@
 package repofacts
 
 import (
-	"archive/tar"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,72 +55,51 @@ func ExtractTree(ctx context.Context, root, commit, dir string) error {
 	if p := strings.TrimSpace(string(prefix)); p != "" {
 		treeish = commit + ":" + strings.TrimSuffix(p, "/")
 	}
-	// From the top level: in a subdirectory git archive would restrict
-	// the archive to it a second time.
+	// From the top level: in a subdirectory ls-tree would restrict the
+	// listing to it a second time.
 	tg := &git{dir: strings.TrimSpace(string(top))}
-	c := tg.cmd(ctx, "archive", "--format=tar", treeish)
-	out, err := c.StdoutPipe()
+	list, err := tg.run(ctx, nil, "ls-tree", "-r", "-z", "--full-tree", treeish)
 	if err != nil {
-		return fmt.Errorf("git archive: %w", err)
-	}
-	var stderr strings.Builder
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		return &Error{Msg: "run git archive", Err: err}
-	}
-	xerr := untar(out, dir)
-	// Drain what is left so git can exit, then wait for it.
-	_, _ = io.Copy(io.Discard, out)
-	werr := c.Wait()
-	if werr != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = werr.Error()
+		if e, ok := err.(*Error); ok {
+			return &Error{Msg: fmt.Sprintf("read the tree of %s: %s", commit, e.Msg), Err: e.Err}
 		}
-		return &Error{Msg: fmt.Sprintf("read the tree of %s: git archive: %s", commit, msg)}
+		return fmt.Errorf("read the tree of %s: %w", commit, err)
 	}
-	if xerr != nil {
-		return fmt.Errorf("extract the tree of %s: %w", commit, xerr)
+	b, err := tg.blobs(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	for _, entry := range splitZ(list) {
+		// mode SP type SP object TAB path
+		meta, name, ok := strings.Cut(entry, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+			continue // links, submodules
+		}
+		name = path.Clean(name)
+		if name == "." || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+			continue
+		}
+		if err := writeBlob(b, f[2], filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			return fmt.Errorf("extract the tree of %s: %w", commit, err)
+		}
 	}
 	return nil
 }
 
-// untar writes a tar stream's directories and regular files under dir.
-func untar(r io.Reader, dir string) error {
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := path.Clean(h.Name)
-		if name == "." || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
-			continue
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		switch h.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(dst, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return err
-			}
-			f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o644)
-			if err != nil {
-				return err
-			}
-			_, cerr := io.Copy(f, tr)
-			if err := f.Close(); cerr == nil {
-				cerr = err
-			}
-			if cerr != nil {
-				return cerr
-			}
-		}
+// writeBlob writes the blob id as a new regular file dst.
+func writeBlob(b *blobReader, id, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
 	}
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, cerr := b.copyTo(id, f)
+	if err := f.Close(); cerr == nil {
+		cerr = err
+	}
+	return cerr
 }

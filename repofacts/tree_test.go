@@ -1,14 +1,13 @@
 package repofacts
 
 import (
-	"archive/tar"
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,48 +62,40 @@ func TestExtractTree(t *testing.T) {
 	}
 }
 
-// TestUntarConfined: a hostile archive cannot write outside the directory
-// or plant links.
-func TestUntarConfined(t *testing.T) {
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	add := func(h tar.Header, body string) {
-		h.Size = int64(len(body))
-		h.Mode = 0o644
-		if err := tw.WriteHeader(&h); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add(tar.Header{Name: "ok/", Typeflag: tar.TypeDir}, "")
-	add(tar.Header{Name: "ok/f.go", Typeflag: tar.TypeReg}, "fine")
-	add(tar.Header{Name: "../escape.go", Typeflag: tar.TypeReg}, "bad")
-	add(tar.Header{Name: "ok/../../escape2.go", Typeflag: tar.TypeReg}, "bad")
-	add(tar.Header{Name: "/abs.go", Typeflag: tar.TypeReg}, "bad")
-	add(tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}, "")
-	if err := tw.Close(); err != nil {
+// TestExtractTreeRegularFilesOnly: links and submodules in a commit are
+// not written (a tree from history is not trusted to stay inside the
+// directory), large files are written whole, and executables are files.
+func TestExtractTreeRegularFilesOnly(t *testing.T) {
+	r := newRepo(t)
+	big := strings.Repeat("x", 5<<20)
+	r.write(map[string]string{"ok/f.go": "fine", "big.bin": big, "run.sh": "#!/bin/sh\n"})
+	if err := os.Symlink("/etc", filepath.Join(r.dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	parent := t.TempDir()
-	dst := filepath.Join(parent, "dst")
-	if err := os.Mkdir(dst, 0o755); err != nil {
+	r.git("add", "-A")
+	r.git("update-index", "--chmod=+x", "run.sh")
+	// A submodule entry (a gitlink) points at a commit, not at a file.
+	r.git("update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("1", 40)+",sub")
+	r.git("commit", "-q", "-m", "c")
+	dst := t.TempDir()
+	if err := ExtractTree(context.Background(), r.dir, "HEAD", dst); err != nil {
 		t.Fatal(err)
 	}
-	if err := untar(&buf, dst); err != nil {
-		t.Fatal(err)
-	}
-	got := listTree(t, parent)
+	got := listTree(t, dst)
 	keys := make([]string, 0, len(got))
 	for k := range got {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if diff := cmp.Diff([]string{"dst/ok/f.go"}, keys); diff != "" {
+	if diff := cmp.Diff([]string{"big.bin", "ok/f.go", "run.sh"}, keys); diff != "" {
 		t.Errorf("files written (-want +got):\n%s", diff)
 	}
-	if _, err := os.Lstat(filepath.Join(dst, "link")); !os.IsNotExist(err) {
-		t.Errorf("symlink was created: %v", err)
+	if got["big.bin"] != big {
+		t.Errorf("big.bin has %d bytes, want %d", len(got["big.bin"]), len(big))
+	}
+	for _, name := range []string{"link", "sub"} {
+		if _, err := os.Lstat(filepath.Join(dst, name)); !os.IsNotExist(err) {
+			t.Errorf("%s was created: %v", name, err)
+		}
 	}
 }

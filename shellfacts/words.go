@@ -1,12 +1,13 @@
 package shellfacts
 
 import (
-	"os/user"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/vouch-dev/vouch/canonpath"
 )
 
 // field is one argument after the shell's expansions, as far as they can
@@ -122,12 +123,12 @@ func (w *walker) tilde(lit *syntax.Lit, parts []syntax.WordPart) ([]piece, []syn
 		}
 		home = w.opts.Home
 	} else {
-		u, err := user.Lookup(prefix)
+		dir, err := canonpath.UserHome(prefix)
 		if err != nil {
 			// Bash leaves an unknown ~user as it is.
 			return []piece{{}}, parts, true
 		}
-		home = u.HomeDir
+		home = dir
 	}
 	restLit := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest}
 	if slash {
