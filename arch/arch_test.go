@@ -69,7 +69,7 @@ rules:
 		`architecture.yaml:2:37: unknown key "sorce" in a node (did you mean "source"?); want one of kind, lifecycle, ref_id, source, tags`,
 		`architecture.yaml:5:12: unknown key "frm" in deny (did you mean "from"?); want one of allow_within, dependency_types, dependency_types_not, exclude_type_checking_imports, from, ignore_imports, indirect, max_chains, to, unless_edge, unmatched_ignore`,
 		`architecture.yaml:5:5: deny needs from`,
-		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers, forbid_dependency, allowed_dependencies, check, module_coverage`,
+		`architecture.yaml:7:5: unknown key "requre" in a rule (did you mean "require"?); want one of description, exempt, name, reason, severity, deny, require, forbid, forbid_import, forbid_cycles, layers, forbid_dependency, allowed_dependencies, check, module_coverage, acyclic_siblings`,
 		`architecture.yaml:9:15: severity "fatal"; want error, warn or info`,
 		`architecture.yaml:11:14: exemption needs a reason`,
 		`architecture.yaml:11:14: exemption needs until (YYYY-MM-DD)`,

@@ -184,6 +184,13 @@ func ruleNode(r *Rule) *yaml.Node {
 	case ForbidImport:
 		put(body, "from", scalar(r.FromGlob))
 		put(body, "to", scalar(r.ToGlob))
+	case AcyclicSiblings:
+		put(body, "ancestors", strSeq(r.Siblings.Ancestors))
+		put(body, "depth", intNode(r.Siblings.Depth))
+		if len(r.Siblings.SkipDescendants) > 0 {
+			put(body, "skip_descendants", strSeq(r.Siblings.SkipDescendants))
+		}
+		filters()
 	case ForbidCycles:
 		putStr(body, "edge_kind", r.EdgeKind)
 		if r.GraphOnly {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vouch-dev/vouch/internal/ini"
@@ -614,9 +615,37 @@ func (r *ilReader) contract(m *Model, c *ilSection, roots []string, custom map[s
 			rl.AllowWithin = true
 			m.Rules = append(m.Rules, rl)
 		}
+	case "acyclic_siblings":
+		av, _ := c.get("ancestors")
+		ancestors := r.modules(av)
+		if len(av.items) == 0 {
+			r.errorf(c.line, "acyclic_siblings contract %q needs ancestors", nameV.text)
+			return
+		}
+		s := &Siblings{Ancestors: ancestors, Depth: DefaultSiblingsDepth}
+		if v, ok := c.get("depth"); ok {
+			d, err := strconv.Atoi(strings.TrimSpace(v.text))
+			if err != nil || d < 0 {
+				r.errorf(v.line, "depth = %q must be a whole number >= 0", v.text)
+				return
+			}
+			s.Depth = d
+		}
+		if v, ok := c.get("skip_descendants"); ok {
+			s.SkipDescendants = r.modules(v)
+			for _, sk := range s.SkipDescendants {
+				if slices.Contains(ancestors, sk) {
+					r.errorf(v.line, "cannot skip %q: it is also an ancestor", sk)
+					return
+				}
+			}
+		}
+		rl := base(name, AcyclicSiblings, origin("direct imports between the children's modules (descendants included) are dependencies between the children; each package's children are checked for a cycle, down depth generations",
+			"vouch reports each cycle (a strongly connected component of the children) with one shortest witness; import-linter lists the dependencies it would remove to break them"))
+		rl.Indirect = false
+		rl.Siblings = s
+		m.Rules = append(m.Rules, rl)
 	default:
-		// acyclic_siblings exists in import-linter; vouch does not
-		// evaluate it yet: reported, never dropped silently.
 		skip()
 	}
 }

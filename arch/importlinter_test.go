@@ -1,6 +1,7 @@
 package arch
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -152,16 +153,30 @@ func TestImportLinterErrors(t *testing.T) {
 	}
 }
 
-// TestImportLinterSkipped: contract types import-linter has and vouch does
-// not evaluate are reported as skipped, never dropped.
+// TestImportLinterSkipped: a custom contract type (Python code vouch
+// cannot run) is reported as skipped, never dropped; acyclic_siblings is
+// a rule, with its depth and skipped descendants.
 func TestImportLinterSkipped(t *testing.T) {
-	src := "[importlinter]\nroot_package = p\ncontract_types =\n  mine: pkg.Mine\n\n[importlinter:contract:1]\nname = A\ntype = acyclic_siblings\nancestors = p\n\n[importlinter:contract:2]\nname = B\ntype = mine\n"
+	src := "[importlinter]\nroot_package = p\ncontract_types =\n  mine: pkg.Mine\n\n[importlinter:contract:1]\nname = A\ntype = acyclic_siblings\nancestors = p\ndepth = 2\nskip_descendants = p.x\n\n[importlinter:contract:2]\nname = B\ntype = mine\n"
 	m, err := ParseImportLinter(".importlinter", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Rules) != 0 || len(m.Skipped) != 2 || m.Skipped[0].Name != "A" || m.Skipped[1].Pos.Line != 11 {
-		t.Errorf("rules %v skipped %+v", m.Rules, m.Skipped)
+	if len(m.Skipped) != 1 || m.Skipped[0].Name != "B" || m.Skipped[0].Pos.Line != 13 {
+		t.Errorf("skipped %+v", m.Skipped)
+	}
+	want := &Siblings{Ancestors: []string{"p"}, Depth: 2, SkipDescendants: []string{"p.x"}}
+	if len(m.Rules) != 1 || m.Rules[0].Type != AcyclicSiblings || !reflect.DeepEqual(m.Rules[0].Siblings, want) {
+		t.Errorf("rules %+v", m.Rules)
+	}
+	for _, bad := range []struct{ src, want string }{
+		{"depth = -1\n", `depth = "-1" must be a whole number >= 0`},
+		{"skip_descendants = p\n", `cannot skip "p": it is also an ancestor`},
+	} {
+		_, err := ParseImportLinter(".importlinter", []byte("[importlinter]\nroot_package = p\n\n[importlinter:contract:1]\nname = A\ntype = acyclic_siblings\nancestors = p\n"+bad.src))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: got %v, want %s", bad.src, err, bad.want)
+		}
 	}
 }
 

@@ -831,6 +831,25 @@ func (p *parser) rule(m *Model, n *yaml.Node) {
 		}
 	case ModuleCoverage:
 		p.moduleCoverage(&r, t)
+	case AcyclicSiblings:
+		s := &Siblings{Depth: DefaultSiblingsDepth}
+		for _, kv := range p.fields(t.val, "acyclic_siblings", []string{"ancestors", "dependency_types", "dependency_types_not", "depth", "exclude_type_checking_imports", "ignore_imports", "skip_descendants", "unmatched_ignore"}) {
+			switch {
+			case p.filter(&r, kv):
+			case kv.key == "ancestors":
+				s.Ancestors = p.modules(kv.val)
+			case kv.key == "depth":
+				var d int
+				if err := kv.val.Decode(&d); err != nil || d < 0 {
+					p.errorf(kv.val, "depth must be a whole number >= 0")
+				}
+				s.Depth = d
+			case kv.key == "skip_descendants":
+				s.SkipDescendants = p.modules(kv.val)
+			}
+		}
+		p.need(t, len(s.Ancestors) > 0, "acyclic_siblings needs ancestors")
+		r.Siblings = s
 	case ForbidDependency:
 		if d, ok := p.depRule(t.val, "forbid_dependency"); ok {
 			r.Dep = &d
@@ -1126,11 +1145,11 @@ func (p *parser) natural(n *yaml.Node, what string) int {
 func (p *parser) cycleExemption(t RuleType, e Exemption) {
 	fail := func(msg string) { p.errs = append(p.errs, errAt(e.Pos, msg)) }
 	switch {
-	case t == ForbidCycles && (e.From != "" || e.To != ""):
-		fail("a forbid_cycles exemption names every member of the cycle (members: [a, b]), not from/to")
-	case t == ForbidCycles && e.Members == nil:
-		fail("a forbid_cycles exemption needs members: the node ids of the whole cycle")
-	case t != ForbidCycles && e.Members != nil:
+	case (t == ForbidCycles || t == AcyclicSiblings) && (e.From != "" || e.To != ""):
+		fail(fmt.Sprintf("a %s exemption names every member of the cycle (members: [a, b]), not from/to", t))
+	case (t == ForbidCycles || t == AcyclicSiblings) && e.Members == nil:
+		fail(fmt.Sprintf("a %s exemption needs members: the node ids of the whole cycle", t))
+	case t != ForbidCycles && t != AcyclicSiblings && e.Members != nil:
 		fail(fmt.Sprintf("members applies only to forbid_cycles exemptions; a %s exemption uses from/to", t))
 	}
 }

@@ -75,11 +75,16 @@ const (
 	// under a source root is tracked by a node, annotated as a feature or
 	// component, or listed as exempt.
 	ModuleCoverage RuleType = "module_coverage"
+	// AcyclicSiblings is import-linter's acyclic_siblings contract: no
+	// cycle between the children of each ancestor package (an import
+	// between two children's modules is a dependency of one child on the
+	// other), and so on down Depth generations.
+	AcyclicSiblings RuleType = "acyclic_siblings"
 )
 
 // RuleTypes lists every rule type, for did-you-mean hints.
 func RuleTypes() []string {
-	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers), string(ForbidDependency), string(AllowedDependencies), string(Check), string(ModuleCoverage)}
+	return []string{string(Deny), string(Require), string(Forbid), string(ForbidImport), string(ForbidCycles), string(Layers), string(ForbidDependency), string(AllowedDependencies), string(Check), string(ModuleCoverage), string(AcyclicSiblings)}
 }
 
 // Severity of a rule's findings.
@@ -159,6 +164,19 @@ type Exhaustive struct {
 	Ignores   []string
 }
 
+// Siblings says which packages an acyclic_siblings rule checks: the
+// packages Ancestors (module expressions without descendants) match, and
+// their descendants down Depth generations (0: the ancestors only),
+// except below the packages SkipDescendants match.
+type Siblings struct {
+	Ancestors       []string
+	Depth           int
+	SkipDescendants []string
+}
+
+// DefaultSiblingsDepth is import-linter's default depth.
+const DefaultSiblingsDepth = 10
+
 // IgnoredImport removes the imports from nodes matching From to nodes
 // matching To (module expressions without descendants: import-linter's
 // ignore_imports) from the import graph one rule sees, chains included.
@@ -208,6 +226,8 @@ type Rule struct {
 	// of a container to be one of the rule's layer modules or ignored
 	// (import-linter's exhaustive layers contracts).
 	Exhaustive *Exhaustive
+	// Siblings are an acyclic_siblings rule's settings.
+	Siblings *Siblings
 	// AllowWithin, on a deny rule, allows an import between two nodes
 	// inside one module its to side matches (the innermost module a to
 	// expression names, with its descendants): import-linter's protected

@@ -49,6 +49,9 @@ type cycleGraph struct {
 	kind    string
 	// rule names the filtered rule whose import graph (fdep) this is.
 	rule string
+	// siblings is the package whose children an acyclic_siblings graph
+	// links (sibRule the rule), "" for other graphs.
+	siblings, sibRule string
 }
 
 // siteKey identifies an import site by file and line.
@@ -292,6 +295,13 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				add(atom("cyc", R, str(gi)))
 				addImportGraph(add, pr, deps)
 			}
+		case arch.AcyclicSiblings:
+			add(atom("sib_rule", R))
+			graph := deps
+			if r.Filtered() {
+				graph = filteredDeps(rule, deps, pr.sites, kinds, ignored)
+			}
+			siblingFacts(add, pr, rule, nodeIDs, graph)
 		case arch.Layers:
 			add(atom("layers_rule", R))
 			for j, l := range r.Layers {
@@ -337,7 +347,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				I := num(int64(j))
 				add(atom("exempt", R, I))
 				add(atom("exempt_until", R, I, num(e.UntilDay)))
-				if r.Type == arch.ForbidCycles {
+				if r.Type == arch.ForbidCycles || r.Type == arch.AcyclicSiblings {
 					add(atom("exempt_cyc", R, I))
 					for _, n := range e.Members {
 						add(atom("exempt_member", str(n), R, I))
@@ -505,6 +515,97 @@ func matchModules(exprs []string, nodes []string) []string {
 		}
 	}
 	return out
+}
+
+// siblingFacts writes an acyclic_siblings rule's graphs: one per package
+// it checks (its ancestors, then their children down Depth generations,
+// not below a skipped package; a package with fewer than two children is
+// not checked, as it cannot hold a cycle), named sib:RULE:PACKAGE, with
+// sib_in(N, G, C) for every module N inside child C of the package. The
+// engine derives the children's dependencies (gstep) from the imports
+// between their modules and finds the cycles as forbid_cycles does; the
+// hints come from the same dependencies, graph.
+func siblingFacts(add func(ast.Atom), pr *prepared, r *arch.Rule, nodes []string, graph []pair) {
+	s := r.Siblings
+	R := str(r.Name)
+	compile := func(exprs []string) []arch.ModulePattern {
+		var out []arch.ModulePattern
+		for _, e := range exprs {
+			if p, err := arch.CompileModule(e, false); err == nil {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	matchAny := func(ps []arch.ModulePattern, n string) bool {
+		return slices.ContainsFunc(ps, func(p arch.ModulePattern) bool { return p.Match(n) })
+	}
+	anc, skip := compile(s.Ancestors), compile(s.SkipDescendants)
+	children := map[string][]string{}
+	for _, n := range nodes {
+		if i := strings.LastIndexByte(n, '.'); i > 0 {
+			children[n[:i]] = append(children[n[:i]], n)
+		}
+	}
+	checked := map[string]bool{}
+	var pkgs []string
+	var visit func(p string, depth int)
+	visit = func(p string, depth int) {
+		kids := children[p]
+		if len(kids) == 0 {
+			return
+		}
+		if len(kids) >= 2 && !checked[p] {
+			checked[p] = true
+			pkgs = append(pkgs, p)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, k := range kids {
+			if !matchAny(skip, k) {
+				visit(k, depth-1)
+			}
+		}
+	}
+	for _, n := range nodes {
+		if matchAny(anc, n) {
+			visit(n, s.Depth)
+		}
+	}
+	sort.Strings(pkgs)
+	for _, p := range pkgs {
+		g := "sib:" + r.Name + ":" + p
+		G := str(g)
+		pr.graphs[g] = cycleGraph{imports: true, siblings: p, sibRule: r.Name}
+		add(atom("cyc", R, G))
+		add(atom("cyc_sib", G, R))
+		child := func(n string) (string, bool) {
+			rest, ok := strings.CutPrefix(n, p+".")
+			if !ok {
+				return "", false
+			}
+			first, _, _ := strings.Cut(rest, ".")
+			return p + "." + first, true
+		}
+		for _, n := range nodes {
+			if c, ok := child(n); ok {
+				add(atom("sib_in", str(n), G, str(c)))
+			}
+		}
+		var edges []pair
+		seen := map[pair]bool{}
+		for _, d := range graph {
+			a, ok1 := child(d.a)
+			b, ok2 := child(d.b)
+			if ok1 && ok2 && a != b && !seen[pair{a, b}] {
+				seen[pair{a, b}] = true
+				edges = append(edges, pair{a, b})
+			}
+		}
+		sortPairs(edges)
+		addHints(add, g, edges)
+	}
 }
 
 // withinFacts writes deny_within(A, B, R) for each dependency whose two

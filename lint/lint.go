@@ -228,12 +228,15 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 				f.Message = fmt.Sprintf("module with %d symbols is not covered by any node and not exempt; classify it as a feature or component (annotation or node source) or add it to exempt", constInt(c.Args[1]))
 			}
 		}
-		if r.Type == arch.ForbidCycles {
+		if r.Type == arch.ForbidCycles || r.Type == arch.AcyclicSiblings {
 			// violation(R, Pivot, Graph, "", 0)
 			f.Cycle = witness(res, pr, f.To, f.From)
 			f.To = ""
 			f.File, f.Line = closingSite(pr, r, f.Cycle)
 			f.Message = fmt.Sprintf("dependency cycle in the %s through %d nodes: %s", f.Cycle.Graph, len(f.Cycle.Members), strings.Join(f.Cycle.Witness, " -> "))
+			if cg := pr.graphs[f.Cycle.id]; cg.siblings != "" {
+				f.Message = fmt.Sprintf("dependency cycle between %d children of %s: %s", len(f.Cycle.Members), cg.siblings, strings.Join(f.Cycle.Witness, " -> "))
+			}
 		}
 		out = append(out, f)
 	}
@@ -394,6 +397,31 @@ func edgeAdjacency(res *datalog.Result, r *arch.Rule) map[string][]string {
 
 // ruleSites are the import sites behind a->b that filtered rule r sees
 // (fsite), sorted.
+// siblingSites are the import sites behind child a's dependency on child
+// b in an acyclic_siblings graph: the imports from a module inside a to
+// one inside b the rule sees, in file order.
+func siblingSites(res *datalog.Result, pr *prepared, cg cycleGraph, a, b string) []Site {
+	inside := func(n, c string) bool { return n == c || strings.HasPrefix(n, c+".") }
+	filtered := pr.rules[cg.sibRule] != nil && pr.rules[cg.sibRule].Filtered()
+	var out []Site
+	for d, sites := range pr.sites {
+		if !inside(d.a, a) || !inside(d.b, b) {
+			continue
+		}
+		if filtered {
+			sites = ruleSites(res, cg.sibRule, d.a, d.b)
+		}
+		out = append(out, sites...)
+	}
+	slices.SortFunc(out, func(x, y Site) int {
+		if c := strings.Compare(x.File, y.File); c != 0 {
+			return c
+		}
+		return x.Line - y.Line
+	})
+	return slices.Compact(out)
+}
+
 func ruleSites(res *datalog.Result, r, a, b string) []Site {
 	var out []Site
 	for _, f := range res.Query(atom("fsite", str(a), str(b), str(r), ast.Variable{Symbol: "F"}, ast.Variable{Symbol: "L"})) {
@@ -569,6 +597,8 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 	for _, a := range c.Members {
 		var out []ast.Atom
 		switch {
+		case cg.siblings != "":
+			out = res.Query(atom("gstep", str(a), ast.Variable{Symbol: "B"}, str(g)))
 		case cg.rule != "":
 			out = res.Query(atom("fdep", str(a), ast.Variable{Symbol: "B"}, str(cg.rule)))
 		case cg.imports:
@@ -619,7 +649,9 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 	c.Witness = path
 	for i := 0; i+1 < len(path); i++ {
 		e := CycleEdge{From: path[i], To: path[i+1]}
-		if cg.imports {
+		if cg.siblings != "" {
+			e.Sites = siblingSites(res, pr, cg, path[i], path[i+1])
+		} else if cg.imports {
 			e.Sites = pr.sites[pair{path[i], path[i+1]}]
 			if cg.rule != "" {
 				e.Sites = ruleSites(res, cg.rule, path[i], path[i+1])

@@ -12,12 +12,13 @@ import (
 // finding: the fullDescription and help GitHub code scanning shows with
 // every alert.
 var ruleHelp = map[string]struct{ what, fix string }{
-	string(arch.Deny):         {"Files of the nodes matched by `from` must not import files of the nodes matched by `to` (directly, or with `indirect: true` through a chain of imports).", "Remove the import, or move the code so the dependency goes the allowed way. An accepted violation can be recorded in the baseline or exempted on the rule with a reason."},
-	string(arch.Require):      {"Every node matched by `for` must have a declared edge to a node matching `has_edge_to`.", "Declare the missing edge in the architecture file, or change the node so the rule no longer applies to it."},
-	string(arch.Forbid):       {"The architecture file must not declare an edge from a node matched by `from` to a node matched by `to`.", "Remove the declared edge, or exempt it on the rule with a reason."},
-	string(arch.ForbidImport): {"Files matching the `from` glob must not import a module matching the `to` glob.", "Remove the import, or exempt the file on the rule with a reason."},
-	string(arch.ForbidCycles): {"The node-level import graph and the declared edges (of `edge_kind` when given) must have no cycle; each strongly connected component is reported once, with one shortest witness cycle.", "Break the cycle at one of the imports listed in the witness (the finding points at the one that closes it), or exempt the cycle by its exact member set."},
-	string(arch.Layers):       {"A node of a layer may depend only on nodes of the layers below it.", "Remove the upward dependency, or move the code to the layer it belongs to."},
+	string(arch.Deny):            {"Files of the nodes matched by `from` must not import files of the nodes matched by `to` (directly, or with `indirect: true` through a chain of imports).", "Remove the import, or move the code so the dependency goes the allowed way. An accepted violation can be recorded in the baseline or exempted on the rule with a reason."},
+	string(arch.Require):         {"Every node matched by `for` must have a declared edge to a node matching `has_edge_to`.", "Declare the missing edge in the architecture file, or change the node so the rule no longer applies to it."},
+	string(arch.Forbid):          {"The architecture file must not declare an edge from a node matched by `from` to a node matched by `to`.", "Remove the declared edge, or exempt it on the rule with a reason."},
+	string(arch.ForbidImport):    {"Files matching the `from` glob must not import a module matching the `to` glob.", "Remove the import, or exempt the file on the rule with a reason."},
+	string(arch.ForbidCycles):    {"The node-level import graph and the declared edges (of `edge_kind` when given) must have no cycle; each strongly connected component is reported once, with one shortest witness cycle.", "Break the cycle at one of the imports listed in the witness (the finding points at the one that closes it), or exempt the cycle by its exact member set."},
+	string(arch.AcyclicSiblings): {"The children of each package the rule checks (its ancestors and their descendants down `depth` generations) must not depend on each other in a cycle, a dependency being an import between the children's modules; each cycle is reported once, with one shortest witness.", "Break the cycle at one of the dependencies listed in the witness, or exempt the cycle by its exact member set."},
+	string(arch.Layers):          {"A node of a layer may depend only on nodes of the layers below it.", "Remove the upward dependency, or move the code to the layer it belongs to."},
 }
 
 // sarifRule is the reportingDescriptor of ri.
@@ -132,7 +133,7 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 // file), which SARIF names as a logical location.
 func nodeRule(t string) bool {
 	switch arch.RuleType(t) {
-	case arch.Deny, arch.Require, arch.Forbid, arch.Layers, arch.ForbidCycles:
+	case arch.Deny, arch.Require, arch.Forbid, arch.Layers, arch.ForbidCycles, arch.AcyclicSiblings:
 		return true
 	}
 	return false
