@@ -191,6 +191,9 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 				add(atom("fd_not", S, str("unknown")))
 			}
 		}
+		if d.To.Circular == nil {
+			add(atom("fd_plain", S))
+		}
 		if c := d.To.Circular; c != nil {
 			circular = true
 			if *c {
