@@ -110,7 +110,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		}
 		notices = append(notices, noRulesNotice(model, root))
 	}
-	tuneMemory()
+	tuned := tuneMemory()
 	pyRoots := model.PythonRoots
 	if cfg.PythonRoots != nil {
 		pyRoots = cfg.PythonRoots
@@ -181,7 +181,11 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if model.NeedsManifests() {
 		npm = readNpmTypes(root, scan, model.NeedsDeprecations())
 	}
-	o, err := Run(model, scan, annot, Options{Today: arch.Day(today), Source: source, Npm: npm})
+	opts := Options{Today: arch.Day(today), Source: source, Npm: npm}
+	if tuned {
+		opts.beforeEval = roomForFacts
+	}
+	o, err := Run(model, scan, annot, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -225,13 +229,36 @@ func ErrorReport(errs []*ConfigError) *Report {
 // chose with GOMEMLIMIT or GOGC: extraction outpaces the collector on
 // large trees, and under the limit collecting less often saves ~10% of a
 // warm run without raising the peak.
-func tuneMemory() {
+// It reports whether it set the limit.
+func tuneMemory() bool {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return
+		return false
 	}
-	debug.SetMemoryLimit(256 << 20)
+	debug.SetMemoryLimit(baseMemoryLimit)
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(400)
+	}
+	return true
+}
+
+// baseMemoryLimit is tuneMemory's limit, and bytesPerFact the heap an
+// evaluation needs per fact it starts from: about 1 KB live per
+// extensional fact (derived facts, indexes, the engine's intermediate
+// solutions) on the dependency-cruiser configurations of docs/lint.md,
+// doubled so the limit stays well above the live heap.
+const (
+	baseMemoryLimit = 256 << 20
+	bytesPerFact    = 2 << 10
+)
+
+// roomForFacts raises the memory limit before an evaluation whose live
+// heap would come near it: a soft limit below the live heap makes the
+// collector run back to back (a 20,407-file repository with four
+// dependency-cruiser rules, 210k facts, took 18 s CPU under 256 MiB and
+// 12 s without a limit). Small evaluations keep the limit.
+func roomForFacts(facts int) {
+	if need := int64(facts) * bytesPerFact; need > baseMemoryLimit {
+		debug.SetMemoryLimit(need)
 	}
 }
 

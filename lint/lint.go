@@ -115,6 +115,9 @@ type Options struct {
 	// Source holds the symbol counts and annotations Beadloom's check and
 	// module_coverage rules read; nil when no such rule is configured.
 	Source *SourceFacts
+	// beforeEval, when set, is told how many facts the evaluation starts
+	// from (Check uses it to make room in the memory limit).
+	beforeEval func(facts int)
 	// Npm holds the package.json types of npm imports; nil when no rule
 	// tells npm packages apart (then each is simply npm).
 	Npm NpmTypes
@@ -141,6 +144,9 @@ func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Op
 	beadFacts(func(a ast.Atom) { pr.facts = append(pr.facts, a) }, m, scan.Files, opts.Source,
 		fileOwners{owners: arch.NewOwners(m.Nodes), annot: annot})
 	t1 := time.Now()
+	if opts.beforeEval != nil {
+		opts.beforeEval(len(pr.facts))
+	}
 	dopts := datalog.Options{FactLimit: opts.FactLimit}
 	res, err := datalog.EvalAnalysis(semanticsAnalysis(), pr.facts, dopts)
 	if err != nil {
