@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "64a91c27b5860cae231342174bdbf62148b1c51ff6bb902fe57cb1c42915b647"
+const fixedDigest = "23a9e8974ec1bad138379e50e6523b1692909c9e4e409816bcec9fc934436282"

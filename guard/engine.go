@@ -323,13 +323,14 @@ func globAny(patterns []string, s string) bool {
 }
 
 // selects reports whether any tool selector matches the tool: "*", an
-// exact name, or a glob such as mcp__github__* or Bash*.
+// exact name, or a glob such as mcp__github__* or Bash* (toolGlob: a star
+// crosses slashes, as in Edictum).
 func selects(selectors []string, tool string) bool {
 	for _, s := range selectors {
 		if s == "*" || s == tool {
 			return true
 		}
-		if ok, err := path.Match(s, tool); err == nil && ok {
+		if toolGlob(s, tool) {
 			return true
 		}
 	}

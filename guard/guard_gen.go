@@ -673,10 +673,42 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
 			}},
@@ -686,6 +718,34 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "O"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "O"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
@@ -837,13 +897,17 @@ func guardAnalysis() *datalog.Analysis {
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       struct{}{},
 		ast.PredicateSym{Symbol: "applies", Arity: 1}:            struct{}{},
+		ast.PredicateSym{Symbol: "asking", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "decision", Arity: 1}:           struct{}{},
+		ast.PredicateSym{Symbol: "denying", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "finding", Arity: 4}:            struct{}{},
 		ast.PredicateSym{Symbol: "fires", Arity: 2}:              struct{}{},
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          struct{}{},
@@ -855,6 +919,7 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "reported", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "some_block"}:                   struct{}{},
+		ast.PredicateSym{Symbol: "some_deny"}:                    struct{}{},
 		ast.PredicateSym{Symbol: "val", Arity: 2}:                struct{}{},
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          struct{}{},
 	}, InitialFacts: []ast.Atom{
@@ -1284,10 +1349,42 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
 			}},
@@ -1297,6 +1394,34 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "O"},
+			}},
+		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
+			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
+			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "O"},
+			}}},
+		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
@@ -1444,6 +1569,23 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "asking", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "blocking", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
@@ -1583,6 +1725,23 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "denying", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "H"},
@@ -1670,7 +1829,37 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "first_block", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
@@ -2158,6 +2347,17 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "some_deny"}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}, Args: []ast.BaseTerm{}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "tool_limit", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "tool_limit", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "Tool"},
@@ -2261,10 +2461,25 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "blocking", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "first_block", Arity: 1}: struct{}{},
+			ast.PredicateSym{Symbol: "asking", Arity: 2}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "denying", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "some_block"}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "first_ask", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "first_deny", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "some_deny"}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "first_block", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "decided_by", Arity: 1}: struct{}{},
@@ -2281,13 +2496,17 @@ func guardAnalysis() *datalog.Analysis {
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
 		ast.PredicateSym{Symbol: "applies", Arity: 1}:            1,
+		ast.PredicateSym{Symbol: "asking", Arity: 2}:             16,
 		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           15,
-		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         18,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           20,
+		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         23,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           25,
+		ast.PredicateSym{Symbol: "denying", Arity: 2}:            17,
 		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           12,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            21,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            26,
 		ast.PredicateSym{Symbol: "fires", Arity: 2}:              11,
-		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        16,
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          19,
+		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        22,
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         20,
 		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         13,
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         5,
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          2,
@@ -2296,9 +2515,10 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "matched", Arity: 1}:            10,
 		ast.PredicateSym{Symbol: "observed", Arity: 1}:           14,
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       9,
-		ast.PredicateSym{Symbol: "reported", Arity: 2}:           19,
+		ast.PredicateSym{Symbol: "reported", Arity: 2}:           24,
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 4,
-		ast.PredicateSym{Symbol: "some_block"}:                   17,
+		ast.PredicateSym{Symbol: "some_block"}:                   18,
+		ast.PredicateSym{Symbol: "some_deny"}:                    21,
 		ast.PredicateSym{Symbol: "val", Arity: 2}:                8,
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          7,
 	}}

@@ -474,7 +474,7 @@ var ruleKeys = map[string][]string{
 	KindPre:     {"enabled", "id", "mode", "then", "tool", "type", "when"},
 	KindPost:    {"enabled", "id", "mode", "then", "tool", "type", "when"},
 	KindSession: {"enabled", "id", "limits", "mode", "then", "type"},
-	KindSandbox: {"allows", "enabled", "id", "message", "mode", "not_allows", "not_within", "outside", "timeout", "timeout_action", "tool", "tools", "type", "within"},
+	KindSandbox: {"allows", "enabled", "id", "message", "mode", "not_allows", "not_within", "outside", "timeout", "timeout_action", "timeout_effect", "tool", "tools", "type", "within"},
 }
 
 // vouch/v1 lets pre and post rules name several tools.
@@ -621,7 +621,7 @@ func (p *loader) then(r *Rule, rn *yaml.Node, f map[string]*yaml.Node, actions m
 	}
 	keys := []string{"action", "message", "metadata", "tags"}
 	if r.Kind == KindPre {
-		keys = []string{"action", "message", "metadata", "tags", "timeout", "timeout_action"}
+		keys = []string{"action", "message", "metadata", "tags", "timeout", "timeout_action", "timeout_effect"}
 	}
 	tf := p.Fields(t, "then", keys)
 	if tf == nil {
@@ -660,11 +660,22 @@ func (p *loader) then(r *Rule, rn *yaml.Node, f map[string]*yaml.Node, actions m
 		p.positive(to, "timeout")
 		p.warnf(to, "rule %q: the approval timeout is not applied: vouch answers ask and the harness's own prompt waits for the user (no hook protocol carries a timeout)", r.ID)
 	}
-	if ta, ok := tf["timeout_action"]; ok {
-		if s, ok := p.Str(ta, "timeout_action"); ok && s != "block" && s != "allow" {
-			p.Errorf(ta, "timeout_action must be block or allow, found %q", s)
+	p.timeoutAction(tf, "rule", r.ID)
+}
+
+// timeoutAction reads what happens when nobody answers an approval:
+// timeout_action, or timeout_effect, the name Edictum's schema and
+// shared fixtures use for it.
+func (p *loader) timeoutAction(f map[string]*yaml.Node, what, id string) {
+	for _, key := range []string{"timeout_action", "timeout_effect"} {
+		ta, ok := f[key]
+		if !ok {
+			continue
+		}
+		if s, ok := p.Str(ta, key); ok && s != "block" && s != "allow" {
+			p.Errorf(ta, "%s must be block or allow, found %q", key, s)
 		} else if ok {
-			p.warnf(ta, "rule %q: timeout_action %s is not applied: the harness's prompt decides when nobody answers", r.ID, s)
+			p.warnf(ta, "%s %q: %s %s is not applied: the harness's prompt decides when nobody answers", what, id, key, s)
 		}
 	}
 }
@@ -812,7 +823,9 @@ func (p *loader) sandboxRule(r *Rule, rn *yaml.Node, f map[string]*yaml.Node) {
 		if s, ok := p.Str(o, "outside"); ok {
 			switch s {
 			case "block":
-			case "ask":
+			case "ask", "approve":
+				// approve is Edictum's earlier name for ask, still used
+				// by its shared fixtures.
 				r.Action = ActAsk
 			default:
 				p.Errorf(o, "outside must be block or ask, found %q%s", s, suggest.Hint(s, []string{"block", "ask"}))
@@ -828,13 +841,7 @@ func (p *loader) sandboxRule(r *Rule, rn *yaml.Node, f map[string]*yaml.Node) {
 		p.positive(to, "timeout")
 		p.warnf(to, "sandbox rule %q: the approval timeout is not applied: vouch answers ask and the harness's own prompt waits for the user", r.ID)
 	}
-	if ta, ok := f["timeout_action"]; ok {
-		if s, ok := p.Str(ta, "timeout_action"); ok && s != "block" && s != "allow" {
-			p.Errorf(ta, "timeout_action must be block or allow, found %q", s)
-		} else if ok {
-			p.warnf(ta, "sandbox rule %q: timeout_action %s is not applied: the harness's prompt decides when nobody answers", r.ID, s)
-		}
-	}
+	p.timeoutAction(f, "sandbox rule", r.ID)
 }
 
 // maxCondDepth bounds nesting of all/any/not.
