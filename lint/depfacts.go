@@ -349,7 +349,7 @@ func depFacts(add func(ast.Atom), m *arch.Model, scan *imports.Result, own fileO
 			}
 			g := "via:" + s.id
 			add(atom("cyc_via", str(g), str(s.id)))
-			addHints(add, g, sub)
+			addHints(add, g, sub, nodes)
 		}
 	}
 	if orphans {

@@ -285,7 +285,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 				add(atom("cyc", R, str(gi)))
 				pr.graphs[gi] = cycleGraph{imports: true, rule: r.Name}
 				add(atom("cyc_fimports", str(gi), R))
-				addHints(add, gi, filteredDeps(&r, deps, pr.sites, kinds, ignored))
+				addHints(add, gi, filteredDeps(&r, deps, pr.sites, kinds, ignored), nodeIDs)
 				addEdgeGraph(add, pr, m, r.EdgeKind, gg)
 				break
 			}
@@ -293,7 +293,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			addEdgeGraph(add, pr, m, r.EdgeKind, gg)
 			if !r.GraphOnly {
 				add(atom("cyc", R, str(gi)))
-				addImportGraph(add, pr, deps)
+				addImportGraph(add, pr, deps, nodeIDs)
 			}
 		case arch.AcyclicSiblings:
 			add(atom("sib_rule", R))
@@ -368,7 +368,7 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 			r.Type == arch.AllowedDependencies && slices.ContainsFunc(r.Allowed, func(d arch.DepRule) bool { return d.To.Circular != nil })
 	}) {
 		// Circular conditions read the components of the import graph.
-		addImportGraph(add, pr, deps)
+		addImportGraph(add, pr, deps, nodeIDs)
 	}
 	depFacts(add, m, scan, own, deps, npm)
 	pr.froms = nodeIDs
@@ -382,14 +382,14 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 
 // addImportGraph declares the node-level import graph "imports" and its
 // pivots, once.
-func addImportGraph(add func(ast.Atom), pr *prepared, deps []pair) {
+func addImportGraph(add func(ast.Atom), pr *prepared, deps []pair, nodes []string) {
 	const gi = "imports"
 	if _, ok := pr.graphs[gi]; ok {
 		return
 	}
 	pr.graphs[gi] = cycleGraph{imports: true}
 	add(atom("cyc_imports", str(gi)))
-	addHints(add, gi, deps)
+	addHints(add, gi, deps, nodes)
 }
 
 // addEdgeGraph declares the graph-edge graph gg (edges of kind, or every
@@ -410,7 +410,7 @@ func addEdgeGraph(add func(ast.Atom), pr *prepared, m *arch.Model, kind, gg stri
 			ge = append(ge, pair{e.Src, e.Dst})
 		}
 	}
-	addHints(add, gg, ge)
+	addHints(add, gg, ge, nil)
 }
 
 // recordKinds are the dependency kinds of one import: its syntactic form,
@@ -604,7 +604,7 @@ func siblingFacts(add func(ast.Atom), pr *prepared, r *arch.Rule, nodes []string
 			}
 		}
 		sortPairs(edges)
-		addHints(add, g, edges)
+		addHints(add, g, edges, nil)
 	}
 }
 
@@ -950,10 +950,22 @@ func sortPairs(ps []pair) {
 
 // addHints writes the hints the engine finds graph g's strongly connected
 // components with (sccHints): cyc_class for every node of an edge and
-// cyc_pivot for every component that may hold a cycle.
-func addHints(add func(ast.Atom), g string, edges []pair) {
+// cyc_pivot for every component that may hold a cycle. With all (the
+// model's nodes, for an import graph) every other node gets a component
+// of its own too, and cyc_full says so.
+func addHints(add func(ast.Atom), g string, edges []pair, all []string) {
 	class, piv := sccHints(edges)
 	G := str(g)
+	if all != nil {
+		next := len(class)
+		for _, n := range all {
+			if _, ok := class[n]; !ok {
+				class[n] = next
+				next++
+			}
+		}
+		add(atom("cyc_full", G))
+	}
 	names := make([]string, 0, len(class))
 	for n := range class {
 		names = append(names, n)

@@ -326,6 +326,14 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Node N lies inside child C of graph G's package (C itself included).", NumValue: 690759270171716538},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_full", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Every node of the graph has a component number in graph G (an import graph, whose edges are read in place).", NumValue: -2943023164318077954},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "G"},
 			ast.Variable{Symbol: "S"},
@@ -2217,56 +2225,6 @@ func semanticsUnit() parse.SourceUnit {
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C1"},
 			ast.Variable{Symbol: "C2"},
 			ast.Variable{Symbol: "G"},
@@ -2332,6 +2290,86 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
@@ -2465,6 +2503,107 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_full", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
@@ -4652,6 +4791,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "cyc_anykind", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "cyc_class", Arity: 3}:         struct{}{},
 		ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}:      struct{}{},
+		ast.PredicateSym{Symbol: "cyc_full", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "cyc_kind", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "cyc_pivot", Arity: 2}:         struct{}{},
@@ -6119,56 +6259,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "B"},
-			ast.Variable{Symbol: "G"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "G"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "S"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-				ast.Variable{Symbol: "B"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "B"},
-				ast.Variable{Symbol: "S"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gstep", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C1"},
 			ast.Variable{Symbol: "C2"},
 			ast.Variable{Symbol: "G"},
@@ -6234,6 +6324,86 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "I"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "gin", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "B"},
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
@@ -6367,6 +6537,107 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "A"},
 				ast.Variable{Symbol: "B"},
 				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_full", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "G"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_imports", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_fimports", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fdep", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IA"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "IB"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "IA"},
+				ast.Variable{Symbol: "IB"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_via", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "G"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "S"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "dep", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "B"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fd_vok", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "B"},
+				ast.Variable{Symbol: "S"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_class", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "A"},
@@ -8851,6 +9122,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "cyc_full", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "cyc_full", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "G"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Every node of the graph has a component number in graph G (an import graph, whose edges are read in place).", NumValue: -2943023164318077954},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
