@@ -10,18 +10,30 @@ import (
 
 // WriteText prints a decision as `vouch guard check --format text` shows
 // it: the decision, then one line per finding.
-func (d *Decision) WriteText(w io.Writer) error {
+func (d *Decision) WriteText(w io.Writer, paint output.Painter) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "decision: %s\n", d.Decision)
+	fmt.Fprintf(&b, "decision: %s\n", paintAction(paint, d.Decision))
 	for _, f := range d.Findings {
-		mode := ""
+		mode, action := "", paintAction(paint, f.Action)
 		if f.Observed {
-			mode = " (observed)"
+			mode, action = " (observed)", paint.Warn(f.Action)
 		}
-		fmt.Fprintf(&b, "  %s %s%s: %s\n", f.Action, f.Rule, mode, f.Message)
+		fmt.Fprintf(&b, "  %s %s%s: %s\n", action, f.Rule, mode, f.Message)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// paintAction colours a decision or a finding's action: allow green, deny
+// red, ask and the rest yellow.
+func paintAction(paint output.Painter, a string) string {
+	switch a {
+	case Allow:
+		return paint.Pass(a)
+	case Deny:
+		return paint.Fail(a)
+	}
+	return paint.Warn(a)
 }
 
 // PolicySummary is the line `vouch guard validate` prints for a valid
@@ -67,14 +79,14 @@ func NewReplayReport(log, policySHA string, results []ReplayResult, skipped int)
 func (r *ReplayReport) WriteJSON(w io.Writer) error { return output.WriteJSON(w, r) }
 
 // WriteText lists the decisions that change, then the counts.
-func (r *ReplayReport) WriteText(w io.Writer) error {
+func (r *ReplayReport) WriteText(w io.Writer, paint output.Painter) error {
 	var b strings.Builder
 	for _, res := range r.Results {
 		if !res.Changed {
 			continue
 		}
-		fmt.Fprintf(&b, "changed: %s:%d %s %s %s: %s%s -> %s%s\n", r.Log, res.Line, res.Time, res.Session, res.Tool,
-			res.Old, ruleSuffix(res.OldRule), res.New, ruleSuffix(res.NewRule))
+		fmt.Fprintf(&b, "%s %s:%d %s %s %s: %s%s -> %s%s\n", paint.Warn("changed:"), r.Log, res.Line, res.Time, res.Session, res.Tool,
+			paintAction(paint, res.Old), ruleSuffix(res.OldRule), paintAction(paint, res.New), ruleSuffix(res.NewRule))
 	}
 	fmt.Fprintf(&b, "%d decisions replayed, %d changed", r.Replayed, r.Changed)
 	if r.Skipped > 0 {
@@ -127,14 +139,14 @@ func NewCaseReport(file, policy string, results []CaseResult, cov []Coverage) *C
 func (r *CaseReport) WriteJSON(w io.Writer) error { return output.WriteJSON(w, r) }
 
 // WriteText prints ok or FAIL per case, the coverage table and the counts.
-func (r *CaseReport) WriteText(w io.Writer) error {
+func (r *CaseReport) WriteText(w io.Writer, paint output.Painter) error {
 	var b strings.Builder
 	for _, res := range r.Cases {
 		if res.Pass {
-			fmt.Fprintf(&b, "ok   %s\n", res.Name)
+			fmt.Fprintf(&b, "%s   %s\n", paint.Pass("ok"), res.Name)
 			continue
 		}
-		fmt.Fprintf(&b, "FAIL %s (%s:%d): want %s", res.Name, r.File, res.Line, res.Want)
+		fmt.Fprintf(&b, "%s %s (%s:%d): want %s", paint.Fail("FAIL"), res.Name, r.File, res.Line, res.Want)
 		if res.WantRule != nil {
 			fmt.Fprintf(&b, " by [%s]", strings.Join(res.WantRule, ", "))
 		}
@@ -148,7 +160,7 @@ func (r *CaseReport) WriteText(w io.Writer) error {
 	for _, cv := range r.Coverage {
 		mark := ""
 		if cv.Cases == 0 {
-			mark = "  <- never fires"
+			mark = "  " + paint.Warn("<- never fires")
 		}
 		fmt.Fprintf(&b, "  %-30s %-8s %d%s\n", cv.Rule, cv.Kind, cv.Cases, mark)
 	}

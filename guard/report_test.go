@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 func TestDecisionWriteText(t *testing.T) {
@@ -13,7 +15,7 @@ func TestDecisionWriteText(t *testing.T) {
 		{Rule: "watch", Action: "ask", Message: "new rule", Observed: true},
 	}}
 	var b strings.Builder
-	if err := d.WriteText(&b); err != nil {
+	if err := d.WriteText(&b, output.Painter{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "decision: deny\n  deny no-rm: rm -rf is not allowed\n  ask watch (observed): new rule\n"
@@ -48,7 +50,7 @@ func TestReplayReport(t *testing.T) {
 				t.Errorf("Changed = %d, want %d", r.Changed, tt.changed)
 			}
 			var b strings.Builder
-			if err := r.WriteText(&b); err != nil {
+			if err := r.WriteText(&b, output.Painter{}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.text, b.String()); diff != "" {
@@ -76,7 +78,7 @@ func TestCaseReport(t *testing.T) {
 		t.Fatalf("counts = %d passed, %d failed, %d uncovered; want 1, 1, 1", r.Passed, r.Failed, r.Uncovered)
 	}
 	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
+	if err := r.WriteText(&b, output.Painter{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "ok   allowed\n" +
@@ -87,5 +89,24 @@ func TestCaseReport(t *testing.T) {
 		"1 passed, 1 failed, 1 of 2 rules never fire\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("-want +got:\n%s", diff)
+	}
+}
+
+// TestDecisionWriteTextColour: with colour on, the decision and each
+// action are painted (deny red, allow green, ask and observed yellow);
+// the words stay the same.
+func TestDecisionWriteTextColour(t *testing.T) {
+	d := &Decision{Decision: "deny", Findings: []Finding{
+		{Rule: "a", Action: "ask", Message: "m"},
+		{Rule: "b", Action: "deny", Message: "n", Observed: true},
+		{Rule: "c", Action: "deny", Message: "o"},
+	}}
+	var b strings.Builder
+	if err := d.WriteText(&b, output.Painter{On: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := "decision: \x1b[31;1mdeny\x1b[0m\n  \x1b[33mask\x1b[0m a: m\n  \x1b[33mdeny\x1b[0m b (observed): n\n  \x1b[31;1mdeny\x1b[0m c: o\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("coloured text (-want +got):\n%s", diff)
 	}
 }

@@ -192,6 +192,7 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 		Flags: append(guardFlags(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "json", Usage: "output format: json or text"},
 			&cli.StringFlag{Name: "trace", Usage: "write the decision's .dl programs and trace into `DIR`"},
+			colorFlag(),
 		),
 		Action: runGuardCheck,
 	}
@@ -200,6 +201,10 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 func runGuardCheck(c *cli.Context) error {
 	format := c.String("format")
 	if err := output.CheckFormat(format, []string{"json", "text"}); err != nil {
+		return fail(exitError, err)
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
 		return fail(exitError, err)
 	}
 	s, err := setupGuard(c)
@@ -220,7 +225,7 @@ func runGuardCheck(c *cli.Context) error {
 	if format == "json" {
 		err = output.WriteJSON(c.App.Writer, out.Decision)
 	} else {
-		err = out.Decision.WriteText(c.App.Writer)
+		err = out.Decision.WriteText(c.App.Writer, paint)
 	}
 	if err != nil {
 		return fail(exitError, err)
@@ -234,12 +239,16 @@ func guardValidateCommand() *cli.Command {
 		Usage: "check a guard policy without deciding anything",
 		Description: `Loads the policy (vouch/v1 or edictum/v1) and reports every problem with its
 file:line:col. Exit codes: 0 valid, 2 invalid.`,
-		Flags:  guardFlags()[:1],
+		Flags:  append(guardFlags()[:1:1], colorFlag()),
 		Action: runGuardValidate,
 	}
 }
 
 func runGuardValidate(c *cli.Context) error {
+	paint, err := output.NewPainter(c.String("color"), c.App.ErrWriter)
+	if err != nil {
+		return fail(exitError, err)
+	}
 	cfg, err := config.Load(".", "")
 	if err != nil {
 		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
@@ -254,7 +263,7 @@ func runGuardValidate(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.Writer, guard.PolicySummary(path, p))
 	for _, w := range p.Warnings {
-		fmt.Fprintln(c.App.ErrWriter, "warning: "+w)
+		fmt.Fprintln(c.App.ErrWriter, paint.Warn("warning:")+" "+w)
 	}
 	return nil
 }
@@ -271,6 +280,7 @@ change. Replayed calls carry the redacted arguments the log kept.
 Exit codes: 0 no decision changes, 1 some change, 2 bad input.`,
 		Flags: append(guardFlags()[:1],
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
+			colorFlag(),
 		),
 		Action: runGuardReplay,
 	}
@@ -283,6 +293,10 @@ func runGuardReplay(c *cli.Context) error {
 	}
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
 	}
 	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
 	if err != nil {
@@ -313,7 +327,7 @@ func runGuardReplay(c *cli.Context) error {
 	if format == "json" {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		err = rep.WriteText(c.App.Writer)
+		err = rep.WriteText(c.App.Writer, paint)
 	}
 	if err != nil {
 		return fail(exitError, err)
@@ -339,6 +353,7 @@ Exit codes: 0 every case passed, 1 a case failed (or, with --coverage, a rule is
 		Flags: append(guardFlags()[:1],
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "coverage", Usage: "fail when some rule fires in no case"},
+			colorFlag(),
 		),
 		Action: runGuardTest,
 	}
@@ -351,6 +366,10 @@ func runGuardTest(c *cli.Context) error {
 	}
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
 	}
 	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
 	if err != nil {
@@ -382,7 +401,7 @@ func runGuardTest(c *cli.Context) error {
 	if format == "json" {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
-		err = rep.WriteText(c.App.Writer)
+		err = rep.WriteText(c.App.Writer, paint)
 	}
 	if err != nil {
 		return fail(exitError, err)
