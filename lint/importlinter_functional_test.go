@@ -50,6 +50,8 @@ func TestImportLinterFunctional(t *testing.T) {
 		// file of unevaluated contracts as checked.
 		{"testpackage", ".customkeptcontract.ini", failed},
 		{"testpackage", ".customkeptcontract.toml", failed},
+		{"cycles", ".keptcontract.ini", kept},
+		{"cycles", ".brokencontract.ini", broken},
 		// A root package that is one module file: an error in both.
 		{"testpackage", ".singlefilemodulecontract.ini", failed},
 	}

@@ -1,0 +1,3 @@
+from .bravo import three
+
+a = three

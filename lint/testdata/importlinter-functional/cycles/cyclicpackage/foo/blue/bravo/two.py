@@ -1,0 +1,3 @@
+from ..delta.five import SOME_VAR
+
+a = SOME_VAR

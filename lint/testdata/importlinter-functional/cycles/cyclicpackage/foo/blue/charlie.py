@@ -1,0 +1,3 @@
+from cyclicpackage.foo.blue import alpha
+
+SOMETHING = alpha.a / 2

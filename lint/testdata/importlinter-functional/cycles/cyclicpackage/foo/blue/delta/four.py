@@ -1,0 +1,4 @@
+from .five import SOME_VAR
+
+
+def another_func(a): ...
