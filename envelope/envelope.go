@@ -95,6 +95,11 @@ type Envelope struct {
 	// Metadata is compact JSON of the metadata mapping, or nil when the
 	// envelope has none (or it is null).
 	Metadata []byte
+	// src is the YAML text (nil for a JSON envelope), parsed again by
+	// Locate only when an annotation needs a position: keeping the node
+	// tree, or a map of positions, would cost every large envelope memory
+	// and time that only a failing run's annotations use.
+	src []byte
 }
 
 // Load reads the file at path and parses it with Parse. A file larger than
@@ -227,6 +232,7 @@ func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*En
 	if env.Facts, err = c.convert(facts); err != nil {
 		return nil, err
 	}
+	env.src = data
 	if meta != nil {
 		switch mr := resolveAlias(meta); {
 		case mr == nil || isNull(mr):

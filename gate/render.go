@@ -217,7 +217,9 @@ func WriteText(w io.Writer, g *Result, opts RenderOptions) error {
 
 // WriteGitHub writes GitHub Actions workflow commands: an error annotation
 // per enforced failure and a warning per observed one, on the predicate's
-// line in the rulespec, then the architecture findings and a summary line.
+// line in the envelope where the claim's value was written (else the
+// predicate's line in the rulespec), then the architecture findings and a
+// summary line.
 func WriteGitHub(w io.Writer, g *Result) error {
 	var as []output.Annotation
 	switch {
@@ -245,7 +247,14 @@ func WriteGitHub(w io.Writer, g *Result) error {
 			if p.Observed {
 				msg += " [observed: not blocking]"
 			}
-			as = append(as, output.Annotation{Level: level, File: g.Rulespec, Line: p.Line, Col: p.Col, Title: "vouch " + name, Message: msg})
+			a := output.Annotation{Level: level, File: g.Rulespec, Line: p.Line, Col: p.Col, Title: "vouch " + name, Message: msg}
+			if p.EnvelopeLine > 0 {
+				// On the envelope line the agent wrote, where a reviewer
+				// of the change sees it; the message says which rule.
+				a.File, a.Line, a.Col = g.Envelope, p.EnvelopeLine, p.EnvelopeCol
+				a.Message += fmt.Sprintf(" (rule at %s:%d)", g.Rulespec, p.Line)
+			}
+			as = append(as, a)
 		}
 		if g.Lint != nil {
 			as = append(as, g.Lint.annotations()...)

@@ -73,6 +73,13 @@ func results() map[string]*Result {
 	r.Report = report("fail", passing, failing)
 	out["fail_rulespec"] = r
 
+	// The failing claim's value was found in the envelope: annotations go
+	// on that line.
+	r = base()
+	r.Report = report("fail", passing, failing)
+	r.Report.Predicates[1].EnvelopeLine, r.Report.Predicates[1].EnvelopeCol = 4, 5
+	out["fail_envelope_line"] = r
+
 	r = base()
 	r.Report = report("pass", passing)
 	r.Lint = &Lint{Source: "architecture.yaml", Files: []string{"architecture.yaml"}, Report: lintReport, Verdict: "fail",
@@ -149,6 +156,7 @@ func TestRenderFacts(t *testing.T) {
 		{"fail_architecture", "text", []string{"  BLOCK [billing-auth]", "  WARN [shop-auth]", "  BASELINE [old]", "gate: FAIL", "architecture: FAIL: 1 error, 1 warning, 1 blocking, 0 observed, 1 in the baseline"}, nil},
 		{"error_plain", "text", nil, []string{"gate"}},
 		{"fail_rulespec", "github", []string{"::error file=analysis/rulespec.yaml,line=7,col=5,title=vouch [1 tests]::", "vouch gate: FAIL, 1/2 passed"}, nil},
+		{"fail_envelope_line", "github", []string{"::error file=.vouch/envelope.yaml,line=4,col=5,title=vouch [1 tests]::", "(rule at analysis/rulespec.yaml:7)"}, []string{"file=analysis/rulespec.yaml"}},
 		{"pass_observed_signed", "github", []string{"::warning file=analysis/rulespec.yaml,line=7,col=5", "[observed: not blocking]"}, []string{"::error"}},
 		{"fail_architecture", "github", []string{"::error file=src/billing/a.py,line=3,title=vouch lint billing-auth::", "::warning file=src/shop/b.py"}, []string{"src/x.py"}},
 		{"error_positioned", "github", []string{"::error file=analysis/rulespec.yaml,line=4,col=3::unknown rule"}, []string{"vouch gate:"}},

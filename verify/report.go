@@ -93,6 +93,11 @@ type PredicateReport struct {
 	// Line and Col locate the predicate in the rulespec, for annotations.
 	Line int `json:"-"`
 	Col  int `json:"-"`
+	// EnvelopeLine and EnvelopeCol locate, for a failed predicate on an
+	// envelope claim, the value the claim selects in a YAML envelope (or
+	// the nearest enclosing value written); zero when unknown.
+	EnvelopeLine int `json:"-"`
+	EnvelopeCol  int `json:"-"`
 }
 
 // ConditionReport describes a predicate's when condition.

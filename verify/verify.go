@@ -21,6 +21,7 @@ import (
 	"github.com/vouch-dev/vouch/guard"
 	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
+	"github.com/vouch-dev/vouch/selectors"
 )
 
 // Input names what to verify and how.
@@ -210,9 +211,46 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	if err != nil {
 		return nil, fmt.Errorf("verification did not complete: %w", err)
 	}
+	locateFailures(rs, env, rep)
 	out.Report = rep
 	out.Elapsed.Compile, out.Elapsed.Evaluate, out.Elapsed.Collect = t2.Sub(t1), t3.Sub(t2), time.Since(t3)
 	return out, nil
+}
+
+// locateFailures finds, in the envelope, the value each failed predicate's
+// claim selects (its selector's keys and indexes up to any wildcard), so
+// an annotation can point at the line the agent wrote.
+func locateFailures(rs *rulespec.Rulespec, env *envelope.Envelope, rep *Report) {
+	claims := map[string]*rulespec.Claim{}
+	for i := range rs.Claims {
+		claims[rs.Claims[i].Name] = &rs.Claims[i]
+	}
+	var paths [][]string
+	var which []int
+	for i, p := range rep.Predicates {
+		c := claims[p.Claim]
+		if p.Status != Fail || c == nil || c.Selector == nil || (c.From != "" && c.From != rulespec.FromEnvelope) {
+			continue
+		}
+		var path []string
+		for _, st := range c.Selector.Steps() {
+			if st.Kind == selectors.Wildcard {
+				break
+			}
+			if st.Kind == selectors.Index {
+				path = append(path, strconv.Itoa(st.Index))
+				continue
+			}
+			path = append(path, st.Key)
+		}
+		paths, which = append(paths, path), append(which, i)
+	}
+	if len(paths) == 0 {
+		return
+	}
+	for k, pos := range env.Locate(paths) {
+		rep.Predicates[which[k]].EnvelopeLine, rep.Predicates[which[k]].EnvelopeCol = pos.Line, pos.Col
+	}
 }
 
 // repoFacts fills the compile options' repository document: the one
