@@ -17,6 +17,9 @@ import (
 	"github.com/vouch-dev/vouch/suggest"
 )
 
+// guardFormats are the formats of the guard subcommands' reports.
+var guardFormats = []string{"json", "text"}
+
 func guardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Usage: "guard policy `FILE` (default: guard.policy in vouch.yaml, else .vouch/guard.yaml)"},
@@ -193,6 +196,7 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "json", Usage: "output format: json or text"},
 			&cli.StringFlag{Name: "trace", Usage: "write the decision's .dl programs and trace into `DIR`"},
 			colorFlag(),
+			outputFlag(),
 		),
 		Action: runGuardCheck,
 	}
@@ -204,6 +208,10 @@ func runGuardCheck(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -221,6 +229,14 @@ func runGuardCheck(c *cli.Context) error {
 	})
 	if out.Err != nil {
 		return fail(exitError, out.Err)
+	}
+	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
+		if f == "json" {
+			return output.WriteJSON(w, out.Decision)
+		}
+		return out.Decision.WriteText(w, output.Painter{})
+	}); err != nil {
+		return fail(exitError, err)
 	}
 	if format == "json" {
 		err = output.WriteJSON(c.App.Writer, out.Decision)
@@ -281,6 +297,7 @@ Exit codes: 0 no decision changes, 1 some change, 2 bad input.`,
 		Flags: append(guardFlags()[:1],
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			colorFlag(),
+			outputFlag(),
 		),
 		Action: runGuardReplay,
 	}
@@ -288,13 +305,17 @@ Exit codes: 0 no decision changes, 1 some change, 2 bad input.`,
 
 func runGuardReplay(c *cli.Context) error {
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, guardFormats); err != nil {
 		return fail(exitError, err)
 	}
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -324,6 +345,14 @@ func runGuardReplay(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	rep := guard.NewReplayReport(path, p.SHA256, guard.Replay(e, p, recs, s.Env, s.Home, s.Root), skipped)
+	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
+		if f == "json" {
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w, output.Painter{})
+	}); err != nil {
+		return fail(exitError, err)
+	}
 	if format == "json" {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
@@ -354,6 +383,7 @@ Exit codes: 0 every case passed, 1 a case failed (or, with --coverage, a rule is
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text or json"},
 			&cli.BoolFlag{Name: "coverage", Usage: "fail when some rule fires in no case"},
 			colorFlag(),
+			outputFlag(),
 		),
 		Action: runGuardTest,
 	}
@@ -361,13 +391,17 @@ Exit codes: 0 every case passed, 1 a case failed (or, with --coverage, a rule is
 
 func runGuardTest(c *cli.Context) error {
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, guardFormats); err != nil {
 		return fail(exitError, err)
 	}
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return fail(exitError, err)
+	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -398,6 +432,14 @@ func runGuardTest(c *cli.Context) error {
 	}
 	results, cov := guard.RunCases(e, p, cf, s.Env, s.Home, s.Root)
 	rep := guard.NewCaseReport(file, policy, results, cov)
+	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
+		if f == "json" {
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w, output.Painter{})
+	}); err != nil {
+		return fail(exitError, err)
+	}
 	if format == "json" {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
