@@ -52,6 +52,9 @@ type Options struct {
 	Lint, NoLint bool
 	// NoCache neither reads nor writes the import cache.
 	NoCache bool
+	// Progress, when set, is told how many source files the architecture
+	// check has scanned (lint.Config.Progress).
+	Progress func(done, total int)
 	// Evidence bounds the cited paths and the bytes hashed for the
 	// receipt; zero fields mean evidence's defaults.
 	Evidence evidence.Limits
@@ -332,7 +335,7 @@ func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) 
 	l := &Lint{Strict: strict || a.Strict, Observe: opts.Observe || a.Observe}
 	rep, err := lint.Check(ctx, cfg.Root, lint.Config{
 		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache,
-		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy,
+		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy, Progress: opts.Progress,
 	})
 	var ce *lint.ConfigErrors
 	switch {

@@ -49,6 +49,9 @@ type Options struct {
 	// are extracted; the rest of the tree still informs resolution. The
 	// cache is read but not rewritten, so a one-file scan never prunes it.
 	Only string
+	// Progress, when set, is told how many of the files are done, from
+	// one goroutine, about ten times a second and once at the end.
+	Progress func(done, total int)
 }
 
 // Stats describes the work a Scan did.
@@ -246,7 +249,27 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var next atomic.Int64
+	var next, finished atomic.Int64
+	stop := make(chan struct{})
+	reported := make(chan struct{})
+	if opts.Progress != nil {
+		go func() {
+			defer close(reported)
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					opts.Progress(int(finished.Load()), len(sources))
+					return
+				case <-tick.C:
+					opts.Progress(int(finished.Load()), len(sources))
+				}
+			}
+		}()
+	} else {
+		close(reported)
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -259,10 +282,13 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 				}
 				s := sources[i]
 				outs[i] = scanFile(abs, s.rel, s.lang, opts.MaxFileSize, c, resolvers[s.lang], start)
+				finished.Add(1)
 			}
 		}()
 	}
 	wg.Wait()
+	close(stop)
+	<-reported
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -257,3 +257,25 @@ func TestScanLangFilter(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestScanProgress: the progress callback ends with every file done.
+func TestScanProgress(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.go", "b.py", "c.js"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var last [2]int
+	calls := 0
+	_, err := Scan(context.Background(), dir, Options{NoCache: true, Progress: func(done, total int) {
+		calls++
+		last = [2]int{done, total}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || last != [2]int{3, 3} {
+		t.Errorf("progress: %d calls, last %v; want the last to be 3 of 3", calls, last)
+	}
+}

@@ -54,6 +54,9 @@ type Config struct {
 	// is then a configuration error whose advice ends with Remedy.
 	// Otherwise finding none is a notice that nothing was checked.
 	RequiredBy, Remedy string
+	// Progress, when set, is told how many source files the import scan
+	// has read (imports.Options.Progress).
+	Progress func(done, total int)
 	// NewFromRev, when set, reports only findings introduced since this
 	// git revision, as golangci-lint's --new-from-rev does: the same
 	// rules are checked on the revision's tree, and findings with the
@@ -115,7 +118,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if cfg.PythonRoots != nil {
 		pyRoots = cfg.PythonRoots
 	}
-	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: pyRoots})
+	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: pyRoots, Progress: cfg.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +128,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		// one lies where vouch would not guess a root (a namespace
 		// package split over directories), resolve again with those.
 		if derived := packageRoots(model.RootPackages, scan.Files); derived != nil {
-			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: derived}); err != nil {
+			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: derived, Progress: cfg.Progress}); err != nil {
 				return nil, err
 			}
 		}

@@ -45,6 +45,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, claude-hook, github or junit"},
 			outputFlag(),
 			colorFlag(),
+			progressFlag(),
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing the gate (roll out rules safely)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts and the receipt into `DIR` (default: vouch.yaml's out, else the envelope's directory)"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: where vouch.yaml is, else the git top level, else the working directory)"},
@@ -96,6 +97,13 @@ func runGate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
+	meter, err := progress(c, "vouch gate: scanning")
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if meter != nil {
+		opts.Progress = meter.Update
+	}
 	stopActive := false
 	if format == "claude-hook" {
 		stopActive = stopHookActive(c.App.Reader)
@@ -103,6 +111,7 @@ func runGate(c *cli.Context) error {
 	ctx, dl, cancel := armDeadline(c.Context, c.Duration("timeout"), format == "claude-hook", c.App.Writer, c.App.ErrWriter)
 	defer cancel()
 	g, runErr := gate.Run(ctx, opts)
+	meter.Done()
 	if !dl.answer() {
 		select {} // the watchdog has answered and is exiting the process
 	}

@@ -27,6 +27,7 @@ directory when it holds the file, else the file's directory); paths are relative
 The candidates vouch tried are in --format json.`,
 		Flags: []cli.Flag{
 			colorFlag(),
+			progressFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or dl (Mangle facts)"},
 			&cli.StringSliceFlag{Name: "lang", Usage: "languages to extract (comma-separated or repeated): go, python, js, ts, rust; default all"},
 			&cli.StringSliceFlag{Name: "exclude", Usage: "skip paths matching this glob (repeatable); matched against paths, parent directories and base names"},
@@ -68,13 +69,22 @@ func runImports(c *cli.Context) error {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(256 << 20)
 	}
-	res, _, err := imports.ScanPath(c.Context, root, imports.Options{
+	meter, err := progress(c, "vouch imports: scanning")
+	if err != nil {
+		return fail(exitError, err)
+	}
+	iopts := imports.Options{
 		Langs:       langs,
 		Exclude:     c.StringSlice("exclude"),
 		MaxFileSize: c.Int64("max-file-size"),
 		NoCache:     c.Bool("no-cache"),
 		PythonRoots: c.StringSlice("python-root"),
-	})
+	}
+	if meter != nil {
+		iopts.Progress = meter.Update
+	}
+	res, _, err := imports.ScanPath(c.Context, root, iopts)
+	meter.Done()
 	if err != nil {
 		// Both a missing path and an unreadable tree are input errors.
 		return fail(exitError, fmt.Errorf("imports: %w", err))

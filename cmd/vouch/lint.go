@@ -39,6 +39,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict; info findings
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github, sarif or junit"},
 			outputFlag(),
 			colorFlag(),
+			progressFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},
 			&cli.StringFlag{Name: "config", Usage: "architecture file (architecture.yaml, a .beadloom/_graph directory or its rules.yml, import-linter's .importlinter, setup.cfg or pyproject.toml, or a dependency-cruiser configuration)"},
 			&cli.StringFlag{Name: "baseline", Usage: "JSON file of accepted findings: only new findings fail"},
@@ -112,7 +113,15 @@ func runLint(c *cli.Context) error {
 		}
 		return nil
 	}
+	meter, err := progress(c, "vouch lint: scanning")
+	if err != nil {
+		return fail(exitError, err)
+	}
+	if meter != nil {
+		cfg.Progress = meter.Update
+	}
 	rep, err := lint.Check(c.Context, root, cfg)
+	meter.Done()
 	if err != nil {
 		return configFail(err)
 	}

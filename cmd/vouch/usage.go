@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -61,6 +62,16 @@ func dashes(name string) string {
 // colorFlag is --color, the same on every command that colours text.
 func colorFlag() cli.Flag {
 	return &cli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never"}
+}
+
+// progressFlag is --progress, on the commands that scan source files.
+func progressFlag() cli.Flag {
+	return &cli.StringFlag{Name: "progress", Value: "auto", Usage: "a file counter on standard error while scanning: auto (on a terminal, from 2000 files), always or never"}
+}
+
+// progress is the counter --progress asks for, drawn on standard error.
+func progress(c *cli.Context, label string) (*output.Progress, error) {
+	return output.NewProgress(c.String("progress"), c.App.ErrWriter, label)
 }
 
 // outputFlag is --output, shared by the commands that write reports.
