@@ -55,24 +55,9 @@ func DepcruiseFormat() ForeignFormat {
 // (granularity file), the unit dependency-cruiser reasons about.
 func ParseDepcruise(file string, data []byte) (*Model, error) {
 	m := &Model{Layout: "dependency-cruiser", Granularity: GranularityFile}
-	var v *jslit.Value
-	var err error
-	switch filepath.Ext(file) {
-	case ".js", ".cjs", ".mjs":
-		v, err = jslit.ParseModule(data)
-	default:
-		v, err = jslit.ParseJSON(data)
-	}
+	v, err := parseDepcruiseFile(file, data)
 	if err != nil {
-		var je *jslit.Error
-		if errors.As(err, &je) {
-			msg := je.Msg
-			if filepath.Ext(file) != ".json" {
-				msg += "; vouch reads a configuration module only when it exports a plain object literal: export the configuration as JSON (.dependency-cruiser.json, with regular expressions as strings) and point --config at it"
-			}
-			return m, ErrorList{{File: file, Pos: yamldoc.Pos{Line: je.Line, Col: je.Col}, Msg: msg}}
-		}
-		return m, ErrorList{{File: file, Msg: err.Error()}}
+		return m, err
 	}
 	d := &dcReader{file: file, m: m, from: map[*jslit.Value]string{}}
 	v = d.extend(v, file, map[string]bool{filepath.Clean(file): true})
@@ -84,6 +69,32 @@ func ParseDepcruise(file string, data []byte) (*Model, error) {
 		return m, d.errs
 	}
 	return m, nil
+}
+
+// parseDepcruiseFile reads a configuration's literal: a .js/.cjs/.mjs
+// module or JSON5, by file's extension; a syntax error is an ErrorList
+// positioned in file.
+func parseDepcruiseFile(file string, data []byte) (*jslit.Value, error) {
+	var v *jslit.Value
+	var err error
+	switch filepath.Ext(file) {
+	case ".js", ".cjs", ".mjs":
+		v, err = jslit.ParseModule(data)
+	default:
+		v, err = jslit.ParseJSON(data)
+	}
+	if err == nil {
+		return v, nil
+	}
+	var je *jslit.Error
+	if errors.As(err, &je) {
+		msg := je.Msg
+		if filepath.Ext(file) != ".json" {
+			msg += "; vouch reads a configuration module only when it exports a plain object literal: export the configuration as JSON (.dependency-cruiser.json, with regular expressions as strings) and point --config at it"
+		}
+		return nil, ErrorList{{File: file, Pos: yamldoc.Pos{Line: je.Line, Col: je.Col}, Msg: msg}}
+	}
+	return nil, ErrorList{{File: file, Msg: err.Error()}}
 }
 
 type dcReader struct {

@@ -114,19 +114,11 @@ func (d *dcReader) readExtended(n *jslit.Value, file string, visited map[string]
 		return nil, "", false
 	}
 	visited[filepath.Clean(found)] = true
-	var v *jslit.Value
-	switch filepath.Ext(found) {
-	case ".js", ".cjs", ".mjs":
-		v, err = jslit.ParseModule(data)
-	default:
-		v, err = jslit.ParseJSON(data)
-	}
+	v, err := parseDepcruiseFile(found, data)
 	if err != nil {
-		var je *jslit.Error
-		if errors.As(err, &je) {
-			d.errs = append(d.errs, errAt(Pos{File: found, Line: je.Line, Col: je.Col}, je.Msg))
-		} else {
-			d.errs = append(d.errs, errAt(Pos{File: found}, err.Error()))
+		var el ErrorList
+		if errors.As(err, &el) {
+			d.errs = append(d.errs, el...)
 		}
 		return nil, "", false
 	}

@@ -20,6 +20,16 @@ import (
 // guardFormats are the formats of the guard subcommands' reports.
 var guardFormats = []string{"json", "text"}
 
+// reportOptions reads the guard subcommands' --color and --output.
+func reportOptions(c *cli.Context) (output.Painter, []output.Target, error) {
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	if err != nil {
+		return paint, nil, err
+	}
+	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
+	return paint, targets, err
+}
+
 func guardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Usage: "guard policy `FILE` (default: guard.policy in vouch.yaml, else .vouch/guard.yaml)"},
@@ -207,11 +217,7 @@ func runGuardCheck(c *cli.Context) error {
 	if err := output.CheckFormat(format, []string{"json", "text"}); err != nil {
 		return fail(exitError, err)
 	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
+	paint, targets, err := reportOptions(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -311,11 +317,7 @@ func runGuardReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
+	paint, targets, err := reportOptions(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -397,11 +399,7 @@ func runGuardTest(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
+	paint, targets, err := reportOptions(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
