@@ -68,7 +68,9 @@ type Config struct {
 // Guard configures `vouch guard`.
 type Guard struct {
 	// Policy is the guard policy file, joined to the root; "" means the
-	// default .vouch/guard.yaml.
+	// default .vouch/guard.yaml. A policy written in vouch.yaml itself
+	// (guard.policy holds the ruleset, not a path) is this file's path
+	// followed by InlinePolicy.
 	Policy string
 	// Principal is who the agent acts for, as selectors principal.*
 	// read it; VOUCH_PRINCIPAL overrides it.
@@ -259,7 +261,7 @@ func Parse(file, root string, data []byte) (cfg *Config, err error) {
 		case "architecture":
 			cfg.Architecture = p.architecture(v, root)
 		case "guard":
-			cfg.Guard = p.guard(v, root)
+			cfg.Guard = p.guard(v, root, file)
 		case "limits":
 			for lk, lv := range p.fields(v, "limits", limitsKeys) {
 				n, ok := p.positive(lv, lk)
@@ -400,11 +402,21 @@ func (p *parser) positive(v *yaml.Node, key string) (int64, bool) {
 	return n, true
 }
 
-func (p *parser) guard(v *yaml.Node, root string) *Guard {
+// InlinePolicy marks a guard policy written in vouch.yaml itself: the
+// policy "path" is the configuration file's name followed by it.
+const InlinePolicy = "#guard.policy"
+
+func (p *parser) guard(v *yaml.Node, root, file string) *Guard {
 	g := &Guard{}
 	for k, n := range p.fields(v, "guard", guardKeys) {
 		switch k {
 		case "policy":
+			if n.Kind == yaml.MappingNode {
+				// The ruleset itself; the guard's loader checks it,
+				// with positions in this file.
+				g.Policy = file + InlinePolicy
+				continue
+			}
 			if s, ok := p.path(n, k); ok {
 				g.Policy = filepath.Join(root, s)
 			}

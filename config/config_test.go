@@ -208,3 +208,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseGuardPolicy: guard.policy is a path joined to the root, or the
+// ruleset itself, which the guard reads from this file.
+func TestParseGuardPolicy(t *testing.T) {
+	cfg, err := Parse("repo/vouch.yaml", "repo", []byte("guard:\n  policy: rules/guard.yaml\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Guard.Policy != filepath.Join("repo", "rules", "guard.yaml") {
+		t.Errorf("path policy = %q", cfg.Guard.Policy)
+	}
+	cfg, err = Parse("repo/vouch.yaml", "repo", []byte("guard:\n  policy:\n    apiVersion: vouch/v1\n    kind: Ruleset\n    rules: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Guard.Policy != "repo/vouch.yaml"+InlinePolicy {
+		t.Errorf("inline policy = %q, want repo/vouch.yaml%s", cfg.Guard.Policy, InlinePolicy)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vouch-dev/vouch/canonpath"
 	"github.com/vouch-dev/vouch/compile"
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/internal/safeopen"
@@ -27,6 +28,9 @@ import (
 // disables the cache. A cache that cannot be written is not an error: the
 // next call compiles again.
 func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
+	if file, ok := strings.CutSuffix(path, config.InlinePolicy); ok {
+		return loadInline(file, cacheDir)
+	}
 	// Opening a FIFO blocks until a writer appears and a device can
 	// stream forever: refuse anything but a regular file before opening
 	// it, so validate and check cannot hang on one.
@@ -49,6 +53,7 @@ func CheckPolicyLocation(path, root string) error {
 	if root == "" {
 		return nil
 	}
+	path = strings.TrimSuffix(path, config.InlinePolicy)
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
@@ -71,12 +76,19 @@ func CheckPolicyLocation(path, root string) error {
 
 // LoadPolicyCached is LoadPolicyFile for bytes already read.
 func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error) {
+	return loadCached(path, data, cacheDir, func() (*Policy, error) { return LoadPolicy(path, data) })
+}
+
+// loadCached returns the policy compiled from keyData: from the cache
+// when an entry exists, else loaded and stored there. path names the
+// policy in what it reports.
+func loadCached(path string, keyData []byte, cacheDir string, load func() (*Policy, error)) (*Policy, error) {
 	if cacheDir == "" {
-		return LoadPolicy(path, data)
+		return load()
 	}
 	// The cache key covers the loader's own code too: a cached policy
 	// from another vouch build could hold another compilation.
-	key := cacheKey(data)
+	key := cacheKey(keyData)
 	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
 	// Read without blocking and only as a regular file: a FIFO planted
 	// as the cache entry must not hang the hook (a hook that never
@@ -90,7 +102,7 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 			return &p, nil
 		}
 	}
-	p, err := LoadPolicy(path, data)
+	p, err := load()
 	if err != nil {
 		return nil, err
 	}
@@ -322,4 +334,20 @@ func ParsePrincipal(s string) (map[string]any, error) {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), ErrBadEvent.Error()+": "))
 	}
 	return m, nil
+}
+
+// loadInline reads the policy written under guard.policy in the
+// configuration file (vouch.yaml), with its positions in that file. The
+// cache key covers the whole file, marked as an inline policy.
+func loadInline(file, cacheDir string) (*Policy, error) {
+	if fi, err := os.Stat(file); err == nil && !fi.Mode().IsRegular() {
+		return nil, yamldoc.ErrorList{{File: file, Msg: "the configuration is not a regular file (" + safeopen.Kind(fi.Mode()) + ")"}}
+	}
+	data, err := yamldoc.ReadFile(file, "vouch.yaml", MaxPolicyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), cacheDir, func() (*Policy, error) {
+		return LoadInlinePolicy(file, data)
+	})
 }

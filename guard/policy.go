@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
@@ -216,6 +217,48 @@ func LoadPolicy(file string, data []byte) (pol *Policy, err error) {
 	}
 	pol.Prepare()
 	return pol, nil
+}
+
+// LoadInlinePolicy parses and validates the policy written under
+// guard.policy in a vouch.yaml file (data is the whole file), with every
+// position in that file.
+func LoadInlinePolicy(file string, data []byte) (pol *Policy, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pol, err = nil, yamldoc.ErrorList{{File: file, Msg: fmt.Sprintf("not valid YAML: %v", r)}}
+		}
+	}()
+	sum := sha256.Sum256(data)
+	pol = &Policy{File: file + config.InlinePolicy, SHA256: hex.EncodeToString(sum[:]), Mode: ModeEnforce}
+	root, err := yamldoc.Decode(file, data, "vouch.yaml")
+	if err != nil {
+		return nil, err
+	}
+	n := mappingValue(mappingValue(root, "guard"), "policy")
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, yamldoc.ErrorList{{File: file, Msg: "guard.policy holds no policy; write the ruleset under it, or a path to a policy file"}}
+	}
+	p := &loader{Parser: yamldoc.Parser{File: file}, pol: pol}
+	p.top(n)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	pol.Prepare()
+	return pol, nil
+}
+
+// mappingValue is the value of key in mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	n = yamldoc.Deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return yamldoc.Deref(n.Content[i+1])
+		}
+	}
+	return nil
 }
 
 type loader struct {
