@@ -11,6 +11,7 @@ import (
 	"github.com/vouch-dev/vouch/internal/ini"
 	"github.com/vouch-dev/vouch/internal/toml"
 	"github.com/vouch-dev/vouch/suggest"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // ImportLinter is the Tool name of import-linter configurations.
@@ -99,15 +100,24 @@ func ParseImportLinter(file string, data []byte) (*Model, error) {
 	return m, nil
 }
 
+// syntaxError records a parse error of the INI or TOML text: the parsers
+// return the package's positioned error (yamldoc.Error), given this
+// file's name here.
+func (r *ilReader) syntaxError(err error) {
+	var e *yamldoc.Error
+	if errors.As(err, &e) {
+		pe := *e
+		pe.File = r.file
+		r.errs = append(r.errs, &pe)
+		return
+	}
+	r.errorf(1, "%v", err)
+}
+
 func (r *ilReader) readINI(data []byte) (*ilSection, []*ilSection) {
 	f, err := ini.Parse(data)
 	if err != nil {
-		var e *ini.Error
-		if errors.As(err, &e) {
-			r.errs = append(r.errs, errAt(Pos{File: r.file, Line: e.Line, Col: e.Col}, e.Msg))
-		} else {
-			r.errorf(1, "%v", err)
-		}
+		r.syntaxError(err)
 		return nil, nil
 	}
 	conv := func(s *ini.Section, id string) *ilSection {
@@ -136,12 +146,7 @@ func (r *ilReader) readINI(data []byte) (*ilSection, []*ilSection) {
 func (r *ilReader) readTOML(data []byte) (*ilSection, []*ilSection) {
 	t, err := toml.Parse(data)
 	if err != nil {
-		var e *toml.Error
-		if errors.As(err, &e) {
-			r.errs = append(r.errs, errAt(Pos{File: r.file, Line: e.Line, Col: e.Col}, e.Msg))
-		} else {
-			r.errorf(1, "%v", err)
-		}
+		r.syntaxError(err)
 		return nil, nil
 	}
 	v, ok := t.Lookup("tool", "importlinter")
