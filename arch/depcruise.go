@@ -41,7 +41,7 @@ func IsDepcruise(file string, data []byte) bool {
 
 // DepcruiseFormat is dependency-cruiser's entry in ForeignFormats.
 func DepcruiseFormat() ForeignFormat {
-	return ForeignFormat{Tool: "dependency-cruiser", Files: DepcruiseFiles, Claims: IsDepcruise, Parse: ParseDepcruise}
+	return ForeignFormat{Tool: "dependency-cruiser", Files: DepcruiseFiles, Claims: IsDepcruise, Parse: ParseDepcruiseIn}
 }
 
 // ParseDepcruise reads a dependency-cruiser configuration unchanged: the
@@ -54,12 +54,21 @@ func DepcruiseFormat() ForeignFormat {
 // tsPreCompilationDeps) the model's Scope. Nodes are one per file
 // (granularity file), the unit dependency-cruiser reasons about.
 func ParseDepcruise(file string, data []byte) (*Model, error) {
+	return ParseDepcruiseIn("", file, data)
+}
+
+// ParseDepcruiseIn is ParseDepcruise for a configuration of the
+// repository at root: a file it extends must lie under root (or, for a
+// configuration outside root, under the configuration's own directory),
+// through links too, so a configuration cannot make vouch read files from
+// elsewhere on the machine.
+func ParseDepcruiseIn(root, file string, data []byte) (*Model, error) {
 	m := &Model{Layout: "dependency-cruiser", Granularity: GranularityFile}
 	v, err := parseDepcruiseFile(file, data)
 	if err != nil {
 		return m, err
 	}
-	d := &dcReader{file: file, m: m, from: map[*jslit.Value]string{}}
+	d := &dcReader{file: file, m: m, from: map[*jslit.Value]string{}, within: extendsBoundary(root, file)}
 	v = d.extend(v, file, map[string]bool{filepath.Clean(file): true})
 	if len(d.errs) > 0 {
 		return m, d.errs
@@ -104,6 +113,9 @@ type dcReader struct {
 	// from names the file each value of an extended configuration came
 	// from (values of the file itself are not listed).
 	from map[*jslit.Value]string
+	// within is the directory extended files must lie under; "" allows
+	// any.
+	within string
 }
 
 func (d *dcReader) pos(v *jslit.Value) Pos {

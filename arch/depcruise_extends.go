@@ -104,6 +104,10 @@ func (d *dcReader) readExtended(n *jslit.Value, file string, visited map[string]
 		d.errorf(n, "extends %q: no such file (tried %s, and with %s)", name, base, strings.Join(dcExtensions, ", "))
 		return nil, "", false
 	}
+	if d.within != "" && !insideDir(found, d.within) {
+		d.errorf(n, "extends %q leaves %s; vouch reads extended configurations inside it only: copy the file in", name, d.within)
+		return nil, "", false
+	}
 	data, err := readLimited(found)
 	if err != nil {
 		d.errorf(n, "extends %q: %s", name, yamldoc.Reason(err))
@@ -301,4 +305,43 @@ func sameValue(a, b *jslit.Value) bool {
 		}
 	}
 	return true
+}
+
+// extendsBoundary is the directory a configuration's extends must stay
+// under: root, or the configuration's own directory when it lies outside
+// root (a --config named on the command line); "" when root is "".
+func extendsBoundary(root, file string) string {
+	if root == "" {
+		return ""
+	}
+	r, err := realPath(root)
+	if err != nil {
+		return root
+	}
+	if insideDir(file, r) {
+		return r
+	}
+	if d, err := realPath(filepath.Dir(file)); err == nil {
+		return d
+	}
+	return filepath.Dir(file)
+}
+
+// insideDir reports whether path, with its links resolved, lies under dir
+// (itself resolved).
+func insideDir(path, dir string) bool {
+	p, err := realPath(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }

@@ -158,3 +158,36 @@ func TestParseDepcruiseExtends(t *testing.T) {
 		t.Errorf("error in an extended file: %v", err)
 	}
 }
+
+// TestParseDepcruiseExtendsConfined: a configuration cannot extend a file
+// outside the repository, directly or through a link.
+func TestParseDepcruiseExtendsConfined(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.json"), []byte(`{"forbidden": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(root, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(root, filepath.Join(outside, "secret.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{"./" + filepath.ToSlash(rel), "./link.json"} {
+		src := `{"extends": "` + ext + `"}`
+		file := filepath.Join(root, ".dependency-cruiser.json")
+		_, err := ParseDepcruiseIn(root, file, []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "leaves "+root) && !strings.Contains(err.Error(), "leaves") {
+			t.Errorf("extends %s: %v, want it refused", ext, err)
+		}
+	}
+	// Inside the root it is read.
+	if err := os.WriteFile(filepath.Join(root, "base.json"), []byte(`{"forbidden": [{"name": "x", "from": {}, "to": {"circular": true}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseDepcruiseIn(root, filepath.Join(root, ".dependency-cruiser.json"), []byte(`{"extends": "./base.json"}`))
+	if err != nil || len(m.Rules) != 1 {
+		t.Fatalf("extends inside the root: %v, %d rules", err, len(m.Rules))
+	}
+}

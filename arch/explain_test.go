@@ -91,7 +91,7 @@ func TestLoadForeign(t *testing.T) {
 		Tool:   "demo",
 		Files:  []string{".demo", "shared.cfg"},
 		Claims: func(file string, data []byte) bool { return bytes.Contains(data, []byte("[demo]")) },
-		Parse: func(file string, data []byte) (*Model, error) {
+		Parse: func(_, file string, data []byte) (*Model, error) {
 			return &Model{Layout: "demo", Rules: []Rule{{Name: "r", Type: ForbidCycles, Origin: &Origin{Tool: "demo", Group: "g", Pos: Pos{File: file, Line: 1}}}}}, nil
 		},
 	}
@@ -106,7 +106,7 @@ func TestLoadForeign(t *testing.T) {
 	if m, err := findForeign([]ForeignFormat{f}, dir); m != nil || err != nil {
 		t.Fatalf("a shared file without the section was read: %v %v", m, err)
 	}
-	if _, ok, err := loadForeign([]ForeignFormat{f}, shared, true); !ok || err == nil || !strings.Contains(err.Error(), "holds no demo configuration") {
+	if _, ok, err := loadForeign([]ForeignFormat{f}, dir, shared, true); !ok || err == nil || !strings.Contains(err.Error(), "holds no demo configuration") {
 		t.Errorf("--config of a shared file without the section: ok=%v err=%v", ok, err)
 	}
 	write("shared.cfg", "[demo]\n")
@@ -115,7 +115,7 @@ func TestLoadForeign(t *testing.T) {
 		t.Fatalf("found %+v, %v", m, err)
 	}
 	other := write("x.yaml", "rules: []\n")
-	if _, ok, _ := loadForeign([]ForeignFormat{f}, other, true); ok {
+	if _, ok, _ := loadForeign([]ForeignFormat{f}, dir, other, true); ok {
 		t.Error("a vouch file was claimed by a foreign format")
 	}
 }

@@ -43,9 +43,11 @@ type ForeignFormat struct {
 	// tool's configuration: by its name for a file only the tool uses, by
 	// its content for shared files such as setup.cfg and pyproject.toml.
 	Claims func(file string, data []byte) bool
-	// Parse reads the configuration. Errors are an ErrorList, each
+	// Parse reads the configuration. root is the repository root, which
+	// files the configuration names (dependency-cruiser's extends) must
+	// not leave; "" confines nothing. Errors are an ErrorList, each
 	// positioned in file.
-	Parse func(file string, data []byte) (*Model, error)
+	Parse func(root, file string, data []byte) (*Model, error)
 }
 
 // ForeignFormats lists the other tools' configurations vouch reads, in
@@ -58,7 +60,7 @@ func ForeignFormats() []ForeignFormat {
 // reports whether one did. named says the
 // file was given explicitly (--config): a file named as a format's but
 // not holding its section is then an error rather than vouch YAML.
-func loadForeign(formats []ForeignFormat, file string, named bool) (*Model, bool, error) {
+func loadForeign(formats []ForeignFormat, root, file string, named bool) (*Model, bool, error) {
 	base := filepath.Base(file)
 	var byName *ForeignFormat
 	for i := range formats {
@@ -75,7 +77,7 @@ func loadForeign(formats []ForeignFormat, file string, named bool) (*Model, bool
 	}
 	for _, f := range formats {
 		if f.Claims(file, data) {
-			m, err := f.Parse(file, data)
+			m, err := f.Parse(root, file, data)
 			if m != nil {
 				m.record(file, data)
 			}
@@ -109,7 +111,7 @@ func findForeign(formats []ForeignFormat, root string) (*Model, error) {
 			if !f.Claims(file, data) {
 				continue
 			}
-			m, err := f.Parse(file, data)
+			m, err := f.Parse(root, file, data)
 			if m != nil {
 				m.record(file, data)
 			}

@@ -32,7 +32,7 @@ func importLinterFormat() ForeignFormat {
 			}
 			return bytes.Contains(data, []byte("[importlinter"))
 		},
-		Parse: ParseImportLinter,
+		Parse: func(_, file string, data []byte) (*Model, error) { return ParseImportLinter(file, data) },
 	}
 }
 

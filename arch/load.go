@@ -81,7 +81,7 @@ func load(root, config string) (*Model, error) {
 		if filepath.Base(config) == BeadloomRules {
 			return LoadBeadloom(filepath.Dir(config))
 		}
-		if m, ok, err := loadForeign(ForeignFormats(), config, true); ok {
+		if m, ok, err := loadForeign(ForeignFormats(), root, config, true); ok {
 			return m, err
 		}
 		return loadVouch(config)
