@@ -811,6 +811,8 @@ func findFiles(w *walker, c *call) {
 		}
 		i++
 	}
+	// A -D with its value missing (find -D) must not step past the end.
+	i = min(i, len(args))
 	var roots []field
 	for ; i < len(args); i++ {
 		f := args[i]
