@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,35 +111,40 @@ func BenchmarkHook(b *testing.B) {
 	stop()
 }
 
-// BenchmarkSessionOpen measures opening a session 500 calls long: every
-// hook process reads the whole log to count.
+// BenchmarkSessionOpen measures opening a session at several lengths: a
+// hook reads the log from its last checkpoint, so the cost must not grow
+// with the session.
 func BenchmarkSessionOpen(b *testing.B) {
-	s := &Store{Dir: b.TempDir()}
-	sess, err := s.Open("bench")
-	if err != nil {
-		b.Fatal(err)
+	for _, calls := range []int{500, 5000} {
+		b.Run(fmt.Sprintf("calls=%d", calls), func(b *testing.B) {
+			s := &Store{Dir: b.TempDir()}
+			for i := 0; i < calls/2; i++ {
+				sess, err := s.Open("bench")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sess.Append(sessionRecord{Kind: "attempt", Tool: "Bash", Decision: Allow}); err != nil {
+					b.Fatal(err)
+				}
+				if err := sess.Append(sessionRecord{Kind: "exec", Tool: "Bash", OK: i%7 != 0}); err != nil {
+					b.Fatal(err)
+				}
+				sess.Close()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			stop := reportCPU(b)
+			for i := 0; i < b.N; i++ {
+				sess, err := s.Open("bench")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c := sess.Counters("Bash"); c.Attempts != calls/2 || c.Execs != calls/2 {
+					b.Fatalf("counters %+v", c)
+				}
+				sess.Close()
+			}
+			stop()
+		})
 	}
-	for i := 0; i < 250; i++ {
-		if err := sess.Append(sessionRecord{Kind: "attempt", Tool: "Bash", Decision: Allow}); err != nil {
-			b.Fatal(err)
-		}
-		if err := sess.Append(sessionRecord{Kind: "exec", Tool: "Bash", OK: i%7 != 0}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	sess.Close()
-	b.ReportAllocs()
-	b.ResetTimer()
-	stop := reportCPU(b)
-	for i := 0; i < b.N; i++ {
-		sess, err := s.Open("bench")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if c := sess.Counters("Bash"); c.Attempts != 250 || c.Execs != 250 {
-			b.Fatalf("counters %+v", c)
-		}
-		sess.Close()
-	}
-	stop()
 }

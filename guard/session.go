@@ -1,13 +1,11 @@
 package guard
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -51,10 +49,45 @@ type sessionRecord struct {
 
 // Session is a locked session log. Close releases the lock.
 type Session struct {
-	f       *os.File
+	f *os.File
+	// base is the tally at the log's last checkpoint; records are the
+	// records after it, in order.
+	base    tally
 	records []sessionRecord
 	torn    bool
 }
+
+// tally is a session's counts up to a point of its log. A checkpoint
+// line ("kind":"snapshot") carries one, so that a hook reads the log's
+// tail, not its whole history: a session thousands of calls long would
+// otherwise make every later call slower.
+type tally struct {
+	Attempts int `json:"attempts"`
+	Execs    int `json:"execs"`
+	// Failures counts the execs that failed since the last that did not.
+	Failures int `json:"consecutive_failures"`
+	// Tools counts execs per tool.
+	Tools map[string]int `json:"tools,omitempty"`
+}
+
+// snapshotRecord is a checkpoint line.
+type snapshotRecord struct {
+	Kind string `json:"kind"`
+	tally
+}
+
+const (
+	// checkpointEvery is how many records a writer lets pass before it
+	// appends a checkpoint, so a reader decodes at most about this many.
+	checkpointEvery = 128
+	// tailWindow is how much of a log's end a reader reads first; it
+	// holds checkpointEvery records of any realistic tool name.
+	tailWindow = 16 << 10
+	// maxTailWindow bounds the search for a checkpoint. vouch writes one
+	// every checkpointEvery records, so a log whose last maxTailWindow
+	// bytes hold none was not written by vouch alone.
+	maxTailWindow = 16 << 20
+)
 
 // sessionFile names a session's log by a hash of its id: ids come from
 // the agent and must not choose a path. It returns the root the log is
@@ -90,25 +123,105 @@ func (s *Store) Open(id string) (*Session, error) {
 	return sess, nil
 }
 
+// read loads the counts: the last checkpoint in the log and the records
+// after it. It reads a window at the log's end and widens it until the
+// window holds a checkpoint or the whole log.
 func (s *Session) read() error {
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("session store: %w", err)
-	}
-	data, err := io.ReadAll(s.f)
+	fi, err := s.f.Stat()
 	if err != nil {
 		return fmt.Errorf("session store: %w", err)
 	}
-	s.torn = len(data) > 0 && data[len(data)-1] != '\n'
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
+	size := fi.Size()
+	s.torn = false
+	if size == 0 {
+		return nil
+	}
+	for window := int64(tailWindow); ; window *= 4 {
+		start := max(size-window, 0)
+		data := make([]byte, size-start)
+		if _, err := s.f.ReadAt(data, start); err != nil {
+			return fmt.Errorf("session store: %w", err)
+		}
+		s.torn = data[len(data)-1] != '\n'
+		if start > 0 {
+			// The window's first line is most likely cut.
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				data = nil
+			} else {
+				data = data[i+1:]
+			}
+		}
+		if s.load(data) || start == 0 {
+			return nil
+		}
+		if window >= maxTailWindow {
+			return fmt.Errorf("session store: %s holds no checkpoint in its last %d MiB, so it was not written by vouch alone; remove it to start the session's counts afresh", s.f.Name(), maxTailWindow>>20)
+		}
+	}
+}
+
+// load sets the counts from whole lines of a log: the last checkpoint
+// among them and the records after it, or every record if there is no
+// checkpoint. It reports whether it found a checkpoint.
+func (s *Session) load(data []byte) bool {
+	lines := bytes.SplitAfter(data, []byte{'\n'})
+	from, found := 0, false
+	s.base = tally{}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if t, ok := decodeSnapshot(lines[i]); ok {
+			s.base, from, found = t, i+1, true
+			break
+		}
+	}
+	s.records = s.records[:0]
+	for _, line := range lines[from:] {
 		// A torn or foreign line is skipped: it was never a complete
 		// record, so it was never counted.
-		if r, ok := decodeRecord(sc.Bytes()); ok && (r.Kind == "attempt" || r.Kind == "exec") {
+		if r, ok := decodeRecord(bytes.TrimSuffix(line, []byte{'\n'})); ok && (r.Kind == "attempt" || r.Kind == "exec") {
 			s.records = append(s.records, r)
 		}
 	}
-	return nil
+	return found
+}
+
+// decodeSnapshot reads a checkpoint line. Any other line, or one whose
+// counts are not non-negative integers, is not a checkpoint.
+func decodeSnapshot(line []byte) (tally, bool) {
+	var t tally
+	line = bytes.TrimSpace(line)
+	if !bytes.Contains(line, []byte(`"snapshot"`)) || !gjson.ValidBytes(line) {
+		return t, false
+	}
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() || v.Get("kind").String() != "snapshot" || v.Get("kind").Type != gjson.String {
+		return t, false
+	}
+	ok := true
+	count := func(x gjson.Result) int {
+		if x.Type != gjson.Number || x.Num < 0 || x.Num != float64(int(x.Num)) || x.Num > 1<<52 {
+			ok = false
+			return 0
+		}
+		return int(x.Num)
+	}
+	t.Attempts = count(v.Get("attempts"))
+	t.Execs = count(v.Get("execs"))
+	t.Failures = count(v.Get("consecutive_failures"))
+	if tools := v.Get("tools"); tools.Exists() {
+		if !tools.IsObject() {
+			return tally{}, false
+		}
+		t.Tools = map[string]int{}
+		tools.ForEach(func(k, x gjson.Result) bool {
+			t.Tools[k.String()] = count(x)
+			return ok
+		})
+	}
+	if !ok {
+		return tally{}, false
+	}
+	return t, true
 }
 
 // decodeRecord reads one log line as encoding/json would decode it into a
@@ -163,28 +276,39 @@ func decodeRecord(line []byte) (sessionRecord, bool) {
 
 // Counters returns the session's counts as seen by a call of tool.
 func (s *Session) Counters(tool string) Counters {
-	var c Counters
+	t := s.tally()
+	return Counters{Attempts: t.Attempts, Execs: t.Execs, ToolCalls: t.Tools[tool], ConsecutiveFailures: t.Failures}
+}
+
+// tally adds the records after the checkpoint to its counts.
+func (s *Session) tally() tally {
+	t := s.base
+	t.Tools = make(map[string]int, len(s.base.Tools)+1)
+	for k, v := range s.base.Tools {
+		t.Tools[k] = v
+	}
 	for _, r := range s.records {
 		switch r.Kind {
 		case "attempt":
-			c.Attempts++
+			t.Attempts++
 		case "exec":
-			c.Execs++
-			if r.Tool == tool {
-				c.ToolCalls++
-			}
+			t.Execs++
+			t.Tools[r.Tool]++
 			if r.OK {
-				c.ConsecutiveFailures = 0
+				t.Failures = 0
 			} else {
-				c.ConsecutiveFailures++
+				t.Failures++
 			}
 		}
 	}
-	return c
+	return t
 }
 
-// Append adds a record. A torn last line from a crashed writer is ended
-// first so the new record stands on its own line.
+// Append adds a record, followed by a checkpoint when checkpointEvery
+// records have passed since the last one; both go in one write, so a
+// crash leaves the record whole or torn, never counted twice. A torn
+// last line from a crashed writer is ended first so the new record
+// stands on its own line.
 func (s *Session) Append(r sessionRecord) error {
 	line, err := json.Marshal(r)
 	if err != nil {
@@ -192,13 +316,24 @@ func (s *Session) Append(r sessionRecord) error {
 	}
 	if s.torn {
 		line = append([]byte{'\n'}, line...)
-		s.torn = false
 	}
 	line = append(line, '\n')
+	records := append(s.records, r)
+	base := s.base
+	if len(records) >= checkpointEvery {
+		base = (&Session{base: s.base, records: records}).tally()
+		snap, err := json.Marshal(snapshotRecord{Kind: "snapshot", tally: base})
+		if err != nil {
+			return err
+		}
+		line = append(append(line, snap...), '\n')
+		records = records[:0]
+	}
 	if _, err := s.f.Write(line); err != nil {
 		return fmt.Errorf("session store: %w", err)
 	}
-	s.records = append(s.records, r)
+	s.torn = false
+	s.base, s.records = base, records
 	return nil
 }
 

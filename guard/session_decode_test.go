@@ -70,3 +70,39 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeSnapshot checks that every checkpoint vouch writes reads back
+// the same and that no line makes decodeSnapshot panic or accept a count
+// that is not a non-negative integer.
+func FuzzDecodeSnapshot(f *testing.F) {
+	f.Add(3, 2, 1, "Bash", 2, []byte(`{"kind":"snapshot","attempts":3,"execs":2,"consecutive_failures":1,"tools":{"Bash":2}}`))
+	f.Add(0, 0, 0, "", 0, []byte(`{"kind":"snapshot","attempts":-1}`))
+	f.Add(1, 1, 0, "a\"b", 1, []byte(`{"kind":"snapshot","attempts":1e3,"execs":0,"consecutive_failures":0,"tools":{"x":null}}`))
+	f.Fuzz(func(t *testing.T, attempts, execs, failures int, tool string, n int, raw []byte) {
+		if attempts >= 0 && execs >= 0 && failures >= 0 && n >= 0 && attempts < 1<<40 && execs < 1<<40 && failures < 1<<40 && n < 1<<40 {
+			in := tally{Attempts: attempts, Execs: execs, Failures: failures, Tools: map[string]int{tool: n}}
+			line, err := json.Marshal(snapshotRecord{Kind: "snapshot", tally: in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := decodeSnapshot(line)
+			if !ok || got.Attempts != in.Attempts || got.Execs != in.Execs || got.Failures != in.Failures || len(got.Tools) != 1 {
+				t.Fatalf("decodeSnapshot(%s) = %+v, %v; want %+v", line, got, ok, in)
+			}
+			var ref tally
+			if err := json.Unmarshal(line, &ref); err != nil || ref.Tools[tool] != got.Tools[tool] {
+				t.Fatalf("decodeSnapshot(%s) tools = %v; encoding/json gives %v (%v)", line, got.Tools, ref.Tools, err)
+			}
+		}
+		if got, ok := decodeSnapshot(raw); ok {
+			if got.Attempts < 0 || got.Execs < 0 || got.Failures < 0 {
+				t.Fatalf("decodeSnapshot(%q) accepted negative counts %+v", raw, got)
+			}
+			for k, v := range got.Tools {
+				if v < 0 {
+					t.Fatalf("decodeSnapshot(%q) accepted a negative count for %q", raw, k)
+				}
+			}
+		}
+	})
+}

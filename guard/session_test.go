@@ -142,3 +142,120 @@ func TestStateLinksRefused(t *testing.T) {
 		t.Errorf("the linked file was written: %q", data)
 	}
 }
+
+// naiveCounters counts every record from the start, as a log without
+// checkpoints is read.
+func naiveCounters(recs []sessionRecord, tool string) Counters {
+	return (&Session{records: recs}).Counters(tool)
+}
+
+// Checkpoints change what a reader decodes, never the counts: across
+// many hook processes, each opening the log afresh, the counts equal a
+// count of every record from the start.
+func TestSessionCheckpoints(t *testing.T) {
+	s := &Store{Dir: t.TempDir()}
+	tools := []string{"Bash", "Write", "mcp__github__create_issue"}
+	var all []sessionRecord
+	for i := 0; i < 3*checkpointEvery+17; i++ {
+		sess, err := s.Open("long")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tools {
+			if got, want := sess.Counters(tool), naiveCounters(all, tool); got != want {
+				t.Fatalf("after %d records, counters of %s = %+v, want %+v", len(all), tool, got, want)
+			}
+		}
+		if len(sess.records) > checkpointEvery {
+			t.Fatalf("after %d records the reader decoded %d, want at most %d", len(all), len(sess.records), checkpointEvery)
+		}
+		r := sessionRecord{Kind: "attempt", Tool: tools[i%3], Decision: Allow}
+		if i%2 == 1 {
+			r = sessionRecord{Kind: "exec", Tool: tools[i%3], OK: i%5 != 0}
+		}
+		if err := sess.Append(r); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+		sess.Close()
+	}
+	root, name := s.sessionFile("long")
+	data, err := os.ReadFile(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"kind":"snapshot"`); n != 3 {
+		t.Errorf("log holds %d checkpoints, want 3", n)
+	}
+}
+
+// writeLog writes a session log's raw text and opens it.
+func writeLog(t *testing.T, text string) *Session {
+	t.Helper()
+	s := &Store{Dir: t.TempDir()}
+	root, name := s.sessionFile("x")
+	if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Open("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	return sess
+}
+
+func TestSessionLogs(t *testing.T) {
+	attempt := `{"kind":"attempt","tool":"Bash","decision":"allow"}` + "\n"
+	execOK := `{"kind":"exec","tool":"Bash","ok":true}` + "\n"
+	execFail := `{"kind":"exec","tool":"Write"}` + "\n"
+	snap := `{"kind":"snapshot","attempts":40,"execs":30,"consecutive_failures":2,"tools":{"Bash":20,"Write":10}}` + "\n"
+	tests := []struct {
+		name string
+		log  string
+		tool string
+		want Counters
+	}{
+		{"empty", "", "Bash", Counters{}},
+		// Logs written before checkpoints existed are counted whole.
+		{"no checkpoint", attempt + execOK + execFail + execFail, "Write", Counters{Attempts: 1, Execs: 3, ToolCalls: 2, ConsecutiveFailures: 2}},
+		{"checkpoint then records", attempt + snap + attempt + execOK, "Bash", Counters{Attempts: 41, Execs: 31, ToolCalls: 21}},
+		{"checkpoint carries failures", snap + execFail, "Write", Counters{Attempts: 40, Execs: 31, ToolCalls: 11, ConsecutiveFailures: 3}},
+		{"last checkpoint wins", snap + attempt + `{"kind":"snapshot","attempts":1,"execs":0,"consecutive_failures":0}` + "\n" + attempt, "Bash", Counters{Attempts: 2}},
+		// A checkpoint torn by a crash is skipped: the one before it and
+		// the records after that still count.
+		{"torn checkpoint", snap + execOK + `{"kind":"snapshot","attempts":99,"ex`, "Bash", Counters{Attempts: 40, Execs: 31, ToolCalls: 21}},
+		// Forged or damaged checkpoints are not checkpoints.
+		{"negative count", snap + `{"kind":"snapshot","attempts":-5,"execs":0,"consecutive_failures":0}` + "\n", "Bash", Counters{Attempts: 40, Execs: 30, ToolCalls: 20, ConsecutiveFailures: 2}},
+		{"fractional count", snap + `{"kind":"snapshot","attempts":1.5,"execs":0,"consecutive_failures":0}` + "\n", "Bash", Counters{Attempts: 40, Execs: 30, ToolCalls: 20, ConsecutiveFailures: 2}},
+		{"tools not an object", snap + `{"kind":"snapshot","attempts":1,"execs":0,"consecutive_failures":0,"tools":[1]}` + "\n", "Bash", Counters{Attempts: 40, Execs: 30, ToolCalls: 20, ConsecutiveFailures: 2}},
+		{"tool count a string", snap + `{"kind":"snapshot","attempts":1,"execs":0,"consecutive_failures":0,"tools":{"Bash":"9"}}` + "\n", "Bash", Counters{Attempts: 40, Execs: 30, ToolCalls: 20, ConsecutiveFailures: 2}},
+		// A checkpoint further back than the first window is found by
+		// widening it.
+		{"checkpoint beyond the window", snap + strings.Repeat(attempt, tailWindow/len(attempt)+10), "Bash", Counters{Attempts: 40 + tailWindow/len(attempt) + 10, Execs: 30, ToolCalls: 20, ConsecutiveFailures: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := writeLog(t, tt.log).Counters(tt.tool); got != tt.want {
+				t.Errorf("counters = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A log with no checkpoint in its last maxTailWindow bytes was not
+// written by vouch alone: the hook reports it (and so denies) instead of
+// reading it whole on every call.
+func TestSessionLogWithoutCheckpoints(t *testing.T) {
+	s := &Store{Dir: t.TempDir()}
+	root, name := s.sessionFile("x")
+	line := `{"kind":"attempt","tool":"Bash","decision":"allow"}` + "\n"
+	big := strings.Repeat(line, maxTailWindow/len(line)+1)
+	if err := os.WriteFile(filepath.Join(root, name), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Open("x")
+	if err == nil || !strings.Contains(err.Error(), "holds no checkpoint") {
+		t.Fatalf("Open = %v, want a no-checkpoint error", err)
+	}
+}
