@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/guard"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/suggest"
@@ -19,16 +17,6 @@ import (
 
 // guardFormats are the formats of the guard subcommands' reports.
 var guardFormats = []string{"json", "text"}
-
-// reportOptions reads the guard subcommands' --color and --output.
-func reportOptions(c *cli.Context) (output.Painter, []output.Target, error) {
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
-	if err != nil {
-		return paint, nil, err
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
-	return paint, targets, err
-}
 
 func guardFlags() []cli.Flag {
 	return []cli.Flag{
@@ -66,14 +54,6 @@ decision document and exits 0 allow, 1 deny or ask.`,
 	}
 }
 
-// setupGuard checks --harness, then resolves the root, policy and principal.
-func setupGuard(c *cli.Context) (*guard.Setup, error) {
-	if err := guard.CheckHarness(c.String("harness")); err != nil {
-		return nil, err
-	}
-	return guard.LoadSetup(c.String("policy"), os.LookupEnv)
-}
-
 func runGuardHook(c *cli.Context) error {
 	if c.NArg() > 0 {
 		names := []string{"check", "replay", "test", "validate"}
@@ -94,43 +74,14 @@ type hookFlags struct {
 // guardHook decides one hook event from stdin and answers in the
 // harness's protocol. The CLI and the fast path of run share it.
 func guardHook(h hookFlags, stdout, stderr io.Writer) error {
-	harness := h.harness
-	write := func(a guard.Answer) error {
-		stdout.Write(a.Stdout)
-		stderr.Write(a.Stderr)
-		return fail(a.Exit, nil)
-	}
-	s, err := func() (*guard.Setup, error) {
-		if err := guard.CheckHarness(harness); err != nil {
-			return nil, err
-		}
-		return guard.LoadSetup(h.policy, os.LookupEnv)
-	}()
+	a, err := guard.Hook(guard.HookRequest{Policy: h.policy, Harness: h.harness, TraceDir: h.trace, Timeout: h.timeout}, os.Stdin, os.LookupEnv)
 	if err != nil {
-		if guard.CheckHarness(harness) != nil {
-			// No protocol to answer in: a usage error.
-			return fail(exitError, err)
-		}
-		return write(guard.Render(harness, guard.Pre, "", guard.ErrorDecision(err)))
+		// No protocol to answer in: a usage error.
+		return fail(exitError, err)
 	}
-	e, err := guard.NewEngine()
-	if err != nil {
-		return write(guard.Render(harness, guard.Pre, "", guard.ErrorDecision(err)))
-	}
-	out := guard.RunHook(context.Background(), e, os.Stdin, guard.HookOptions{
-		Harness: harness, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
-		Timeout: h.timeout, TraceDir: h.trace,
-	})
-	a := guard.Render(harness, out.Phase, out.Event, out.Decision)
-	if out.Err != nil && harness != guard.ClaudeCode {
-		// Claude Code shows stderr as the deny reason already; the
-		// others get the error on stderr for whoever reads hook logs.
-		a.Stderr = append(a.Stderr, []byte("vouch guard: "+out.Err.Error()+"\n")...)
-	}
-	if out.Err != nil && harness == guard.JSON {
-		a.Exit = exitError
-	}
-	return write(a)
+	stdout.Write(a.Stdout)
+	stderr.Write(a.Stderr)
+	return fail(a.Exit, nil)
 }
 
 // hookArgs recognises the invocation a harness makes on every tool call,
@@ -213,46 +164,15 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 }
 
 func runGuardCheck(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, []string{"json", "text"}); err != nil {
-		return fail(exitError, err)
-	}
-	paint, targets, err := reportOptions(c)
+	sink, err := newReportSink(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	s, err := setupGuard(c)
+	d, err := guard.Check(c.String("policy"), c.String("harness"), c.String("trace"), os.Stdin, os.LookupEnv)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	e, err := guard.NewEngine()
-	if err != nil {
-		return fail(exitError, err)
-	}
-	out := guard.RunHook(context.Background(), e, os.Stdin, guard.HookOptions{
-		Harness: c.String("harness"), Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
-		NoState: true, TraceDir: c.String("trace"),
-	})
-	if out.Err != nil {
-		return fail(exitError, out.Err)
-	}
-	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
-		if f == "json" {
-			return output.WriteJSON(w, out.Decision)
-		}
-		return out.Decision.WriteText(w, output.Painter{})
-	}); err != nil {
-		return fail(exitError, err)
-	}
-	if format == "json" {
-		err = output.WriteJSON(c.App.Writer, out.Decision)
-	} else {
-		err = out.Decision.WriteText(c.App.Writer, paint)
-	}
-	if err != nil {
-		return fail(exitError, err)
-	}
-	return nil
+	return sink.write(c, d, false)
 }
 
 func guardValidateCommand() *cli.Command {
@@ -271,20 +191,12 @@ func runGuardValidate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	cfg, err := config.Load(".", "")
+	summary, warnings, err := guard.Validate(c.String("policy"))
 	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid configuration:\n%w", err))
+		return fail(exitError, err)
 	}
-	path := guard.PolicyPath(cfg, c.String("policy"))
-	if err := guard.CheckPolicyLocation(path, cfg.Root); err != nil {
-		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
-	}
-	p, err := guard.LoadPolicyFile(path, "")
-	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
-	}
-	fmt.Fprintln(c.App.Writer, guard.PolicySummary(path, p))
-	for _, w := range p.Warnings {
+	fmt.Fprintln(c.App.Writer, summary)
+	for _, w := range warnings {
 		fmt.Fprintln(c.App.ErrWriter, paint.Warn("warning:")+" "+w)
 	}
 	return nil
@@ -310,63 +222,18 @@ Exit codes: 0 no decision changes, 1 some change, 2 bad input.`,
 }
 
 func runGuardReplay(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, guardFormats); err != nil {
-		return fail(exitError, err)
-	}
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	paint, targets, err := reportOptions(c)
+	sink, err := newReportSink(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
+	rep, err := guard.ReplayAudit(c.String("policy"), c.Args().First(), os.LookupEnv)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	path := guard.AuditPath(s.Root)
-	if c.NArg() == 1 {
-		path = c.Args().First()
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fail(exitError, fmt.Errorf("audit log: %w", err))
-	}
-	defer f.Close()
-	recs, skipped, err := guard.ReadAudit(f)
-	if err != nil {
-		return fail(exitError, fmt.Errorf("audit log %s: %w", path, err))
-	}
-	p, err := guard.LoadPolicyFile(s.Policy, "")
-	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
-	}
-	e, err := guard.NewEngine()
-	if err != nil {
-		return fail(exitError, err)
-	}
-	rep := guard.NewReplayReport(path, p.SHA256, guard.Replay(e, p, recs, s.Env, s.Home, s.Root), skipped)
-	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
-		if f == "json" {
-			return rep.WriteJSON(w)
-		}
-		return rep.WriteText(w, output.Painter{})
-	}); err != nil {
-		return fail(exitError, err)
-	}
-	if format == "json" {
-		err = rep.WriteJSON(c.App.Writer)
-	} else {
-		err = rep.WriteText(c.App.Writer, paint)
-	}
-	if err != nil {
-		return fail(exitError, err)
-	}
-	if rep.Changed > 0 {
-		return fail(exitFail, nil)
-	}
-	return nil
+	return sink.write(c, rep, rep.Changed > 0)
 }
 
 func guardTestCommand() *cli.Command {
@@ -392,61 +259,67 @@ Exit codes: 0 every case passed, 1 a case failed (or, with --coverage, a rule is
 }
 
 func runGuardTest(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, guardFormats); err != nil {
-		return fail(exitError, err)
-	}
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	paint, targets, err := reportOptions(c)
+	sink, err := newReportSink(c)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	s, err := guard.LoadSetup(c.String("policy"), os.LookupEnv)
+	rep, err := guard.TestCases(c.String("policy"), c.Args().First(), os.LookupEnv)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	file := c.Args().First()
-	data, err := os.ReadFile(file)
+	return sink.write(c, rep, rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0))
+}
+
+// guardReport is what the guard subcommands print.
+type guardReport interface {
+	WriteJSON(io.Writer) error
+	WriteText(io.Writer, output.Painter) error
+}
+
+// reportSink is where a guard subcommand prints its report: --format on
+// stdout, coloured per --color, and every --output target.
+type reportSink struct {
+	format  string
+	paint   output.Painter
+	targets []output.Target
+}
+
+// newReportSink reads --format, --color and --output, before the command
+// does anything, so a bad flag leaves no trace behind.
+func newReportSink(c *cli.Context) (*reportSink, error) {
+	format := c.String("format")
+	if err := output.CheckFormat(format, guardFormats); err != nil {
+		return nil, err
+	}
+	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
 	if err != nil {
-		return fail(exitError, fmt.Errorf("guard test file: %w", err))
+		return nil, err
 	}
-	cf, err := guard.LoadCases(file, data)
+	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
 	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid guard test file:\n%w", err))
+		return nil, err
 	}
-	policy := s.Policy
-	if cf.Policy != "" && c.String("policy") == "" {
-		policy = cf.Policy
-	}
-	p, err := guard.LoadPolicyFile(policy, "")
-	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid guard policy:\n%w", err))
-	}
-	e, err := guard.NewEngine()
-	if err != nil {
-		return fail(exitError, err)
-	}
-	results, cov := guard.RunCases(e, p, cf, s.Env, s.Home, s.Root)
-	rep := guard.NewCaseReport(file, policy, results, cov)
-	if err := output.WriteTargets(targets, func(f string, w io.Writer) error {
+	return &reportSink{format: format, paint: paint, targets: targets}, nil
+}
+
+// write prints rep and exits 1 when failed.
+func (s *reportSink) write(c *cli.Context, rep guardReport, failed bool) error {
+	write := func(f string, w io.Writer, paint output.Painter) error {
 		if f == "json" {
 			return rep.WriteJSON(w)
 		}
-		return rep.WriteText(w, output.Painter{})
-	}); err != nil {
+		return rep.WriteText(w, paint)
+	}
+	if err := output.WriteTargets(s.targets, func(f string, w io.Writer) error { return write(f, w, output.Painter{}) }); err != nil {
 		return fail(exitError, err)
 	}
-	if format == "json" {
-		err = rep.WriteJSON(c.App.Writer)
-	} else {
-		err = rep.WriteText(c.App.Writer, paint)
-	}
-	if err != nil {
+	if err := write(s.format, c.App.Writer, s.paint); err != nil {
 		return fail(exitError, err)
 	}
-	if rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0) {
+	if failed {
 		return fail(exitFail, nil)
 	}
 	return nil
