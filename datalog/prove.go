@@ -125,14 +125,22 @@ func (pv *prover) search(fact ast.Atom, depth int) (*Proof, error) {
 		// Most clauses are ruled out by their head or first premise;
 		// test that on a plain binding of the head's variables before
 		// paying for the engine's substitution.
-		if bind, ok := bindHead(clause.Head, fact); !ok || (bind != nil && !pv.mayHold(premises[0], bind)) {
+		bind, ok := bindHead(clause.Head, fact)
+		if !ok {
 			continue
 		}
-		subst, err := unionfind.UnifyTermsExtend(clause.Head.Args, fact.Args, unionfind.New())
-		if err != nil {
+		if bind == nil {
+			// A head with function terms: unify it the engine's way.
+			uf, err := unionfind.UnifyTermsExtend(clause.Head.Args, fact.Args, unionfind.New())
+			if err != nil {
+				continue
+			}
+			bind = fromUnionFind(binding{}, clause.Head, uf)
+		}
+		if len(premises) > 0 && !pv.mayHold(premises[0], bind) {
 			continue
 		}
-		sol, ok, err := pv.solve(premises, subst)
+		sol, ok, err := pv.solve(premises, bind)
 		if err != nil {
 			return nil, fmt.Errorf("prove %s: %w", fact, err)
 		}
@@ -179,8 +187,8 @@ func bindHead(head, fact ast.Atom) (binding, bool) {
 	}
 	bind := make(binding, 0, len(head.Args))
 	for i, arg := range head.Args {
-		c, ok := fact.Args[i].(ast.Constant)
-		if !ok {
+		c := fact.Args[i]
+		if _, ok := c.(ast.Constant); !ok {
 			return nil, true
 		}
 		switch h := arg.(type) {
@@ -212,16 +220,69 @@ type binding []bound
 
 type bound struct {
 	v ast.Variable
-	c ast.Constant
+	// c is the value, always an ast.Constant, kept as the interface value
+	// the fact holds: boxing a Constant anew allocates, and proofs read
+	// bindings millions of times.
+	c ast.BaseTerm
 }
 
-func (b binding) get(v ast.Variable) (ast.Constant, bool) {
+// Get implements ast.Subst: a variable's value, or nil when unbound.
+func (b binding) Get(v ast.Variable) ast.BaseTerm {
+	c, _ := b.get(v)
+	return c
+}
+
+// with returns b with v bound to c, leaving b itself unchanged: a search
+// tries several facts against the same bindings.
+func (b binding) with(v ast.Variable, c ast.BaseTerm) binding {
+	return append(b[:len(b):len(b)], bound{v, c})
+}
+
+// toUnionFind is b in the engine's substitution type, for the premises
+// the engine evaluates (built-ins, negations, equalities).
+func (b binding) toUnionFind() (unionfind.UnionFind, error) {
+	vars := make([]ast.Variable, len(b))
+	vals := make([]ast.BaseTerm, len(b))
+	for i, x := range b {
+		vars[i], vals[i] = x.v, x.c
+	}
+	return unionfind.InitVars(vars, vals)
+}
+
+// fromUnionFind adds to b the values uf gives the variables of t that b
+// leaves unbound.
+func fromUnionFind(b binding, t ast.Term, uf unionfind.UnionFind) binding {
+	vars := map[ast.Variable]bool{}
+	ast.AddVars(t, vars)
+	names := make([]ast.Variable, 0, len(vars))
+	for v := range vars {
+		names = append(names, v)
+	}
+	// Map order must not leak into the binding's order.
+	sort.Slice(names, func(i, j int) bool { return names[i].Symbol < names[j].Symbol })
+	for _, v := range names {
+		if _, done := b.get(v); done || v.Symbol == "_" {
+			continue
+		}
+		if c := uf.Get(v); isConstant(c) {
+			b = b.with(v, c)
+		}
+	}
+	return b
+}
+
+func (b binding) get(v ast.Variable) (ast.BaseTerm, bool) {
 	for _, x := range b {
 		if x.v == v {
 			return x.c, true
 		}
 	}
-	return ast.Constant{}, false
+	return nil, false
+}
+
+func isConstant(t ast.BaseTerm) bool {
+	_, ok := t.(ast.Constant)
+	return ok
 }
 
 // mayHold is a cheap test that rules a clause out before solving its
@@ -285,16 +346,19 @@ func nameWildcards(premises []ast.Term) []ast.Term {
 	return out
 }
 
-// solve finds the first substitution satisfying every premise in order,
-// skipping solutions that would make the proof circular.
-func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfind.UnionFind, bool, error) {
+// solve finds the first binding satisfying every premise in order,
+// skipping solutions that would make the proof circular. Bindings are
+// slices, not the engine's union-find: Mangle copies a whole union-find
+// map for every fact a premise matches, which made proofs cost nearly as
+// much as evaluating the program.
+func (pv *prover) solve(premises []ast.Term, bind binding) (binding, bool, error) {
 	if len(premises) == 0 {
-		return subst, true, nil
+		return bind, true, nil
 	}
 	if pv.budget--; pv.budget < 0 {
-		return subst, false, fmt.Errorf("proof search gave up after %d steps", maxProofSteps)
+		return bind, false, fmt.Errorf("proof search gave up after %d steps", maxProofSteps)
 	}
-	if i := boundFirst(premises, subst); i > 0 {
+	if i := boundFirst(premises, bind); i > 0 {
 		// Solve a premise the bindings so far narrow down first: a
 		// clause written for bottom-up evaluation may start with a
 		// relation it scans whole (cedge in fd_cimp), which top-down
@@ -306,49 +370,139 @@ func (pv *prover) solve(premises []ast.Term, subst unionfind.UnionFind) (unionfi
 		reordered = append(reordered, premises[:i]...)
 		premises = append(reordered, premises[i+1:]...)
 	}
-	sols, err := pv.q.EvalPremise(premises[0], subst)
+	sols, keys, err := pv.solutions(premises[0], bind)
 	if err != nil {
-		return subst, false, err
-	}
-	// The engine returns solutions in its store's map order; try them in
-	// the order of the facts they match, so the same inputs always give
-	// the same proof.
-	if len(sols) > 1 {
-		keys := make([]string, len(sols))
-		for i, s := range sols {
-			keys[i] = premises[0].ApplySubst(s).String()
-		}
-		idx := make([]int, len(sols))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-		ordered := make([]unionfind.UnionFind, len(sols))
-		for i, j := range idx {
-			ordered[i] = sols[j]
-		}
-		sols = ordered
+		return bind, false, err
 	}
 	a, derived := premises[0].(ast.Atom)
 	derived = derived && len(pv.r.rules[a.Predicate]) > 0
-	for _, s := range sols {
-		if derived {
-			if g, ok := a.ApplySubst(s).(ast.Atom); ok && pv.onPath[g.String()] {
-				pv.pathSkips++
-				continue
-			}
+	for i, s := range sols {
+		if derived && pv.onPath[keys[i]] {
+			pv.pathSkips++
+			continue
 		}
 		if out, ok, err := pv.solve(premises[1:], s); err != nil || ok {
 			return out, ok, err
 		}
 	}
-	return subst, false, nil
+	return bind, false, nil
+}
+
+// solutions returns the bindings under which prem holds, extending bind,
+// in the order of the ground premises' texts, so that the same inputs
+// always give the same proof. keys holds those texts when there is more
+// than one solution or prem is a derived atom (whose text the caller
+// checks against the proof's path), else nil.
+func (pv *prover) solutions(prem ast.Term, bind binding) (sols []binding, keys []string, err error) {
+	a, isAtom := prem.(ast.Atom)
+	derived := isAtom && len(pv.r.rules[a.Predicate]) > 0
+	if isAtom && pv.stored(a) {
+		// A relation in the store: match its facts directly. A
+		// fact's text is the ground premise it solves.
+		probe := make([]ast.BaseTerm, len(a.Args))
+		for i, arg := range a.Args {
+			probe[i] = arg.ApplySubstBase(bind)
+		}
+		var facts []ast.Atom
+		err := pv.r.store.GetFacts(ast.Atom{Predicate: a.Predicate, Args: probe}, func(f ast.Atom) error {
+			if s, ok := matchFact(bind, probe, f); ok {
+				sols = append(sols, s)
+				facts = append(facts, f)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(sols) > 1 || derived {
+			keys = make([]string, len(sols))
+			for i, f := range facts {
+				keys[i] = f.String()
+			}
+		}
+	} else {
+		uf, err := bind.toUnionFind()
+		if err != nil {
+			return nil, nil, err
+		}
+		ufs, err := pv.q.EvalPremise(prem, uf)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, uf := range ufs {
+			sols = append(sols, fromUnionFind(bind, prem, uf))
+		}
+		if len(sols) > 1 || derived {
+			keys = make([]string, len(sols))
+			for i, s := range sols {
+				keys[i] = prem.ApplySubst(s).String()
+			}
+		}
+	}
+	if len(sols) > 1 {
+		idx := make([]int, len(sols))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(x, y int) bool { return keys[idx[x]] < keys[idx[y]] })
+		sorted, sortedKeys := make([]binding, len(sols)), make([]string, len(sols))
+		for i, j := range idx {
+			sorted[i], sortedKeys[i] = sols[j], keys[j]
+		}
+		sols, keys = sorted, sortedKeys
+	}
+	return sols, keys, nil
+}
+
+// stored reports whether a is read from the store as it is: an atom of a
+// relation that is not a built-in or deferred, whose arguments are
+// variables and constants (no function applications to evaluate).
+func (pv *prover) stored(a ast.Atom) bool {
+	if a.Predicate.IsBuiltin() {
+		return false
+	}
+	if decl := pv.q.PredToDecl[a.Predicate]; decl != nil && decl.DeferredPredicate() {
+		return false
+	}
+	for _, arg := range a.Args {
+		switch arg.(type) {
+		case ast.Variable, ast.Constant:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// matchFact binds the variables of probe (a premise with bind applied) to
+// the fact's values. It fails when a variable the premise repeats would
+// take two values, as unification would.
+func matchFact(bind binding, probe []ast.BaseTerm, f ast.Atom) (binding, bool) {
+	out := bind
+	for i, arg := range probe {
+		v, ok := arg.(ast.Variable)
+		if !ok || v.Symbol == "_" {
+			continue
+		}
+		c := f.Args[i]
+		if !isConstant(c) {
+			return nil, false
+		}
+		if prev, seen := out.get(v); seen {
+			if !prev.Equals(c) {
+				return nil, false
+			}
+			continue
+		}
+		out = out.with(v, c)
+	}
+	return out, true
 }
 
 // boundFirst returns the index of the premise solve should take first:
 // 0, unless the first premise is a positive atom with no argument bound by
 // subst and a later positive atom has one, whose index it returns.
-func boundFirst(premises []ast.Term, subst unionfind.UnionFind) int {
+func boundFirst(premises []ast.Term, subst binding) int {
 	bound := func(t ast.Term) (positive, some bool) {
 		a, ok := t.(ast.Atom)
 		if !ok || strings.HasPrefix(a.Predicate.Symbol, ":") {
@@ -359,7 +513,7 @@ func boundFirst(premises []ast.Term, subst unionfind.UnionFind) int {
 			case ast.Constant:
 				return true, true
 			case ast.Variable:
-				if _, ok := subst.Get(x).(ast.Constant); ok {
+				if _, ok := subst.get(x); ok {
 					return true, true
 				}
 			}
@@ -377,7 +531,7 @@ func boundFirst(premises []ast.Term, subst unionfind.UnionFind) int {
 	return 0
 }
 
-func (pv *prover) literal(prem ast.Term, sol unionfind.UnionFind, depth int) (Literal, error) {
+func (pv *prover) literal(prem ast.Term, sol binding, depth int) (Literal, error) {
 	ground := prem.ApplySubst(sol)
 	lit := Literal{Text: ground.String()}
 	switch g := ground.(type) {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/factstore"
+	"github.com/google/mangle/unionfind"
 )
 
 func atom(pred string, args ...ast.BaseTerm) ast.Atom {
@@ -199,5 +200,67 @@ func TestBindHead(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// matchFact binds a premise's variables to a fact's values as unifying
+// them would, and leaves the bindings it started from unchanged.
+func TestMatchFact(t *testing.T) {
+	x, y := ast.Variable{Symbol: "X"}, ast.Variable{Symbol: "Y"}
+	one, two := ast.BaseTerm(ast.Number(1)), ast.BaseTerm(ast.Number(2))
+	tests := []struct {
+		name  string
+		start binding
+		probe []ast.BaseTerm
+		fact  ast.Atom
+		ok    bool
+		want  binding
+	}{
+		{"binds free variables", nil, []ast.BaseTerm{x, y}, atom("p", ast.Number(1), ast.Number(2)), true, binding{{x, one}, {y, two}}},
+		{"keeps earlier bindings", binding{{y, two}}, []ast.BaseTerm{x, ast.Number(2)}, atom("p", ast.Number(1), ast.Number(2)), true, binding{{y, two}, {x, one}}},
+		{"repeated variable, same value", nil, []ast.BaseTerm{x, x}, atom("p", ast.Number(1), ast.Number(1)), true, binding{{x, one}}},
+		{"repeated variable, two values", nil, []ast.BaseTerm{x, x}, atom("p", ast.Number(1), ast.Number(2)), false, nil},
+		{"constants only", nil, []ast.BaseTerm{ast.Number(1)}, atom("p", ast.Number(1)), true, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := append(binding(nil), tc.start...)
+			got, ok := matchFact(tc.start, tc.probe, tc.fact)
+			if ok != tc.ok {
+				t.Fatalf("matchFact ok = %v, want %v", ok, tc.ok)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("matchFact = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i].v != tc.want[i].v || !got[i].c.Equals(tc.want[i].c) {
+					t.Errorf("binding %d = %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+			if len(tc.start) != len(start) {
+				t.Errorf("the starting binding changed: %v, was %v", tc.start, start)
+			}
+		})
+	}
+}
+
+// fromUnionFind reads back what the engine bound, ignores what it did not
+// bind to a constant, and keeps what was bound before.
+func TestFromUnionFind(t *testing.T) {
+	x, y, z := ast.Variable{Symbol: "X"}, ast.Variable{Symbol: "Y"}, ast.Variable{Symbol: "Z"}
+	uf, err := unionfind.UnifyTerms([]ast.BaseTerm{x, y}, []ast.BaseTerm{ast.Number(1), z})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := binding{{ast.Variable{Symbol: "W"}, ast.BaseTerm(ast.Number(9))}}
+	got := fromUnionFind(start, ast.Eq{Left: x, Right: y}, uf)
+	if len(got) != 2 || got[1].v != x || !got[1].c.Equals(ast.Number(1)) {
+		t.Errorf("fromUnionFind = %v, want W=9 and X=1 (Y is bound to a variable, not a value)", got)
+	}
+	if _, ok := got.Get(y).(ast.Constant); ok {
+		t.Errorf("Y bound to %v", got.Get(y))
+	}
+	if got.Get(z) != nil {
+		t.Errorf("Get of an unbound variable = %v, want nil", got.Get(z))
 	}
 }
