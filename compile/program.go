@@ -362,48 +362,48 @@ func (u *use) want(v gjson.Result) {
 	u.wantedTypes[ei.typ.index()] = true
 }
 
+// add marks what a rule reads of a claim, per its descriptor; ch holds
+// the value a ReadsValue or ReadsMembers rule wants.
+func (u use) add(r rulespec.Reads, ch *rulespec.Check) use {
+	if r&rulespec.ReadsKey != 0 {
+		u.key = true
+	}
+	if r&rulespec.ReadsElems != 0 {
+		u.allElems = true
+	}
+	if r&rulespec.ReadsStrings != 0 {
+		u.strs = true
+	}
+	if r&rulespec.ReadsValue != 0 && ch.Value != nil {
+		u.want(*ch.Value)
+	}
+	if r&rulespec.ReadsMembers != 0 && ch.Value != nil {
+		ch.Value.ForEach(func(_, m gjson.Result) bool {
+			u.want(m)
+			return true
+		})
+	}
+	return u
+}
+
 func usesOf(rs *rulespec.Rulespec) map[string]use {
 	uses := make(map[string]use)
 	mark := func(ch *rulespec.Check) {
 		if ch == nil {
 			return
 		}
-		u := uses[ch.Claim]
-		switch {
-		case ch.ValueFrom != "" && ch.Rule == rulespec.Contains:
-			// The value is another claim's: any element may be the one.
-			u.allElems = true
-		case ch.Rule == rulespec.Contains, ch.Rule == rulespec.NotContains:
-			u.want(*ch.Value)
-		case ch.Rule == rulespec.AnyOf:
-			u.allElems, u.key = true, true
-		case ch.Rule == rulespec.NoneOf:
-			u.key = true
-			ch.Value.ForEach(func(_, m gjson.Result) bool {
-				u.want(m)
-				return true
-			})
-		case ch.Rule == rulespec.Equals:
-			u.key = true
-		case ch.Rule == rulespec.Matches, ch.Rule == rulespec.FileExists, ch.Rule == rulespec.NoFileExists:
-			u.strs = true
-		case ch.Rule.SetRule():
-			u.allElems = true
+		t, _ := ch.Rule.Type()
+		reads := t.Reads
+		if ch.ValueFrom != "" {
+			reads = t.ReadsFrom
 		}
-		uses[ch.Claim] = u
+		uses[ch.Claim] = uses[ch.Claim].add(reads, ch)
 		if ch.ValueFrom == "" {
 			return
 		}
 		// The value claim is read the way a literal value would be: whole
 		// (equals, contains) or element by element (lists and sets).
-		v := uses[ch.ValueFrom]
-		switch ch.Rule {
-		case rulespec.Equals, rulespec.Contains:
-			v.key = true
-		case rulespec.AnyOf, rulespec.SubsetOf, rulespec.SupersetOf, rulespec.SameSet:
-			v.allElems = true
-		}
-		uses[ch.ValueFrom] = v
+		uses[ch.ValueFrom] = uses[ch.ValueFrom].add(t.ValueClaimReads, ch)
 	}
 	for i := range rs.Predicates {
 		mark(&rs.Predicates[i].Check)
@@ -423,7 +423,7 @@ func (c *compiler) rankNumbers(rs *rulespec.Rulespec) {
 		}
 	}
 	add := func(ch *rulespec.Check) {
-		if ch != nil && ch.Value != nil && (ch.Rule == rulespec.GreaterThan || ch.Rule == rulespec.LessThan) {
+		if ch != nil && ch.Value != nil && ch.Rule.Value() == rulespec.NumberValue {
 			all = append(all, parseNumber(ch.Value.Raw))
 		}
 	}

@@ -228,38 +228,44 @@ func diagnose(c rulespec.Check, ch string, cv compile.ClaimValue, res *datalog.R
 		// claims' values, and there is no literal to hint about.
 		return out
 	}
-	switch c.Rule {
-	case rulespec.Equals:
+	t, _ := c.Rule.Type()
+	switch t.Hint {
+	case rulespec.HintType:
 		if hint := typeHint(*c.Value, found); hint != "" {
 			out = append(out, hint)
 		}
-	case rulespec.Contains, rulespec.NotContains, rulespec.AnyOf:
-		if found.IsArray() {
-			for _, e := range found.Array() {
-				if c.Rule == rulespec.AnyOf {
-					for _, m := range c.Value.Array() {
-						if hint := typeHint(m, e); hint != "" {
-							out = append(out, "element: "+hint)
-						}
-					}
-				} else if hint := typeHint(*c.Value, e); hint != "" {
-					out = append(out, "element: "+hint)
-				}
-			}
-		} else if c.Rule == rulespec.AnyOf {
-			for _, m := range c.Value.Array() {
-				if hint := typeHint(m, found); hint != "" {
-					out = append(out, hint)
-				}
+	case rulespec.HintElementType:
+		if !found.IsArray() {
+			break
+		}
+		for _, e := range found.Array() {
+			if hint := typeHint(*c.Value, e); hint != "" {
+				out = append(out, "element: "+hint)
 			}
 		}
-	case rulespec.GreaterThan, rulespec.LessThan:
+	case rulespec.HintMemberType:
+		if found.IsArray() {
+			for _, e := range found.Array() {
+				for _, m := range c.Value.Array() {
+					if hint := typeHint(m, e); hint != "" {
+						out = append(out, "element: "+hint)
+					}
+				}
+			}
+			break
+		}
+		for _, m := range c.Value.Array() {
+			if hint := typeHint(m, found); hint != "" {
+				out = append(out, hint)
+			}
+		}
+	case rulespec.HintQuotedNumber:
 		if found.Type == gjson.String {
 			if _, err := strconv.ParseFloat(found.Str, 64); err == nil {
 				out = append(out, fmt.Sprintf("found string %s, a number in quotes; %s compares numbers, so write it unquoted in the envelope", found.Raw, c.Rule))
 			}
 		}
-	case rulespec.Matches:
+	case rulespec.HintRegexMisses:
 		misses := query(res, "regex_miss", ast.String(ch), ast.Variable{Symbol: "_"})
 		for i, m := range misses {
 			if i == 5 {

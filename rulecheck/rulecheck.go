@@ -151,9 +151,6 @@ func (c *checker) perPredicate() {
 		if p.When != nil {
 			w := *p.When
 			c.single(p, w, w.Pos, "its when condition ")
-			if w.Rule == rulespec.AnyOf && w.Value != nil && len(w.Value.Array()) == 0 {
-				c.predWarn(p, w.Pos, AlwaysSkipped, "its when condition is any_of [], which holds only for an empty array, so the predicate is almost always skipped")
-			}
 			if w.Claim == p.Claim {
 				c.ownClaimCondition(p)
 			}
@@ -174,20 +171,20 @@ func (c *checker) single(p rulespec.Predicate, ch rulespec.Check, at rulespec.Po
 		return
 	}
 	c.repoTypes(p, ch, at, what)
-	switch ch.Rule {
-	case rulespec.NoneOf:
-		if len(ch.Value.Array()) == 0 {
-			code, msg := NeverFails, "none_of [] forbids nothing, so it can never fail"
-			if what != "" {
-				code, msg = NeverFails, "its when condition is none_of [], which always holds; remove the condition"
-			}
-			c.predWarn(p, at, code, "%s", msg)
+	t, _ := ch.Rule.Type()
+	empty := ch.Value != nil && ch.Value.IsArray() && len(ch.Value.Array()) == 0
+	switch {
+	case t.Warn == rulespec.WarnEmptyNeverFails && empty:
+		code, msg := NeverFails, fmt.Sprintf("%s [] forbids nothing, so it can never fail", ch.Rule)
+		if what != "" {
+			msg = fmt.Sprintf("its when condition is %s [], which always holds; remove the condition", ch.Rule)
 		}
-	case rulespec.AnyOf:
-		if len(ch.Value.Array()) == 0 && what == "" {
-			c.predWarn(p, at, NeverPasses, "any_of [] allows nothing, so it can never pass (except, vacuously, on an empty array)")
-		}
-	case rulespec.Matches:
+		c.predWarn(p, at, code, "%s", msg)
+	case t.Warn == rulespec.WarnEmptyNeverPasses && empty && what == "":
+		c.predWarn(p, at, NeverPasses, "%s [] allows nothing, so it can never pass (except, vacuously, on an empty array)", ch.Rule)
+	case t.Warn == rulespec.WarnEmptyNeverPasses && empty:
+		c.predWarn(p, at, AlwaysSkipped, "its when condition is %s [], which holds only for an empty array, so the predicate is almost always skipped", ch.Rule)
+	case t.Warn == rulespec.WarnUnanchored:
 		pat := ch.Value.Str
 		if !strings.HasPrefix(pat, "^") && !strings.HasPrefix(pat, `\A`) && !strings.HasSuffix(pat, "$") && !strings.HasSuffix(pat, `\z`) {
 			c.predWarn(p, at, Unanchored, "%spattern %s is unanchored, so it matches anywhere in the string; if the whole value must match, anchor it as in %q", what, ch.Value.Raw, "^"+pat+"$")

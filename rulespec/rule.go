@@ -30,27 +30,17 @@ const (
 	SameSet    Rule = "same_set"
 )
 
-// valueFromRules are the rules that may take their value from another
-// claim (value_from:). The negative rules (not_contains, none_of) are
-// left out on purpose: a value claim that is absent would give them
-// nothing to find, and they would pass; every rule listed here fails
-// without a value.
-var valueFromRules = map[Rule]bool{
-	Equals: true, Contains: true, AnyOf: true, GreaterThan: true, LessThan: true,
-	SubsetOf: true, SupersetOf: true, SameSet: true,
-}
-
 // ValueFromOK reports whether r may compare with another claim's value
 // (value_from:) instead of a literal.
-func (r Rule) ValueFromOK() bool { return valueFromRules[r] }
+func (r Rule) ValueFromOK() bool { return typeOf(r).ValueFrom }
 
 // ValueFromRules lists the rules that accept value_from, in a stable
 // order.
 func ValueFromRules() []Rule {
 	var out []Rule
-	for _, r := range Rules() {
-		if valueFromRules[r] {
-			out = append(out, r)
+	for _, t := range Types() {
+		if t.ValueFrom {
+			out = append(out, t.Name)
 		}
 	}
 	return out
@@ -58,7 +48,7 @@ func ValueFromRules() []Rule {
 
 // SetRule reports whether r compares the claim's elements as a set with
 // the value's (subset_of, superset_of, same_set).
-func (r Rule) SetRule() bool { return r == SubsetOf || r == SupersetOf || r == SameSet }
+func (r Rule) SetRule() bool { return typeOf(r).Set }
 
 // ValueKind says what a rule expects in its `value:` field.
 type ValueKind int

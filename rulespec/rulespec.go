@@ -494,7 +494,7 @@ func (l *loader) valueFrom(v, vf *yaml.Node, c *Check, claims map[string]bool, w
 		return false
 	}
 	if !c.Rule.ValueFromOK() {
-		names := make([]string, 0, len(valueFromRules))
+		var names []string
 		for _, r := range ValueFromRules() {
 			names = append(names, string(r))
 		}

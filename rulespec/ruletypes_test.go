@@ -63,6 +63,49 @@ func TestRuleTypeTable(t *testing.T) {
 	}
 }
 
+// TestRuleTypeBehaviour: every descriptor says how explain diagnoses,
+// `vouch check` warns about and verify reports the rule, and its fields
+// agree with each other, so no package falls back silently on a rule
+// type it was not told about.
+func TestRuleTypeBehaviour(t *testing.T) {
+	for _, typ := range Types() {
+		r := typ.Name
+		if typ.Hint == 0 {
+			t.Errorf("%s: no Hint (use NoHint when explain has nothing to add)", r)
+		}
+		if typ.Warn == 0 {
+			t.Errorf("%s: no Warn (use NoWarn when no value is suspicious)", r)
+		}
+		if typ.Report == 0 {
+			t.Errorf("%s: no Report", r)
+		}
+		if bounded := typ.Report == ReportOrder || typ.Report == ReportLength; bounded != (typ.Bound != Unbounded) {
+			t.Errorf("%s: Report %d with Bound %d; order and length reports need a bound, others none", r, typ.Report, typ.Bound)
+		}
+		if typ.Evidence != (typ.Report == ReportEvidence) {
+			t.Errorf("%s: Evidence %v but Report %d", r, typ.Evidence, typ.Report)
+		}
+		if typ.Set != (typ.Report == ReportSet) {
+			t.Errorf("%s: Set %v but Report %d", r, typ.Set, typ.Report)
+		}
+		if typ.ValueFrom && typ.Value == NoValue {
+			t.Errorf("%s takes no value, so it cannot take value_from", r)
+		}
+		if typ.ValueFrom && typ.Negative {
+			t.Errorf("%s is negative: with an absent value claim it would pass, so it must not take value_from", r)
+		}
+		if !typ.ValueFrom && (typ.ReadsFrom != 0 || typ.ValueClaimReads != 0) {
+			t.Errorf("%s refuses value_from but says what it reads with one", r)
+		}
+		if typ.ValueFrom && typ.ReadsFrom&(ReadsValue|ReadsMembers) != 0 {
+			t.Errorf("%s reads a literal value it does not have when the value comes from a claim", r)
+		}
+		if (typ.Reads&(ReadsValue|ReadsMembers) != 0) && typ.Value == NoValue {
+			t.Errorf("%s reads a value it does not take", r)
+		}
+	}
+}
+
 func TestPhrase(t *testing.T) {
 	typ, _ := Contains.Type()
 	got := Phrase(typ.Must, "caps", `"x"`)

@@ -293,8 +293,9 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 		}
 		want = p.ValueFrom + " " + want
 	}
-	switch p.Rule {
-	case rulespec.SubsetOf, rulespec.SupersetOf, rulespec.SameSet:
+	t, _ := p.Rule.Type()
+	switch t.Report {
+	case rulespec.ReportSet:
 		if typeWord(found) != "array" {
 			return fmt.Sprintf("%s compares arrays as sets, found %s", p.Rule, found)
 		}
@@ -309,46 +310,42 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 			parts = append(parts, fmt.Sprintf("members of %s missing from %s: %s", want, p.Claim, listOf(elements(missing))))
 		}
 		return strings.Join(parts, "; ")
-	case rulespec.NotExists:
+	case rulespec.ReportAbsence:
 		return "expected no value, found " + found
-	case rulespec.Equals:
+	case rulespec.ReportEquality:
 		exp := describeValue(pr.Value)
 		if typeWord(exp) != typeWord(found) {
 			return fmt.Sprintf("expected %s, found %s; types must match exactly", exp, found)
 		}
 		return fmt.Sprintf("expected %s, found %s", exp, found)
-	case rulespec.Contains, rulespec.NotContains:
+	case rulespec.ReportContainment:
 		if has("mismatch", ch) {
 			return fmt.Sprintf("%s compares an array with an element or a string with a substring; found %s and value %s", p.Rule, found, describeValue(pr.Value))
 		}
-		if p.Rule == rulespec.Contains {
-			return fmt.Sprintf("%s not found in %s", want, found)
+		if t.Negative {
+			return fmt.Sprintf("%s found in %s", want, found)
 		}
-		return fmt.Sprintf("%s found in %s", want, found)
-	case rulespec.AnyOf:
+		return fmt.Sprintf("%s not found in %s", want, found)
+	case rulespec.ReportMembership:
 		if strays := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "stray", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(strays) > 0 {
 			return fmt.Sprintf("elements not in %s: %s", want, listOf(elements(strays)))
 		}
 		return fmt.Sprintf("%s is not one of %s", found, want)
-	case rulespec.NoneOf:
+	case rulespec.ReportExclusion:
 		if hits := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{ch, v, v}}); len(hits) > 0 {
 			return fmt.Sprintf("forbidden elements present: %s", listOf(elements(hits)))
 		}
 		return fmt.Sprintf("%s is one of the forbidden values %s", found, want)
-	case rulespec.GreaterThan, rulespec.LessThan:
-		word := "greater"
-		if p.Rule == rulespec.LessThan {
-			word = "less"
+	case rulespec.ReportOrder:
+		word, extreme := "greater", "elem_min"
+		if t.Bound == rulespec.Upper {
+			word, extreme = "less", "elem_max"
 		}
 		if typeWord(found) == "array" {
 			if has("non_number_elem", ast.String(p.Claim)) {
 				return fmt.Sprintf("%s needs every element to be a number; found %s", p.Rule, found)
 			}
-			pred := "elem_min"
-			if p.Rule == rulespec.LessThan {
-				pred = "elem_max"
-			}
-			ext := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: 3}, Args: []ast.BaseTerm{ast.String(p.Claim), v, v}})
+			ext := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: extreme, Arity: 3}, Args: []ast.BaseTerm{ast.String(p.Claim), v, v}})
 			if len(ext) == 1 {
 				return fmt.Sprintf("element %s is not %s than %s", strArg(ext[0], 1), word, want)
 			}
@@ -357,22 +354,22 @@ func message(p rulespec.Predicate, pr PredicateReport, claims map[string]compile
 			return fmt.Sprintf("%s needs a number or an array of numbers, found %s", p.Rule, found)
 		}
 		return fmt.Sprintf("%s is not %s than %s", strings.TrimPrefix(found, "number "), word, want)
-	case rulespec.MinLength, rulespec.MaxLength:
+	case rulespec.ReportLength:
 		switch typeWord(found) {
 		case "string", "array", "mapping":
 			n := int64(0)
 			if ls := res.Query(ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{ast.String(p.Claim), v}}); len(ls) == 1 {
 				n, _ = intArg(ls[0], 1)
 			}
-			if p.Rule == rulespec.MinLength {
+			if t.Bound == rulespec.Lower {
 				return fmt.Sprintf("length %d is less than %s (%s)", n, want, found)
 			}
 			return fmt.Sprintf("length %d is more than %s (%s)", n, want, found)
 		}
 		return fmt.Sprintf("%s measures strings, arrays and mappings, found %s", p.Rule, found)
-	case rulespec.FileExists, rulespec.NoFileExists:
+	case rulespec.ReportEvidence:
 		return evidenceMessage(p, found, ch, res)
-	case rulespec.Matches:
+	case rulespec.ReportPattern:
 		if typeWord(found) == "array" {
 			if has("non_string_elem", ast.String(p.Claim)) {
 				return fmt.Sprintf("matches needs every element to be a string; found %s", found)
@@ -457,13 +454,17 @@ func evidenceMessage(p rulespec.Predicate, found string, ch ast.Constant, res *d
 	if (w != "string" && w != "array") || (w == "array" && len(query("non_string_elem", ast.String(p.Claim))) > 0) {
 		return fmt.Sprintf("%s needs a path string or an array of path strings, found %s", p.Rule, found)
 	}
+	// A negative evidence rule (no_file_exists) fails on the files that
+	// exist; a positive one on those that do not.
+	t, _ := p.Rule.Type()
+	negative := t.Negative
 	why := func(ref string) string {
 		r := ast.String(ref)
 		if inv := query("ref_invalid", r, v); len(inv) == 1 {
 			return strArg(inv[0], 1)
 		}
 		// For absence the lines cited do not matter: the file is there.
-		if p.Rule == rulespec.NoFileExists && len(query("ref_exists", r, v)) == 1 {
+		if negative && len(query("ref_exists", r, v)) == 1 {
 			return "exists"
 		}
 		rng := query("ref_range", r, v, v)
@@ -485,7 +486,7 @@ func evidenceMessage(p rulespec.Predicate, found string, ch ast.Constant, res *d
 	}
 	var refs []string
 	var head string
-	if p.Rule == rulespec.FileExists {
+	if !negative {
 		head = "cited paths not found"
 		refs = sortedStrings(query("not_found", ch, v), 1)
 	} else {
