@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,7 +55,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache when evaluating the architecture rules"},
 			baseFlag(),
 			maxCitationsFlag(), maxEvidenceBytesFlag(),
-			&cli.DurationFlag{Name: "timeout", Value: defaultGateTimeout, Usage: "fail closed (exit 2; a block for claude-hook) when the gate has not answered within `DURATION`; 0 disables"},
+			&cli.DurationFlag{Name: "timeout", Value: gate.DefaultTimeout, Usage: "fail closed (exit 2; a block for claude-hook) when the gate has not answered within `DURATION`; 0 disables"},
 		},
 		Action: runGate,
 	}
@@ -106,13 +105,14 @@ func runGate(c *cli.Context) error {
 	}
 	stopActive := false
 	if format == "claude-hook" {
-		stopActive = stopHookActive(c.App.Reader)
+		stopActive = gate.StopHookActive(c.App.Reader)
 	}
-	ctx, dl, cancel := armDeadline(c.Context, c.Duration("timeout"), format == "claude-hook", c.App.Writer, c.App.ErrWriter)
+	ctx, dl, cancel := gate.ArmDeadline(c.Context, c.Duration("timeout"), gate.DeadlineOptions{
+		ClaudeHook: format == "claude-hook", Stdout: c.App.Writer, Stderr: c.App.ErrWriter})
 	defer cancel()
 	g, runErr := gate.Run(ctx, opts)
 	meter.Done()
-	if !dl.answer() {
+	if !dl.Answer() {
 		select {} // the watchdog has answered and is exiting the process
 	}
 	if stopActive && g.Verdict != "pass" {
@@ -175,23 +175,4 @@ func maxCitationsFlag() cli.Flag {
 func maxEvidenceBytesFlag() cli.Flag {
 	return &cli.Int64Flag{Name: "max-evidence-bytes", Value: evidence.DefaultMaxHashBytes,
 		Usage: "refuse (exit 2) when the cited files hold more than `N` bytes to hash (each file once)"}
-}
-
-// stopHookActive reads a Claude Code Stop hook event from r and reports
-// its stop_hook_active field. Anything else (a terminal, no input, not
-// JSON) is false: the gate then blocks as usual.
-func stopHookActive(r io.Reader) bool {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice != 0 {
-			return false
-		}
-	}
-	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
-	if err != nil {
-		return false
-	}
-	var ev struct {
-		StopHookActive bool `json:"stop_hook_active"`
-	}
-	return json.Unmarshal(data, &ev) == nil && ev.StopHookActive
 }

@@ -1,0 +1,78 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The watchdog answers in the caller's protocol once the deadline and its
+// grace pass, and stays silent once the gate has answered.
+func TestArmDeadline(t *testing.T) {
+	tests := []struct {
+		name         string
+		claude       bool
+		answer       bool
+		exit         int
+		stdout, errs string
+	}{
+		{name: "claude hook blocks", claude: true, exit: 0, stdout: `"decision":"block"`},
+		{name: "plain fails with exit 2", exit: 2, errs: "failing closed"},
+		{name: "silent after the answer", answer: true, exit: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			exited := make(chan int, 1)
+			ctx, dl, cancel := ArmDeadline(context.Background(), time.Millisecond, DeadlineOptions{
+				ClaudeHook: tt.claude, Stdout: &stdout, Stderr: &stderr, Exit: func(c int) { exited <- c }, Grace: time.Millisecond,
+			})
+			defer cancel()
+			if tt.answer && !dl.Answer() {
+				t.Fatal("Answer = false before the watchdog fired")
+			}
+			<-ctx.Done()
+			// An answered gate is given a short while to prove the
+			// watchdog silent; an unanswered one as long as a loaded
+			// machine may need to fire a timer.
+			wait := 10 * time.Second
+			if tt.answer {
+				wait = 300 * time.Millisecond
+			}
+			got := -1
+			select {
+			case got = <-exited:
+			case <-time.After(wait):
+			}
+			if got != tt.exit {
+				t.Fatalf("exit %d, want %d", got, tt.exit)
+			}
+			if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.errs) {
+				t.Errorf("stdout %q, stderr %q; want %q and %q", stdout.String(), stderr.String(), tt.stdout, tt.errs)
+			}
+			if got >= 0 && dl.Answer() {
+				t.Error("Answer = true after the watchdog answered")
+			}
+		})
+	}
+}
+
+func TestStopHookActive(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{`{"hook_event_name":"Stop","stop_hook_active":true}`, true},
+		{`{"hook_event_name":"Stop","stop_hook_active":false}`, false},
+		{`{"stop_hook_active":"true"}`, false},
+		{`not json`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := StopHookActive(strings.NewReader(tt.in)); got != tt.want {
+			t.Errorf("StopHookActive(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
