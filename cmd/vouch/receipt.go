@@ -9,7 +9,6 @@ import (
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
-	"github.com/vouch-dev/vouch/verify"
 )
 
 func receiptCommand() *cli.Command {
@@ -64,54 +63,25 @@ func runReceiptVerify(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	opts := receipt.Options{
-		RequireSigned:    c.Bool("require-signed"),
-		AllowObserved:    c.Bool("allow-observed"),
-		AllowUnchecked:   c.Bool("allow-unchecked"),
-		MaxEvidenceBytes: c.Int64("max-evidence-bytes"),
-		// The files the gate would use here: flags, else vouch.yaml's.
-		CheckConfig: true,
-		Config:      cfg.File,
-		// Evidence is rehashed under the root the gate would use here,
-		// and what vouch.yaml asks for must have been run.
-		Root:         cfg.Root,
-		Architecture: cfg.Architecture != nil,
-		Strict:       cfg.Strict,
-		ArchStrict:   cfg.Architecture != nil && cfg.Architecture.Strict,
-		WorkDigest: func(base, env, dir string) (string, error) {
-			st, err := gate.WorkState(c.Context, gate.StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base",
-				Envelope: env, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: dir})
-			return st.Digest, err
-		},
-	}
-	// The files to compare come from flags, else vouch.yaml, else the
-	// defaults: never from the receipt, which may be hostile.
-	opts.Rulespec = pick(c.String("rulespec"), cfg.Rulespec)
-	opts.Envelope = pick(c.String("envelope"), cfg.Envelope)
-	path := c.Args().First()
-	if path == "" {
-		path = receipt.DefaultPath(cfg.Out, pick(c.String("envelope"), cfg.Envelope))
-	}
-	if opts.Key, err = receipt.LoadKey(c.String("key-file"), os.Getenv("VOUCH_KEY")); err != nil {
-		return fail(exitError, err)
-	}
-	r, probs, err := receipt.Verify(path, opts)
+	chk, err := gate.VerifyReceipt(c.Context, gate.ReceiptRequest{
+		Path: c.Args().First(), Root: c.String("root"), RootSet: c.IsSet("root"),
+		Rulespec: c.String("rulespec"), Envelope: c.String("envelope"),
+		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
+		RequireSigned: c.Bool("require-signed"), AllowObserved: c.Bool("allow-observed"),
+		AllowUnchecked: c.Bool("allow-unchecked"), MaxEvidenceBytes: c.Int64("max-evidence-bytes"),
+	})
 	if err != nil {
 		// A garbled or unreadable receipt, a signed one without a key:
 		// nothing could be checked.
 		return fail(exitError, err)
 	}
-	if len(probs) > 0 {
-		if err := receipt.WriteProblems(c.App.Writer, probs, paint); err != nil {
+	if len(chk.Problems) > 0 {
+		if err := receipt.WriteProblems(c.App.Writer, chk.Problems, paint); err != nil {
 			return fail(exitError, err)
 		}
-		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", path, output.Count(len(probs), "problem")))
+		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", chk.Path, output.Count(len(chk.Problems), "problem")))
 	}
-	if err := r.WriteOK(c.App.Writer, path, opts, paint); err != nil {
+	if err := chk.Receipt.WriteOK(c.App.Writer, chk.Path, chk.Options, paint); err != nil {
 		return fail(exitError, err)
 	}
 	return nil

@@ -1,0 +1,98 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/verify"
+)
+
+// ReceiptRequest is a `vouch receipt verify` invocation: which receipt,
+// and what it must cover besides what vouch.yaml asks for.
+type ReceiptRequest struct {
+	// Path is the receipt; "" is verification.json in vouch.yaml's out
+	// directory, else beside the envelope.
+	Path string
+	// Root is the repository root ("" finds it); RootSet says --root was
+	// given.
+	Root    string
+	RootSet bool
+	// Rulespec and Envelope are the files the receipt must name; "" is
+	// vouch.yaml's, else the defaults. Never the receipt's own, which may
+	// be hostile.
+	Rulespec, Envelope string
+	// KeyFile, else KeyEnv (VOUCH_KEY), holds the MAC key.
+	KeyFile, KeyEnv string
+	// RequireSigned, AllowObserved, AllowUnchecked and MaxEvidenceBytes
+	// are receipt.Options'.
+	RequireSigned, AllowObserved, AllowUnchecked bool
+	MaxEvidenceBytes                             int64
+}
+
+// ReceiptCheck is what checking a receipt found.
+type ReceiptCheck struct {
+	// Path is the receipt checked.
+	Path    string
+	Receipt *receipt.Receipt
+	// Problems lists what does not hold; none means the receipt holds.
+	Problems []receipt.Problem
+	// Options are those it was checked with, for the report.
+	Options receipt.Options
+}
+
+// VerifyReceipt checks a receipt against the files on disk and what
+// vouch.yaml asks of the gate here: the root, the rulespec and envelope,
+// the architecture check and strictness, and the work it was given for.
+// An error means nothing could be checked (a missing or garbled receipt,
+// a signed one without a key, a bad vouch.yaml).
+func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, error) {
+	if req.RootSet && req.Root == "" {
+		return nil, fmt.Errorf("--root is empty")
+	}
+	cfg, err := config.Load(".", req.Root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	opts := receipt.Options{
+		RequireSigned:    req.RequireSigned,
+		AllowObserved:    req.AllowObserved,
+		AllowUnchecked:   req.AllowUnchecked,
+		MaxEvidenceBytes: req.MaxEvidenceBytes,
+		CheckConfig:      true,
+		Config:           cfg.File,
+		// Evidence is rehashed under the root the gate would use here,
+		// and what vouch.yaml asks for must have been run.
+		Root:         cfg.Root,
+		Architecture: cfg.Architecture != nil,
+		Strict:       cfg.Strict,
+		ArchStrict:   cfg.Architecture != nil && cfg.Architecture.Strict,
+		Rulespec:     orDefault(req.Rulespec, cfg.Rulespec),
+		Envelope:     orDefault(req.Envelope, cfg.Envelope),
+		WorkDigest: func(base, env, dir string) (string, error) {
+			st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base",
+				Envelope: env, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: dir})
+			return st.Digest, err
+		},
+	}
+	path := req.Path
+	if path == "" {
+		path = receipt.DefaultPath(cfg.Out, opts.Envelope)
+	}
+	if opts.Key, err = receipt.LoadKey(req.KeyFile, req.KeyEnv); err != nil {
+		return nil, err
+	}
+	r, probs, err := receipt.Verify(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ReceiptCheck{Path: path, Receipt: r, Problems: probs, Options: opts}, nil
+}
+
+func orDefault(flag, fallback string) string {
+	if flag != "" {
+		return flag
+	}
+	return fallback
+}
