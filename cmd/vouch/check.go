@@ -35,7 +35,7 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 
 func runCheck(c *cli.Context) error {
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, reportFormats); err != nil {
 		return fail(exitError, err)
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
@@ -67,3 +67,6 @@ func runCheck(c *cli.Context) error {
 	}
 	return nil
 }
+
+// reportFormats are the formats of check, explain and test.
+var reportFormats = []string{"json", "junit", "text"}

@@ -48,7 +48,7 @@ Examples:
 
 func runExplain(c *cli.Context) error {
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, reportFormats); err != nil {
 		return fail(exitError, err)
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)

@@ -39,7 +39,7 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 
 func runTest(c *cli.Context) error {
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, reportFormats); err != nil {
 		return fail(exitError, err)
 	}
 	paint, err := output.NewPainter(c.String("color"), c.App.Writer)

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
-	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/verify"
@@ -63,74 +61,49 @@ Examples:
 	}
 }
 
-var formats = []string{"json", "junit", "text"}
-
 func runVerify(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, fmt.Errorf("verify takes at most one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
 	}
 	format := c.String("format")
-	if err := output.CheckFormat(format, formats); err != nil {
+	if err := output.CheckFormat(format, verify.Formats()); err != nil {
 		return fail(exitError, err)
 	}
 	color, err := output.Color(c.String("color"), c.App.Writer)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), formats)
+	targets, err := output.ParseTargets(c.StringSlice("output"), verify.Formats())
 	if err != nil {
 		return fail(exitError, err)
 	}
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, err)
 	}
-	// vouch.yaml supplies the defaults; flags given on the command line win.
-	cfg, err := loadConfig(c)
+	req := verify.Request{
+		Envelope: c.Args().First(), Rulespec: c.String("rulespec"), RulespecSet: c.IsSet("rulespec"),
+		Out: c.String("out"), Root: c.String("root"), RootSet: c.IsSet("root"),
+		MaxElements: c.Int("max-elements"), Observe: c.Bool("observe"),
+		Base: c.String("base"), BaseSet: c.IsSet("base"), MaxCitations: c.Int("max-citations"),
+		Outputs: gate.Outputs,
+	}
+	if c.IsSet("max-envelope-bytes") {
+		n := c.Int64("max-envelope-bytes")
+		req.MaxEnvelopeBytes = &n
+	}
+	if c.IsSet("max-depth") {
+		n := c.Int("max-depth")
+		req.MaxDepth = &n
+	}
+	if c.IsSet("strict") {
+		strict := c.Bool("strict")
+		req.Strict = &strict
+	}
+	in, dir, err := verify.Resolve(req)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	envPath := pick(c.Args().First(), cfg.Envelope)
-	rulespecPath, lim := cfg.Rulespec, cfg.Limits
-	if c.IsSet("rulespec") {
-		rulespecPath = c.String("rulespec")
-	}
-	if c.IsSet("max-envelope-bytes") {
-		if lim.MaxBytes = c.Int64("max-envelope-bytes"); lim.MaxBytes <= 0 {
-			return fail(exitError, fmt.Errorf("--max-envelope-bytes must be positive, got %d", lim.MaxBytes))
-		}
-	}
-	if c.IsSet("max-depth") {
-		if lim.MaxDepth = c.Int("max-depth"); lim.MaxDepth <= 0 {
-			return fail(exitError, fmt.Errorf("--max-depth must be positive, got %d", lim.MaxDepth))
-		}
-	}
-	if c.Int("max-elements") <= 0 {
-		return fail(exitError, fmt.Errorf("--max-elements must be positive, got %d", c.Int("max-elements")))
-	}
-	// vouch.yaml may set strict; --strict=false on the command line wins.
-	strict := cfg.Strict
-	if c.IsSet("strict") {
-		strict = c.Bool("strict")
-	}
-	base, baseFrom := baseOf(c, cfg)
-	out, err := verify.Run(verify.Input{
-		RulespecPath: rulespecPath,
-		EnvelopePath: envPath,
-		// ENVELOPE is always named on the command line; the rulespec
-		// only with --rulespec, else it must lie under the root.
-		EnvelopeExplicit: true,
-		RulespecExplicit: c.IsSet("rulespec"),
-		Limits:           lim,
-		Strict:           strict,
-		MaxElements:      c.Int("max-elements"),
-		Observe:          c.Bool("observe"),
-		Root:             cfg.Root,
-		OutDir:           verify.EvidenceOutDir(pick(c.String("out"), cfg.Out), cfg.Root),
-		Evidence:         evidence.Limits{MaxCitations: c.Int("max-citations")},
-		Base:             base,
-		BaseFrom:         baseFrom,
-		Outputs:          gate.Outputs(artifactDir(c.String("out"), cfg.Out, envPath)),
-	})
+	out, err := verify.Run(in)
 	if err != nil {
 		var ie *verify.InputError
 		if errors.As(err, &ie) {
@@ -139,25 +112,15 @@ func runVerify(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	if !c.Bool("no-artifacts") {
-		dir := artifactDir(c.String("out"), cfg.Out, envPath)
 		if err := out.WriteArtifacts(dir); err != nil {
 			return fail(exitError, err)
 		}
 	}
-	render := func(format string, w io.Writer) error {
-		switch format {
-		case "json":
-			return out.Report.WriteJSON(w)
-		case "junit":
-			return out.Report.WriteJUnit(w, out.Rulespec.File)
-		}
-		// Colour only on standard output, never in a report file.
-		return out.Report.WriteText(w, verify.TextOptions{Color: color && w == c.App.Writer})
-	}
-	if err := output.WriteTargets(targets, render); err != nil {
+	// Colour only on standard output, never in a report file.
+	if err := output.WriteTargets(targets, func(f string, w io.Writer) error { return out.Render(w, f, false) }); err != nil {
 		return fail(exitError, err)
 	}
-	if err := render(format, c.App.Writer); err != nil {
+	if err := out.Render(c.App.Writer, format, color); err != nil {
 		return fail(exitError, err)
 	}
 	if out.Report.Verdict != "pass" {
@@ -178,13 +141,4 @@ func baseOf(c *cli.Context, cfg *config.Config) (string, string) {
 		return c.String("base"), "--base"
 	}
 	return cfg.BaseRef()
-}
-
-// artifactDir is where verify and gate write their artifacts: --out, else
-// vouch.yaml's out, else the envelope's directory.
-func artifactDir(flag, configured, envPath string) string {
-	if d := pick(flag, configured); d != "" {
-		return d
-	}
-	return filepath.Dir(envPath)
 }
