@@ -20,16 +20,30 @@ const GuardHookTimeout = 30
 // GuardPolicyPath is where init scaffolds the starter guard policy.
 const GuardPolicyPath = ".vouch/guard.yaml"
 
-// guardCommand is the hook command for the guard.
-func guardCommand(bin string) string { return shellQuote(bin) + " guard --harness claude-code" }
+// LeanGuard is the name of the lean hook binary (cmd/vouch-guard).
+const LeanGuard = "vouch-guard"
 
-// IsGuardCommand reports whether a hook command runs `vouch guard`, by
-// whatever path.
+// guardCommand is the hook command for the guard: the lean vouch-guard
+// when it is installed beside bin (it starts faster on every tool call),
+// else bin's own `guard` command.
+func guardCommand(bin string) string {
+	lean := filepath.Join(filepath.Dir(bin), LeanGuard)
+	if st, err := os.Stat(lean); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		return shellQuote(lean) + " --harness claude-code"
+	}
+	return shellQuote(bin) + " guard --harness claude-code"
+}
+
+// IsGuardCommand reports whether a hook command runs `vouch guard` or
+// vouch-guard, by whatever path.
 func IsGuardCommand(command string) bool {
 	fields := strings.Fields(command)
-	for i := 0; i+1 < len(fields); i++ {
-		bin := strings.Trim(fields[i], `'"`)
-		if (bin == "vouch" || strings.HasSuffix(bin, "/vouch")) && fields[i+1] == "guard" {
+	for i, f := range fields {
+		bin := strings.Trim(f, `'"`)
+		if bin == LeanGuard || strings.HasSuffix(bin, "/"+LeanGuard) {
+			return true
+		}
+		if (bin == "vouch" || strings.HasSuffix(bin, "/vouch")) && i+1 < len(fields) && fields[i+1] == "guard" {
 			return true
 		}
 	}

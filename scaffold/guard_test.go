@@ -55,3 +55,35 @@ func TestRunGuard(t *testing.T) {
 		t.Fatal("wrote the policy although the settings could not be merged")
 	}
 }
+
+// With vouch-guard installed beside vouch, the hooks run it; a hook that
+// already runs either one counts as installed.
+func TestRunGuardLean(t *testing.T) {
+	root, bin := t.TempDir(), t.TempDir()
+	for _, name := range []string{"vouch", LeanGuard} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := RunGuard(Options{Root: root, Binary: filepath.Join(bin, "vouch")}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"command": "` + filepath.Join(bin, LeanGuard) + ` --harness claude-code"`; !strings.Contains(string(data), want) {
+		t.Errorf("settings lack %s:\n%s", want, data)
+	}
+	for cmd, want := range map[string]bool{
+		"/usr/local/bin/vouch-guard --harness claude-code": true,
+		"'/a b/vouch-guard'":                 true,
+		"vouch guard":                        true,
+		"/x/vouch gate --format claude-hook": false,
+		"my-vouch-guardian":                  false,
+	} {
+		if got := IsGuardCommand(cmd); got != want {
+			t.Errorf("IsGuardCommand(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,22 +58,16 @@ func runGuardHook(c *cli.Context) error {
 		names := []string{"check", "replay", "test", "validate"}
 		return fail(exitError, fmt.Errorf("unknown guard command %q%s; the hook itself takes no arguments (the event comes on stdin); commands are %s", c.Args().First(), suggest.Hint(c.Args().First(), names), strings.Join(names, ", ")))
 	}
-	return guardHook(hookFlags{
-		policy: c.String("policy"), harness: c.String("harness"),
-		trace: c.String("trace"), timeout: c.Duration("timeout"),
+	return guardHook(guard.HookRequest{
+		Policy: c.String("policy"), Harness: c.String("harness"),
+		TraceDir: c.String("trace"), Timeout: c.Duration("timeout"),
 	}, c.App.Writer, c.App.ErrWriter)
-}
-
-// hookFlags are the flags of the bare `vouch guard` hook.
-type hookFlags struct {
-	policy, harness, trace string
-	timeout                time.Duration
 }
 
 // guardHook decides one hook event from stdin and answers in the
 // harness's protocol. The CLI and the fast path of run share it.
-func guardHook(h hookFlags, stdout, stderr io.Writer) error {
-	a, err := guard.Hook(guard.HookRequest{Policy: h.policy, Harness: h.harness, TraceDir: h.trace, Timeout: h.timeout}, os.Stdin, os.LookupEnv)
+func guardHook(req guard.HookRequest, stdout, stderr io.Writer) error {
+	a, err := guard.Hook(req, os.Stdin, os.LookupEnv)
 	if err != nil {
 		// No protocol to answer in: a usage error.
 		return fail(exitError, err)
@@ -85,62 +78,16 @@ func guardHook(h hookFlags, stdout, stderr io.Writer) error {
 }
 
 // hookArgs recognises the invocation a harness makes on every tool call,
-// `vouch guard` with only --policy/-p, --harness, --trace and --timeout
-// (each at most once, as `--name value`, `--name=value` or with one
-// dash), so that run can decide it without building the whole CLI (its
-// construction and parsing were about 4% of a hook process's CPU).
-// Anything else, help and completion included, is left to urfave/cli.
-func hookArgs(args []string) (hookFlags, bool) {
-	h := hookFlags{harness: guard.ClaudeCode, timeout: guard.DefaultReadTimeout}
+// `vouch guard` with only the hook's flags (guard.ParseHookFlags), so that
+// run can decide it without building the whole CLI (its construction and
+// parsing were about 4% of a hook process's CPU). Anything else, help,
+// completion and flag errors included, is left to urfave/cli.
+func hookArgs(args []string) (guard.HookRequest, bool) {
 	if len(args) < 2 || args[1] != "guard" {
-		return h, false
+		return guard.HookRequest{}, false
 	}
-	seen := map[string]bool{}
-	for i := 2; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
-			return h, false
-		}
-		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-		value, inline := "", false
-		if k, v, ok := strings.Cut(name, "="); ok {
-			name, value, inline = k, v, true
-		}
-		if name == "p" {
-			name = "policy"
-		}
-		switch name {
-		case "policy", "harness", "trace", "timeout":
-		default:
-			return h, false
-		}
-		if seen[name] {
-			return h, false
-		}
-		seen[name] = true
-		if !inline {
-			if i+1 >= len(args) {
-				return h, false
-			}
-			i++
-			value = args[i]
-		}
-		switch name {
-		case "policy":
-			h.policy = value
-		case "harness":
-			h.harness = value
-		case "trace":
-			h.trace = value
-		case "timeout":
-			d, err := time.ParseDuration(value)
-			if err != nil {
-				return h, false
-			}
-			h.timeout = d
-		}
-	}
-	return h, true
+	req, err := guard.ParseHookFlags(args[2:])
+	return req, err == nil
 }
 
 func guardCheckCommand() *cli.Command {

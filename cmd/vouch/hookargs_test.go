@@ -46,13 +46,13 @@ func TestHookArgsMatchCLI(t *testing.T) {
 			continue
 		}
 		app := newApp(io.Discard, io.Discard)
-		var cliFlags hookFlags
+		var cliFlags guard.HookRequest
 		ran := false
 		for _, c := range app.Commands {
 			if c.Name == "guard" {
 				c.Action = func(c *cli.Context) error {
 					ran = true
-					cliFlags = hookFlags{policy: c.String("policy"), harness: c.String("harness"), trace: c.String("trace"), timeout: c.Duration("timeout")}
+					cliFlags = guard.HookRequest{Policy: c.String("policy"), Harness: c.String("harness"), TraceDir: c.String("trace"), Timeout: c.Duration("timeout")}
 					return nil
 				}
 			}
@@ -65,7 +65,7 @@ func TestHookArgsMatchCLI(t *testing.T) {
 			t.Errorf("hookArgs(%q) = %+v, the CLI reads %+v", tt.args, got, cliFlags)
 		}
 	}
-	if h, _ := hookArgs([]string{"vouch", "guard"}); h.harness != guard.ClaudeCode || h.timeout != guard.DefaultReadTimeout || h.timeout == time.Duration(0) {
+	if h, _ := hookArgs([]string{"vouch", "guard"}); h.Harness != guard.ClaudeCode || h.Timeout != guard.DefaultReadTimeout || h.Timeout == time.Duration(0) {
 		t.Errorf("defaults %+v", h)
 	}
 }

@@ -6,11 +6,17 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/vouch-dev/vouch/guard"
 )
 
 func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"vouch": func() int { return run(os.Args, os.Stdout, os.Stderr) },
+		// The lean hook binary (cmd/vouch-guard) runs this same function.
+		"vouch-guard": func() int {
+			return guard.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, "test")
+		},
 	}))
 }
 

@@ -32,8 +32,9 @@ if [[ -n $edictum && ! -x $edictum ]]; then
 fi
 [[ -z $edictum ]] && echo "vs-edictum: edictum not found (set EDICTUM=/path/to/edictum); timing vouch and the floor only" >&2
 
-echo "building vouch (CGO_ENABLED=0, -tags urfave_cli_no_docs) and an empty Go program"
+echo "building vouch (CGO_ENABLED=0, -tags urfave_cli_no_docs), vouch-guard and an empty Go program"
 (cd "$root" && CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/vouch" ./cmd/vouch)
+(cd "$root" && CGO_ENABLED=0 go build -o "$work/vouch-guard" ./cmd/vouch-guard)
 mkdir -p "$work/hello"
 cat > "$work/hello/main.go" <<'GO'
 package main
@@ -65,6 +66,7 @@ event write-key Write "{\"file_path\":\"$repo/conf.txt\",\"content\":\"key = AKI
 events=(bash-ok bash-rm bash-push bash-curl bash-prod read-ok read-env read-ssh write-ok write-out write-key)
 
 vouch_hook="$work/vouch guard --policy $work/policy.yaml"
+vouch_lean="$work/vouch-guard --policy $work/policy.yaml"
 vouch_check="$work/vouch guard check --policy $work/policy.yaml"
 edictum_check="$edictum gate check --format claude-code --rules $work/policy.yaml"
 
@@ -80,6 +82,11 @@ printf '%-10s %-8s %-8s\n' event vouch edictum
 disagree=0
 for e in "${events[@]}"; do
 	v=$(cd "$repo" && $vouch_hook < "$work/$e.json" 2>/dev/null | decision || true)
+	l=$(cd "$repo" && $vouch_lean < "$work/$e.json" 2>/dev/null | decision || true)
+	if [[ $l != "$v" ]]; then
+		echo "vs-edictum: vouch-guard says $l where vouch guard says $v on $e" >&2
+		exit 1
+	fi
 	d=-
 	if [[ -n $edictum ]]; then
 		d=$(cd "$repo" && $edictum_check < "$work/$e.json" 2>/dev/null | decision || true)
@@ -97,8 +104,8 @@ echo
 results="$work/results"
 mkdir -p "$results"
 for e in bash-ok bash-rm; do
-	cmds=("$work/hello-bin < $work/$e.json" "$vouch_check < $work/$e.json" "$vouch_hook < $work/$e.json")
-	names=(empty-go "vouch guard check" "vouch guard (hook)")
+	cmds=("$work/hello-bin < $work/$e.json" "$vouch_check < $work/$e.json" "$vouch_hook < $work/$e.json" "$vouch_lean < $work/$e.json")
+	names=(empty-go "vouch guard check" "vouch guard (hook)" "vouch-guard (hook)")
 	if [[ -n $edictum ]]; then
 		cmds+=("$edictum_check < $work/$e.json")
 		names+=("edictum gate check")

@@ -1,0 +1,19 @@
+// Command vouch-guard is `vouch guard` alone: the hook an agent harness
+// runs on every tool call, in a binary that links only the guard and so
+// starts several milliseconds faster than vouch (docs/guard.md). It reads
+// the same flags, policy, session state and audit log as `vouch guard`.
+package main
+
+import (
+	"os"
+
+	"github.com/vouch-dev/vouch/guard"
+	"github.com/vouch-dev/vouch/internal/buildinfo"
+)
+
+// version may be set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	os.Exit(guard.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, buildinfo.Version(version)))
+}
