@@ -5,10 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/explain"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/rulespec"
 )
 
 // explainCommand is `vouch explain`: what each predicate means and, with an
@@ -55,29 +53,13 @@ func runExplain(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	// The rulespec, limits, strictness and evidence root are found as
-	// verify and gate find them.
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	rs, err := rulespec.Load(pick(c.String("rulespec"), cfg.Rulespec))
-	if err != nil {
-		return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
-	}
-	var env *envelope.Envelope
-	if p := c.String("envelope"); p != "" {
-		env, err = envelope.Load(p, cfg.Limits)
-		if err != nil {
-			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
-		}
-	}
-	strict := cfg.Strict
+	req := explain.Request{Select: c.Args().Slice(), Rulespec: c.String("rulespec"), Envelope: c.String("envelope"),
+		Root: c.String("root"), RootSet: c.IsSet("root"), Base: c.String("base"), BaseSet: c.IsSet("base")}
 	if c.IsSet("strict") {
-		strict = c.Bool("strict")
+		strict := c.Bool("strict")
+		req.Strict = &strict
 	}
-	base, baseFrom := baseOf(c, cfg)
-	ex, err := explain.Explain(rs, env, explain.Options{Select: c.Args().Slice(), Strict: strict, Root: cfg.Root, Base: base, BaseFrom: baseFrom})
+	ex, err := explain.Run(req)
 	if err != nil {
 		return fail(exitError, err)
 	}

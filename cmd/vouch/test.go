@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"regexp"
+	"errors"
 
 	"github.com/urfave/cli/v2"
 
@@ -46,27 +45,9 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	var opts ruletest.Options
-	if expr := c.String("run"); expr != "" {
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return fail(exitError, fmt.Errorf("invalid --run %q: %w", expr, err))
-		}
-		opts.Run = re
-	}
-	// Evidence is checked under the same root verify uses.
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	opts.Root = cfg.Root
-	paths, err := ruletest.Files(c.Args().Slice(), cfg.Root)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	results, err := ruletest.RunFiles(paths, opts)
-	if err != nil {
-		return fail(exitError, err)
+	results, runErr := ruletest.RunRequest(ruletest.Request{Paths: c.Args().Slice(), Run: c.String("run"), Root: c.String("root"), RootSet: c.IsSet("root")})
+	if runErr != nil && !errors.Is(runErr, ruletest.ErrNoCase) {
+		return fail(exitError, runErr)
 	}
 	if format == "json" {
 		err = ruletest.WriteJSON(c.App.Writer, results)
@@ -76,14 +57,12 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	for _, r := range results {
-		if !r.OK {
-			return fail(exitFail, nil)
-		}
+	if !ruletest.Passed(results) {
+		return fail(exitFail, nil)
 	}
-	if opts.Run != nil && ruletest.Cases(results) == 0 {
-		// A mistyped --run in CI would otherwise pass having tested nothing.
-		return fail(exitFail, fmt.Errorf("--run %q matches no case", c.String("run")))
+	if runErr != nil {
+		// --run matched no case: a pass would have tested nothing.
+		return fail(exitFail, runErr)
 	}
 	return nil
 }
