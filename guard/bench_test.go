@@ -87,7 +87,11 @@ func BenchmarkHook(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Chdir(root)
-	event := []byte(`{"session_id":"bench","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status && go test ./..."},"tool_use_id":"t1"}`)
+	// A session of bench12.yaml is capped at 1,000 attempts; each gets
+	// at most 500 so that a long run measures decisions, not the cap.
+	event := func(i int) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":"bench-%d","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status && go test ./..."},"tool_use_id":"t1"}`, i/500, root))
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	stop := reportCPU(b)
@@ -100,7 +104,7 @@ func BenchmarkHook(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out := RunHook(context.Background(), e, bytes.NewReader(event), HookOptions{
+		out := RunHook(context.Background(), e, bytes.NewReader(event(i)), HookOptions{
 			Harness: ClaudeCode, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
 		})
 		if out.Err != nil || out.Decision.Decision != Allow {
