@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "23a9e8974ec1bad138379e50e6523b1692909c9e4e409816bcec9fc934436282"
+const fixedDigest = "40e8151b8db50f9bff51c1bd7c134b5b3f9d5f725c5f401ae5d09739495a7249"

@@ -205,10 +205,6 @@ func mname(n string) ast.Constant {
 func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derived *CallFacts) {
 	b.add("phase", mname("/"+string(call.Phase)))
 	b.add("call_tool", ast.String(call.Tool))
-	b.add("counter", mname("/attempts"), ast.Number(int64(cnt.Attempts)))
-	b.add("counter", mname("/execs"), ast.Number(int64(cnt.Execs)))
-	b.add("counter", mname("/tool_calls"), ast.Number(int64(cnt.ToolCalls)))
-	b.add("counter", mname("/consecutive_failures"), ast.Number(int64(cnt.ConsecutiveFailures)))
 	if derived != nil {
 		for _, pth := range derived.Paths {
 			b.add("call_path", ast.String(pth))
@@ -233,7 +229,9 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 			b.add("rule_disabled", id)
 		}
 		if r.Observe(p) {
-			b.add("rule_observe", id)
+			b.add("rule_mode", id, mname("/observed"))
+		} else {
+			b.add("rule_mode", id, mname("/enforced"))
 		}
 		if r.Action != "" {
 			b.add("rule_action", id, mname("/"+r.Action))
@@ -250,23 +248,26 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 			b.sandbox(id, r.Sandbox, derived)
 		case KindSession:
 			b.add("rule", id, mname("/session"), ast.Number(int64(bandSession+i)))
+			// Each limit carries the count it caps, so the program
+			// compares them without joining a counter relation (a
+			// premise less per limit; the engine pays per binding).
+			// A per-tool limit is sent for the called tool only, the
+			// one whose runs ToolCalls counts.
 			if l := r.Limits; l != nil {
+				limit := func(n, max, order int) {
+					b.add("limit", id, ast.Number(int64(n)), ast.Number(int64(max)), ast.Number(int64(order)))
+				}
 				if l.MaxAttempts > 0 {
-					b.add("limit", id, mname("/attempts"), ast.Number(int64(l.MaxAttempts)), ast.Number(int64(bandAttempts+i)))
+					limit(cnt.Attempts, l.MaxAttempts, bandAttempts+i)
 				}
 				if l.MaxToolCalls > 0 {
-					b.add("limit", id, mname("/execs"), ast.Number(int64(l.MaxToolCalls)), ast.Number(int64(bandSession+i)))
+					limit(cnt.Execs, l.MaxToolCalls, bandSession+i)
 				}
 				if l.MaxConsecutiveFailures > 0 {
-					b.add("limit", id, mname("/consecutive_failures"), ast.Number(int64(l.MaxConsecutiveFailures)), ast.Number(int64(bandSession+i)))
+					limit(cnt.ConsecutiveFailures, l.MaxConsecutiveFailures, bandSession+i)
 				}
-				tools := make([]string, 0, len(l.MaxCallsPerTool))
-				for t := range l.MaxCallsPerTool {
-					tools = append(tools, t)
-				}
-				sort.Strings(tools)
-				for _, t := range tools {
-					b.add("tool_limit", id, ast.String(t), ast.Number(int64(l.MaxCallsPerTool[t])), ast.Number(int64(bandSession+i)))
+				if max, ok := l.MaxCallsPerTool[call.Tool]; ok {
+					limit(cnt.ToolCalls, max, bandSession+i)
 				}
 			}
 		}
@@ -411,11 +412,10 @@ func (b *factBuilder) flatNode(n *ncond, call *Call, env Env) int64 {
 		b.add("leaf_value", ast.Number(id), b.leafValue(n, call, env))
 		return id
 	}
-	b.add("flat", ast.Number(id), mname("/"+n.op))
+	op := mname("/" + n.op)
+	b.add("flat", ast.Number(id), op)
 	for i, k := range n.kids {
-		b.next++
-		b.add("leaf_value", ast.Number(b.next), b.leafValue(k, call, env))
-		b.add("flat_child", ast.Number(id), ast.Number(int64(i)), ast.Number(b.next))
+		b.add("flat_operand", ast.Number(id), op, ast.Number(int64(i)), b.leafValue(k, call, env))
 	}
 	return id
 }
@@ -429,7 +429,6 @@ func (b *factBuilder) treeNode(n *ncond, call *Call, env Env) int64 {
 		v := b.leafValue(n, call, env)
 		b.addTree("node", id, mname("/leaf"))
 		b.addTree("leaf_value", id, v)
-		b.add("leaf_value", id, v)
 		return num
 	}
 	b.composite++

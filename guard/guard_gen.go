@@ -52,12 +52,13 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "What rule R does when it fires: /deny, /ask, /warn or /redact.", NumValue: -3530102552737032553},
 			}},
 		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "M"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Rule R is in observe mode (its own or the policy's): it is recorded, never enforced.", NumValue: -7844989856264832091},
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R is /observed (observe mode, its own or the policy's: recorded, never enforced) or /enforced.", NumValue: 6146446503523125842},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
@@ -87,33 +88,13 @@ func guardUnit() parse.SourceUnit {
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "Counter"},
-			ast.Variable{Symbol: "Max"},
-			ast.Variable{Symbol: "Order"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps Counter at Max; Order places the check.", NumValue: -5151413025103377339},
-			}},
-		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "tool_limit", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "Tool"},
-			ast.Variable{Symbol: "Max"},
-			ast.Variable{Symbol: "Order"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps calls of Tool at Max.", NumValue: -1129220084228984539},
-			}},
-		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Name"},
 			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "Max"},
+			ast.Variable{Symbol: "Order"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session counter Name (/attempts, /execs, /tool_calls of this tool, /consecutive_failures) before this call.", NumValue: -1251486701017205009},
+				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps a count at Max (attempts, runs, consecutive failures, or runs of the called tool), and the count is N before this call; Order places the check.", NumValue: 919234627684698109},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "sandbox_within", Arity: 2}, Args: []ast.BaseTerm{
@@ -228,14 +209,15 @@ func guardUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Condition node N is an /all or /any whose operands are all leaves (conditions.dl is not needed for it).", NumValue: 4651151257087284715},
 			}},
 		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "Op"},
 			ast.Variable{Symbol: "I"},
-			ast.Variable{Symbol: "C"},
+			ast.Variable{Symbol: "V"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Leaf C is the I-th (from 0) operand of flat node N.", NumValue: 8604882934639036135},
+				ast.Constant{Type: ast.StringType, Symbol: "The I-th (from 0) operand of flat node N, an Op (/all or /any), is a leaf that gave V.", NumValue: -3729793366289342150},
 			}},
 		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
@@ -248,21 +230,6 @@ func guardUnit() parse.SourceUnit {
 			}},
 		}},
 	}, Clauses: []ast.Clause{
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
-		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
-		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "V"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -276,39 +243,45 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "I"},
-				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "V"},
-			}},
-			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/true", NumValue: 570436966306163544}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "I"},
-				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "V"},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
 			}},
-			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/false", NumValue: 7076010379368076465}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
@@ -342,13 +315,10 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "C"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "V"},
 			}},
 		}},
@@ -379,6 +349,18 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
@@ -388,10 +370,11 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
 			}},
@@ -399,24 +382,16 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "N"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -426,39 +401,82 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
+				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
+				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "allowed_path", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -567,9 +585,12 @@ func guardUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -577,35 +598,9 @@ func guardUnit() parse.SourceUnit {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Name"},
+				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "Max"},
 				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Name"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "Max"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "tool_limit", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "T"},
-				ast.Variable{Symbol: "Max"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "call_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/tool_calls", NumValue: 8255998877816328652},
-				ast.Variable{Symbol: "N"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -628,58 +623,24 @@ func guardUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -690,9 +651,13 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -704,6 +669,32 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/allow", NumValue: -6749766876378524493},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
@@ -731,57 +722,6 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/allow", NumValue: -6749766876378524493},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "M"},
@@ -798,44 +738,26 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "A"},
-			ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -845,15 +767,45 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
-			ast.Constant{Symbol: "/observed", NumValue: -5284842649042338088},
+			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -867,16 +819,13 @@ func guardUnit() parse.SourceUnit {
 // gives it for guardUnit(), built without analysing.
 func guardAnalysis() *datalog.Analysis {
 	return &datalog.Analysis{Info: &analysis.ProgramInfo{EdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "blocks", Arity: 1}:             struct{}{},
 		ast.PredicateSym{Symbol: "call_command", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "call_domain", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "call_path", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "call_tool", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "counter", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}:     struct{}{},
 		ast.PredicateSym{Symbol: "domain_blocked", Arity: 2}:     struct{}{},
 		ast.PredicateSym{Symbol: "flat", Arity: 2}:               struct{}{},
-		ast.PredicateSym{Symbol: "flat_child", Arity: 3}:         struct{}{},
+		ast.PredicateSym{Symbol: "flat_operand", Arity: 4}:       struct{}{},
 		ast.PredicateSym{Symbol: "leaf_value", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "limit", Arity: 4}:              struct{}{},
 		ast.PredicateSym{Symbol: "node_value", Arity: 2}:         struct{}{},
@@ -885,7 +834,7 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "rule", Arity: 3}:               struct{}{},
 		ast.PredicateSym{Symbol: "rule_action", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}:      struct{}{},
-		ast.PredicateSym{Symbol: "rule_observe", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "rule_mode", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}:  struct{}{},
 		ast.PredicateSym{Symbol: "rule_when", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_command", Arity: 2}:    struct{}{},
@@ -893,52 +842,27 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "sandbox_domains", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_not_within", Arity: 2}: struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_within", Arity: 2}:     struct{}{},
-		ast.PredicateSym{Symbol: "tool_limit", Arity: 4}:         struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "applies", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "asking", Arity: 2}:             struct{}{},
-		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           struct{}{},
-		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "decision", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "denying", Arity: 2}:            struct{}{},
-		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "finding", Arity: 4}:            struct{}{},
 		ast.PredicateSym{Symbol: "fires", Arity: 2}:              struct{}{},
 		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          struct{}{},
-		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      struct{}{},
-		ast.PredicateSym{Symbol: "matched", Arity: 1}:            struct{}{},
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "reported", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
-		ast.PredicateSym{Symbol: "some_block"}:                   struct{}{},
+		ast.PredicateSym{Symbol: "some_ask"}:                     struct{}{},
 		ast.PredicateSym{Symbol: "some_deny"}:                    struct{}{},
 		ast.PredicateSym{Symbol: "val", Arity: 2}:                struct{}{},
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          struct{}{},
-	}, InitialFacts: []ast.Atom{
-		ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
-		}},
-		ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
-		}},
 	}, Rules: []ast.Clause{
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "V"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -952,39 +876,45 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "I"},
-				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "V"},
-			}},
-			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/true", NumValue: 570436966306163544}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/all", NumValue: -2306630809548990159},
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "I"},
-				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "V"},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "I"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Variable{Symbol: "I"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
 			}},
-			ast.Ineq{Left: ast.Variable{Symbol: "V"}, Right: ast.Constant{Symbol: "/false", NumValue: 7076010379368076465}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
@@ -1018,13 +948,10 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "M"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "C"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "V"},
 			}},
 		}},
@@ -1055,6 +982,18 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
@@ -1064,10 +1003,11 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
 			}},
@@ -1075,24 +1015,16 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "N"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1102,39 +1034,82 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
+				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
+				ast.Variable{Symbol: "P"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/post", NumValue: -2051680562991394242},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "allowed_path", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -1243,9 +1218,12 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -1253,35 +1231,9 @@ func guardAnalysis() *datalog.Analysis {
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Name"},
+				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "Max"},
 				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Name"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "Max"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "tool_limit", Arity: 4}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "T"},
-				ast.Variable{Symbol: "Max"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "call_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "T"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Constant{Symbol: "/tool_calls", NumValue: 8255998877816328652},
-				ast.Variable{Symbol: "N"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1304,58 +1256,24 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Symbol: "/pre", NumValue: -2322956358201450125},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1366,9 +1284,13 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1380,6 +1302,32 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
 			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/allow", NumValue: -6749766876378524493},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
@@ -1407,57 +1355,6 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "M"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-				ast.Variable{Symbol: "_"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Constant{Symbol: "/allow", NumValue: -6749766876378524493},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "_"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "M"},
@@ -1474,44 +1371,26 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
 			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "A"},
-			ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1521,15 +1400,45 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
-			ast.Constant{Symbol: "/observed", NumValue: -5284842649042338088},
+			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1554,21 +1463,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "applies", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "applies", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "asking", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
@@ -1581,38 +1475,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "blocking", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "blocks", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "blocks", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "X0"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -1678,40 +1540,8 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "counter", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "counter", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Name"},
-			ast.Variable{Symbol: "N"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session counter Name (/attempts, /execs, /tool_calls of this tool, /consecutive_failures) before this call.", NumValue: -1251486701017205009},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "decided_by", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decided_by", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "decision", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "X0"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -1776,25 +1606,10 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "enforced", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "enforced", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "finding", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
-			ast.Variable{Symbol: "X0"},
+			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
@@ -1830,21 +1645,6 @@ func guardAnalysis() *datalog.Analysis {
 			nil,
 		}}},
 		ast.PredicateSym{Symbol: "first_ask", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "M"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "first_block", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_block", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
@@ -1908,25 +1708,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "flat_child", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_child", Arity: 3}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "I"},
-			ast.Variable{Symbol: "C"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Leaf C is the I-th (from 0) operand of flat node N.", NumValue: 8604882934639036135},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "M"},
@@ -1938,6 +1719,27 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "flat_operand", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+			ast.Variable{Symbol: "Op"},
+			ast.Variable{Symbol: "I"},
+			ast.Variable{Symbol: "V"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "The I-th (from 0) operand of flat node N, an Op (/all or /any), is a leaf that gave V.", NumValue: -3729793366289342150},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
@@ -1995,13 +1797,13 @@ func guardAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "limit", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "Counter"},
+			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "Max"},
 			ast.Variable{Symbol: "Order"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps Counter at Max; Order places the check.", NumValue: -5151413025103377339},
+				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps a count at Max (attempts, runs, consecutive failures, or runs of the called tool), and the count is N before this call; Order places the check.", NumValue: 919234627684698109},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
@@ -2031,21 +1833,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "matched", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "matched", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "node_value", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -2058,21 +1845,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "observed", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2120,23 +1892,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "reported", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "reported", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2193,16 +1948,18 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "rule_observe", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_observe", Arity: 1}, Args: []ast.BaseTerm{
+		ast.PredicateSym{Symbol: "rule_mode", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "M"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Rule R is in observe mode (its own or the policy's): it is recorded, never enforced.", NumValue: -7844989856264832091},
+				ast.Constant{Type: ast.StringType, Symbol: "Rule R is /observed (observe mode, its own or the policy's: recorded, never enforced) or /enforced.", NumValue: 6146446503523125842},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2336,7 +2093,7 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "some_block"}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_block"}, Args: []ast.BaseTerm{}}, Descr: []ast.Atom{
+		ast.PredicateSym{Symbol: "some_ask"}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}, Args: []ast.BaseTerm{}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
 			}},
@@ -2355,27 +2112,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "tool_limit", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "tool_limit", Arity: 4}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "Tool"},
-			ast.Variable{Symbol: "Max"},
-			ast.Variable{Symbol: "Order"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Session rule R caps calls of Tool at Max.", NumValue: -1129220084228984539},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
@@ -2416,9 +2152,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "allowed_path", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "applies", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "flat_stop", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -2440,25 +2173,10 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "val", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "policy_error", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "matched", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fires", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "enforced", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "first_fire", Arity: 2}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "observed", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "blocking", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "policy_error", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "asking", Arity: 2}: struct{}{},
@@ -2467,7 +2185,7 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "denying", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "some_block"}: struct{}{},
+			ast.PredicateSym{Symbol: "first_fire", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "first_ask", Arity: 1}: struct{}{},
@@ -2476,16 +2194,10 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "first_deny", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "some_ask"}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "some_deny"}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "first_block", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "decided_by", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "reported", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "decision", Arity: 1}: struct{}{},
@@ -2495,31 +2207,23 @@ func guardAnalysis() *datalog.Analysis {
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
-		ast.PredicateSym{Symbol: "applies", Arity: 1}:            1,
-		ast.PredicateSym{Symbol: "asking", Arity: 2}:             16,
-		ast.PredicateSym{Symbol: "blocking", Arity: 2}:           15,
-		ast.PredicateSym{Symbol: "decided_by", Arity: 1}:         23,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           25,
-		ast.PredicateSym{Symbol: "denying", Arity: 2}:            17,
-		ast.PredicateSym{Symbol: "enforced", Arity: 1}:           12,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            26,
-		ast.PredicateSym{Symbol: "fires", Arity: 2}:              11,
-		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          19,
-		ast.PredicateSym{Symbol: "first_block", Arity: 1}:        22,
-		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         20,
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         13,
-		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         5,
-		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          2,
-		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       6,
-		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      3,
-		ast.PredicateSym{Symbol: "matched", Arity: 1}:            10,
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:           14,
+		ast.PredicateSym{Symbol: "asking", Arity: 2}:             10,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           17,
+		ast.PredicateSym{Symbol: "denying", Arity: 2}:            11,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            18,
+		ast.PredicateSym{Symbol: "fires", Arity: 2}:              8,
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          13,
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         14,
+		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         12,
+		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         4,
+		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          1,
+		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       5,
+		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      2,
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       9,
-		ast.PredicateSym{Symbol: "reported", Arity: 2}:           24,
-		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 4,
-		ast.PredicateSym{Symbol: "some_block"}:                   18,
-		ast.PredicateSym{Symbol: "some_deny"}:                    21,
-		ast.PredicateSym{Symbol: "val", Arity: 2}:                8,
-		ast.PredicateSym{Symbol: "violation", Arity: 1}:          7,
+		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 3,
+		ast.PredicateSym{Symbol: "some_ask"}:                     15,
+		ast.PredicateSym{Symbol: "some_deny"}:                    16,
+		ast.PredicateSym{Symbol: "val", Arity: 2}:                7,
+		ast.PredicateSym{Symbol: "violation", Arity: 1}:          6,
 	}}
 }
