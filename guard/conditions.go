@@ -23,14 +23,18 @@ const maxConditionRuns = maxCondDepth + 2
 
 // fixedProgram is an analysed fixed program, evaluated many times.
 type fixedProgram struct {
-	info          *analysis.ProgramInfo
+	info *analysis.ProgramInfo
+	// strata are the program's strata merged by levelStrata.
 	strata        []analysis.Nodeset
 	predToStratum map[ast.PredicateSym]int
+	// planner cuts the program to what one set of facts can use.
+	planner *planner
 }
 
 func fromAnalysis(a *datalog.Analysis) *fixedProgram {
 	strata, predToStratum := levelStrata(a.Info.Rules, a.Strata, a.PredToStratum)
-	return &fixedProgram{info: a.Info, strata: strata, predToStratum: predToStratum}
+	return &fixedProgram{info: a.Info, strata: strata, predToStratum: predToStratum,
+		planner: newPlanner(a.Info, strata, predToStratum)}
 }
 
 // run evaluates the program on facts. With rerun, the program is run
@@ -51,18 +55,21 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 		}
 	}()
 	store = newSmallStore()
+	present := make(map[ast.PredicateSym]bool, 32)
 	for _, f := range facts {
 		if _, ok := c.info.Decls[f.Predicate]; !ok {
 			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
 		}
 		store.Add(f)
+		present[f.Predicate] = true
 	}
+	pl := c.planner.plan(present)
 	prev := -1
 	for run := 0; ; run++ {
 		if run == maxConditionRuns {
 			return nil, fmt.Errorf("evaluate guard program: no fixed point after %d runs", run)
 		}
-		if _, err := engine.EvalStratifiedProgramWithStats(c.info, c.strata, c.predToStratum, store, engine.WithCreatedFactLimit(100_000)); err != nil {
+		if _, err := engine.EvalStratifiedProgramWithStats(pl.info, pl.strata, pl.predToStratum, store, engine.WithCreatedFactLimit(100_000)); err != nil {
 			return nil, fmt.Errorf("evaluate guard program: %w", err)
 		}
 		n := store.EstimateFactCount()

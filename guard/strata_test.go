@@ -23,8 +23,9 @@ func allFacts(s factstore.FactStore) []string {
 }
 
 // TestLevelStrataSameFacts evaluates the guard and conditions programs
-// with Mangle's own strata and with the merged ones, on the facts of real
-// calls against every test policy, and requires the same derived facts.
+// with Mangle's own strata, with the merged ones, and as the plan for the
+// facts at hand (planner), on the facts of real calls against every test
+// policy, and requires the same derived facts.
 func TestLevelStrataSameFacts(t *testing.T) {
 	e, err := NewEngine()
 	if err != nil {
@@ -47,19 +48,26 @@ func TestLevelStrataSameFacts(t *testing.T) {
 		{Phase: Post, Tool: "Bash", Cwd: "/work/repo", Args: map[string]any{"command": "cat x"}, Result: "id 123-45-6789"},
 	}
 	cnts := []Counters{{}, {Attempts: 5000, Execs: 5000, ToolCalls: 5000, ConsecutiveFailures: 50}}
-	eval := func(p *fixedProgram, strataFrom bool, facts []ast.Atom) []string {
+	const mangle, merged, planned = 0, 1, 2
+	eval := func(p *fixedProgram, mode int, facts []ast.Atom) []string {
 		t.Helper()
 		store := newSmallStore()
+		present := map[ast.PredicateSym]bool{}
 		for _, f := range facts {
 			store.Add(f)
+			present[f.Predicate] = true
 		}
 		info, strata, pts := p.info, p.strata, p.predToStratum
-		if strataFrom {
+		switch mode {
+		case mangle:
 			a := guardA
 			if p == e.conds() {
 				a = condA
 			}
 			strata, pts = a.Strata, a.PredToStratum
+		case planned:
+			pl := p.planner.plan(present)
+			info, strata, pts = pl.info, pl.strata, pl.predToStratum
 		}
 		if _, err := engine.EvalStratifiedProgramWithStats(info, strata, pts, store, engine.WithCreatedFactLimit(100_000)); err != nil {
 			t.Fatal(err)
@@ -100,7 +108,7 @@ rules:
 			policies[file] = p
 		}
 	}
-	checked, trees := 0, 0
+	checked, trees, pruned := 0, 0, 0
 	for file, p := range policies {
 		for _, c := range calls {
 			for _, cnt := range cnts {
@@ -110,8 +118,12 @@ rules:
 				facts := b.facts
 				if b.composite > 0 {
 					trees++
-					if diff := cmp.Diff(eval(e.conds(), true, b.tree), eval(e.conds(), false, b.tree)); diff != "" {
+					want := eval(e.conds(), mangle, b.tree)
+					if diff := cmp.Diff(want, eval(e.conds(), merged, b.tree)); diff != "" {
 						t.Errorf("%s, %v: conditions program (-mangle strata +merged):\n%s", file, c.Args, diff)
+					}
+					if diff := cmp.Diff(want, eval(e.conds(), planned, b.tree)); diff != "" {
+						t.Errorf("%s, %v: conditions program (-mangle strata +planned):\n%s", file, c.Args, diff)
 					}
 					vals, err := e.conds().values(b.tree, b.composite)
 					if err != nil {
@@ -119,8 +131,16 @@ rules:
 					}
 					facts = append(facts, vals...)
 				}
-				if diff := cmp.Diff(eval(e.guard, true, facts), eval(e.guard, false, facts)); diff != "" {
+				want := eval(e.guard, mangle, facts)
+				if diff := cmp.Diff(want, eval(e.guard, merged, facts)); diff != "" {
 					t.Errorf("%s, %v: guard program (-mangle strata +merged):\n%s", file, c.Args, diff)
+				}
+				pl := e.guard.planner.plan(presentOf(facts))
+				if len(pl.info.Rules) < len(e.guard.info.Rules) {
+					pruned++
+				}
+				if diff := cmp.Diff(want, eval(e.guard, planned, facts)); diff != "" {
+					t.Errorf("%s, %v: guard program (-mangle strata +planned):\n%s", file, c.Args, diff)
 				}
 				checked++
 			}
@@ -129,4 +149,15 @@ rules:
 	if checked < 30 || trees < 12 {
 		t.Errorf("only %d evaluations (%d with condition trees) compared; the test policies did not load", checked, trees)
 	}
+	if pruned == 0 {
+		t.Error("no plan dropped a rule: the planned evaluation was not exercised")
+	}
+}
+
+func presentOf(facts []ast.Atom) map[ast.PredicateSym]bool {
+	m := map[ast.PredicateSym]bool{}
+	for _, f := range facts {
+		m[f.Predicate] = true
+	}
+	return m
 }
