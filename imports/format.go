@@ -12,8 +12,22 @@ import (
 	"github.com/vouch-dev/vouch/output"
 )
 
-// Formats lists the output formats WriteResult accepts.
+// Formats lists the output formats Render writes.
 func Formats() []string { return []string{"text", "json", "dl"} }
+
+// Render writes res in format: text (WriteText), json (WriteJSON) or dl
+// (WriteDatalog).
+func Render(w io.Writer, format string, res *Result, p output.Painter) error {
+	switch format {
+	case "json":
+		return WriteJSON(w, res)
+	case "dl":
+		return WriteDatalog(w, res)
+	case "text":
+		return WriteText(w, res, p)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
 
 // WriteText writes one line per import:
 //

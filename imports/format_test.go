@@ -37,17 +37,16 @@ var formatFixture = map[string]string{
 func TestWriteFormatsGolden(t *testing.T) {
 	root := writeTree(t, formatFixture)
 	res := mustScan(t, root, Options{NoCache: true})
-	for _, tc := range []struct {
-		name  string
-		write func(*bytes.Buffer, *Result) error
-	}{
-		{"imports.txt", func(b *bytes.Buffer, r *Result) error { return WriteText(b, r, output.Painter{}) }},
-		{"imports.json", func(b *bytes.Buffer, r *Result) error { return WriteJSON(b, r) }},
-		{"imports.dl", func(b *bytes.Buffer, r *Result) error { return WriteDatalog(b, r) }},
+	// Through Render, so the golden files also prove each format name
+	// picks its writer.
+	for _, tc := range []struct{ name, format string }{
+		{"imports.txt", "text"},
+		{"imports.json", "json"},
+		{"imports.dl", "dl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := tc.write(&buf, res); err != nil {
+			if err := Render(&buf, tc.format, res, output.Painter{}); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "format", tc.name)
@@ -65,6 +64,14 @@ func TestWriteFormatsGolden(t *testing.T) {
 				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
 			}
 		})
+	}
+}
+
+func TestRenderUnknownFormat(t *testing.T) {
+	var buf bytes.Buffer
+	err := Render(&buf, "sarif", &Result{}, output.Painter{})
+	if err == nil || !strings.Contains(err.Error(), `unknown format "sarif"`) || buf.Len() != 0 {
+		t.Errorf("Render(sarif) = %v, wrote %q; want an unknown-format error and nothing written", err, buf.String())
 	}
 }
 

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -131,4 +132,41 @@ func UpdateBaseline(file string, rep *Report) (recorded, left int, err error) {
 		recorded += e.Count
 	}
 	return recorded, len(rep.Findings) - recorded, nil
+}
+
+// RecordBaseline is --update-baseline: it writes rep's findings to
+// cfg.Baseline and says on w what it recorded and what it could not.
+func RecordBaseline(w io.Writer, cfg Config, rep *Report) error {
+	n, left, err := UpdateBaseline(cfg.Baseline, rep)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "vouch: lint: recorded %s in %s\n", Plural(n, "finding"), cfg.Baseline)
+	if left > 0 {
+		fmt.Fprintf(w, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
+	}
+	return nil
+}
+
+// WriteNotes writes what a run under cfg says beside its report, on
+// standard error: warnings about the configuration, and with
+// --new-from-rev how many findings were already present.
+func (r *Report) WriteNotes(w io.Writer, cfg Config) {
+	for _, n := range r.Notices {
+		fmt.Fprintln(w, "vouch: lint: warning: "+n.Error())
+	}
+	if cfg.NewFromRev != "" {
+		fmt.Fprintf(w, "vouch: lint: %s already present at %s left out (%s)\n",
+			Plural(r.Preexisting, "finding"), cfg.NewFromRev, cfg.NewFromFrom)
+	}
+}
+
+// ErrorsOf lists err's configuration errors: a *ConfigErrors' list, else
+// err itself as one error without a position.
+func ErrorsOf(err error) []*ConfigError {
+	var ce *ConfigErrors
+	if errors.As(err, &ce) {
+		return ce.List
+	}
+	return []*ConfigError{{Msg: err.Error()}}
 }

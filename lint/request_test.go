@@ -1,11 +1,15 @@
 package lint
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 func TestResolve(t *testing.T) {
@@ -76,5 +80,30 @@ func TestRenderErrors(t *testing.T) {
 		if got := strings.Contains(b.String(), "bad rule"); got != machine {
 			t.Errorf("%s: output mentions the error = %v, want %v:\n%s", format, got, machine, b.String())
 		}
+	}
+}
+
+func TestErrorsOfAndNotes(t *testing.T) {
+	positioned := &ConfigErrors{List: []*ConfigError{{File: "architecture.yaml", Pos: yamldoc.Pos{Line: 3, Col: 5}, Msg: "unknown key"}}}
+	if got := ErrorsOf(positioned); len(got) != 1 || got[0] != positioned.List[0] {
+		t.Errorf("ErrorsOf(*ConfigErrors) = %v, want its list", got)
+	}
+	if got := ErrorsOf(fmt.Errorf("lint: %w", positioned)); len(got) != 1 || got[0].Line != 3 {
+		t.Errorf("ErrorsOf(wrapped) = %v, want the wrapped list", got)
+	}
+	if got := ErrorsOf(errors.New("at most one PATH argument")); len(got) != 1 || got[0].Msg != "at most one PATH argument" || got[0].File != "" {
+		t.Errorf("ErrorsOf(plain) = %+v, want one error without a position", got)
+	}
+
+	var b strings.Builder
+	rep := &Report{Preexisting: 2}
+	rep.WriteNotes(&b, Config{NewFromRev: "main", NewFromFrom: "--new-from-rev"})
+	if want := "vouch: lint: 2 findings already present at main left out (--new-from-rev)\n"; b.String() != want {
+		t.Errorf("WriteNotes: %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	rep.WriteNotes(&b, Config{})
+	if b.String() != "" {
+		t.Errorf("WriteNotes without notices or --new-from-rev: %q, want nothing", b.String())
 	}
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -34,11 +34,7 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 }
 
 func runCheck(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, reportFormats); err != nil {
-		return fail(exitError, err)
-	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -54,13 +50,8 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if format == "json" {
-		err = rep.WriteJSON(c.App.Writer)
-	} else {
-		err = rep.WriteText(c.App.Writer, paint)
-	}
-	if err != nil {
-		return fail(exitError, fmt.Errorf("write report: %w", err))
+	if err := sink.Render(writeReport(rep)); err != nil {
+		return fail(exitError, err)
 	}
 	if c.Bool("strict") && len(rep.Warnings) > 0 {
 		return fail(exitFail, nil)
@@ -68,5 +59,22 @@ func runCheck(c *cli.Context) error {
 	return nil
 }
 
-// reportFormats are the formats of check, explain and test.
-var reportFormats = []string{"json", "junit", "text"}
+// reportFormats are the formats of check, explain, test and the guard's
+// subcommands.
+var reportFormats = []string{"json", "text"}
+
+// report is a report with a JSON and a text form.
+type report interface {
+	WriteJSON(io.Writer) error
+	WriteText(io.Writer, output.Painter) error
+}
+
+// writeReport renders rep in the format a sink asks for.
+func writeReport(rep report) func(io.Writer, string, output.Painter) error {
+	return func(w io.Writer, format string, p output.Painter) error {
+		if format == "json" {
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w, p)
+	}
+}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/explain"
-	"github.com/vouch-dev/vouch/output"
 )
 
 // explainCommand is `vouch explain`: what each predicate means and, with an
@@ -45,31 +42,17 @@ Examples:
 }
 
 func runExplain(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, reportFormats); err != nil {
-		return fail(exitError, err)
-	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
-	req := explain.Request{Select: c.Args().Slice(), Rulespec: c.String("rulespec"), Envelope: c.String("envelope"),
-		Root: c.String("root"), RootSet: c.IsSet("root"), Base: c.String("base"), BaseSet: c.IsSet("base")}
-	if c.IsSet("strict") {
-		strict := c.Bool("strict")
-		req.Strict = &strict
-	}
-	ex, err := explain.Run(req)
+	ex, err := explain.Run(explain.Request{Select: c.Args().Slice(), Rulespec: c.String("rulespec"), Envelope: c.String("envelope"),
+		Root: c.String("root"), RootSet: c.IsSet("root"), Base: c.String("base"), BaseSet: c.IsSet("base"), Strict: setBool(c, "strict")})
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if format == "json" {
-		err = ex.WriteJSON(c.App.Writer)
-	} else {
-		err = ex.WriteText(c.App.Writer, paint)
-	}
-	if err != nil {
-		return fail(exitError, fmt.Errorf("write explanation: %w", err))
+	if err := sink.Render(writeReport(ex)); err != nil {
+		return fail(exitError, err)
 	}
 	return nil
 }

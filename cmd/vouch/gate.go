@@ -62,16 +62,13 @@ Examples:
 }
 
 func runGate(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, gate.Formats()); err != nil {
-		return fail(exitError, err)
-	}
-	if c.NArg() > 0 {
-		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), gate.Formats())
+	sink, err := newSink(c, gate.Formats())
 	if err != nil {
 		return fail(exitError, err)
+	}
+	format := sink.Format
+	if c.NArg() > 0 {
+		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
 	}
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, err)
@@ -81,20 +78,11 @@ func runGate(c *cli.Context) error {
 		Envelope: c.String("envelope"), Rulespec: c.String("rulespec"), Out: c.String("out"),
 		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
 		Observe: c.Bool("observe"), Lint: c.Bool("lint"), NoLint: c.Bool("no-lint"), NoCache: c.Bool("no-cache"),
-		Version:  c.App.Version,
+		Version: c.App.Version, Strict: setBool(c, "strict"), // vouch.yaml may set strict; the flag wins
 		Evidence: evidence.Limits{MaxCitations: c.Int("max-citations"), MaxHashBytes: c.Int64("max-evidence-bytes")},
 	}
 	if c.IsSet("base") {
 		opts.Base, opts.BaseFrom = c.String("base"), "--base"
-	}
-	// vouch.yaml may set strict; --strict=false on the command line wins.
-	if c.IsSet("strict") {
-		strict := c.Bool("strict")
-		opts.Strict = &strict
-	}
-	color, err := output.Color(c.String("color"), c.App.Writer)
-	if err != nil {
-		return fail(exitError, err)
 	}
 	meter, err := progress(c, "vouch gate: scanning")
 	if err != nil {
@@ -123,12 +111,9 @@ func runGate(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "vouch gate: not blocking again (stop_hook_active); the work still does not pass and has no receipt: %s\n", gate.Reason(g))
 		return nil
 	}
-	err = output.WriteTargets(targets, func(format string, w io.Writer) error {
-		return gate.Render(w, format, g, gate.RenderOptions{})
+	err = sink.Render(func(w io.Writer, format string, p output.Painter) error {
+		return gate.Render(w, format, g, gate.RenderOptions{Color: p.On})
 	})
-	if err == nil {
-		err = gate.Render(c.App.Writer, format, g, gate.RenderOptions{Color: color})
-	}
 	switch {
 	case err != nil:
 		return fail(exitError, err)

@@ -14,9 +14,6 @@ import (
 	"github.com/vouch-dev/vouch/suggest"
 )
 
-// guardFormats are the formats of the guard subcommands' reports.
-var guardFormats = []string{"json", "text"}
-
 func guardFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Usage: "guard policy `FILE` (default: guard.policy in vouch.yaml, else .vouch/guard.yaml)"},
@@ -111,7 +108,7 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 }
 
 func runGuardCheck(c *cli.Context) error {
-	sink, err := newReportSink(c)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -119,7 +116,7 @@ func runGuardCheck(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	return sink.write(c, d, false)
+	return emit(sink, d, false)
 }
 
 func guardValidateCommand() *cli.Command {
@@ -172,7 +169,7 @@ func runGuardReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	sink, err := newReportSink(c)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -180,7 +177,7 @@ func runGuardReplay(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	return sink.write(c, rep, rep.Changed > 0)
+	return emit(sink, rep, rep.Changed > 0)
 }
 
 func guardTestCommand() *cli.Command {
@@ -209,7 +206,7 @@ func runGuardTest(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	sink, err := newReportSink(c)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -217,53 +214,12 @@ func runGuardTest(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	return sink.write(c, rep, rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0))
+	return emit(sink, rep, rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0))
 }
 
-// guardReport is what the guard subcommands print.
-type guardReport interface {
-	WriteJSON(io.Writer) error
-	WriteText(io.Writer, output.Painter) error
-}
-
-// reportSink is where a guard subcommand prints its report: --format on
-// stdout, coloured per --color, and every --output target.
-type reportSink struct {
-	format  string
-	paint   output.Painter
-	targets []output.Target
-}
-
-// newReportSink reads --format, --color and --output, before the command
-// does anything, so a bad flag leaves no trace behind.
-func newReportSink(c *cli.Context) (*reportSink, error) {
-	format := c.String("format")
-	if err := output.CheckFormat(format, guardFormats); err != nil {
-		return nil, err
-	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
-	if err != nil {
-		return nil, err
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), guardFormats)
-	if err != nil {
-		return nil, err
-	}
-	return &reportSink{format: format, paint: paint, targets: targets}, nil
-}
-
-// write prints rep and exits 1 when failed.
-func (s *reportSink) write(c *cli.Context, rep guardReport, failed bool) error {
-	write := func(f string, w io.Writer, paint output.Painter) error {
-		if f == "json" {
-			return rep.WriteJSON(w)
-		}
-		return rep.WriteText(w, paint)
-	}
-	if err := output.WriteTargets(s.targets, func(f string, w io.Writer) error { return write(f, w, output.Painter{}) }); err != nil {
-		return fail(exitError, err)
-	}
-	if err := write(s.format, c.App.Writer, s.paint); err != nil {
+// emit prints a guard subcommand's report and exits 1 when failed.
+func emit(sink *output.Sink, rep report, failed bool) error {
+	if err := sink.Render(writeReport(rep)); err != nil {
 		return fail(exitError, err)
 	}
 	if failed {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/guard"
+	"github.com/vouch-dev/vouch/internal/cliapp"
 )
 
 // TestHookArgsMatchCLI checks the fast path of run: every argument list
@@ -57,7 +58,7 @@ func TestHookArgsMatchCLI(t *testing.T) {
 				}
 			}
 		}
-		if err := app.Run(flagsFirst(app, tt.args)); err != nil || !ran {
+		if err := app.Run(cliapp.FlagsFirst(app, tt.args)); err != nil || !ran {
 			t.Errorf("CLI on %q: ran %v, error %v", tt.args, ran, err)
 			continue
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -40,11 +41,7 @@ The candidates vouch tried are in --format json.`,
 }
 
 func runImports(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, imports.Formats()); err != nil {
-		return fail(exitError, fmt.Errorf("imports: %w", err))
-	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	sink, err := newSink(c, imports.Formats())
 	if err != nil {
 		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
@@ -89,20 +86,13 @@ func runImports(c *cli.Context) error {
 		// Both a missing path and an unreadable tree are input errors.
 		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
-	out := c.App.Writer
-	switch format {
-	case "json":
-		err = imports.WriteJSON(out, res)
-	case "dl":
-		err = imports.WriteDatalog(out, res)
-	default:
-		err = imports.WriteText(out, res, paint)
-		if err == nil {
-			err = imports.WriteWarnings(c.App.ErrWriter, res.Warnings)
-		}
+	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error { return imports.Render(w, format, res, p) }); err != nil {
+		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
-	if err != nil {
-		return fail(exitError, fmt.Errorf("imports: writing output: %w", err))
+	if sink.Format == "text" {
+		if err := imports.WriteWarnings(c.App.ErrWriter, res.Warnings); err != nil {
+			return fail(exitError, fmt.Errorf("imports: %w", err))
+		}
 	}
 	return nil
 }

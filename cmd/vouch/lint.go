@@ -56,19 +56,11 @@ Exit codes: 0 no error findings (warnings fail only with --strict; info findings
 }
 
 func runLint(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, lint.Formats()); err != nil {
+	sink, err := newSink(c, lint.Formats())
+	if err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
 	out, errOut := c.App.Writer, c.App.ErrWriter
-	color, err := output.Color(c.String("color"), out)
-	if err != nil {
-		return fail(exitError, fmt.Errorf("lint: %w", err))
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), lint.Formats())
-	if err != nil {
-		return fail(exitError, fmt.Errorf("lint: %w", err))
-	}
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
@@ -77,15 +69,11 @@ func runLint(c *cli.Context) error {
 	// every --output file), so a SARIF consumer always receives a valid
 	// log.
 	configFail := func(err error) error {
-		var ce *lint.ConfigErrors
-		if !errors.As(err, &ce) {
-			ce = &lint.ConfigErrors{List: []*lint.ConfigError{{Msg: err.Error()}}}
-		}
-		_ = output.WriteTargets(targets, func(format string, w io.Writer) error {
-			return lint.RenderErrors(w, format, ce.List, ropts)
+		list := lint.ErrorsOf(err)
+		_ = sink.Render(func(w io.Writer, format string, _ output.Painter) error {
+			return lint.RenderErrors(w, format, list, ropts)
 		})
-		_ = lint.RenderErrors(out, format, ce.List, ropts)
-		for _, e := range ce.List {
+		for _, e := range list {
 			fmt.Fprintln(errOut, "vouch: lint: "+e.Error())
 		}
 		return fail(exitError, nil)
@@ -95,11 +83,7 @@ func runLint(c *cli.Context) error {
 	}
 	opts := lint.Request{Path: c.Args().First(), Config: c.String("config"), Baseline: c.String("baseline"),
 		UpdateBaseline: c.Bool("update-baseline"), NewFromRev: c.String("new-from-rev"), NewFromRevSet: c.IsSet("new-from-rev"),
-		Today: c.String("today"), NoCache: c.Bool("no-cache"), Out: c.String("out")}
-	if c.IsSet("strict") {
-		strict := c.Bool("strict")
-		opts.Strict = &strict
-	}
+		Today: c.String("today"), NoCache: c.Bool("no-cache"), Out: c.String("out"), Strict: setBool(c, "strict")}
 	if c.IsSet("python-root") {
 		opts.PythonRoots = c.StringSlice("python-root")
 	}
@@ -125,34 +109,20 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return configFail(err)
 	}
-	for _, n := range rep.Notices {
-		fmt.Fprintln(errOut, "vouch: lint: warning: "+n.Error())
-	}
-	if cfg.NewFromRev != "" {
-		fmt.Fprintf(errOut, "vouch: lint: %s already present at %s left out (%s)\n",
-			lint.Plural(rep.Preexisting, "finding"), cfg.NewFromRev, cfg.NewFromFrom)
-	}
+	rep.WriteNotes(errOut, cfg)
 	if opts.UpdateBaseline {
-		n, left, err := lint.UpdateBaseline(cfg.Baseline, rep)
-		if err != nil {
+		if err := lint.RecordBaseline(errOut, cfg, rep); err != nil {
 			return configFail(err)
-		}
-		fmt.Fprintf(errOut, "vouch: lint: recorded %s in %s\n", lint.Plural(n, "finding"), cfg.Baseline)
-		if left > 0 {
-			fmt.Fprintf(errOut, "vouch: lint: %d inert-rule or exemption findings are configuration problems and were not recorded; fix the configuration\n", left)
 		}
 		return nil
 	}
 	ropts.Strict = cfg.Strict
-	if err := output.WriteTargets(targets, func(format string, w io.Writer) error {
-		return rep.Render(w, format, ropts)
+	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error {
+		o := ropts
+		o.Color = p.On
+		return rep.Render(w, format, o)
 	}); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
-	}
-	// Colour only on standard output, never in a report file.
-	ropts.Color = color
-	if err := rep.Render(out, format, ropts); err != nil {
-		return fail(exitError, fmt.Errorf("lint: writing output: %w", err))
 	}
 	if rep.Fails(cfg.Strict) {
 		return fail(exitFail, nil)

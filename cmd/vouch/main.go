@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/internal/buildinfo"
+	"github.com/vouch-dev/vouch/internal/cliapp"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -56,12 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	unknown := ""
 	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
-	if len(args) == 0 || args[len(args)-1] != completeFlag {
-		// A completion request must keep its flag last, where
-		// urfave/cli looks for it.
-		args = flagsFirst(app, args)
-	}
-	err := app.Run(args)
+	err := app.Run(cliapp.FlagsFirst(app, args))
 	if unknown != "" {
 		var names []string
 		for _, c := range app.Commands {
@@ -91,9 +87,7 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	cmds := commands()
-	quietUsageErrors(cmds, "")
-	return &cli.App{
+	app := &cli.App{
 		Name:    "vouch",
 		Usage:   "verify AI agents' claims about their work with datalog",
 		Version: buildinfo.Version(version),
@@ -110,9 +104,8 @@ Exit codes: 0 every predicate passed, 1 a predicate failed, 2 bad input or evalu
 		ErrWriter:            stderr,
 		// Errors are printed once, by run.
 		ExitErrHandler: func(*cli.Context, error) {},
-		Commands:       cmds,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return fail(exitError, usageError("", c.App.Flags, err))
-		},
+		Commands:       commands(),
 	}
+	cliapp.QuietUsageErrors(app, func(err error) error { return fail(exitError, err) })
+	return app
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,11 +38,7 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 }
 
 func runTest(c *cli.Context) error {
-	format := c.String("format")
-	if err := output.CheckFormat(format, reportFormats); err != nil {
-		return fail(exitError, err)
-	}
-	paint, err := output.NewPainter(c.String("color"), c.App.Writer)
+	sink, err := newSink(c, reportFormats)
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -49,12 +46,12 @@ func runTest(c *cli.Context) error {
 	if runErr != nil && !errors.Is(runErr, ruletest.ErrNoCase) {
 		return fail(exitError, runErr)
 	}
-	if format == "json" {
-		err = ruletest.WriteJSON(c.App.Writer, results)
-	} else {
-		err = ruletest.WriteText(c.App.Writer, results, c.Bool("coverage"), paint)
-	}
-	if err != nil {
+	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error {
+		if format == "json" {
+			return ruletest.WriteJSON(w, results)
+		}
+		return ruletest.WriteText(w, results, c.Bool("coverage"), p)
+	}); err != nil {
 		return fail(exitError, err)
 	}
 	if !ruletest.Passed(results) {

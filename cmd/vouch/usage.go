@@ -1,63 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 )
-
-// quietUsageErrors makes every command report a usage error (an unknown
-// flag, a bad flag value) as one line on stderr and exit 2, as go and
-// golangci-lint do. urfave/cli would otherwise print the whole help text
-// to stdout, where a script reading the output would take it for a result.
-func quietUsageErrors(cmds []*cli.Command, parents string) {
-	for _, cmd := range cmds {
-		path := strings.TrimSpace(parents + " " + cmd.Name)
-		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-			return fail(exitError, usageError(path, cmd.Flags, err))
-		}
-		quietUsageErrors(cmd.Subcommands, path)
-	}
-}
-
-// usageError rewrites urfave/cli's "flag provided but not defined: -fromat"
-// as "unknown flag --fromat (did you mean --format?)", pointing at the
-// command's help.
-func usageError(path string, flags []cli.Flag, err error) error {
-	const undefined = "flag provided but not defined: -"
-	msg := err.Error()
-	help := "run 'vouch --help'"
-	if path != "" {
-		help = fmt.Sprintf("run 'vouch %s --help'", path)
-	}
-	name, ok := strings.CutPrefix(msg, undefined)
-	if !ok {
-		return fmt.Errorf("%s; %s", msg, help)
-	}
-	name = strings.TrimLeft(name, "-")
-	var names []string
-	for _, f := range flags {
-		names = append(names, f.Names()...)
-	}
-	names = append(names, "help")
-	hint := ""
-	if best, ok := suggest.Closest(name, names); ok {
-		hint = fmt.Sprintf(" (did you mean %s?)", dashes(best))
-	}
-	return fmt.Errorf("unknown flag %s%s; %s", dashes(name), hint, help)
-}
-
-// dashes spells a flag as it is typed: -f, --format.
-func dashes(name string) string {
-	if len([]rune(name)) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
 
 // colorFlag is --color, the same on every command that colours text.
 func colorFlag() cli.Flag {
@@ -72,6 +19,22 @@ func progressFlag() cli.Flag {
 // progress is the counter --progress asks for, drawn on standard error.
 func progress(c *cli.Context, label string) (*output.Progress, error) {
 	return output.NewProgress(c.String("progress"), c.App.ErrWriter, label)
+}
+
+// newSink reads --format, --color and --output (those the command has)
+// against the formats it writes.
+func newSink(c *cli.Context, formats []string) (*output.Sink, error) {
+	return output.NewSink(c.App.Writer, formats, c.String("format"), c.String("color"), c.StringSlice("output"))
+}
+
+// setBool is a boolean flag given on the command line, else nil, so that
+// vouch.yaml's value stands unless the flag overrides it.
+func setBool(c *cli.Context, name string) *bool {
+	if !c.IsSet(name) {
+		return nil
+	}
+	v := c.Bool(name)
+	return &v
 }
 
 // outputFlag is --output, shared by the commands that write reports.

@@ -65,15 +65,7 @@ func runVerify(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, fmt.Errorf("verify takes at most one ENVELOPE argument, got %d; run 'vouch verify --help'", c.NArg()))
 	}
-	format := c.String("format")
-	if err := output.CheckFormat(format, verify.Formats()); err != nil {
-		return fail(exitError, err)
-	}
-	color, err := output.Color(c.String("color"), c.App.Writer)
-	if err != nil {
-		return fail(exitError, err)
-	}
-	targets, err := output.ParseTargets(c.StringSlice("output"), verify.Formats())
+	sink, err := newSink(c, verify.Formats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -85,7 +77,7 @@ func runVerify(c *cli.Context) error {
 		Out: c.String("out"), Root: c.String("root"), RootSet: c.IsSet("root"),
 		MaxElements: c.Int("max-elements"), Observe: c.Bool("observe"),
 		Base: c.String("base"), BaseSet: c.IsSet("base"), MaxCitations: c.Int("max-citations"),
-		Outputs: gate.Outputs,
+		Outputs: gate.Outputs, Strict: setBool(c, "strict"),
 	}
 	if c.IsSet("max-envelope-bytes") {
 		n := c.Int64("max-envelope-bytes")
@@ -94,10 +86,6 @@ func runVerify(c *cli.Context) error {
 	if c.IsSet("max-depth") {
 		n := c.Int("max-depth")
 		req.MaxDepth = &n
-	}
-	if c.IsSet("strict") {
-		strict := c.Bool("strict")
-		req.Strict = &strict
 	}
 	in, dir, err := verify.Resolve(req)
 	if err != nil {
@@ -116,11 +104,7 @@ func runVerify(c *cli.Context) error {
 			return fail(exitError, err)
 		}
 	}
-	// Colour only on standard output, never in a report file.
-	if err := output.WriteTargets(targets, func(f string, w io.Writer) error { return out.Render(w, f, false) }); err != nil {
-		return fail(exitError, err)
-	}
-	if err := out.Render(c.App.Writer, format, color); err != nil {
+	if err := sink.Render(func(w io.Writer, f string, p output.Painter) error { return out.Render(w, f, p.On) }); err != nil {
 		return fail(exitError, err)
 	}
 	if out.Report.Verdict != "pass" {

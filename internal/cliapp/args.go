@@ -1,4 +1,4 @@
-package main
+package cliapp
 
 import (
 	"strings"
@@ -6,13 +6,16 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// flagsFirst moves a subcommand's flags ahead of its positional arguments,
+// FlagsFirst moves a subcommand's flags ahead of its positional arguments,
 // so `vouch verify envelope.yaml --format json` works as it does in go,
 // conftest and golangci-lint. urfave/cli stops reading flags at the first
 // positional argument; without this, a flag written after a path would be
 // taken as a second path. Arguments after "--" are left alone.
-func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 3 {
+//
+// A completion request (CompleteFlag last) is returned as it is: the flag
+// must stay last, where urfave/cli looks for it.
+func FlagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 || args[len(args)-1] == CompleteFlag {
 		return args
 	}
 	cmd, at := findCommand(app.Commands, args[1:])
