@@ -15,6 +15,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/parse"
@@ -42,8 +43,13 @@ func SemanticsUnit() parse.SourceUnit { return semanticsUnit() }
 
 // SemanticsAnalysis returns Semantics() analysed and stratified, ready for
 // datalog.EvalAnalysis, built by generated code without parsing or
-// analysing; each call returns a fresh value.
-func SemanticsAnalysis() *datalog.Analysis { return semanticsAnalysis() }
+// analysing, once per process: every call returns the same value, which
+// callers must not modify (evaluation does not).
+func SemanticsAnalysis() *datalog.Analysis { return sharedAnalysis() }
+
+// sharedAnalysis builds the analysis on first use; evaluations share it and
+// the plans its Planner keeps.
+var sharedAnalysis = sync.OnceValue(semanticsAnalysis)
 
 // Options change how a program is compiled.
 type Options struct {

@@ -11,7 +11,7 @@ import (
 // parsing and analysing semantics.dl.
 func TestSemanticsGenerated(t *testing.T) {
 	cfg := astgo.Config{Package: "compile", Source: "semantics.dl", Func: "semantics"}
-	if err := astgo.CheckFile(cfg, "semantics_gen.go", Semantics(), SemanticsUnit(), SemanticsAnalysis()); err != nil {
+	if err := astgo.CheckFile(cfg, "semantics_gen.go", Semantics(), SemanticsUnit(), semanticsAnalysis()); err != nil {
 		t.Fatal(err)
 	}
 }

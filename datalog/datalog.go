@@ -17,6 +17,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/mangle/analysis"
@@ -89,6 +90,16 @@ type Analysis struct {
 	Strata []analysis.Nodeset
 	// PredToStratum maps each predicate to its index in Strata.
 	PredToStratum map[ast.PredicateSym]int
+
+	plannerOnce sync.Once
+	planner     *Planner
+}
+
+// Planner plans the program's runs; it is built on first use and shared
+// by every run of this Analysis.
+func (a *Analysis) Planner() *Planner {
+	a.plannerOnce.Do(func() { a.planner = NewPlanner(a.Info, a.Strata, a.PredToStratum) })
+	return a.planner
 }
 
 // Analyze analyses and stratifies a parsed unit. Strata come in a
@@ -147,17 +158,22 @@ func EvalAnalysis(a *Analysis, facts []ast.Atom, opts Options) (res *Result, err
 	}()
 	info, strata, predToStratum := a.Info, a.Strata, a.PredToStratum
 	store := newStore()
+	present := make(map[ast.PredicateSym]bool)
 	for _, f := range facts {
 		if _, ok := info.Decls[f.Predicate]; !ok {
 			return nil, fmt.Errorf("load facts: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
 		}
 		store.Add(f)
+		present[f.Predicate] = true
 	}
 	limit := opts.FactLimit
 	if limit <= 0 {
 		limit = DefaultFactLimit
 	}
-	stats, err := engine.EvalStratifiedProgramWithStats(info, strata, predToStratum, store, engine.WithCreatedFactLimit(limit))
+	// Only the rules these facts can feed are evaluated (see Plan); the
+	// result still lists every stratum of the program.
+	plan := a.Planner().Plan(present)
+	stats, err := engine.EvalStratifiedProgramWithStats(plan.Info, plan.Strata, plan.PredToStratum, store, engine.WithCreatedFactLimit(limit))
 	if err != nil {
 		if strings.Contains(err.Error(), "limit") {
 			return nil, fmt.Errorf("evaluate datalog: stopped after deriving more than %d facts: %w", limit, err)
@@ -177,10 +193,21 @@ func EvalAnalysis(a *Analysis, facts []ast.Atom, opts Options) (res *Result, err
 	for p := range info.EdbPredicates {
 		res.edb[p] = true
 	}
+	// A stratum the plan left out took no time.
+	durations := make([]time.Duration, len(strata))
+	for i, from := range plan.From {
+		durations[from] = stats.Duration[i]
+	}
+	syms := make([][]ast.PredicateSym, len(strata))
+	for i, set := range strata {
+		for p := range set {
+			syms[i] = append(syms[i], p)
+		}
+	}
 	var order []int
-	res.strata, order = canonicalStrata(stats.Strata, predToStratum, info.Rules)
+	res.strata, order = canonicalStrata(syms, predToStratum, info.Rules)
 	for _, i := range order {
-		res.timings = append(res.timings, stats.Duration[i])
+		res.timings = append(res.timings, durations[i])
 	}
 	return res, nil
 }

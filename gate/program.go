@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/google/mangle/ast"
 
@@ -97,7 +98,7 @@ func decide(rulespecVerdict string, l *Lint, st *staleness) (*decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := datalog.EvalAnalysis(semanticsAnalysis(), fs, datalog.Options{})
+	res, err := datalog.EvalAnalysis(sharedAnalysis(), fs, datalog.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("the gate program did not complete: %w", err)
 	}
@@ -159,3 +160,8 @@ func writeProgram(dir string, fs []ast.Atom) (path, sum string, err error) {
 	h := sha256.Sum256([]byte(b.String()))
 	return path, hex.EncodeToString(h[:]), nil
 }
+
+// sharedAnalysis builds the program's analysis once per process; every
+// evaluation shares it (evaluation does not modify it) and the plans its
+// Planner keeps.
+var sharedAnalysis = sync.OnceValue(semanticsAnalysis)

@@ -28,13 +28,13 @@ type fixedProgram struct {
 	strata        []analysis.Nodeset
 	predToStratum map[ast.PredicateSym]int
 	// planner cuts the program to what one set of facts can use.
-	planner *planner
+	planner *datalog.Planner
 }
 
 func fromAnalysis(a *datalog.Analysis) *fixedProgram {
 	strata, predToStratum := levelStrata(a.Info.Rules, a.Strata, a.PredToStratum)
 	return &fixedProgram{info: a.Info, strata: strata, predToStratum: predToStratum,
-		planner: newPlanner(a.Info, strata, predToStratum)}
+		planner: datalog.NewPlanner(a.Info, strata, predToStratum)}
 }
 
 // run evaluates the program on facts. With rerun, the program is run
@@ -63,13 +63,13 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 		store.Add(f)
 		present[f.Predicate] = true
 	}
-	pl := c.planner.plan(present)
+	pl := c.planner.Plan(present)
 	prev := -1
 	for run := 0; ; run++ {
 		if run == maxConditionRuns {
 			return nil, fmt.Errorf("evaluate guard program: no fixed point after %d runs", run)
 		}
-		if _, err := engine.EvalStratifiedProgramWithStats(pl.info, pl.strata, pl.predToStratum, store, engine.WithCreatedFactLimit(100_000)); err != nil {
+		if _, err := engine.EvalStratifiedProgramWithStats(pl.Info, pl.Strata, pl.PredToStratum, store, engine.WithCreatedFactLimit(100_000)); err != nil {
 			return nil, fmt.Errorf("evaluate guard program: %w", err)
 		}
 		n := store.EstimateFactCount()

@@ -66,8 +66,8 @@ func TestLevelStrataSameFacts(t *testing.T) {
 			}
 			strata, pts = a.Strata, a.PredToStratum
 		case planned:
-			pl := p.planner.plan(present)
-			info, strata, pts = pl.info, pl.strata, pl.predToStratum
+			pl := p.planner.Plan(present)
+			info, strata, pts = pl.Info, pl.Strata, pl.PredToStratum
 		}
 		if _, err := engine.EvalStratifiedProgramWithStats(info, strata, pts, store, engine.WithCreatedFactLimit(100_000)); err != nil {
 			t.Fatal(err)
@@ -135,8 +135,8 @@ rules:
 				if diff := cmp.Diff(want, eval(e.guard, merged, facts)); diff != "" {
 					t.Errorf("%s, %v: guard program (-mangle strata +merged):\n%s", file, c.Args, diff)
 				}
-				pl := e.guard.planner.plan(presentOf(facts))
-				if len(pl.info.Rules) < len(e.guard.info.Rules) {
+				pl := e.guard.planner.Plan(presentOf(facts))
+				if len(pl.Info.Rules) < len(e.guard.info.Rules) {
 					pruned++
 				}
 				if diff := cmp.Diff(want, eval(e.guard, planned, facts)); diff != "" {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/mangle/ast"
@@ -148,7 +149,7 @@ func Run(m *arch.Model, scan *imports.Result, annot map[string][]string, opts Op
 		opts.beforeEval(len(pr.facts))
 	}
 	dopts := datalog.Options{FactLimit: opts.FactLimit}
-	res, err := datalog.EvalAnalysis(semanticsAnalysis(), pr.facts, dopts)
+	res, err := datalog.EvalAnalysis(sharedAnalysis(), pr.facts, dopts)
 	if err != nil {
 		return nil, err
 	}
@@ -670,3 +671,8 @@ func witness(res *datalog.Result, pr *prepared, g, p string) *Cycle {
 	}
 	return c
 }
+
+// sharedAnalysis builds the program's analysis once per process; every
+// evaluation shares it (evaluation does not modify it) and the plans its
+// Planner keeps.
+var sharedAnalysis = sync.OnceValue(semanticsAnalysis)

@@ -56,7 +56,9 @@ func TestEvaluates(t *testing.T) {
 			}
 		}
 	}
-	if !cmp.Equal(an, progAnalysis(), cmp.Exporter(func(reflect.Type) bool { return true })) {
+	// The program, not the plans the Analysis keeps for later runs.
+	fresh, all := progAnalysis(), cmp.Exporter(func(reflect.Type) bool { return true })
+	if !cmp.Equal(an.Info, fresh.Info, all) || !cmp.Equal(an.Strata, fresh.Strata, all) || !cmp.Equal(an.PredToStratum, fresh.PredToStratum, all) {
 		t.Error("evaluation changed the analysis it was given")
 	}
 }
