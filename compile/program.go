@@ -245,10 +245,8 @@ type claimInfo struct {
 	value gjson.Result
 	// elems lists distinct elements in first occurrence order: all of
 	// them when an any_of reads them, else only those equal to a value
-	// some check compares them with; distinct counts all of them when an
-	// any_of needs the count.
-	elems    []elemInfo
-	distinct int
+	// some check compares them with.
+	elems []elemInfo
 	// lo and hi are the smallest and largest numeric element (or the
 	// scalar number) when hasNum.
 	hasNum bool
@@ -308,7 +306,6 @@ func newClaimInfo(res selectors.Result, u use) *claimInfo {
 			ci.count++
 			return true
 		})
-		ci.distinct = len(ci.elems)
 	}
 	return ci
 }
@@ -341,8 +338,7 @@ type compiler struct {
 
 // use records which facts a claim's checks read.
 type use struct {
-	// allElems: an any_of check reads every distinct element and their
-	// number. wanted: the elements contains, not_contains and none_of
+	// allElems: an any_of check reads every distinct element. wanted: the elements contains, not_contains and none_of
 	// look up, by the values they compare with; no rule reads any other
 	// elem fact, so no other is emitted. key: a check compares a
 	// composite value whole (equals, any_of, none_of). A 100,000-element
@@ -610,9 +606,6 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 	case TNumber:
 		sec.Facts = append(sec.Facts, atom("claim_rank", cn, num(c.ranks[ci.key])))
 	case TArray:
-		if ci.use.allElems {
-			sec.Facts = append(sec.Facts, atom("elem_count", cn, num(int64(ci.distinct))))
-		}
 		for _, t := range ci.types {
 			sec.Facts = append(sec.Facts, atom("elem_type", cn, name(string(t))))
 		}

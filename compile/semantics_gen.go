@@ -178,15 +178,6 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "A type that occurs among an array claim's elements.", NumValue: -7368626353462902545},
 			}},
 		}},
-		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_count", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Claim"},
-			ast.Variable{Symbol: "N"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Number of distinct elements of an array claim.", NumValue: 6897712845741307325},
-			}},
-		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_min", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Claim"},
 			ast.Variable{Symbol: "Key"},
@@ -619,21 +610,29 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hits", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
-			ast.Variable{Symbol: "N"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
 				ast.Variable{Symbol: "K"},
 			}},
-		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
-			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
 			}}},
-			ast.TransformStmt{Var: &ast.Variable{Symbol: "N"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:count"}}},
-		}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
@@ -669,27 +668,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Type: ast.NumberType},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Ch"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_count", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hits", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-				ast.Variable{Symbol: "N"},
-			}},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -2043,7 +2024,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "condition", Arity: 2}:           struct{}{},
 		ast.PredicateSym{Symbol: "contains_rule", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "elem", Arity: 3}:                struct{}{},
-		ast.PredicateSym{Symbol: "elem_count", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "elem_max", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "elem_min", Arity: 3}:            struct{}{},
 		ast.PredicateSym{Symbol: "elem_type", Arity: 2}:           struct{}{},
@@ -2096,7 +2076,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          struct{}{},
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:         struct{}{},
+		ast.PredicateSym{Symbol: "member_miss", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     struct{}{},
@@ -2479,21 +2459,29 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hits", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
-			ast.Variable{Symbol: "N"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
 				ast.Variable{Symbol: "K"},
 			}},
-		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
-			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hit", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "T"},
+				ast.Variable{Symbol: "K"},
 			}}},
-			ast.TransformStmt{Var: &ast.Variable{Symbol: "N"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:count"}}},
-		}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
@@ -2529,27 +2517,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Type: ast.NumberType},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Ch"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
-				ast.Variable{Symbol: "C"},
-				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_count", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "C"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hits", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "Ch"},
-				ast.Variable{Symbol: "N"},
-			}},
+			}}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -4184,23 +4154,6 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "elem_count", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_count", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "Claim"},
-			ast.Variable{Symbol: "N"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, Symbol: "Number of distinct elements of an array claim.", NumValue: 6897712845741307325},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "elem_max", Arity: 3}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_max", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Claim"},
 			ast.Variable{Symbol: "Key"},
@@ -4594,9 +4547,8 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_hits", Arity: 2}, Args: []ast.BaseTerm{
+		ast.PredicateSym{Symbol: "member_miss", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
-			ast.Variable{Symbol: "N"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -4605,7 +4557,6 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -5396,7 +5347,7 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "member_hits", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "member_miss", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}: struct{}{},
@@ -5489,7 +5440,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         21,
 		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     4,
 		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          22,
-		ast.PredicateSym{Symbol: "member_hits", Arity: 2}:         30,
+		ast.PredicateSym{Symbol: "member_miss", Arity: 1}:         30,
 		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            16,
 		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     5,
 		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     6,

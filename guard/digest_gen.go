@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "40e8151b8db50f9bff51c1bd7c134b5b3f9d5f725c5f401ae5d09739495a7249"
+const fixedDigest = "351d62cb9d3e08cee414d4470349a3e91a4154904ccd05635eaeee0e351a8bb7"

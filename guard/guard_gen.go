@@ -722,22 +722,36 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "M"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
-			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}}},
-			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}}},
-		}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -857,6 +871,7 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "refire", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "some_ask"}:                     struct{}{},
 		ast.PredicateSym{Symbol: "some_deny"}:                    struct{}{},
@@ -1355,22 +1370,36 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "M"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}},
-		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
-			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-			}}},
-			ast.TransformStmt{Var: &ast.Variable{Symbol: "M"}, Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:min", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
 			}}},
-		}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
@@ -1676,7 +1705,7 @@ func guardAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "first_fire", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "M"},
+			ast.Variable{Symbol: "O"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -1892,6 +1921,23 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "refire", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2185,13 +2231,16 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "denying", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "first_fire", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "refire", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "first_ask", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "first_deny", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "first_fire", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "some_ask"}: struct{}{},
@@ -2208,21 +2257,22 @@ func guardAnalysis() *datalog.Analysis {
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
 		ast.PredicateSym{Symbol: "asking", Arity: 2}:             10,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           17,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           18,
 		ast.PredicateSym{Symbol: "denying", Arity: 2}:            11,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            18,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            19,
 		ast.PredicateSym{Symbol: "fires", Arity: 2}:              8,
 		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          13,
 		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         14,
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         12,
+		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         15,
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         4,
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          1,
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       5,
 		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      2,
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       9,
+		ast.PredicateSym{Symbol: "refire", Arity: 2}:             12,
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 3,
-		ast.PredicateSym{Symbol: "some_ask"}:                     15,
-		ast.PredicateSym{Symbol: "some_deny"}:                    16,
+		ast.PredicateSym{Symbol: "some_ask"}:                     16,
+		ast.PredicateSym{Symbol: "some_deny"}:                    17,
 		ast.PredicateSym{Symbol: "val", Arity: 2}:                7,
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          6,
 	}}

@@ -3,6 +3,7 @@ package lint
 import (
 	"bufio"
 	"bytes"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -128,12 +129,28 @@ func beadFacts(add func(ast.Atom), m *arch.Model, files []string, sf *SourceFact
 			}
 		}
 	}
+	// Each node's own files and their symbols are totalled here rather
+	// than by a Mangle aggregation: v0.4.0 groups rows by a 32-bit hash
+	// of the key without comparing keys, so two node names that collide
+	// (a working tree can be given such directory names) would share one
+	// total and the other node's check would silently vanish.
+	type size struct{ files, symbols int64 }
+	sizes := map[string]*size{}
 	for _, f := range files {
-		F := str(f)
-		add(atom("file_symbols", F, num(int64(sf.Symbols[f]))))
+		add(atom("file_symbols", str(f), num(int64(sf.Symbols[f]))))
 		if n, ok := own.owner(f); ok {
-			add(atom("file_owner", F, str(n)))
+			s := sizes[n]
+			if s == nil {
+				s = &size{}
+				sizes[n] = s
+			}
+			s.files++
+			s.symbols += int64(sf.Symbols[f])
 		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(sizes)) {
+		add(atom("node_files", str(n), num(sizes[n].files)))
+		add(atom("node_symbols", str(n), num(sizes[n].symbols)))
 	}
 	for i := range m.Rules {
 		r := &m.Rules[i]

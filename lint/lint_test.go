@@ -127,3 +127,46 @@ func TestRules(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTotalsPerNode: a check rule totals each node's own files and
+// symbols. The two node names below share the 32-bit key Mangle v0.4.0's
+// group_by files rows under (it compares hashes, not keys), so an
+// aggregation in datalog merged their totals under whichever name came
+// first and dropped the other's check; Go totals them instead. Each name
+// takes each role.
+func TestCheckTotalsPerNode(t *testing.T) {
+	names := [2]string{"src/pkgd/22883", "src/pkgm/52688"}
+	for _, big := range []int{0, 1} {
+		small := 1 - big
+		src := `
+nodes:
+  - {ref_id: "` + names[big] + `", kind: component, source: src/z}
+  - {ref_id: "` + names[small] + `", kind: domain, source: src/a}
+rules:
+  - name: small-components
+    check: {for: {kind: component}, max_files: 1, max_symbols: 3}
+`
+		// The small node's file comes first, so the engine kept its name
+		// for the merged total and the component's check vanished.
+		files := []string{"src/a/three.py", "src/z/one.py", "src/z/two.py"}
+		m, err := arch.Parse("architecture.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Finish(files); err != nil {
+			t.Fatal(err)
+		}
+		sf := &SourceFacts{Symbols: map[string]int{"src/z/one.py": 2, "src/z/two.py": 2, "src/a/three.py": 9}}
+		o, err := Run(m, &imports.Result{Files: files}, nil, Options{Today: 20000, Source: sf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"small-components:check:error:::" + names[big] + ":max_files",
+			"small-components:check:error:::" + names[big] + ":max_symbols",
+		}
+		if diff := cmp.Diff(want, short(o.Findings)); diff != "" {
+			t.Errorf("component %s (-want +got):\n%s", names[big], diff)
+		}
+	}
+}
