@@ -359,6 +359,11 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "present", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "_"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "_"},
@@ -726,6 +731,25 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/greater_than", NumValue: 2528159450109931828},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "T"}, Right: ast.Constant{Symbol: "/number", NumValue: -3052476196784910213}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "C"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
@@ -923,6 +947,28 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/matches", NumValue: 8976557220010823567},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "T"}, Right: ast.Constant{Symbol: "/string", NumValue: 708416972213179235}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "C"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
@@ -2208,6 +2254,11 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "present", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "_"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "_"},
@@ -2575,6 +2626,25 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/greater_than", NumValue: 2528159450109931828},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "T"}, Right: ast.Constant{Symbol: "/number", NumValue: -3052476196784910213}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "C"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
@@ -2772,6 +2842,28 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "C"},
 		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Constant{Symbol: "/matches", NumValue: 8976557220010823567},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "T"},
+			}},
+			ast.Ineq{Left: ast.Variable{Symbol: "T"}, Right: ast.Constant{Symbol: "/string", NumValue: 708416972213179235}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "C"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "evidence_rule", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "C"},
+				ast.Variable{Symbol: "R"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "elem_type", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Variable{Symbol: "T"},
