@@ -100,3 +100,56 @@ func factStrings(s factstore.FactStore) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestPlanShared: runs of one Analysis share its Planner, from several
+// goroutines at once (vouch test, the gate's programs), and each run gets
+// the facts its own input derives.
+func TestPlanShared(t *testing.T) {
+	unit, err := ParseRules(planProgram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := [][]ast.Atom{
+		{{Predicate: ast.PredicateSym{Symbol: "a", Arity: 1}, Args: []ast.BaseTerm{ast.Number(1)}}},
+		{{Predicate: ast.PredicateSym{Symbol: "b", Arity: 1}, Args: []ast.BaseTerm{ast.Number(2)}}},
+		{{Predicate: ast.PredicateSym{Symbol: "c", Arity: 1}, Args: []ast.BaseTerm{ast.Number(3)}}},
+	}
+	want := make([][]string, len(inputs))
+	for i, in := range inputs {
+		res, err := EvalAnalysis(a, in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = factStrings(res.store)
+	}
+	errs := make(chan string, 64)
+	done := make(chan struct{})
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			defer func() { done <- struct{}{} }()
+			for k := 0; k < 20; k++ {
+				i := (g + k) % len(inputs)
+				res, err := EvalAnalysis(a, inputs[i], Options{})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if diff := cmp.Diff(want[i], factStrings(res.store)); diff != "" {
+					errs <- diff
+					return
+				}
+			}
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent run: %s", e)
+	}
+}
