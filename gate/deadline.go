@@ -119,3 +119,16 @@ func StopHookActive(r io.Reader) bool {
 	}
 	return json.Unmarshal(data, &ev) == nil && ev.StopHookActive
 }
+
+// RepeatBlock is the Stop hook's answer when Claude Code is already
+// continuing because of this hook's last block (stopActive): blocking
+// again would loop the agent forever, so when the work still does not
+// pass the hook lets it stop (block is false) and says why on stderr
+// (msg). The run kept no receipt, so 'vouch receipt verify' in CI still
+// fails. Otherwise the hook answers as usual (block is true).
+func RepeatBlock(g *Result, stopActive bool) (msg string, block bool) {
+	if !stopActive || g.Verdict == "pass" {
+		return "", true
+	}
+	return "vouch gate: not blocking again (stop_hook_active); the work still does not pass and has no receipt: " + Reason(g), false
+}

@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +75,30 @@ func TestStopHookActive(t *testing.T) {
 		if got := StopHookActive(strings.NewReader(tt.in)); got != tt.want {
 			t.Errorf("StopHookActive(%q) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestRepeatBlock(t *testing.T) {
+	fail := &Result{Verdict: "fail", Err: errors.New("the rulespec does not load")}
+	tests := []struct {
+		name       string
+		g          *Result
+		stopActive bool
+		wantBlock  bool
+		wantMsg    string
+	}{
+		{"first stop, failing: block", fail, false, true, ""},
+		{"first stop, passing: answer as usual", &Result{Verdict: "pass"}, false, true, ""},
+		{"repeated stop, passing: answer as usual", &Result{Verdict: "pass"}, true, true, ""},
+		{"repeated stop, failing: let it stop", fail, true, false, "vouch gate: not blocking again (stop_hook_active); the work still does not pass and has no receipt: the gate could not verify the work"},
+		{"repeated stop, missing envelope: let it stop", &Result{Verdict: "fail", Missing: true, Envelope: ".vouch/envelope.yaml"}, true, false, "no envelope at .vouch/envelope.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, block := RepeatBlock(tt.g, tt.stopActive)
+			if block != tt.wantBlock || !strings.Contains(msg, tt.wantMsg) || (tt.wantBlock && msg != "") {
+				t.Errorf("RepeatBlock = %q, %v; want block %v and a message containing %q", msg, block, tt.wantBlock, tt.wantMsg)
+			}
+		})
 	}
 }

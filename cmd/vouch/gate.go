@@ -103,12 +103,8 @@ func runGate(c *cli.Context) error {
 	if !dl.Answer() {
 		select {} // the watchdog has answered and is exiting the process
 	}
-	if stopActive && g.Verdict != "pass" {
-		// Claude Code is already continuing because of this hook's last
-		// block. Its protocol asks hooks not to block again, or the agent
-		// loops forever: let it stop, say why on stderr, and keep no
-		// receipt, so 'vouch receipt verify' (CI) still fails.
-		fmt.Fprintf(c.App.ErrWriter, "vouch gate: not blocking again (stop_hook_active); the work still does not pass and has no receipt: %s\n", gate.Reason(g))
+	if msg, block := gate.RepeatBlock(g, stopActive); !block {
+		fmt.Fprintln(c.App.ErrWriter, msg)
 		return nil
 	}
 	err = sink.Render(func(w io.Writer, format string, p output.Painter) error {

@@ -4,8 +4,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -13,12 +11,10 @@ import (
 
 	"github.com/vouch-dev/vouch/internal/buildinfo"
 	"github.com/vouch-dev/vouch/internal/cliapp"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
-// Exit codes shared by every command.
+// Exit codes shared by every command (0 is a pass).
 const (
-	exitPass  = 0
 	exitFail  = 1
 	exitError = 2
 )
@@ -31,21 +27,7 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit code through urfave/cli without it printing or
-// exiting on its own.
-type exitCodeError struct {
-	code int
-	err  error
-}
-
-func (e *exitCodeError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
-
-func fail(code int, err error) error { return &exitCodeError{code: code, err: err} }
+func fail(code int, err error) error { return cliapp.Fail(code, err) }
 
 // run is main without the process exit, so tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -54,37 +36,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// without building the whole CLI.
 		return exitCode(guardHook(h, stdout, stderr), stderr)
 	}
-	app := newApp(stdout, stderr)
-	unknown := ""
-	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
-	err := app.Run(cliapp.FlagsFirst(app, args))
-	if unknown != "" {
-		var names []string
-		for _, c := range app.Commands {
-			names = append(names, c.Name)
-		}
-		fmt.Fprintf(stderr, "vouch: unknown command %q%s; run 'vouch --help' for the list\n", unknown, suggest.Hint(unknown, names))
-		return exitError
-	}
-	return exitCode(err, stderr)
+	return cliapp.Run(newApp(stdout, stderr), args, stderr, exitError)
 }
 
 // exitCode prints err (once) and returns the exit code it carries.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitPass
-	}
-	var ec *exitCodeError
-	if errors.As(err, &ec) {
-		if ec.err != nil {
-			fmt.Fprintln(stderr, "vouch: "+ec.err.Error())
-		}
-		return ec.code
-	}
-	// Flag and usage errors from urfave/cli.
-	fmt.Fprintln(stderr, "vouch: "+err.Error())
-	return exitError
-}
+func exitCode(err error, stderr io.Writer) int { return cliapp.Code("vouch", err, stderr, exitError) }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{

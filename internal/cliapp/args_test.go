@@ -2,6 +2,7 @@ package cliapp
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -89,5 +90,47 @@ func TestCompletionScript(t *testing.T) {
 	}
 	if _, err := CompletionScript(app, "bsh"); err == nil || !strings.Contains(err.Error(), `did you mean "bash"`) {
 		t.Errorf("unknown shell: error %v, want a did-you-mean", err)
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	newApp := func(stderr *strings.Builder) *cli.App {
+		app := testApp()
+		app.Writer, app.ErrWriter = io.Discard, stderr
+		app.ExitErrHandler = func(*cli.Context, error) {}
+		app.Commands[0].Action = func(c *cli.Context) error {
+			switch c.String("format") {
+			case "fail":
+				return Fail(1, nil)
+			case "bad":
+				return Fail(2, errors.New("bad input"))
+			}
+			return nil
+		}
+		QuietUsageErrors(app, func(err error) error { return Fail(2, err) })
+		return app
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"pass", []string{"vouch", "verify"}, 0, ""},
+		{"fail prints nothing", []string{"vouch", "verify", "--format", "fail"}, 1, ""},
+		{"error printed once", []string{"vouch", "verify", "--format", "bad"}, 2, "vouch: bad input\n"},
+		{"unknown command", []string{"vouch", "verfy"}, 2, "vouch: unknown command \"verfy\" (did you mean \"verify\"?); run 'vouch --help' for the list\n"},
+		{"unknown flag", []string{"vouch", "verify", "--fromat", "x"}, 2, "vouch: unknown flag --fromat (did you mean --format?); run 'vouch verify --help'\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr strings.Builder
+			if got := Run(newApp(&stderr), tt.args, &stderr, 2); got != tt.wantCode {
+				t.Errorf("exit code %d, want %d", got, tt.wantCode)
+			}
+			if stderr.String() != tt.wantStderr {
+				t.Errorf("stderr %q, want %q", stderr.String(), tt.wantStderr)
+			}
+		})
 	}
 }
