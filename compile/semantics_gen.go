@@ -676,6 +676,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -814,6 +817,9 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Type: ast.NumberType},
 			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -830,6 +836,9 @@ func semanticsUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
@@ -1484,6 +1493,43 @@ func semanticsUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "bound_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/less_than", NumValue: -5518416144691857709},
 		}}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rank", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
 		}}, Premises: []ast.Term{
@@ -2114,6 +2160,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:       struct{}{},
+		ast.PredicateSym{Symbol: "has_rank", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:       struct{}{},
@@ -2123,6 +2170,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          struct{}{},
 		ast.PredicateSym{Symbol: "member_miss", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "member_value", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     struct{}{},
@@ -2571,6 +2619,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_miss", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "Ch"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -2709,6 +2760,9 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Type: ast.NumberType},
 			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Ch"},
@@ -2725,6 +2779,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_length", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "C"},
 				ast.Constant{Type: ast.NumberType},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "pass", Arity: 1}, Args: []ast.BaseTerm{
@@ -3353,6 +3410,43 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim_rank", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "V"},
 				ast.Variable{Symbol: "B"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/any_of", NumValue: 5086805436474662694},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_value_from", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "V"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "claim", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/array", NumValue: -5476576391709486273},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "check_rank", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Ch"},
+				ast.Variable{Symbol: "_"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "from_claim", Arity: 1}, Args: []ast.BaseTerm{
@@ -4513,6 +4607,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "has_rank", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_rank", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -4656,6 +4765,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}}},
 		ast.PredicateSym{Symbol: "member_rule", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_rule", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "X0"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "member_value", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "member_value", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Ch"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -5394,7 +5518,13 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "has_rank", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "hit", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "member_value", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "mismatch", Arity: 1}: struct{}{},
@@ -5509,53 +5639,55 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "check_member", Arity: 3}:        13,
 		ast.PredicateSym{Symbol: "check_rank", Arity: 2}:          0,
 		ast.PredicateSym{Symbol: "check_value", Arity: 3}:         1,
-		ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}:     48,
-		ast.PredicateSym{Symbol: "checked_something", Arity: 1}:   47,
-		ast.PredicateSym{Symbol: "decided", Arity: 1}:             44,
-		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}:    45,
+		ast.PredicateSym{Symbol: "checked_nothing", Arity: 1}:     50,
+		ast.PredicateSym{Symbol: "checked_something", Arity: 1}:   49,
+		ast.PredicateSym{Symbol: "decided", Arity: 1}:             46,
+		ast.PredicateSym{Symbol: "enforced_failure", Arity: 1}:    47,
 		ast.PredicateSym{Symbol: "evidence_shape", Arity: 1}:      14,
-		ast.PredicateSym{Symbol: "failed", Arity: 1}:              37,
-		ast.PredicateSym{Symbol: "failing", Arity: 1}:             50,
-		ast.PredicateSym{Symbol: "found", Arity: 1}:               25,
-		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:           32,
+		ast.PredicateSym{Symbol: "failed", Arity: 1}:              39,
+		ast.PredicateSym{Symbol: "failing", Arity: 1}:             52,
+		ast.PredicateSym{Symbol: "found", Arity: 1}:               27,
+		ast.PredicateSym{Symbol: "found_ref", Arity: 2}:           34,
 		ast.PredicateSym{Symbol: "from_claim", Arity: 1}:          2,
-		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}:    19,
-		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:       34,
-		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:     26,
-		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:      27,
-		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:       35,
-		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:     20,
+		ast.PredicateSym{Symbol: "has_check_member", Arity: 1}:    21,
+		ast.PredicateSym{Symbol: "has_found_ref", Arity: 1}:       36,
+		ast.PredicateSym{Symbol: "has_invalid_ref", Arity: 1}:     28,
+		ast.PredicateSym{Symbol: "has_member_hit", Arity: 1}:      29,
+		ast.PredicateSym{Symbol: "has_not_found", Arity: 1}:       37,
+		ast.PredicateSym{Symbol: "has_rank", Arity: 1}:            15,
+		ast.PredicateSym{Symbol: "has_ref_invalid", Arity: 1}:     22,
 		ast.PredicateSym{Symbol: "has_regex_miss", Arity: 1}:      3,
-		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:       28,
-		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:     29,
-		ast.PredicateSym{Symbol: "hit", Arity: 1}:                 15,
-		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         21,
+		ast.PredicateSym{Symbol: "has_set_extra", Arity: 1}:       30,
+		ast.PredicateSym{Symbol: "has_set_missing", Arity: 1}:     31,
+		ast.PredicateSym{Symbol: "hit", Arity: 1}:                 16,
+		ast.PredicateSym{Symbol: "invalid_ref", Arity: 2}:         23,
 		ast.PredicateSym{Symbol: "list_value_rule", Arity: 1}:     4,
-		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          22,
-		ast.PredicateSym{Symbol: "member_miss", Arity: 1}:         30,
-		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            16,
+		ast.PredicateSym{Symbol: "member_hit", Arity: 3}:          24,
+		ast.PredicateSym{Symbol: "member_miss", Arity: 1}:         32,
+		ast.PredicateSym{Symbol: "member_value", Arity: 1}:        17,
+		ast.PredicateSym{Symbol: "mismatch", Arity: 1}:            18,
 		ast.PredicateSym{Symbol: "non_number_elem", Arity: 1}:     5,
 		ast.PredicateSym{Symbol: "non_string_elem", Arity: 1}:     6,
 		ast.PredicateSym{Symbol: "not_evidence", Arity: 1}:        7,
-		ast.PredicateSym{Symbol: "not_found", Arity: 2}:           33,
-		ast.PredicateSym{Symbol: "observed", Arity: 1}:            46,
+		ast.PredicateSym{Symbol: "not_found", Arity: 2}:           35,
+		ast.PredicateSym{Symbol: "observed", Arity: 1}:            48,
 		ast.PredicateSym{Symbol: "observing", Arity: 1}:           8,
-		ast.PredicateSym{Symbol: "pass", Arity: 1}:                36,
+		ast.PredicateSym{Symbol: "pass", Arity: 1}:                38,
 		ast.PredicateSym{Symbol: "present", Arity: 1}:             9,
 		ast.PredicateSym{Symbol: "ranged", Arity: 1}:              10,
-		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:         17,
+		ast.PredicateSym{Symbol: "ref_invalid", Arity: 2}:         19,
 		ast.PredicateSym{Symbol: "ref_unfit", Arity: 1}:           11,
-		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:         51,
-		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:           23,
-		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:         24,
-		ast.PredicateSym{Symbol: "set_value", Arity: 1}:           18,
-		ast.PredicateSym{Symbol: "skipped", Arity: 1}:             40,
-		ast.PredicateSym{Symbol: "stray", Arity: 3}:               41,
-		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:     38,
-		ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}:    49,
-		ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: 39,
-		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:             42,
-		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:       31,
-		ast.PredicateSym{Symbol: "verdict", Arity: 2}:             43,
+		ast.PredicateSym{Symbol: "run_verdict", Arity: 1}:         53,
+		ast.PredicateSym{Symbol: "set_extra", Arity: 3}:           25,
+		ast.PredicateSym{Symbol: "set_missing", Arity: 3}:         26,
+		ast.PredicateSym{Symbol: "set_value", Arity: 1}:           20,
+		ast.PredicateSym{Symbol: "skipped", Arity: 1}:             42,
+		ast.PredicateSym{Symbol: "stray", Arity: 3}:               43,
+		ast.PredicateSym{Symbol: "strict_rejected", Arity: 1}:     40,
+		ast.PredicateSym{Symbol: "strict_unchecked", Arity: 1}:    51,
+		ast.PredicateSym{Symbol: "undecided_condition", Arity: 1}: 41,
+		ast.PredicateSym{Symbol: "vacuous", Arity: 1}:             44,
+		ast.PredicateSym{Symbol: "vacuous_check", Arity: 1}:       33,
+		ast.PredicateSym{Symbol: "verdict", Arity: 2}:             45,
 	}}
 }

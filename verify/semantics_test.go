@@ -1044,6 +1044,14 @@ func TestValueFrom(t *testing.T) {
 		{"any_of", `"a"`, "[a, b]", pass},
 		{"any_of", "[a, c]", "[a, b]", fail},
 		{"any_of", `"a"`, `"a"`, fail}, // the value must be a list
+		// An empty array passes only against a value: without one the
+		// check fails, as every value_from rule does.
+		{"any_of", "[]", "[a]", vacuous},
+		{"any_of", "[]", missing, fail},
+		{"any_of", "[]", `"a"`, fail},
+		{"greater_than", "[]", "3", vacuous},
+		{"greater_than", "[]", missing, fail},
+		{"less_than", "[]", `"2"`, fail},
 		{"greater_than", "5", "3", pass},
 		{"greater_than", "3", "3.5", fail},
 		{"less_than", "[1, 2]", "2.5", pass},
