@@ -22,6 +22,11 @@ import (
 // relation holds, so negations never drop a rule, and an aggregation over
 // an empty relation derives nothing in Mangle (no group), so dropping it is
 // exact too. Tests evaluate programs both ways and compare every fact.
+//
+// It assumes every fact comes from the store or a kept rule: a premise
+// over a predicate Mangle answers otherwise (an external predicate passed
+// with engine.WithExternalPredicates, a deferred one) would look empty and
+// drop its rule. vouch's programs declare none.
 type Plan struct {
 	// Info holds the kept rules, and the declarations of their heads
 	// only: the engine copies every declaration it is given on each run
