@@ -281,7 +281,10 @@ func (c *converter) scalar(n *yaml.Node) error {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return c.errAt(n, "%s is not a finite number and JSON cannot hold it; quote it to keep it as a string", strconv.Quote(truncate(n.Value, 40)))
 		}
-		c.buf = strconv.AppendFloat(c.buf, f, 'g', -1, 64)
+		var msg string
+		if c.buf, msg = appendExact(c.buf, n.Value, f); msg != "" {
+			return c.errAt(n, "%s: %s", strconv.Quote(truncate(n.Value, 40)), msg)
+		}
 	default:
 		// yaml.v3 resolves a plain number it cannot hold (1e400, a 400-digit
 		// integer, 0x followed by 17 hex digits) as a string; keeping it
@@ -312,7 +315,7 @@ const (
 // ([-+]?[0-9]+, 0o[0-7]+, 0x[0-9a-fA-F]+) or a float
 // ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?): yaml.v3 leaves such
 // a scalar a string only when the number is too large for it. Anything else
-// returns "". A float too small (1e-400) is not refused: it rounds to 0.
+// returns "". A float too small (1e-400) is refused later (appendExact).
 func overflowMsg(s string) string {
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o') {
 		for i := 2; i < len(s); i++ {

@@ -52,7 +52,9 @@ func TestParseValid(t *testing.T) {
 		{"NaN-like text quoted", `facts: {a: ".nan"}`, `{"a":".nan"}`, ""},
 		{"quoted, tagged or block numbers out of range stay strings", "facts: {a: \"1e400\", b: '1e400', c: !!str 1e400, d: \"0xFFFFFFFFFFFFFFFFFF\", e: 1e400x, f: 1_0e400}\nmetadata:\n  g: |-\n    1e400\n",
 			`{"a":"1e400","b":"1e400","c":"1e400","d":"0xFFFFFFFFFFFFFFFFFF","e":"1e400x","f":"1_0e400"}`, `{"g":"1e400"}`},
-		{"float underflow rounds to zero", "facts: {a: 1e-400, b: -1e-400}", `{"a":0,"b":-0}`, ""},
+		// Past 2^53 a float cannot hold every integer: a whole number
+		// written as a decimal keeps its exact value.
+		{"whole decimals stay exact", "facts: {a: 9007199254740993.0, b: 9.007199254740993e15, c: -9007199254740993.0}", `{"a":9007199254740993,"b":9007199254740993,"c":-9007199254740993}`, ""},
 		{"python json.dumps emoji", `{"facts": {"x": "ok \ud83d\ude00"}}`, `{"x":"ok 😀"}`, ""},
 		{"php slash escape", `{"facts":{"url":"https:\/\/example.com\/a"}}`, `{"url":"https://example.com/a"}`, ""},
 		{"leading zero 09 is a float to YAML", "facts: {a: 09}", `{"a":9}`, ""},
@@ -161,6 +163,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad tagged float", "facts: {x: !!float abc}\n", Limits{}, 1, 12, `"abc" is not a number`},
 		{"bad tagged bool", "facts: {x: !!bool maybe}\n", Limits{}, 1, 12, `"maybe" is not a boolean`},
 		{"float out of range", "facts:\n  y: 1e400\n", Limits{}, 2, 6, "number out of range of a 64-bit float; quote it to keep it as a string"},
+		{"fraction a float makes whole", "facts:\n  y: 9007199254740993.5\n", Limits{}, 2, 6, `"9007199254740993.5": number is not a whole number, but a 64-bit float cannot tell it from one`},
+		{"fraction a float makes whole, JSON", `{"facts": {"y": 9007199254740993.5}}`, Limits{}, 1, 17, `"9007199254740993.5": number is not a whole number`},
+		{"float underflow", "facts:\n  y: 1e-400\n", Limits{}, 2, 6, `"1e-400": number is not a whole number`},
 		{"float out of range flow", "facts: {a: 1, y: -1.5E+400}\n", Limits{}, 1, 18, "number out of range of a 64-bit float"},
 		{"float out of range leading point", "facts: {y: .5e400}\n", Limits{}, 1, 12, "number out of range of a 64-bit float"},
 		{"float out of range in metadata", "facts: {}\nmetadata: {y: 1e999}\n", Limits{}, 2, 15, "number out of range of a 64-bit float"},

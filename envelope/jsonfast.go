@@ -856,10 +856,12 @@ func (c *jsonConverter) number() error {
 		return c.errAt(off, "%s", intRangeMsg)
 	}
 	if err != nil {
-		// Out of float range (underflow is no error: it rounds to 0).
 		return c.errAt(off, "%s", floatRangeMsg)
 	}
-	c.buf = strconv.AppendFloat(c.buf, f, 'g', -1, 64)
+	var msg string
+	if c.buf, msg = appendExact(c.buf, string(text), f); msg != "" {
+		return c.errAt(off, "%s: %s", strconv.Quote(truncate(string(text), 40)), msg)
+	}
 	return nil
 }
 
