@@ -86,6 +86,21 @@ type Options struct {
 	// EvidenceLimits bound the citations' cost; zero fields mean
 	// evidence's defaults.
 	EvidenceLimits evidence.Limits
+	// MaxElements refuses a claim that selects more array elements
+	// (ElementsErr); zero means no limit.
+	MaxElements int
+}
+
+// ElementsError is a claim that selects more array elements than
+// Options.MaxElements allows.
+type ElementsError struct {
+	Claim rulespec.Claim
+	Max   int
+}
+
+func (e *ElementsError) Error() string {
+	return fmt.Sprintf("claim %q (selector %s) selects more than %d array elements; vouch refuses it rather than exhaust memory; raise the limit with --max-elements if the envelope is meant to be this large",
+		e.Claim.Name, e.Claim.Selector, e.Max)
 }
 
 // ClaimValue is what a claim's selector found in the facts.
@@ -115,6 +130,11 @@ type Program struct {
 	// (an *evidence.LimitError): the program then lacks its evidence
 	// facts and must not be evaluated.
 	EvidenceErr error
+	// ElementsErr is set (an *ElementsError) when a claim selects more
+	// elements than Options.MaxElements: compiling stops at that claim,
+	// before building anything per element, and the program must not be
+	// evaluated.
+	ElementsErr error
 }
 
 // PredicateCheck is the check id of predicate i's body.
@@ -148,6 +168,10 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 			warnings = append(warnings, fmt.Sprintf("claim %q: %s", cl.Name, res.Warning))
 		}
 		c.prog.Claims = append(c.prog.Claims, ClaimValue{Claim: cl, Result: res})
+		if opts.MaxElements > 0 && res.Present && res.Value.IsArray() && tooMany(res.Value, opts.MaxElements) {
+			c.prog.ElementsErr = &ElementsError{Claim: cl, Max: opts.MaxElements}
+			return c.prog
+		}
 		c.claims[cl.Name] = newClaimInfo(res, uses[cl.Name])
 	}
 	c.rankNumbers(rs)
@@ -649,4 +673,15 @@ func DescribeCheck(c rulespec.Check) string {
 		s += " value_from " + c.ValueFrom
 	}
 	return s
+}
+
+// tooMany reports whether arr has more than max elements, counting no
+// further than max+1.
+func tooMany(arr gjson.Result, max int) bool {
+	n := 0
+	arr.ForEach(func(_, _ gjson.Result) bool {
+		n++
+		return n <= max
+	})
+	return n > max
 }

@@ -172,7 +172,10 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	out := &Outcome{Rulespec: rs, Envelope: env, Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root}
 	out.Elapsed.Load = loadTime
 	copts := compile.Options{Strict: opts.Strict, Observe: opts.Observe, Root: opts.Root, OutDir: opts.OutDir, OwnFiles: []string{env.File},
-		HashEvidence: opts.HashEvidence, EvidenceLimits: opts.Evidence}
+		HashEvidence: opts.HashEvidence, EvidenceLimits: opts.Evidence, MaxElements: opts.MaxElements}
+	if copts.MaxElements <= 0 {
+		copts.MaxElements = DefaultMaxElements
+	}
 	if rs.UsesFrom(rulespec.FromRepo) {
 		// Repository facts cost a few git processes: derive them only
 		// when a rule reads them, and only then is a missing git or an
@@ -197,8 +200,8 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	if err := out.Program.EvidenceErr; err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %w", env.File, err)}
 	}
-	if err := checkElements(env.File, out.Program, opts.MaxElements); err != nil {
-		return nil, err
+	if err := out.Program.ElementsErr; err != nil {
+		return nil, &InputError{fmt.Errorf("%s: %w", env.File, err)}
 	}
 	t2 := time.Now()
 	res, err := datalog.EvalAnalysis(compile.SemanticsAnalysis(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
@@ -441,27 +444,4 @@ func sortedStrings(facts []ast.Atom, i int) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// checkElements refuses a claim that selected more array elements than max
-// allows, before evaluation spends memory on them.
-func checkElements(file string, prog *compile.Program, max int) error {
-	if max <= 0 {
-		max = DefaultMaxElements
-	}
-	for _, cv := range prog.Claims {
-		if !cv.Present || !cv.Value.IsArray() {
-			continue
-		}
-		n := 0
-		cv.Value.ForEach(func(_, _ gjson.Result) bool {
-			n++
-			return n <= max
-		})
-		if n > max {
-			return &InputError{fmt.Errorf("%s: claim %q (selector %s) selects more than %d array elements; vouch refuses it rather than exhaust memory; raise the limit with --max-elements if the envelope is meant to be this large",
-				file, cv.Claim.Name, cv.Claim.Selector, max)}
-		}
-	}
-	return nil
 }
