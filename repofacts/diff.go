@@ -15,6 +15,15 @@ import (
 // Untracked files are added, as intent-to-add entries, to a private copy
 // of the index, so that one `git diff` sees them too: renames from a
 // tracked file to a new one are detected, and line counts come from git.
+//
+// Git state the work itself can write must not hide the work: in the
+// private index, the assume-unchanged bit is cleared from every entry and
+// skip-worktree from every entry whose file is in the working tree (a
+// sparse checkout leaves its skipped files out), so git compares those
+// files again; untracked files are filtered by .gitignore files only, not
+// by .git/info/exclude or core.excludesFile, which live outside the work;
+// and an untracked .gitignore is always listed, even one that ignores
+// itself, so a rule can see what was added to hide files.
 func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 	tmp, err := privateIndex(ctx, g)
 	if err != nil {
@@ -22,12 +31,20 @@ func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 	}
 	defer os.Remove(tmp)
 	pg := &git{dir: g.dir, index: tmp}
-	untracked, err := pg.run(ctx, nil, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+	if err := unhide(ctx, pg); err != nil {
+		return nil, err
+	}
+	untracked, err := pg.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "--others", "--exclude-per-directory=.gitignore", "-z", "--", ".")
 	if err != nil {
 		return nil, err
 	}
+	ignores, err := pg.run(ctx, nil, "ls-files", "--others", "-z", "--", ":(glob).gitignore", ":(glob)**/.gitignore")
+	if err != nil {
+		return nil, err
+	}
+	untracked = mergeZ(untracked, ignores)
 	if len(untracked) > 0 {
-		if _, err := pg.run(ctx, untracked, "add", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		if _, err := pg.run(ctx, untracked, "add", "--force", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 			return nil, err
 		}
 	}
@@ -53,6 +70,64 @@ func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 		cs = kept
 	}
 	return cs, nil
+}
+
+// unhide clears, in the private index, the bits with which an index entry
+// tells git not to look at the working tree's file: assume-unchanged on
+// every entry, skip-worktree on entries whose file exists.
+func unhide(ctx context.Context, pg *git) error {
+	out, err := pg.run(ctx, nil, "ls-files", "-v", "-z")
+	if err != nil {
+		return err
+	}
+	var assumedPaths, skippedPaths []byte
+	for _, rec := range splitZ(out) {
+		if len(rec) < 3 || rec[1] != ' ' {
+			continue
+		}
+		tag, path := rec[0], rec[2:]
+		assumed := tag >= 'a' && tag <= 'z'
+		skipped := tag == 'S' || tag == 's'
+		if skipped {
+			if _, err := os.Lstat(filepath.Join(pg.dir, filepath.FromSlash(path))); err != nil {
+				skipped = false // a sparse checkout's file: not in the work tree
+			}
+		}
+		if assumed {
+			assumedPaths = append(append(assumedPaths, path...), 0)
+		}
+		if skipped {
+			skippedPaths = append(append(skippedPaths, path...), 0)
+		}
+	}
+	// One bit per call: given both flags, git 2.39 applies only one.
+	for _, clear := range []struct {
+		flag  string
+		paths []byte
+	}{{"--no-assume-unchanged", assumedPaths}, {"--no-skip-worktree", skippedPaths}} {
+		if len(clear.paths) == 0 {
+			continue
+		}
+		if _, err := pg.run(ctx, clear.paths, "update-index", clear.flag, "-z", "--stdin"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeZ joins two NUL-terminated path lists, each path once.
+func mergeZ(a, b []byte) []byte {
+	seen := map[string]bool{}
+	var out []byte
+	for _, l := range [][]byte{a, b} {
+		for _, p := range splitZ(l) {
+			if !seen[p] {
+				seen[p] = true
+				out = append(append(out, p...), 0)
+			}
+		}
+	}
+	return out
 }
 
 // privateIndex copies the repository's index (if any) to a temporary

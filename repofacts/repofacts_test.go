@@ -244,6 +244,35 @@ func TestCollect(t *testing.T) {
 				Imports: []string{}, DependenciesAdded: []string{}, DependenciesRemoved: []string{}, GoExportsRemoved: []string{},
 			},
 		},
+		{
+			// Git state the work itself can write does not hide the work:
+			// index bits, .git/info/exclude, core.excludesFile, and a
+			// .gitignore added to ignore itself (which is listed).
+			name: "hidden by index bits and excludes",
+			base: map[string]string{"kept.txt": "a\n", "assumed.txt": "a\n", "skipped.txt": "a\n", ".gitignore": "build/\n"},
+			change: func(r *repo) {
+				r.write(map[string]string{"assumed.txt": "b\n", "skipped.txt": "b\n", "info.sh": "x\n", "global.sh": "x\n",
+					"hide/.gitignore": "*\n", "hide/x.sh": "x\n", "build/out.o": "x\n", "excludes": "global.sh\n"})
+				r.git("update-index", "--assume-unchanged", "assumed.txt")
+				r.git("update-index", "--skip-worktree", "skipped.txt")
+				r.write(map[string]string{".git/info/exclude": "info.sh\nexcludes\n"})
+				r.git("config", "core.excludesFile", filepath.Join(r.dir, "excludes"))
+			},
+			want: summary{
+				Files: []File{
+					{Path: "assumed.txt", Status: Modified, LinesAdded: 1, LinesDeleted: 1},
+					{Path: "excludes", Status: Added, LinesAdded: 1},
+					{Path: "global.sh", Status: Added, LinesAdded: 1},
+					{Path: "hide/.gitignore", Status: Added, LinesAdded: 1},
+					{Path: "info.sh", Status: Added, LinesAdded: 1},
+					{Path: "skipped.txt", Status: Modified, LinesAdded: 1, LinesDeleted: 1},
+				},
+				Changed: []string{"assumed.txt", "excludes", "global.sh", "hide/.gitignore", "info.sh", "skipped.txt"},
+				Added:   []string{"excludes", "global.sh", "hide/.gitignore", "info.sh"}, Modified: []string{"assumed.txt", "skipped.txt"},
+				Deleted: []string{}, Renamed: []string{}, TestsChanged: []string{},
+				Imports: []string{}, DependenciesAdded: []string{}, DependenciesRemoved: []string{}, GoExportsRemoved: []string{},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
