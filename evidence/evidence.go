@@ -309,6 +309,9 @@ func resolve(r *os.Root, own *ownFiles, h *hasher, cite string, ref Ref) (Info, 
 	info.IsRoot = local == "." || real == "."
 	info.InGit = gitSegment(local) || gitSegment(real) || own.underGit(r, real)
 	info.Own = own.covers(r, local, real, st)
+	if st != nil && !info.Own && !info.InGit {
+		info.Own, info.InGit = own.linkedOwn(r, st)
+	}
 	if dangling {
 		info.Exists, info.Kind = true, Dangling
 		return info, nil
@@ -484,6 +487,12 @@ type ownFiles struct {
 	outs  []string // slash-separated, relative to the root
 	outSt []fs.FileInfo
 	files []fs.FileInfo
+	// ownList and gitList are the regular files under the output
+	// directories and at the top of .git, listed on the first
+	// hard-linked citation (linkedOwn); truncated when the walk stopped.
+	listed           bool
+	truncated        bool
+	ownList, gitList []fs.FileInfo
 }
 
 func newOwnFiles(root string, r *os.Root, opts Options) *ownFiles {

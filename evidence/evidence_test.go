@@ -189,6 +189,13 @@ func TestCheckResolved(t *testing.T) {
 	must(os.Symlink("analysis/rulespec.yaml", filepath.Join(root, "rs-link")))
 	must(os.Symlink("nowhere", filepath.Join(root, "dangling")))
 	must(os.Symlink(".", filepath.Join(root, "here")))
+	// Hard links keep no trace of their other names: these are found by
+	// file identity. A hard link between two ordinary files stays a file.
+	must(os.WriteFile(filepath.Join(root, ".vouch", "verification.json"), []byte("{}\n"), 0o644))
+	must(os.Link(filepath.Join(root, ".vouch", "verification.json"), filepath.Join(root, "proof.json")))
+	must(os.Link(filepath.Join(root, "build", "vouch", "receipt.json"), filepath.Join(root, "receipt-copy.json")))
+	must(os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "gitcfg")))
+	must(os.Link(filepath.Join(root, "src", "foo.go"), filepath.Join(root, "foo-again.go")))
 
 	type want struct {
 		exists             bool
@@ -220,6 +227,10 @@ func TestCheckResolved(t *testing.T) {
 		"here":                     {exists: true, kind: Dir, isRoot: true},
 		"src/.gitignore":           {exists: true, kind: File},
 		".vouchers/x":              {},
+		"proof.json":               {exists: true, kind: File, own: true},
+		"receipt-copy.json":        {exists: true, kind: File, own: true},
+		"gitcfg":                   {exists: true, kind: File, git: true},
+		"foo-again.go":             {exists: true, kind: File},
 	}
 	var cites []string
 	for c := range tests {
