@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -141,7 +142,27 @@ var urlKeys = []string{"endpoint", "uri", "url"}
 func Derive(c *Call, home, root string) *CallFacts {
 	f := &CallFacts{Cwd: c.Cwd, Home: home}
 	if f.Cwd == "" || !filepath.IsAbs(f.Cwd) || strings.IndexByte(f.Cwd, 0) >= 0 {
-		f.Cwd = "/"
+		// An event without a usable cwd: relative paths resolve against
+		// the repository root (where harnesses run hooks), else the
+		// hook's own directory, never "/", where a sandbox's relative
+		// paths would land outside every rule.
+		base := root
+		if base == "" {
+			base, _ = os.Getwd()
+		}
+		if base == "" || !filepath.IsAbs(base) {
+			if abs, err := filepath.Abs(base); err == nil {
+				base = abs
+			}
+		}
+		switch {
+		case base == "":
+			f.Cwd = "/"
+		case f.Cwd != "" && strings.IndexByte(f.Cwd, 0) < 0:
+			f.Cwd = filepath.Join(base, f.Cwd)
+		default:
+			f.Cwd = base
+		}
 	}
 	if home != "" && !filepath.IsAbs(home) {
 		f.Home = ""
@@ -154,6 +175,7 @@ func Derive(c *Call, home, root string) *CallFacts {
 		}
 	}
 	write, remove := toolWrites(c.Tool)
+	var addFact func(p string)
 	addPath := func(s string) {
 		p, err := canonpath.Canonical(s, f.Cwd, f.Home)
 		if err != nil {
@@ -161,6 +183,12 @@ func Derive(c *Call, home, root string) *CallFacts {
 			// as a fact that lies within no directory.
 			p = "invalid:" + strings.ReplaceAll(s, "\x00", "\\0")
 		}
+		addFact(p)
+	}
+	// notPath records an argument that should be a path and is not, as
+	// a fact that lies within no directory.
+	notPath := func(v any) { addFact(fmt.Sprintf("invalid:%v", v)) }
+	addFact = func(p string) {
 		switch {
 		case remove:
 			f.Deletes = append(f.Deletes, p)
@@ -171,8 +199,25 @@ func Derive(c *Call, home, root string) *CallFacts {
 		}
 	}
 	for _, k := range pathKeys {
-		if s, ok := c.Args[k].(string); ok && s != "" {
-			addPath(s)
+		switch v := c.Args[k].(type) {
+		case nil:
+		case string:
+			if v != "" {
+				addPath(v)
+			}
+		case []any:
+			// A list where one path is expected: each string is a path.
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					addPath(s)
+				} else {
+					notPath(e)
+				}
+			}
+		default:
+			// Not a path: recorded as one that lies within no
+			// directory, so a sandbox refuses it rather than pass it by.
+			notPath(v)
 		}
 	}
 	for _, k := range pathListKeys {
@@ -201,7 +246,13 @@ func Derive(c *Call, home, root string) *CallFacts {
 					q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 				}
 				f.shell(strings.Join(q, " "))
+			} else if len(v) > 0 {
+				// Some element is not a string: what runs is not known.
+				f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
 			}
+		case nil:
+		default:
+			f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
 		}
 	}
 	for _, u := range f.URLs {

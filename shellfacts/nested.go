@@ -67,7 +67,21 @@ func shell(w *walker, c *call) {
 	if first.from != "" {
 		w.setPipeFrom(c, first.from)
 	}
+	if !first.known() {
+		// `bash <(echo ...)`, `sh "$SCRIPT"`: the script is not known.
+		w.unknownCode(c.name + " " + first.raw)
+	}
 	w.path(first, w.reads, c.name)
+}
+
+// scriptSource reports a producer whose output piped into a shell is
+// accounted for otherwise (see shellStdin).
+func scriptSource(name string) bool {
+	switch name {
+	case "curl", "wget", "cat", "tee":
+		return true
+	}
+	return false
 }
 
 // shellStdin parses the here-document or here-string a shell reads its
@@ -77,7 +91,15 @@ func (w *walker) shellStdin(c *call) {
 	switch {
 	case !found:
 		// Reads its script from the pipe or the terminal; PipeFrom
-		// records a pipe.
+		// records a pipe. Code made by the producer is only known when
+		// it runs (`echo ... | sh`, `base64 -d | sh`), unless the
+		// producer fetches it (curl, wget: Pipes says so, for the
+		// network rules) or passes a file on (cat, tee: like running
+		// the file, whose read is recorded).
+		if from := w.facts.Commands[c.idx].PipeFrom; from != "" && !scriptSource(from) {
+			w.incomplete(c.name + " reads its script from a pipe")
+			w.unknownCode(from + " | " + c.name)
+		}
 	case !static:
 		w.incomplete(c.name + " reads a script that is not static")
 		w.unknownCode(c.name + " <<here-document")

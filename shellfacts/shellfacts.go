@@ -311,12 +311,16 @@ func (w *walker) parseError(err error) {
 // producer feeding a nested script, if any.
 func (w *walker) script(src string, depth int, what string) {
 	if depth > 0 {
+		// Past a bound the code is not analysed, so it is code that
+		// cannot be known: a policy asks about it rather than allow it.
 		if depth > w.opts.MaxDepth {
 			w.incomplete(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
+			w.unknownCode(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
 			return
 		}
 		if w.nested+len(src) > maxNested {
 			w.incomplete("too much nested shell text")
+			w.unknownCode(what + ": too much nested shell text to analyse")
 			return
 		}
 		w.nested += len(src)
@@ -674,6 +678,7 @@ func (w *walker) substs(node syntax.Node) {
 func (w *walker) nestedStmts(list []*syntax.Stmt, what string) {
 	if w.depth+1 > w.opts.MaxDepth {
 		w.incomplete(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
+		w.unknownCode(fmt.Sprintf("%s nested deeper than %d levels", what, w.opts.MaxDepth))
 		return
 	}
 	w.depth++
@@ -765,6 +770,7 @@ func (w *walker) rawOf(n syntax.Node) string {
 func (w *walker) add(c Command) bool {
 	if len(w.facts.Commands) >= MaxCommands {
 		w.incomplete(fmt.Sprintf("more than %d commands", MaxCommands))
+		w.unknownCode(fmt.Sprintf("more than %d commands: the rest is not analysed", MaxCommands))
 		return false
 	}
 	w.facts.Commands = append(w.facts.Commands, c)

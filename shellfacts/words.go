@@ -423,7 +423,13 @@ func ansiC(s string) string {
 			b.WriteByte(e)
 		}
 	}
-	return b.String()
+	// Bash keeps strings as C strings: a NUL ends this quoted part
+	// (`rm -rf $'/home/u\x00'` removes /home/u).
+	out := b.String()
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return out
 }
 
 func isHex(c byte) bool {

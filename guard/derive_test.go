@@ -1,0 +1,39 @@
+package guard
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestDeriveHostileArguments: an event without a usable cwd resolves
+// relative paths against the repository root, never "/", and arguments
+// of the wrong type are not dropped: a path that is not a string lies
+// within no directory, and a command that is not a list of strings is
+// code that cannot be known.
+func TestDeriveHostileArguments(t *testing.T) {
+	tests := []struct {
+		name        string
+		call        Call
+		wantReads   []string
+		wantWrites  []string
+		wantUnknown bool
+	}{
+		{"no cwd", Call{Tool: "Read", Args: map[string]any{"file_path": "secrets/key"}}, []string{"/repo/secrets/key"}, nil, false},
+		{"relative cwd", Call{Tool: "Read", Cwd: "sub", Args: map[string]any{"file_path": "key"}}, []string{"/repo/sub/key"}, nil, false},
+		{"path list", Call{Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": []any{"/etc/x", 1.0}}}, nil, []string{"/etc/x", "invalid:1"}, false},
+		{"path object", Call{Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": map[string]any{"p": "/etc/x"}}}, nil, []string{"invalid:map[p:/etc/x]"}, false},
+		{"argv with a number", Call{Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": []any{"rm", "-rf", "/home/u", 1.0}}}, nil, nil, true},
+		{"command object", Call{Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": map[string]any{"x": "rm -rf /"}}}, nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Derive(&tt.call, "", "/repo")
+			if !slices.Equal(f.Reads, tt.wantReads) || !slices.Equal(f.Writes, tt.wantWrites) {
+				t.Errorf("reads %q writes %q, want %q %q", f.Reads, f.Writes, tt.wantReads, tt.wantWrites)
+			}
+			if got := len(f.Unknown) > 0; got != tt.wantUnknown {
+				t.Errorf("unknown %q, want some: %v", f.Unknown, tt.wantUnknown)
+			}
+		})
+	}
+}
