@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "351d62cb9d3e08cee414d4470349a3e91a4154904ccd05635eaeee0e351a8bb7"
+const fixedDigest = "65c45ebe057e9c66a67a95820435a138c45d87adda0b01bed7cde2468f88d27d"
