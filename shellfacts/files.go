@@ -512,9 +512,17 @@ func linkFiles(w *walker, c *call) {
 // rmShort names rm's short options by their long form.
 var rmShort = map[string]string{"-r": "--recursive", "-R": "--recursive", "-f": "--force", "-i": "--interactive", "-I": "--interactive", "-d": "--dir", "-v": "--verbose", "-p": "--parents"}
 
+// rmLong are GNU rm's long options; it accepts any unambiguous prefix
+// of one (`rm --rec` is `rm --recursive`).
+var rmLong = []string{"--dir", "--force", "--help", "--interactive", "--no-preserve-root", "--one-file-system", "--preserve-root", "--recursive", "--verbose", "--version"}
+
 func removeFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{})
-	w.setOptions(c, normOptions(p, rmShort))
+	opts := normOptions(p, rmShort)
+	for i, o := range opts {
+		opts[i] = expandLong(o, rmLong)
+	}
+	w.setOptions(c, opts)
 	w.removeTo(p.operands, w.deletes, true, c.name)
 	w.fromFind(p.operands, c.name)
 }
@@ -575,6 +583,35 @@ func normOptions(p parsed, short map[string]string) []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// expandLong spells a long option in full when it is an unambiguous
+// prefix of one of known (an exact name wins), as getopt_long reads it;
+// anything else is returned as written.
+func expandLong(o string, known []string) string {
+	name, value, hasValue := strings.Cut(o, "=")
+	if !strings.HasPrefix(name, "--") || len(name) < 3 {
+		return o
+	}
+	match := ""
+	for _, k := range known {
+		if k == name {
+			return o
+		}
+		if strings.HasPrefix(k, name) {
+			if match != "" {
+				return o // ambiguous
+			}
+			match = k
+		}
+	}
+	if match == "" {
+		return o
+	}
+	if hasValue {
+		return match + "=" + value
+	}
+	return match
 }
 
 // setOptions records a command's options (and subcommand) on its fact.

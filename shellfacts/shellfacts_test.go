@@ -597,6 +597,10 @@ func TestParseProgramOptions(t *testing.T) {
 		{"git status", []string{"git status:"}},
 		{"rm -rf x", []string{"rm: --recursive --force"}},
 		{"rm x -R", []string{"rm: --recursive"}},
+		{"rm --rec --forc x", []string{"rm: --recursive --force"}},
+		{"rm --r x", []string{"rm: --recursive"}},
+		{"rm --no x", []string{"rm: --no-preserve-root"}},
+		{"rm --ve x", []string{"rm: --ve"}}, // ambiguous: --verbose, --version
 		{"rm -- -rf", []string{"rm:"}},
 		{"rm --recursive --no-preserve-root /", []string{"rm: --recursive --no-preserve-root"}},
 		{`find . -name '*.o' -delete`, []string{"find: -delete"}},
