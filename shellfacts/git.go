@@ -77,6 +77,15 @@ func gitArgs(w *walker, c *call) {
 			p := parseOpts(rest, optSpec{withValue: "s", long: []string{"source", "pathspec-from-file"}})
 			w.pathsTo(p.operands, w.writes, "git restore")
 		}
+	case "checkout-index":
+		// Writes the index's version of each named file (with -a, of
+		// every file) into the work tree: what git update-index
+		// --cacheinfo put there can replace any file.
+		p := parseOpts(rest, optSpec{withValue: "", long: []string{"prefix", "stage"}})
+		if p.has("-a", "--all") {
+			w.addPath(".", w.writes, "git checkout-index")
+		}
+		w.pathsTo(p.operands, w.writes, "git checkout-index")
 	case "rm":
 		p := parseOpts(rest, optSpec{long: []string{"pathspec-from-file"}})
 		if p.has("--cached") {

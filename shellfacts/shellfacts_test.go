@@ -324,6 +324,7 @@ func TestParseFiles(t *testing.T) {
 	}{
 		// Reads through the shell that a Read rule must cover.
 		{"cat", "cat .env", want{reads: []string{"ROOT/repo/.env"}}},
+		{"git checkout-index", "git checkout-index -f -- .vouch/guard.yaml", want{writes: []string{"ROOT/repo/.vouch/guard.yaml"}}},
 		// Bash ends a $'...' string at a NUL, as a C string.
 		{"NUL in ANSI-C quotes", `cat $'.env\x00.bak' $'.envrc\0'`, want{reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}}},
 		{"sed -n p", "sed -n p .envrc", want{reads: []string{"ROOT/repo/.envrc"}}},
