@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "65c45ebe057e9c66a67a95820435a138c45d87adda0b01bed7cde2468f88d27d"
+const fixedDigest = "92ed6edca0e04ff3cbc04f02ad80289b2aa7707c2473d68cfe5b3daa6a8293c1"
