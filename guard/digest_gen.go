@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "92ed6edca0e04ff3cbc04f02ad80289b2aa7707c2473d68cfe5b3daa6a8293c1"
+const fixedDigest = "1e6675b96295a268fdee767e8a1314c5b98210ccbb34d0c9be801b92b3cc03e7"
