@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "1e6675b96295a268fdee767e8a1314c5b98210ccbb34d0c9be801b92b3cc03e7"
+const fixedDigest = "1201c6bdad12066e8b5cfbd53d45e30bec95085b78d9d31452c4f1c9a30305af"
