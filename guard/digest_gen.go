@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "1201c6bdad12066e8b5cfbd53d45e30bec95085b78d9d31452c4f1c9a30305af"
+const fixedDigest = "3d00945f9ad3fed68fa268e3882a9430731175638e020d7e11d84145c97defae"
