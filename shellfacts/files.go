@@ -964,7 +964,24 @@ func changeDir(w *walker, c *call) {
 	if c.name == "pushd" {
 		w.dirStack = append(w.dirStack, w.cwd())
 	}
+	if target.known() && w.vars["CDPATH"] != "" && !strings.HasPrefix(target.s, "/") &&
+		!strings.HasPrefix(target.s, "./") && !strings.HasPrefix(target.s, "../") && target.s != "." && target.s != ".." {
+		// CDPATH makes a bare name mean a directory under any of its
+		// entries.
+		w.dirKnown = false
+		return
+	}
 	w.cd(target)
+	if w.dirKnown {
+		// A cd to a directory that is not there fails and leaves the
+		// shell where it was (and `cd x; rm -rf y` then removes the
+		// old directory's y): unless this command line made it, where
+		// later commands run is not known (a later relative path says
+		// so).
+		if st, err := os.Stat(w.dir); (err != nil || !st.IsDir()) && !w.writes[w.dir] {
+			w.dirKnown = false
+		}
+	}
 }
 
 // forgetVars: read, unset, mapfile, getopts and printf -v set or clear

@@ -665,6 +665,12 @@ func TestParseDeletesUnresolved(t *testing.T) {
 		{"rm -rf $(cat list)", []string{"$(cat list)"}},
 		{"rm -rf /*/cache", []string{"/*/cache"}},
 		{`cd "$X" && rm -rf build`, []string{"build"}},
+		// A cd that fails leaves the shell where it was; CDPATH makes a
+		// bare name mean a directory under any of its entries.
+		{"cd / && cd nowhere-vouch; rm -rf build", []string{"build"}},
+		{"cd / && mkdir -p made && cd made && rm -rf build", nil},
+		{"cd /; CDPATH=/usr; cd lib && rm -rf x", []string{"x"}},
+		{"cd / && cd tmp && rm -rf vouch-x", nil},
 		{`find "$R" -delete`, []string{`"$R"`}},
 		{`mv "$A" b`, []string{`"$A"`}},
 		{`git rm -r "$P"`, []string{`"$P"`}},
