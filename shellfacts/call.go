@@ -243,12 +243,19 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 		w.incomplete(fmt.Sprintf("more than %d globs", maxGlobs))
 		return
 	}
-	dirPat, basePat := "", f.pat
-	if i := strings.LastIndexByte(f.pat, '/'); i >= 0 {
-		dirPat, basePat = f.pat[:i+1], f.pat[i+1:]
+	pat := goPattern(f.pat)
+	dirPat, basePat := "", pat
+	if i := strings.LastIndexByte(pat, '/'); i >= 0 {
+		dirPat, basePat = pat[:i+1], pat[i+1:]
 	}
 	if hasMeta(dirPat) {
 		w.unresolvedRemoval(f.raw)
+		// What the pattern matches now is still read or written when
+		// the command runs (cat ~/.ss?/id_rsa reads the key). A
+		// removal stays unresolved only: it may remove more.
+		if !w.removing {
+			w.globDirs(pat, set, what)
+		}
 		return
 	}
 	dir := unescapePattern(dirPat)
@@ -282,6 +289,64 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	if matches == 0 {
 		// No match: bash passes the pattern on as it is.
 		w.addPath(f.s, set, what)
+	}
+}
+
+// globDirs records what a pattern with wildcards in its directory part
+// matches now, relative to the working directory, up to maxGlobMatches.
+func (w *walker) globDirs(pat string, set map[string]bool, what string) {
+	if !w.dirKnown && !strings.HasPrefix(pat, "/") {
+		return
+	}
+	abs := pat
+	if !strings.HasPrefix(abs, "/") {
+		abs = w.cwd() + "/" + pat
+	}
+	matches, err := filepath.Glob(abs)
+	if err != nil {
+		return
+	}
+	for i, m := range matches {
+		if i >= maxGlobMatches {
+			break
+		}
+		w.addPath(m, set, what)
+	}
+}
+
+// goPattern turns a bash glob into one filepath.Match reads alike:
+// bash's negated bracket [!x] is Go's [^x], and a character class inside
+// brackets ([[:alpha:]]) becomes the ranges it stands for, or any
+// character for classes without a short spelling, so the pattern matches
+// at least what bash's would.
+func goPattern(pat string) string {
+	if !strings.Contains(pat, "[") {
+		return pat
+	}
+	pat = strings.ReplaceAll(pat, "[!", "[^")
+	classes := map[string]string{"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z", "xdigit": "0-9a-fA-F"}
+	for {
+		i := strings.Index(pat, "[:")
+		if i < 0 {
+			return pat
+		}
+		j := strings.Index(pat[i:], ":]")
+		if j < 0 {
+			return pat
+		}
+		name := pat[i+2 : i+j]
+		if r, ok := classes[name]; ok {
+			pat = pat[:i] + r + pat[i+j+2:]
+			continue
+		}
+		// A class without a short spelling: the whole bracket matches
+		// any one character.
+		open := strings.LastIndexByte(pat[:i], '[')
+		end := strings.IndexByte(pat[i+j+2:], ']')
+		if open < 0 || end < 0 {
+			return pat
+		}
+		pat = pat[:open] + "?" + pat[i+j+2+end+1:]
 	}
 }
 

@@ -266,7 +266,7 @@ func TestParseCommands(t *testing.T) {
 		{"glob no match stays literal", "rm *.xyz", want{cmds: []string{"rm ?"}, deletes: []string{"ROOT/repo/*.xyz"}, incomplete: true}},
 		{"glob star skips dot files", "cat *", want{cmds: []string{"cat ?"}, reads: []string{"ROOT/repo/dist", "ROOT/repo/src", "ROOT/secret"}, incomplete: true}},
 		{"quoted glob is literal", "cat '*'", want{cmds: []string{"cat *"}, reads: []string{"ROOT/repo/*"}}},
-		{"glob in directory part", "cat */a.go", want{cmds: []string{"cat ?"}, incomplete: true}},
+		{"glob in directory part", "cat */a.go", want{cmds: []string{"cat ?"}, reads: []string{"ROOT/repo/src/a.go"}, incomplete: true}},
 		{"brace expansion", "cat .{env,envrc}", want{cmds: []string{"cat .env .envrc"}, reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}}},
 		{"brace sequence", "touch f{1..3}", want{cmds: []string{"touch f1 f2 f3"}, writes: []string{"ROOT/repo/f1", "ROOT/repo/f2", "ROOT/repo/f3"}}},
 
@@ -325,6 +325,9 @@ func TestParseFiles(t *testing.T) {
 		// Reads through the shell that a Read rule must cover.
 		{"cat", "cat .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"git checkout-index", "git checkout-index -f -- .vouch/guard.yaml", want{writes: []string{"ROOT/repo/.vouch/guard.yaml"}}},
+		// Bash's bracket syntax: [!x] negates, [[:alpha:]] is a class.
+		{"negated bracket", "cat .[!x]nv", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
+		{"character class", "cat .[[:alpha:]]nv", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
 		// Bash ends a $'...' string at a NUL, as a C string.
 		{"NUL in ANSI-C quotes", `cat $'.env\x00.bak' $'.envrc\0'`, want{reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}}},
 		{"sed -n p", "sed -n p .envrc", want{reads: []string{"ROOT/repo/.envrc"}}},
