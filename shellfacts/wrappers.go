@@ -384,5 +384,12 @@ func (w *walker) nestedString(f field, what string) {
 		w.unknownCode(what + " " + f.raw)
 		return
 	}
+	// The string runs in a child process: its cd and assignments do not
+	// reach this shell, and it sees only exported variables and the
+	// assignments written before the command, which Parse does not
+	// track, so inside it every variable is unknown.
+	st := w.saveDir()
+	w.vars = map[string]string{}
 	w.script(f.s, w.depth+1, what)
+	w.restoreDir(st)
 }
