@@ -144,6 +144,14 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if after != nil {
 		after()
 	}
+	if w.funcs[cmd.Name] && len(wrappers) == 0 {
+		// A call of a function defined earlier: its body was walked at
+		// the definition, but what it leaves behind (a cd, variables)
+		// is not known here.
+		w.vars = map[string]string{}
+		w.dirKnown = false
+		return
+	}
 	if h := handlerFor(cmd.Name); h != nil {
 		h(w, cl)
 	}

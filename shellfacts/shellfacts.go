@@ -186,6 +186,9 @@ type walker struct {
 	// the variable instead, so its later uses stay dynamic.
 	vars map[string]string
 	cond int // > 0 while walking code that runs conditionally
+	// funcs are the functions the command line defines: calling one
+	// may change any variable and the directory.
+	funcs map[string]bool
 
 	// Work done so far, against the bounds above.
 	paths, globs, braceFields int
@@ -224,6 +227,7 @@ func newWalker(opts Options) *walker {
 		dir:      opts.Cwd,
 		dirKnown: true,
 		vars:     map[string]string{},
+		funcs:    map[string]bool{},
 		reads:    map[string]bool{},
 		writes:   map[string]bool{},
 		deletes:  map[string]bool{},
@@ -531,6 +535,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 	case *syntax.FuncDecl:
 		// The body runs when the function is called, wherever that is;
 		// its commands count as if they ran here.
+		if cmd.Name != nil {
+			w.funcs[cmd.Name.Value] = true
+		}
 		dir := w.saveDir()
 		w.cond++
 		w.stmt(cmd.Body, ctx{})

