@@ -993,6 +993,9 @@ func forgetVars(w *walker, c *call) {
 		}
 		name, _, _ := strings.Cut(f.s, "=")
 		name, _, _ = strings.Cut(name, "[")
+		if c.name == "printf" && strings.HasPrefix(name, "-v") {
+			name = name[2:] // printf -vNAME
+		}
 		if isName(name) {
 			w.setVar(name, "", false)
 		}

