@@ -156,6 +156,12 @@ func gitArgs(w *walker, c *call) {
 		for _, r := range p.values("--remote") {
 			w.gitRemote(c, r, false)
 		}
+		// git archive TREE-ISH [PATH...]: the paths are read (from the
+		// tree, as git show HEAD:path is), and --add-file files too.
+		w.pathsTo(p.values("--add-file"), w.reads, "git archive")
+		if len(p.values("--remote")) == 0 && len(p.operands) > 1 {
+			w.pathsTo(p.operands[1:], w.reads, "git archive")
+		}
 	case "apply", "am":
 		p := parseOpts(rest, optSpec{withValue: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}})
 		w.pathsTo(p.operands, w.reads, "git "+sub)

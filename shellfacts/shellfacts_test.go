@@ -325,6 +325,7 @@ func TestParseFiles(t *testing.T) {
 		// Reads through the shell that a Read rule must cover.
 		{"cat", "cat .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"git checkout-index", "git checkout-index -f -- .vouch/guard.yaml", want{writes: []string{"ROOT/repo/.vouch/guard.yaml"}}},
+		{"git archive paths", "git archive HEAD .env -o out.tar", want{reads: []string{"ROOT/repo/.env"}, writes: []string{"ROOT/repo/out.tar"}}},
 		// Bash's bracket syntax: [!x] negates, [[:alpha:]] is a class.
 		{"negated bracket", "cat .[!x]nv", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
 		{"character class", "cat .[[:alpha:]]nv", want{reads: []string{"ROOT/repo/.env"}, incomplete: true}},
