@@ -154,6 +154,7 @@ func TestParseCommands(t *testing.T) {
 		{"eval joins words", "eval rm -rf /", want{cmds: []string{"eval rm -rf /", "^1 rm -rf /"}, deletes: []string{"/"}}},
 		{"sudo", "sudo rm -rf /", want{cmds: []string{"sudo> rm -rf /"}, deletes: []string{"/"}}},
 		{"sudo env", "sudo env FOO=1 rm -rf /", want{cmds: []string{"sudo> env> FOO=1 rm -rf /"}, deletes: []string{"/"}}},
+		{"runuser -u", "runuser -u root -- rm -rf /", want{cmds: []string{"runuser> rm -rf /"}, deletes: []string{"/"}}},
 		{"sudo flags", "sudo -E -u root -- rm -rf /", want{cmds: []string{"sudo> rm -rf /"}, deletes: []string{"/"}}},
 		{"sudo -l is not a wrapper", "sudo -l", want{cmds: []string{"sudo -l"}}},
 		{"doas", "doas -u root rm -rf /", want{cmds: []string{"doas> rm -rf /"}, deletes: []string{"/"}}},

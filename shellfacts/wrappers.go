@@ -32,6 +32,8 @@ func wrapperFor(name string) wrapFunc {
 		return wrapSudo
 	case "doas":
 		return simpleWrapper(optSpec{withValue: "uC", posix: true})
+	case "runuser":
+		return wrapRunuser
 	case "env":
 		return wrapEnv
 	case "timeout":
@@ -237,6 +239,20 @@ func wrapSudo(w *walker, args []field) wrapResult {
 		res.chdir = &d[len(d)-1]
 	}
 	return res
+}
+
+// wrapRunuser: runuser -u USER [--] COMMAND runs COMMAND as USER; the
+// su-like forms (runuser USER -c STRING) are left to the su handler.
+func wrapRunuser(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{
+		withValue: "ugGcCsw",
+		long:      []string{"user", "group", "supp-group", "command", "session-command", "shell", "whitelist-environment"},
+		posix:     true,
+	})
+	if !p.has("-u", "--user") || len(p.operands) == 0 || p.has("-c", "--command", "-C", "--session-command") {
+		return wrapResult{}
+	}
+	return wrapResult{ok: true, rest: p.operands}
 }
 
 func wrapEnv(w *walker, args []field) wrapResult {
