@@ -21,6 +21,12 @@ import (
 // would be 0) is refused, with the advice to quote it. Other floats are
 // compared as float64, as the rulespec's own literals are.
 func appendExact(buf []byte, text string, f float64) ([]byte, string) {
+	if f != math.Trunc(f) {
+		// Not whole: the text is not a whole number either (every
+		// integer below 2^53 is exact, and every float above is whole),
+		// so this is the common case and needs no exact arithmetic.
+		return strconv.AppendFloat(buf, f, 'g', -1, 64), ""
+	}
 	r, ok := new(big.Rat).SetString(text)
 	if !ok {
 		// A YAML spelling big.Rat does not read (underscores, a
