@@ -27,7 +27,9 @@ both(X) :- c(X).
 seen(X) :- both(X).
 `
 
-func TestPlanDropsOnlyWhatCannotFire(t *testing.T) {
+// planAnalysis is planProgram analysed.
+func planAnalysis(t *testing.T) *Analysis {
+	t.Helper()
 	unit, err := ParseRules(planProgram)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +38,11 @@ func TestPlanDropsOnlyWhatCannotFire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+func TestPlanDropsOnlyWhatCannotFire(t *testing.T) {
+	a := planAnalysis(t)
 	num := func(n int64) ast.BaseTerm { return ast.Number(n) }
 	atom := func(p string, args ...ast.BaseTerm) ast.Atom {
 		return ast.Atom{Predicate: ast.PredicateSym{Symbol: p, Arity: len(args)}, Args: args}
@@ -105,14 +112,7 @@ func factStrings(s factstore.FactStore) []string {
 // goroutines at once (vouch test, the gate's programs), and each run gets
 // the facts its own input derives.
 func TestPlanShared(t *testing.T) {
-	unit, err := ParseRules(planProgram)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Analyze(unit)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := planAnalysis(t)
 	inputs := [][]ast.Atom{
 		{{Predicate: ast.PredicateSym{Symbol: "a", Arity: 1}, Args: []ast.BaseTerm{ast.Number(1)}}},
 		{{Predicate: ast.PredicateSym{Symbol: "b", Arity: 1}, Args: []ast.BaseTerm{ast.Number(2)}}},
