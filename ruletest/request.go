@@ -3,9 +3,11 @@ package ruletest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // Request is a `vouch test` invocation.
@@ -66,4 +68,22 @@ func Passed(results []*Result) bool {
 		}
 	}
 	return true
+}
+
+// Report is one run's results as an output.Report, so `vouch test`
+// renders them through output.RenderReport as every two-format command
+// does.
+type Report struct {
+	Results []*Result
+	// Coverage adds, in text, the predicates whose failing path no case
+	// takes (--coverage); JSON always carries them.
+	Coverage bool
+}
+
+// WriteJSON writes the results as one JSON document (see WriteJSON).
+func (r Report) WriteJSON(w io.Writer) error { return WriteJSON(w, r.Results) }
+
+// WriteText prints the results as go test does (see WriteText).
+func (r Report) WriteText(w io.Writer, p output.Painter) error {
+	return WriteText(w, r.Results, r.Coverage, p)
 }

@@ -1,11 +1,14 @@
 package ruletest
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vouch-dev/vouch/output"
 )
 
 // RunRequest finds the default test file under the root, filters cases
@@ -58,5 +61,34 @@ func TestRunRequest(t *testing.T) {
 				t.Errorf("passed %v with %d cases, want %v with %d", Passed(res), Cases(res), tt.passed, tt.cases)
 			}
 		})
+	}
+}
+
+// Report renders the same results as WriteJSON and WriteText, with
+// --coverage deciding the text's coverage lines only.
+func TestReportForms(t *testing.T) {
+	results := []*Result{{File: "t_test.yaml", OK: true, Rulespec: "r.yaml",
+		Coverage: []Coverage{{Label: "has-caps", Line: 3, Col: 5}}}}
+	render := func(f func(*bytes.Buffer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, coverage := range []bool{false, true} {
+		rep := Report{Results: results, Coverage: coverage}
+		tests := []struct{ form, got, want string }{
+			{"json", render(func(b *bytes.Buffer) error { return rep.WriteJSON(b) }), render(func(b *bytes.Buffer) error { return WriteJSON(b, results) })},
+			{"text", render(func(b *bytes.Buffer) error { return rep.WriteText(b, output.Painter{}) }), render(func(b *bytes.Buffer) error { return WriteText(b, results, coverage, output.Painter{}) })},
+		}
+		for _, tt := range tests {
+			if tt.got != tt.want {
+				t.Errorf("coverage %v, %s: Report gives %q, want %q", coverage, tt.form, tt.got, tt.want)
+			}
+		}
+		if got := strings.Contains(tests[1].got, "no case takes the failing path of"); got != coverage {
+			t.Errorf("coverage %v: text lists uncovered predicates: %v", coverage, got)
+		}
 	}
 }

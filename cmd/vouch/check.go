@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/output"
@@ -34,7 +32,7 @@ Exit codes: 0 no errors (warnings allowed), 1 warnings with --strict, 2 errors.`
 }
 
 func runCheck(c *cli.Context) error {
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -50,31 +48,11 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if err := sink.Render(writeReport(rep)); err != nil {
+	if err := sink.Render(output.RenderReport(rep)); err != nil {
 		return fail(exitError, err)
 	}
 	if c.Bool("strict") && len(rep.Warnings) > 0 {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-// reportFormats are the formats of check, explain, test and the guard's
-// subcommands.
-var reportFormats = []string{"json", "text"}
-
-// report is a report with a JSON and a text form.
-type report interface {
-	WriteJSON(io.Writer) error
-	WriteText(io.Writer, output.Painter) error
-}
-
-// writeReport renders rep in the format a sink asks for.
-func writeReport(rep report) func(io.Writer, string, output.Painter) error {
-	return func(w io.Writer, format string, p output.Painter) error {
-		if format == "json" {
-			return rep.WriteJSON(w)
-		}
-		return rep.WriteText(w, p)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/explain"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // explainCommand is `vouch explain`: what each predicate means and, with an
@@ -42,7 +43,7 @@ Examples:
 }
 
 func runExplain(c *cli.Context) error {
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -51,7 +52,7 @@ func runExplain(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if err := sink.Render(writeReport(ex)); err != nil {
+	if err := sink.Render(output.RenderReport(ex)); err != nil {
 		return fail(exitError, err)
 	}
 	return nil

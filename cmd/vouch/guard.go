@@ -108,7 +108,7 @@ Exit codes: 0 whatever the decision, 2 bad input (policy, event or flags).`,
 }
 
 func runGuardCheck(c *cli.Context) error {
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -169,7 +169,7 @@ func runGuardReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, errors.New("replay takes one audit log"))
 	}
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -206,7 +206,7 @@ func runGuardTest(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fail(exitError, errors.New("guard test takes one CASES.yaml file"))
 	}
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -218,8 +218,8 @@ func runGuardTest(c *cli.Context) error {
 }
 
 // emit prints a guard subcommand's report and exits 1 when failed.
-func emit(sink *output.Sink, rep report, failed bool) error {
-	if err := sink.Render(writeReport(rep)); err != nil {
+func emit(sink *output.Sink, rep output.Report, failed bool) error {
+	if err := sink.Render(output.RenderReport(rep)); err != nil {
 		return fail(exitError, err)
 	}
 	if failed {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -38,7 +37,7 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input.`,
 }
 
 func runTest(c *cli.Context) error {
-	sink, err := newSink(c, reportFormats)
+	sink, err := newSink(c, output.ReportFormats())
 	if err != nil {
 		return fail(exitError, err)
 	}
@@ -46,12 +45,7 @@ func runTest(c *cli.Context) error {
 	if runErr != nil && !errors.Is(runErr, ruletest.ErrNoCase) {
 		return fail(exitError, runErr)
 	}
-	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error {
-		if format == "json" {
-			return ruletest.WriteJSON(w, results)
-		}
-		return ruletest.WriteText(w, results, c.Bool("coverage"), p)
-	}); err != nil {
+	if err := sink.Render(output.RenderReport(ruletest.Report{Results: results, Coverage: c.Bool("coverage")})); err != nil {
 		return fail(exitError, err)
 	}
 	if !ruletest.Passed(results) {
