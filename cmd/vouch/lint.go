@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -60,71 +59,23 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
-	out, errOut := c.App.Writer, c.App.ErrWriter
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
-	ropts := lint.RenderOptions{Version: c.App.Version}
-	// Configuration errors are rendered in the chosen format (and into
-	// every --output file), so a SARIF consumer always receives a valid
-	// log.
-	configFail := func(err error) error {
-		list := lint.ErrorsOf(err)
-		_ = sink.Render(func(w io.Writer, format string, _ output.Painter) error {
-			return lint.RenderErrors(w, format, list, ropts)
-		})
-		for _, e := range list {
-			fmt.Fprintln(errOut, "vouch: lint: "+e.Error())
-		}
-		return fail(exitError, nil)
-	}
-	if c.NArg() > 1 {
-		return configFail(errors.New("at most one PATH argument"))
-	}
-	opts := lint.Request{Path: c.Args().First(), Config: c.String("config"), Baseline: c.String("baseline"),
+	req := lint.Request{Config: c.String("config"), Baseline: c.String("baseline"),
 		UpdateBaseline: c.Bool("update-baseline"), NewFromRev: c.String("new-from-rev"), NewFromRevSet: c.IsSet("new-from-rev"),
 		Today: c.String("today"), NoCache: c.Bool("no-cache"), Out: c.String("out"), Strict: setBool(c, "strict")}
 	if c.IsSet("python-root") {
-		opts.PythonRoots = c.StringSlice("python-root")
+		req.PythonRoots = c.StringSlice("python-root")
 	}
-	root, cfg, err := lint.Resolve(opts)
-	if err != nil {
-		return configFail(err)
-	}
-	if c.Bool("explain-config") {
-		if err := lint.ExplainConfig(root, cfg, out); err != nil {
-			return configFail(err)
-		}
-		return nil
-	}
-	meter, err := progress(c, "vouch lint: scanning")
-	if err != nil {
+	failed, err := lint.Command(c.Context, lint.CommandOptions{Request: req, Args: c.Args().Slice(), ExplainConfig: c.Bool("explain-config"),
+		Version: c.App.Version, Sink: sink, Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Progress: c.String("progress")})
+	switch {
+	case errors.Is(err, lint.ErrReported):
+		return fail(exitError, nil)
+	case err != nil:
 		return fail(exitError, err)
-	}
-	if meter != nil {
-		cfg.Progress = meter.Update
-	}
-	rep, err := lint.Check(c.Context, root, cfg)
-	meter.Done()
-	if err != nil {
-		return configFail(err)
-	}
-	rep.WriteNotes(errOut, cfg)
-	if opts.UpdateBaseline {
-		if err := lint.RecordBaseline(errOut, cfg, rep); err != nil {
-			return configFail(err)
-		}
-		return nil
-	}
-	ropts.Strict = cfg.Strict
-	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error {
-		o := ropts
-		o.Color = p.On
-		return rep.Render(w, format, o)
-	}); err != nil {
-		return fail(exitError, fmt.Errorf("lint: %w", err))
-	}
-	if rep.Fails(cfg.Strict) {
+	case failed:
 		return fail(exitFail, nil)
 	}
 	return nil
