@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -66,7 +65,6 @@ func runGate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	format := sink.Format
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
 	}
@@ -84,41 +82,17 @@ func runGate(c *cli.Context) error {
 	if c.IsSet("base") {
 		opts.Base, opts.BaseFrom = c.String("base"), "--base"
 	}
-	meter, err := progress(c, "vouch gate: scanning")
-	if err != nil {
-		return fail(exitError, err)
-	}
-	if meter != nil {
-		opts.Progress = meter.Update
-	}
-	stopActive := false
-	if format == "claude-hook" {
-		stopActive = gate.StopHookActive(c.App.Reader)
-	}
-	ctx, dl, cancel := gate.ArmDeadline(c.Context, c.Duration("timeout"), gate.DeadlineOptions{
-		ClaudeHook: format == "claude-hook", Stdout: c.App.Writer, Stderr: c.App.ErrWriter})
-	defer cancel()
-	g, runErr := gate.Run(ctx, opts)
-	meter.Done()
-	if !dl.Answer() {
-		select {} // the watchdog has answered and is exiting the process
-	}
-	if msg, block := gate.RepeatBlock(g, stopActive); !block {
-		fmt.Fprintln(c.App.ErrWriter, msg)
-		return nil
-	}
-	err = sink.Render(func(w io.Writer, format string, p output.Painter) error {
-		return gate.Render(w, format, g, gate.RenderOptions{Color: p.On})
-	})
+	a, err := gate.Serve(c.Context, opts, gate.ServeOptions{Sink: sink, Stdin: c.App.Reader,
+		Stdout: c.App.Writer, Stderr: c.App.ErrWriter, Timeout: c.Duration("timeout"), Progress: c.String("progress")})
 	switch {
 	case err != nil:
 		return fail(exitError, err)
-	case format == "claude-hook":
+	case a.Released || sink.Format == "claude-hook":
 		// The Stop hook protocol: exit 0 always; the decision is in the JSON.
 		return nil
-	case runErr != nil:
-		return fail(exitError, runErr)
-	case g.Verdict != "pass":
+	case a.Err != nil:
+		return fail(exitError, a.Err)
+	case a.Result.Verdict != "pass":
 		return fail(exitFail, nil)
 	}
 	return nil
