@@ -8,6 +8,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -157,6 +158,21 @@ func Load(wd, root string) (*Config, error) {
 		return nil, err
 	}
 	cfg.SHA256 = f.SHA256
+	return cfg, nil
+}
+
+// LoadRoot is Load as every command's --root flag asks for it: from the
+// working directory, or under root when rootSet (an empty --root is
+// refused rather than read as "find it"). Errors say which input was
+// wrong, so each command words them the same way.
+func LoadRoot(root string, rootSet bool) (*Config, error) {
+	if rootSet && root == "" {
+		return nil, errors.New("--root is empty")
+	}
+	cfg, err := Load(".", root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+	}
 	return cfg, nil
 }
 

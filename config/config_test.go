@@ -227,3 +227,47 @@ func TestParseGuardPolicy(t *testing.T) {
 		t.Errorf("inline policy = %q, want repo/vouch.yaml%s", cfg.Guard.Policy, InlinePolicy)
 	}
 }
+
+// LoadRoot is the --root rule every command shares: an empty --root is an
+// error, an unset one finds the root, and a bad vouch.yaml says it is
+// the configuration.
+func TestLoadRoot(t *testing.T) {
+	good, bad := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(good, FileName), []byte("out: o\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, FileName), []byte("out: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(good)
+	tests := []struct {
+		name    string
+		root    string
+		rootSet bool
+		wantOut string
+		wantErr string
+	}{
+		{name: "found from the working directory", wantOut: filepath.Join(".", "o")},
+		{name: "given", root: good, rootSet: true, wantOut: filepath.Join(good, "o")},
+		{name: "empty", rootSet: true, wantErr: "--root is empty"},
+		{name: "bad vouch.yaml", root: bad, rootSet: true, wantErr: "invalid configuration:\n"},
+		{name: "missing", root: filepath.Join(good, "missing"), rootSet: true, wantErr: "invalid configuration:\n--root"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := LoadRoot(tt.root, tt.rootSet)
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("LoadRoot error %v, want one starting %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Out != tt.wantOut {
+				t.Errorf("out = %q, want %q", cfg.Out, tt.wantOut)
+			}
+		})
+	}
+}

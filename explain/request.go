@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/vouch-dev/vouch/config"
@@ -31,12 +30,9 @@ type Request struct {
 // Run loads what the request names and explains it. An error is the
 // user's to fix, or an evaluation that gave no verdict to explain.
 func Run(req Request) (*Explanation, error) {
-	if req.RootSet && req.Root == "" {
-		return nil, errors.New("--root is empty")
-	}
-	cfg, err := config.Load(".", req.Root)
+	cfg, err := config.LoadRoot(req.Root, req.RootSet)
 	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+		return nil, err
 	}
 	path := req.Rulespec
 	if path == "" {

@@ -432,14 +432,7 @@ func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Resul
 // loadConfig reads vouch.yaml, found from the working directory or under
 // opts.Root.
 func loadConfig(opts Options) (*config.Config, error) {
-	if opts.RootSet && opts.Root == "" {
-		return nil, errors.New("--root is empty")
-	}
-	cfg, err := config.Load(".", opts.Root)
-	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
-	}
-	return cfg, nil
+	return config.LoadRoot(opts.Root, opts.RootSet)
 }
 
 // fallbackReceipt is where the receipt would be when vouch.yaml cannot be

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/receipt"
@@ -48,12 +47,9 @@ type ReceiptCheck struct {
 // An error means nothing could be checked (a missing or garbled receipt,
 // a signed one without a key, a bad vouch.yaml).
 func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, error) {
-	if req.RootSet && req.Root == "" {
-		return nil, fmt.Errorf("--root is empty")
-	}
-	cfg, err := config.Load(".", req.Root)
+	cfg, err := config.LoadRoot(req.Root, req.RootSet)
 	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+		return nil, err
 	}
 	opts := receipt.Options{
 		RequireSigned:    req.RequireSigned,

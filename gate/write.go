@@ -19,19 +19,23 @@ import (
 // what it verifies the written envelope against.
 type WriteOptions struct {
 	// Config is the vouch.yaml read (its root, envelope, out, limits and
-	// inputs).
-	Config *config.Config
+	// inputs); nil reads it as --root asks (Root, RootSet; see
+	// config.LoadRoot).
+	Config  *config.Config
+	Root    string
+	RootSet bool
 	// Path is the destination; "" is the configured envelope.
 	Path string
 	// From is the source file, "-" (or "") for Stdin.
 	From  string
 	Stdin io.Reader
-	// Rulespec is the rulespec to verify against; RulespecExplicit says
-	// it was named on the command line (else it must lie under the root).
+	// Rulespec is the rulespec to verify against ("" for the configured
+	// one); RulespecExplicit says it was named on the command line (else
+	// it must lie under the root).
 	Rulespec         string
 	RulespecExplicit bool
-	// Base and BaseFrom pick the revision the work is compared with
-	// ("" for the default).
+	// Base and BaseFrom pick the revision the work is compared with;
+	// BaseFrom "" (no --base) takes vouch.yaml's base:, else the default.
 	Base, BaseFrom string
 }
 
@@ -56,6 +60,16 @@ type Written struct {
 // could not be verified.
 func WriteEnvelope(ctx context.Context, o WriteOptions) (*Written, error) {
 	cfg := o.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = config.LoadRoot(o.Root, o.RootSet); err != nil {
+			return nil, err
+		}
+	}
+	o.Rulespec = pick(o.Rulespec, cfg.Rulespec)
+	if o.BaseFrom == "" {
+		o.Base, o.BaseFrom = cfg.BaseRef()
+	}
 	dst := pick(o.Path, cfg.Envelope)
 	// Checked before anything is read or written: the agent picks PATH.
 	inputs := []string{filepath.Join(cfg.Root, config.FileName), o.Rulespec}
@@ -124,6 +138,24 @@ func WriteEnvelope(ctx context.Context, o WriteOptions) (*Written, error) {
 		return w, err
 	}
 	return w, nil
+}
+
+// WriteText says what was written, whether it was stamped, and (when the
+// envelope could be verified) every predicate that still fails, as
+// `vouch envelope write` prints it for the agent that wrote it.
+func (wr *Written) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "wrote %s\n", wr.Path); err != nil {
+		return err
+	}
+	if wr.Stamped {
+		if _, err := fmt.Fprintf(w, "stamped with the state of the work: %d changed files since %.12s\n", len(wr.Stamp.Files), wr.Stamp.Base); err != nil {
+			return err
+		}
+	}
+	if wr.Outcome == nil {
+		return nil
+	}
+	return wr.Outcome.Report.WriteFixes(w)
 }
 
 // artifactDir is where verify and the gate write their artifacts for the

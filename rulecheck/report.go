@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/rulespec"
 )
@@ -24,6 +25,31 @@ type File struct {
 	Claims     int    `json:"claims"`
 	Predicates int    `json:"predicates"`
 	Warnings   int    `json:"warnings"`
+}
+
+// Request is a `vouch check` invocation.
+type Request struct {
+	// Paths are the rulespecs to check; none is vouch.yaml's (else the
+	// default) under the repository root.
+	Paths []string
+	// Root is --root; RootSet says it was given (see config.LoadRoot).
+	Root    string
+	RootSet bool
+}
+
+// Run checks the rulespecs req names. vouch.yaml is read only when no
+// path is given, so checking named files works in any directory, even
+// one with a broken vouch.yaml.
+func Run(req Request) (*Report, error) {
+	paths := req.Paths
+	if len(paths) == 0 {
+		cfg, err := config.LoadRoot(req.Root, req.RootSet)
+		if err != nil {
+			return nil, err
+		}
+		paths = []string{cfg.Rulespec}
+	}
+	return CheckFiles(paths)
 }
 
 // CheckFiles loads each rulespec as verify does and checks it. Any file

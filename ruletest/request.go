@@ -38,12 +38,9 @@ func RunRequest(req Request) ([]*Result, error) {
 		}
 		opts.Run = re
 	}
-	if req.RootSet && req.Root == "" {
-		return nil, errors.New("--root is empty")
-	}
-	cfg, err := config.Load(".", req.Root)
+	cfg, err := config.LoadRoot(req.Root, req.RootSet)
 	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+		return nil, err
 	}
 	opts.Root = cfg.Root
 	paths, err := Files(req.Paths, cfg.Root)

@@ -36,15 +36,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	paths := c.Args().Slice()
-	if len(paths) == 0 {
-		cfg, err := loadConfig(c)
-		if err != nil {
-			return fail(exitError, err)
-		}
-		paths = []string{cfg.Rulespec}
-	}
-	rep, err := rulecheck.CheckFiles(paths)
+	rep, err := rulecheck.Run(rulecheck.Request{Paths: c.Args().Slice(), Root: c.String("root"), RootSet: c.IsSet("root")})
 	if err != nil {
 		return fail(exitError, err)
 	}

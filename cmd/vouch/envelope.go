@@ -48,27 +48,20 @@ func runEnvelopeWrite(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fail(exitError, fmt.Errorf("envelope write takes at most one PATH, got %d", c.NArg()))
 	}
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return fail(exitError, err)
+	opts := gate.WriteOptions{Path: c.Args().First(), Root: c.String("root"), RootSet: c.IsSet("root"),
+		From: c.String("from"), Stdin: c.App.Reader, Rulespec: c.String("rulespec"), RulespecExplicit: c.IsSet("rulespec")}
+	if c.IsSet("base") {
+		opts.Base, opts.BaseFrom = c.String("base"), "--base"
 	}
-	base, baseFrom := baseOf(c, cfg)
-	wr, err := gate.WriteEnvelope(c.Context, gate.WriteOptions{Config: cfg, Path: c.Args().First(),
-		From: c.String("from"), Stdin: c.App.Reader,
-		Rulespec: pick(c.String("rulespec"), cfg.Rulespec), RulespecExplicit: c.IsSet("rulespec"),
-		Base: base, BaseFrom: baseFrom})
+	wr, err := gate.WriteEnvelope(c.Context, opts)
 	if wr == nil {
 		return fail(exitError, err)
 	}
-	w := c.App.Writer
-	fmt.Fprintf(w, "wrote %s\n", wr.Path)
-	if wr.Stamped {
-		fmt.Fprintf(w, "stamped with the state of the work: %d changed files since %.12s\n", len(wr.Stamp.Files), wr.Stamp.Base)
+	// Written but not verified is still exit 2, after saying what was written.
+	if werr := wr.WriteText(c.App.Writer); err == nil {
+		err = werr
 	}
 	if err != nil {
-		return fail(exitError, err)
-	}
-	if err := wr.Outcome.Report.WriteFixes(w); err != nil {
 		return fail(exitError, err)
 	}
 	if wr.Outcome.Report.Verdict != "pass" {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/evidence"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
@@ -96,30 +94,6 @@ func runGate(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
-}
-
-// loadConfig reads vouch.yaml (found from the working directory, or under
-// --root).
-func loadConfig(c *cli.Context) (*config.Config, error) {
-	root := ""
-	if c.IsSet("root") {
-		root = c.String("root")
-		if root == "" {
-			return nil, errors.New("--root is empty")
-		}
-	}
-	cfg, err := config.Load(".", root)
-	if err != nil {
-		return nil, fmt.Errorf("invalid configuration:\n%w", err)
-	}
-	return cfg, nil
-}
-
-func pick(flag, fallback string) string {
-	if flag != "" {
-		return flag
-	}
-	return fallback
 }
 
 func maxCitationsFlag() cli.Flag {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/envelope"
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
@@ -116,13 +115,4 @@ func runVerify(c *cli.Context) error {
 // baseFlag is --base, shared by every command that reads repository facts.
 func baseFlag() cli.Flag {
 	return &cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REF` for repository facts (default: vouch.yaml's base, else the merge-base with the default branch's upstream, else HEAD)"}
-}
-
-// baseOf is the base revision for repository facts and where it came
-// from: --base, else vouch.yaml's base:, else "" for the default.
-func baseOf(c *cli.Context, cfg *config.Config) (string, string) {
-	if c.IsSet("base") {
-		return c.String("base"), "--base"
-	}
-	return cfg.BaseRef()
 }
