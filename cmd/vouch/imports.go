@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
@@ -45,46 +42,11 @@ func runImports(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
-	langs, err := imports.ParseLangs(c.StringSlice("lang"))
-	if err != nil {
-		return fail(exitError, fmt.Errorf("imports: %w", err))
-	}
-	if c.NArg() > 1 {
-		return fail(exitError, errors.New("imports: at most one PATH or FILE argument"))
-	}
-	root := "."
-	if c.NArg() == 1 {
-		root = c.Args().First()
-	}
-	if c.Int64("max-file-size") <= 0 {
-		return fail(exitError, errors.New("imports: --max-file-size must be positive"))
-	}
-	// Extraction allocates fast on two or more cores and the collector lags
-	// behind; a soft limit keeps peak memory near the documented 300 MiB
-	// on large monorepos (256 MiB of heap leaves room for the rest of the
-	// process). GOMEMLIMIT, when set, wins.
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(256 << 20)
-	}
-	meter, err := progress(c, "vouch imports: scanning")
+	res, err := imports.Command(c.Context, imports.CommandOptions{Args: c.Args().Slice(), Lang: c.StringSlice("lang"),
+		Exclude: c.StringSlice("exclude"), MaxFileSize: c.Int64("max-file-size"), NoCache: c.Bool("no-cache"),
+		PythonRoots: c.StringSlice("python-root"), Progress: c.String("progress"), Stderr: c.App.ErrWriter})
 	if err != nil {
 		return fail(exitError, err)
-	}
-	iopts := imports.Options{
-		Langs:       langs,
-		Exclude:     c.StringSlice("exclude"),
-		MaxFileSize: c.Int64("max-file-size"),
-		NoCache:     c.Bool("no-cache"),
-		PythonRoots: c.StringSlice("python-root"),
-	}
-	if meter != nil {
-		iopts.Progress = meter.Update
-	}
-	res, _, err := imports.ScanPath(c.Context, root, iopts)
-	meter.Done()
-	if err != nil {
-		// Both a missing path and an unreadable tree are input errors.
-		return fail(exitError, fmt.Errorf("imports: %w", err))
 	}
 	if err := sink.Render(func(w io.Writer, format string, p output.Painter) error { return imports.Render(w, format, res, p) }); err != nil {
 		return fail(exitError, fmt.Errorf("imports: %w", err))
