@@ -3,6 +3,7 @@ package scaffold
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,7 +110,7 @@ func RunGuard(opts Options) (*Result, error) {
 }
 
 // WriteGuardText prints what init --guard did.
-func (r *Result) WriteGuardText(w interface{ Write([]byte) (int, error) }) error {
+func (r *Result) WriteGuardText(w io.Writer) error {
 	var b strings.Builder
 	for _, f := range r.Files {
 		switch f.Action {

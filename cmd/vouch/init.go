@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/internal/buildinfo"
 	"github.com/vouch-dev/vouch/scaffold"
 )
@@ -48,42 +47,8 @@ func runInit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("init takes no arguments, got %q", c.Args().First()))
 	}
-	root := c.String("root")
-	if root == "" {
-		var err error
-		if root, _, err = config.Discover("."); err != nil {
-			return fail(exitError, err)
-		}
-	}
-	bin, err := scaffold.FindBinary(os.Args[0])
-	if err != nil {
-		return fail(exitError, err)
-	}
-	if c.Bool("guard") {
-		res, err := scaffold.RunGuard(scaffold.Options{Root: root, Force: c.Bool("force"), Binary: bin})
-		if res != nil {
-			if werr := res.WriteGuardText(c.App.Writer); werr != nil && err == nil {
-				err = werr
-			}
-		}
-		if err != nil {
-			return fail(exitError, err)
-		}
-		return nil
-	}
-	res, err := scaffold.Run(scaffold.Options{
-		Root:       root,
-		Write:      c.Bool("write"),
-		Force:      c.Bool("force"),
-		Binary:     bin,
-		InstallRef: buildinfo.InstallRef(version),
-	})
-	if res != nil {
-		if werr := res.WriteText(c.App.Writer); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if err != nil {
+	if err := scaffold.Init(scaffold.InitOptions{Options: scaffold.Options{Root: c.String("root"), Write: c.Bool("write"),
+		Force: c.Bool("force"), InstallRef: buildinfo.InstallRef(version)}, Argv0: os.Args[0], Guard: c.Bool("guard")}, c.App.Writer); err != nil {
 		return fail(exitError, err)
 	}
 	return nil
