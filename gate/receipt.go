@@ -2,8 +2,11 @@ package gate
 
 import (
 	"context"
+	"fmt"
+	"io"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
 	"github.com/vouch-dev/vouch/verify"
 )
@@ -39,6 +42,24 @@ type ReceiptCheck struct {
 	Problems []receipt.Problem
 	// Options are those it was checked with, for the report.
 	Options receipt.Options
+}
+
+// WriteText prints the check as `vouch receipt verify` does: every
+// problem, or what the receipt proves.
+func (c *ReceiptCheck) WriteText(w io.Writer, paint output.Painter) error {
+	if len(c.Problems) > 0 {
+		return receipt.WriteProblems(w, c.Problems, paint)
+	}
+	return c.Receipt.WriteOK(w, c.Path, c.Options, paint)
+}
+
+// Err is the one-line summary of a receipt that does not hold, nil when
+// it holds, so every caller words the failure the same way.
+func (c *ReceiptCheck) Err() error {
+	if len(c.Problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("receipt %s does not hold: %s", c.Path, output.Count(len(c.Problems), "problem"))
 }
 
 // VerifyReceipt checks a receipt against the files on disk and what

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vouch-dev/vouch/gate"
+	"github.com/vouch-dev/vouch/output"
 )
 
 // VerifyReceipt checks a gate's receipt the way the gate would run here:
@@ -36,6 +37,10 @@ func TestVerifyReceipt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var text strings.Builder
+	if err := chk.WriteText(&text, output.Painter{}); err != nil || chk.Err() != nil || text.Len() == 0 {
+		t.Fatalf("a holding receipt: text %q, write error %v, Err %v", text.String(), err, chk.Err())
+	}
 	if len(chk.Problems) != 0 || chk.Path != filepath.Join("out", "verification.json") && !strings.HasSuffix(chk.Path, filepath.Join("out", "verification.json")) {
 		t.Fatalf("fresh receipt at %s: problems %+v", chk.Path, chk.Problems)
 	}
@@ -46,6 +51,13 @@ func TestVerifyReceipt(t *testing.T) {
 	}
 	if len(chk.Problems) == 0 {
 		t.Fatal("the envelope changed, but the receipt still holds")
+	}
+	text.Reset()
+	if err := chk.WriteText(&text, output.Painter{}); err != nil || text.Len() == 0 {
+		t.Errorf("problems not printed: %q, %v", text.String(), err)
+	}
+	if err := chk.Err(); err == nil || !strings.HasPrefix(err.Error(), "receipt "+chk.Path+" does not hold: ") {
+		t.Errorf("Err() = %v", err)
 	}
 	if _, err := gate.VerifyReceipt(context.Background(), gate.ReceiptRequest{RootSet: true}); err == nil || !strings.Contains(err.Error(), "--root is empty") {
 		t.Errorf("empty --root: %v", err)

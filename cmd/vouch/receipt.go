@@ -8,7 +8,6 @@ import (
 
 	"github.com/vouch-dev/vouch/gate"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/receipt"
 )
 
 func receiptCommand() *cli.Command {
@@ -75,14 +74,11 @@ func runReceiptVerify(c *cli.Context) error {
 		// nothing could be checked.
 		return fail(exitError, err)
 	}
-	if len(chk.Problems) > 0 {
-		if err := receipt.WriteProblems(c.App.Writer, chk.Problems, paint); err != nil {
-			return fail(exitError, err)
-		}
-		return fail(exitFail, fmt.Errorf("receipt %s does not hold: %s", chk.Path, output.Count(len(chk.Problems), "problem")))
-	}
-	if err := chk.Receipt.WriteOK(c.App.Writer, chk.Path, chk.Options, paint); err != nil {
+	if err := chk.WriteText(c.App.Writer, paint); err != nil {
 		return fail(exitError, err)
+	}
+	if err := chk.Err(); err != nil {
+		return fail(exitFail, err)
 	}
 	return nil
 }
