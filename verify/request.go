@@ -43,18 +43,42 @@ type Request struct {
 	// Outputs names the files the command writes into an artifact
 	// directory, which repository facts leave out of the work.
 	Outputs func(dir string) []string
+	// NoArtifacts skips writing the program and trace (Command only).
+	NoArtifacts bool
+}
+
+// Command is `vouch verify` up to its report: Resolve the request, Run
+// it, and write the artifacts unless NoArtifacts. Every error is exit 2;
+// one in the rulespec or envelope says "invalid input:" first, as the
+// other commands that load them do.
+func Command(req Request) (*Outcome, error) {
+	in, dir, err := Resolve(req)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Run(in)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("invalid input:\n%w", err)
+		}
+		return nil, err
+	}
+	if !req.NoArtifacts {
+		if err := out.WriteArtifacts(dir); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Resolve reads vouch.yaml (found from the working directory, or under
 // Root) and returns the Input to run and the directory artifacts go to.
 // Every error is the user's to fix (exit 2).
 func Resolve(req Request) (Input, string, error) {
-	if req.RootSet && req.Root == "" {
-		return Input{}, "", errors.New("--root is empty")
-	}
-	cfg, err := config.Load(".", req.Root)
+	cfg, err := config.LoadRoot(req.Root, req.RootSet)
 	if err != nil {
-		return Input{}, "", fmt.Errorf("invalid configuration:\n%w", err)
+		return Input{}, "", err
 	}
 	in := Input{
 		RulespecPath: cfg.Rulespec,

@@ -67,3 +67,48 @@ func TestResolve(t *testing.T) {
 		})
 	}
 }
+
+// Command runs a request and writes the artifacts unless told not to; a
+// bad rulespec or envelope is "invalid input".
+func TestCommand(t *testing.T) {
+	const rulespec = "claims:\n  - {name: ok, selector: ok}\npredicates:\n  - {claim: ok, rule: equals, value: true}\n"
+	tests := []struct {
+		name, envelope, rulespec string
+		noArtifacts              bool
+		wantVerdict, wantErr     string
+	}{
+		{name: "pass with artifacts", envelope: "facts: {ok: true}\n", rulespec: rulespec, wantVerdict: "pass"},
+		{name: "fail without artifacts", envelope: "facts: {ok: false}\n", rulespec: rulespec, noArtifacts: true, wantVerdict: "fail"},
+		{name: "bad envelope", envelope: "facts: [\n", rulespec: rulespec, wantErr: "invalid input:\n"},
+		{name: "bad rulespec", envelope: "facts: {ok: true}\n", rulespec: "claims: [\n", wantErr: "invalid input:\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, text := range map[string]string{"rs.yaml": tt.rulespec, "env.yaml": tt.envelope} {
+				if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := filepath.Join(root, "out")
+			o, err := Command(Request{Root: root, RootSet: true, Envelope: filepath.Join(root, "env.yaml"),
+				Rulespec: filepath.Join(root, "rs.yaml"), RulespecSet: true, Out: out, MaxElements: DefaultMaxElements, NoArtifacts: tt.noArtifacts})
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("Command error %v, want one starting %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Report.Verdict != tt.wantVerdict {
+				t.Errorf("verdict %s, want %s", o.Report.Verdict, tt.wantVerdict)
+			}
+			_, statErr := os.Stat(filepath.Join(out, ProgramFile))
+			if written := statErr == nil; written == tt.noArtifacts {
+				t.Errorf("program written: %v, with NoArtifacts %v", written, tt.noArtifacts)
+			}
+		})
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -76,7 +75,7 @@ func runVerify(c *cli.Context) error {
 		Out: c.String("out"), Root: c.String("root"), RootSet: c.IsSet("root"),
 		MaxElements: c.Int("max-elements"), Observe: c.Bool("observe"),
 		Base: c.String("base"), BaseSet: c.IsSet("base"), MaxCitations: c.Int("max-citations"),
-		Outputs: gate.Outputs, Strict: setBool(c, "strict"),
+		Outputs: gate.Outputs, Strict: setBool(c, "strict"), NoArtifacts: c.Bool("no-artifacts"),
 	}
 	if c.IsSet("max-envelope-bytes") {
 		n := c.Int64("max-envelope-bytes")
@@ -86,22 +85,9 @@ func runVerify(c *cli.Context) error {
 		n := c.Int("max-depth")
 		req.MaxDepth = &n
 	}
-	in, dir, err := verify.Resolve(req)
+	out, err := verify.Command(req)
 	if err != nil {
 		return fail(exitError, err)
-	}
-	out, err := verify.Run(in)
-	if err != nil {
-		var ie *verify.InputError
-		if errors.As(err, &ie) {
-			return fail(exitError, fmt.Errorf("invalid input:\n%w", err))
-		}
-		return fail(exitError, err)
-	}
-	if !c.Bool("no-artifacts") {
-		if err := out.WriteArtifacts(dir); err != nil {
-			return fail(exitError, err)
-		}
 	}
 	if err := sink.Render(func(w io.Writer, f string, p output.Painter) error { return out.Render(w, f, p.On) }); err != nil {
 		return fail(exitError, err)
