@@ -8,7 +8,11 @@ package schema
 
 import (
 	"embed"
+	"fmt"
 	"sort"
+	"strings"
+
+	"github.com/vouch-dev/vouch/suggest"
 )
 
 //go:embed *.schema.json
@@ -42,4 +46,15 @@ func Get(kind string) ([]byte, bool) {
 		return nil, false
 	}
 	return data, true
+}
+
+// Lookup is Get for a kind a user typed: an unknown kind is an error with
+// a did-you-mean and the kinds to choose from.
+func Lookup(kind string) ([]byte, error) {
+	data, ok := Get(kind)
+	if !ok {
+		kinds := Kinds()
+		return nil, fmt.Errorf("unknown schema kind %q%s; use one of %s", kind, suggest.Hint(kind, kinds), strings.Join(kinds, ", "))
+	}
+	return data, nil
 }

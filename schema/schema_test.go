@@ -175,3 +175,27 @@ func TestGet(t *testing.T) {
 		t.Errorf("Kinds() = %s", got)
 	}
 }
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		kind, wantErr string
+	}{
+		{"rulespec", ""},
+		{"envelope", ""},
+		{"rulespec-test", ""},
+		{"rulespc", `unknown schema kind "rulespc" (did you mean "rulespec"?); use one of envelope, rulespec, rulespec-test`},
+		{"", `unknown schema kind ""`},
+	}
+	for _, tt := range tests {
+		data, err := Lookup(tt.kind)
+		if tt.wantErr == "" {
+			if want, _ := Get(tt.kind); err != nil || !bytes.Equal(data, want) {
+				t.Errorf("Lookup(%q) = %d bytes, %v; want its schema", tt.kind, len(data), err)
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+			t.Errorf("Lookup(%q) error %v, want one starting %q", tt.kind, err, tt.wantErr)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/schema"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 // schemaCommand is `vouch schema KIND`: print a file kind's JSON Schema.
@@ -27,14 +26,12 @@ Exit codes: 0 printed, 2 unknown kind.`,
 }
 
 func runSchema(c *cli.Context) error {
-	kinds := schema.Kinds()
 	if c.NArg() != 1 {
-		return fail(exitError, fmt.Errorf("schema needs exactly one KIND argument: %s", strings.Join(kinds, ", ")))
+		return fail(exitError, fmt.Errorf("schema needs exactly one KIND argument: %s", strings.Join(schema.Kinds(), ", ")))
 	}
-	kind := c.Args().First()
-	data, ok := schema.Get(kind)
-	if !ok {
-		return fail(exitError, fmt.Errorf("unknown schema kind %q%s; use one of %s", kind, suggest.Hint(kind, kinds), strings.Join(kinds, ", ")))
+	data, err := schema.Lookup(c.Args().First())
+	if err != nil {
+		return fail(exitError, err)
 	}
 	if _, err := c.App.Writer.Write(data); err != nil {
 		return fail(exitError, fmt.Errorf("write schema: %w", err))
