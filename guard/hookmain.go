@@ -120,7 +120,5 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv fu
 		fmt.Fprintf(stderr, "vouch-guard: %v\n", err)
 		return 2
 	}
-	stdout.Write(a.Stdout)
-	stderr.Write(a.Stderr)
-	return a.Exit
+	return a.Write(stdout, stderr)
 }

@@ -40,11 +40,5 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if err := sink.Render(output.RenderReport(rep)); err != nil {
-		return fail(exitError, err)
-	}
-	if c.Bool("strict") && len(rep.Warnings) > 0 {
-		return fail(exitFail, nil)
-	}
-	return nil
+	return emit(sink, rep, c.Bool("strict") && len(rep.Warnings) > 0)
 }

@@ -52,8 +52,5 @@ func runExplain(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	if err := sink.Render(output.RenderReport(ex)); err != nil {
-		return fail(exitError, err)
-	}
-	return nil
+	return emit(sink, ex, false)
 }

@@ -69,9 +69,7 @@ func guardHook(req guard.HookRequest, stdout, stderr io.Writer) error {
 		// No protocol to answer in: a usage error.
 		return fail(exitError, err)
 	}
-	stdout.Write(a.Stdout)
-	stderr.Write(a.Stderr)
-	return fail(a.Exit, nil)
+	return fail(a.Write(stdout, stderr), nil)
 }
 
 // hookArgs recognises the invocation a harness makes on every tool call,
@@ -215,15 +213,4 @@ func runGuardTest(c *cli.Context) error {
 		return fail(exitError, err)
 	}
 	return emit(sink, rep, rep.Failed > 0 || (c.Bool("coverage") && rep.Uncovered > 0))
-}
-
-// emit prints a guard subcommand's report and exits 1 when failed.
-func emit(sink *output.Sink, rep output.Report, failed bool) error {
-	if err := sink.Render(output.RenderReport(rep)); err != nil {
-		return fail(exitError, err)
-	}
-	if failed {
-		return fail(exitFail, nil)
-	}
-	return nil
 }

@@ -16,11 +16,6 @@ func progressFlag() cli.Flag {
 	return &cli.StringFlag{Name: "progress", Value: "auto", Usage: "a file counter on standard error while scanning: auto (on a terminal, from 2000 files), always or never"}
 }
 
-// progress is the counter --progress asks for, drawn on standard error.
-func progress(c *cli.Context, label string) (*output.Progress, error) {
-	return output.NewProgress(c.String("progress"), c.App.ErrWriter, label)
-}
-
 // newSink reads --format, --color and --output (those the command has)
 // against the formats it writes.
 func newSink(c *cli.Context, formats []string) (*output.Sink, error) {
@@ -40,4 +35,16 @@ func setBool(c *cli.Context, name string) *bool {
 // outputFlag is --output, shared by the commands that write reports.
 func outputFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "output", Usage: "also write the report to a file, as `[FORMAT=]FILE` (repeatable; FILE alone takes the format of its extension: .json, .sarif, .xml for junit, .txt); standard output keeps --format"}
+}
+
+// emit renders a two-format report (output.RenderReport) and exits 1
+// when failed.
+func emit(sink *output.Sink, rep output.Report, failed bool) error {
+	if err := sink.Render(output.RenderReport(rep)); err != nil {
+		return fail(exitError, err)
+	}
+	if failed {
+		return fail(exitFail, nil)
+	}
+	return nil
 }
