@@ -137,9 +137,8 @@ func runGuardValidate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
-	fmt.Fprintln(c.App.Writer, summary)
-	for _, w := range warnings {
-		fmt.Fprintln(c.App.ErrWriter, paint.Warn("warning:")+" "+w)
+	if err := guard.WriteValidation(c.App.Writer, c.App.ErrWriter, summary, warnings, paint); err != nil {
+		return fail(exitError, err)
 	}
 	return nil
 }
