@@ -2,16 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/guard"
 	"github.com/vouch-dev/vouch/output"
-	"github.com/vouch-dev/vouch/suggest"
 )
 
 func guardFlags() []cli.Flag {
@@ -52,8 +49,7 @@ decision document and exits 0 allow, 1 deny or ask.`,
 
 func runGuardHook(c *cli.Context) error {
 	if c.NArg() > 0 {
-		names := []string{"check", "replay", "test", "validate"}
-		return fail(exitError, fmt.Errorf("unknown guard command %q%s; the hook itself takes no arguments (the event comes on stdin); commands are %s", c.Args().First(), suggest.Hint(c.Args().First(), names), strings.Join(names, ", ")))
+		return fail(exitError, guard.ArgsError(c.Args().First()))
 	}
 	return guardHook(guard.HookRequest{
 		Policy: c.String("policy"), Harness: c.String("harness"),
@@ -72,17 +68,13 @@ func guardHook(req guard.HookRequest, stdout, stderr io.Writer) error {
 	return fail(a.Write(stdout, stderr), nil)
 }
 
-// hookArgs recognises the invocation a harness makes on every tool call,
-// `vouch guard` with only the hook's flags (guard.ParseHookFlags), so that
-// run can decide it without building the whole CLI (its construction and
-// parsing were about 4% of a hook process's CPU). Anything else, help,
-// completion and flag errors included, is left to urfave/cli.
+// hookArgs is guard.HookInvocation on run's arguments: the call a
+// harness makes on every tool call, decided without building the CLI.
 func hookArgs(args []string) (guard.HookRequest, bool) {
-	if len(args) < 2 || args[1] != "guard" {
+	if len(args) == 0 {
 		return guard.HookRequest{}, false
 	}
-	req, err := guard.ParseHookFlags(args[2:])
-	return req, err == nil
+	return guard.HookInvocation(args[1:])
 }
 
 func guardCheckCommand() *cli.Command {
