@@ -248,7 +248,7 @@ func (p *Program) WriteDL(w io.Writer, header []string) error {
 	for _, s := range p.Sections {
 		bw.WriteString("\n# " + strings.ReplaceAll(s.Comment, "\n", " ") + "\n")
 		for _, f := range s.Facts {
-			line = append(AppendFact(line[:0], f), '\n')
+			line = append(datalog.AppendFact(line[:0], f), '\n')
 			bw.Write(line)
 		}
 	}

@@ -113,7 +113,7 @@ func citation(check, ref string, res *datalog.Result) Citation {
 	v := ast.Variable{Symbol: "_"}
 	add := func(fs []ast.Atom) []ast.Atom {
 		for _, f := range fs {
-			c.Facts = append(c.Facts, compile.FormatFact(f))
+			c.Facts = append(c.Facts, datalog.FormatFact(f))
 		}
 		return fs
 	}

@@ -258,7 +258,7 @@ func factsByPredicate(prog *compile.Program) map[int][]string {
 			continue
 		}
 		for _, f := range sec.Facts {
-			out[idx] = append(out[idx], compile.FormatFact(f))
+			out[idx] = append(out[idx], datalog.FormatFact(f))
 		}
 	}
 	return out
@@ -319,7 +319,7 @@ func proofOf(p *datalog.Proof, sem *semanticsIndex) *Proof {
 	if p == nil {
 		return nil
 	}
-	out := &Proof{Fact: compile.FormatFact(p.Fact)}
+	out := &Proof{Fact: datalog.FormatFact(p.Fact)}
 	if p.Clause == nil {
 		return out
 	}
@@ -378,7 +378,7 @@ func evidence(res *datalog.Result, ch string) []string {
 				out = append(out, fmt.Sprintf("... and %d more %s facts", len(facts)-10, q.pred))
 				break
 			}
-			out = append(out, compile.FormatFact(f))
+			out = append(out, datalog.FormatFact(f))
 		}
 	}
 	return out
@@ -415,7 +415,7 @@ func explainOutcome(p rulespec.Predicate, o *verify.Outcome, claims map[string]c
 	case verify.Fail:
 		out.Evidence = append(out.Evidence, evidence(res, compile.PredicateCheck(p.Index))...)
 		for _, f := range query(res, "strict_rejected", ast.Number(int64(p.Index))) {
-			out.Evidence = append(out.Evidence, compile.FormatFact(f))
+			out.Evidence = append(out.Evidence, datalog.FormatFact(f))
 		}
 		out.Diagnosis = diagnose(p.Check, compile.PredicateCheck(p.Index), claims[p.Claim], res, near)
 	case verify.Skipped:

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/mangle/ast"
 
-	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/lint"
@@ -148,7 +147,7 @@ func writeProgram(dir string, fs []ast.Atom) (path, sum string, err error) {
 	b.WriteString(semantics)
 	b.WriteString("\n# facts\n")
 	for _, f := range fs {
-		b.WriteString(compile.FormatFact(f))
+		b.WriteString(datalog.FormatFact(f))
 		b.WriteByte('\n')
 	}
 	path = filepath.Join(dir, ProgramFile)

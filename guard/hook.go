@@ -15,7 +15,6 @@ import (
 	"github.com/google/mangle/ast"
 
 	"github.com/vouch-dev/vouch/canonpath"
-	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
@@ -283,7 +282,7 @@ func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
 		sorted := append([]ast.Atom(nil), facts...)
 		datalog.SortAtoms(sorted)
 		for _, f := range sorted {
-			b.WriteString(compile.FormatFact(f))
+			b.WriteString(datalog.FormatFact(f))
 			b.WriteByte('\n')
 		}
 		return atomicfile.Write(filepath.Join(dir, name), b.Bytes(), 0o644)
@@ -312,7 +311,7 @@ func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
 		arity int
 	}{{"decision", 1}, {"finding", 4}, {"fires", 2}, {"denying", 2}, {"asking", 2}, {"policy_error", 1}} {
 		for _, a := range res.Facts(pred.name, pred.arity) {
-			fmt.Fprintf(&t, "derived: %s\n", compile.FormatFact(a))
+			fmt.Fprintf(&t, "derived: %s\n", datalog.FormatFact(a))
 		}
 	}
 	if err := res.WriteSummary(&t); err != nil {

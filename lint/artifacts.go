@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/mangle/ast"
 
-	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 )
 
@@ -43,7 +42,7 @@ func (o *Outcome) WriteDL(w io.Writer) error {
 			last = f.Predicate.Symbol
 			fmt.Fprintf(&b, "\n# %s\n", last)
 		}
-		b.WriteString(compile.FormatFact(f))
+		b.WriteString(datalog.FormatFact(f))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())

@@ -139,7 +139,7 @@ func (o *Outcome) failureFacts(idx int) []string {
 				out = append(out, fmt.Sprintf("... and %d more %s facts", len(facts)-10, q.Predicate.Symbol))
 				break
 			}
-			out = append(out, compile.FormatFact(f))
+			out = append(out, datalog.FormatFact(f))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package compile
+package datalog
 
 import (
 	"strings"
@@ -66,7 +66,11 @@ func FuzzQuoteString(f *testing.F) {
 }
 
 func TestFormatFact(t *testing.T) {
-	got := FormatFact(atom("elem", str("caps"), name("/string"), str("a\"b"), num(-3)))
+	slash, err := ast.Name("/string")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := FormatFact(ast.NewAtom("elem", ast.String("caps"), slash, ast.String("a\"b"), ast.Number(-3)))
 	want := `elem("caps", /string, "a\"b", -3).`
 	if got != want {
 		t.Errorf("FormatFact = %s, want %s", got, want)
