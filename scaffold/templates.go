@@ -162,12 +162,13 @@ const repoPredicates = `
     notes: List every file you changed in files_changed.
 
   # No exported Go identifier removed unless the envelope says
-  # api_changes.breaking: true.
+  # api_changes.breaking: true. The condition holds when breaking is
+  # absent too, so leaving the claim out cannot skip the check.
   - id: no-removed-exports
     claim: removed_exports
     rule: max_length
     value: 0
-    when: {claim: breaking, rule: equals, value: false}
+    when: {claim: breaking, rule: none_of, value: [true]}
     mode: observe
     notes: Removing an exported Go identifier breaks callers; set api_changes.breaking to true if you mean it.
 
