@@ -50,7 +50,9 @@ type Options struct {
 	// Lint and NoLint force the architecture rules on or off; neither
 	// follows vouch.yaml's architecture: section.
 	Lint, NoLint bool
-	// NoCache neither reads nor writes the import cache.
+	// NoCache does not write the import cache either. The gate never
+	// reads it: the cache lies in the working tree, where the agent whose
+	// work is gated can plant entries.
 	NoCache bool
 	// Progress, when set, is told how many source files the architecture
 	// check has scanned (lint.Config.Progress).
@@ -334,7 +336,7 @@ func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) 
 	strict := opts.Strict != nil && *opts.Strict
 	l := &Lint{Strict: strict || a.Strict, Observe: opts.Observe || a.Observe}
 	rep, err := lint.Check(ctx, cfg.Root, lint.Config{
-		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache,
+		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache, Fresh: true,
 		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy, Progress: opts.Progress,
 	})
 	var ce *lint.ConfigErrors

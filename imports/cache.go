@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // extractorVersion is part of every cache key. Bump it whenever any
-// extractor's output for the same bytes can change, so stale results are
-// never reused.
-const extractorVersion = 2
+// extractor's output for the same bytes can change, or the entry layout
+// does, so stale results are never reused. (3: entries carry the change
+// time and are no longer found by content.)
+const extractorVersion = 3
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and
@@ -23,48 +26,53 @@ const cacheMagic = "VOUCHIMPORTS\x00"
 // cacheFileName is the cache file under <root>/.vouch/cache/.
 const cacheFileName = "imports.bin"
 
-// cacheEntry is one file's extraction result, keyed by content hash and
-// language; the path and stat fields only let a warm run skip reading and
-// hashing files whose size and mtime are unchanged.
+// cacheEntry is one file's extraction result. A warm run reuses it only
+// for the same path and language whose size, modification time and change
+// time are all unchanged.
+//
+// The cache file sits in the working tree, where the agent whose work is
+// checked can write (or commit) one, so nothing in it is trusted that the
+// agent could arrange: entries are not looked up by content hash (a forged
+// "this content imports nothing" entry would match in a fresh clone), and
+// the change time, which no system call sets to a chosen value, defeats a
+// file edited and then backdated with touch -r. vouch gate reads no cache
+// at all (Options.Fresh).
 type cacheEntry struct {
 	Path  string
 	Lang  Lang
 	Size  int64
-	MTime int64 // UnixNano; 0 means "do not trust stat, rehash"
-	Hash  [32]byte
+	MTime int64 // UnixNano; 0 means "do not trust stat, extract again"
+	CTime int64 // UnixNano change time, recorded with MTime
 	fileResult
-}
-
-// contentKey identifies extraction input independent of file name, so
-// renames and branch switches hit the cache.
-type contentKey struct {
-	lang Lang
-	hash [32]byte
 }
 
 // cache holds the entries loaded from disk.
 type cache struct {
-	byPath    map[string]*cacheEntry
-	byContent map[contentKey]*cacheEntry
+	byPath map[string]*cacheEntry
 }
 
 func cacheDir(root string) string { return filepath.Join(root, ".vouch", "cache") }
 
+// maxCacheBytes caps the cache file read: entries are small, and a larger
+// file is not one vouch wrote for any repository it can scan.
+const maxCacheBytes = 1 << 30
+
 // loadCache reads the cache; any problem yields an empty cache, because a
-// cache must never be trusted over the files themselves.
+// cache must never be trusted over the files themselves. It is opened as
+// untrusted input (safeopen): a named pipe planted at its path must not
+// hang the scan, nor a symlink lead outside the repository.
 func loadCache(root string) *cache {
-	c := &cache{byPath: map[string]*cacheEntry{}, byContent: map[contentKey]*cacheEntry{}}
-	data, err := os.ReadFile(filepath.Join(cacheDir(root), cacheFileName))
+	c := &cache{byPath: map[string]*cacheEntry{}}
+	f, err := safeopen.Read(filepath.Join(cacheDir(root), cacheFileName), safeopen.Options{Root: root, MaxBytes: maxCacheBytes})
 	if err != nil {
 		return c
 	}
-	entries, err := decodeCache(data)
+	entries, err := decodeCache(f.Data)
 	if err != nil {
 		return c
 	}
 	for _, e := range entries {
 		c.byPath[e.Path] = e
-		c.byContent[contentKey{e.Lang, e.Hash}] = e
 	}
 	return c
 }
@@ -121,7 +129,7 @@ func encodeCache(entries []*cacheEntry) []byte {
 		w.str(string(e.Lang))
 		w.int(e.Size)
 		w.int(e.MTime)
-		w.Write(e.Hash[:])
+		w.int(e.CTime)
 		w.str(e.Constraint)
 		w.uint(uint64(len(e.Sites)))
 		for _, s := range e.Sites {
@@ -226,7 +234,7 @@ func decodeCache(data []byte) ([]*cacheEntry, error) {
 	if r.uint() != extractorVersion {
 		return nil, errCorruptCache
 	}
-	n := r.count(40)
+	n := r.count(8)
 	entries := make([]*cacheEntry, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		e := &cacheEntry{}
@@ -234,11 +242,7 @@ func decodeCache(data []byte) ([]*cacheEntry, error) {
 		e.Lang = Lang(r.str())
 		e.Size = r.int()
 		e.MTime = r.int()
-		if len(r.b) < len(e.Hash) {
-			return nil, errCorruptCache
-		}
-		copy(e.Hash[:], r.b)
-		r.b = r.b[len(e.Hash):]
+		e.CTime = r.int()
 		e.Constraint = r.str()
 		ns := r.count(6)
 		if ns > 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,6 +39,11 @@ type Options struct {
 	MaxFileSize int64
 	// NoCache neither reads nor writes <root>/.vouch/cache.
 	NoCache bool
+	// Fresh extracts every file without reading the cache, then writes
+	// it (unless NoCache): the cache is in the working tree, so a check
+	// that must not trust what the agent could have written there (vouch
+	// gate) takes nothing from it.
+	Fresh bool
 	// PythonRoots replaces auto-detected Python package roots
 	// (repository-relative directories; "" or "." is the root).
 	PythonRoots []string
@@ -56,12 +60,11 @@ type Options struct {
 
 // Stats describes the work a Scan did.
 type Stats struct {
-	Files     int   `json:"files"`      // source files in the selected languages
-	Extracted int   `json:"extracted"`  // files parsed this run
-	Cached    int   `json:"cached"`     // files whose result came from the cache
-	Skipped   int   `json:"skipped"`    // files skipped with a warning
-	Bytes     int64 `json:"bytes"`      // bytes of source covered
-	CacheHash int   `json:"cache_hash"` // cache hits that needed a content hash (stat changed)
+	Files     int   `json:"files"`     // source files in the selected languages
+	Extracted int   `json:"extracted"` // files parsed this run
+	Cached    int   `json:"cached"`    // files whose result came from the cache
+	Skipped   int   `json:"skipped"`   // files skipped with a warning
+	Bytes     int64 `json:"bytes"`     // bytes of source covered
 }
 
 // Result is the outcome of a Scan: records sorted by file, line and
@@ -241,7 +244,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 
 	c := &cache{}
-	if !opts.NoCache {
+	if !opts.NoCache && !opts.Fresh {
 		c = loadCache(abs)
 	}
 	outs := make([]fileOut, len(sources))
@@ -318,10 +321,6 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 			dirty = true
 		case 1:
 			res.Stats.Cached++
-		case 2:
-			res.Stats.Cached++
-			res.Stats.CacheHash++
-			dirty = true
 		case 3:
 			res.Stats.Skipped++
 		}
@@ -365,9 +364,10 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 		return skip("skipped: %d bytes is over the %d-byte size limit", fi.Size(), maxSize)
 	}
 	mtime := fi.ModTime().UnixNano()
+	ctime, haveCTime := changeTime(fi)
 	var out fileOut
 	var entry *cacheEntry
-	if e := c.byPath[rel]; e != nil && e.MTime != 0 && e.MTime == mtime && e.Size == fi.Size() && e.Lang == lang {
+	if e := c.byPath[rel]; e != nil && haveCTime && e.MTime != 0 && e.MTime == mtime && e.CTime == ctime && e.Size == fi.Size() && e.Lang == lang {
 		entry, out.how = e, 1
 	} else {
 		data, err := os.ReadFile(abs)
@@ -386,16 +386,10 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 		if !utf8.Valid(data) {
 			return skip("skipped: not valid UTF-8")
 		}
-		sum := sha256.Sum256(data)
-		if e := c.byContent[contentKey{lang, sum}]; e != nil {
-			out.how = 2
-			entry = &cacheEntry{fileResult: e.fileResult}
-		} else {
-			entry = &cacheEntry{fileResult: extractFile(lang, data)}
-		}
-		entry.Path, entry.Lang, entry.Size, entry.Hash = rel, lang, int64(len(data)), sum
-		if int64(len(data)) == fi.Size() && statTrustworthy(mtime, start) {
-			entry.MTime = mtime
+		entry = &cacheEntry{fileResult: extractFile(lang, data)}
+		entry.Path, entry.Lang, entry.Size = rel, lang, int64(len(data))
+		if int64(len(data)) == fi.Size() && haveCTime && statTrustworthy(mtime, start) {
+			entry.MTime, entry.CTime = mtime, ctime
 		}
 	}
 	out.entry = entry

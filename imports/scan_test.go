@@ -68,7 +68,7 @@ func TestScanCache(t *testing.T) {
 	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
 		t.Fatalf("warm (-want +got):\n%s", diff)
 	}
-	if res.Stats.Extracted != 0 || res.Stats.Cached != 4 || res.Stats.CacheHash != 0 {
+	if res.Stats.Extracted != 0 || res.Stats.Cached != 4 {
 		t.Fatalf("warm stats %+v, want 4 cached by stat", res.Stats)
 	}
 
@@ -83,11 +83,12 @@ func TestScanCache(t *testing.T) {
 		t.Fatalf("after edit stats %+v, want 1 extracted", res.Stats)
 	}
 
-	// Rename: content hash hits, nothing is parsed.
+	// Rename: a new path is extracted; the cache is not searched by
+	// content (see cacheEntry).
 	os.Rename(filepath.Join(root, "lib/lib.go"), filepath.Join(root, "lib/renamed.go"))
 	res = mustScan(t, root, Options{})
-	if res.Stats.Extracted != 0 || res.Stats.CacheHash != 1 {
-		t.Fatalf("after rename stats %+v, want a hash hit and no extraction", res.Stats)
+	if res.Stats.Extracted != 1 {
+		t.Fatalf("after rename stats %+v, want the renamed file extracted", res.Stats)
 	}
 	if res.Records[0].File != "lib/renamed.go" {
 		t.Fatalf("after rename first record %+v", res.Records[0])
@@ -123,6 +124,99 @@ func TestScanCache(t *testing.T) {
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Fatalf("--no-cache wrote the cache: %v", err)
 	}
+}
+
+// TestCacheDistrustsWhatTheAgentCanArrange covers the ways the working
+// tree's owner could make a scan take stale or forged results from the
+// cache: an edit backdated with touch -r (same size and mtime), a cache
+// planted with an entry for the file's current content, a named pipe at
+// the cache's path, and a gate's Fresh scan.
+func TestCacheDistrustsWhatTheAgentCanArrange(t *testing.T) {
+	clean := "import os\n"
+	evil := "import db\n" // same length as clean
+	cases := []struct {
+		name    string
+		arrange func(t *testing.T, root string)
+		opts    Options
+	}{
+		{"edit backdated to the cached mtime", func(t *testing.T, root string) {
+			p := filepath.Join(root, "ui.py")
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{}},
+		{"cache planted for the edited content", func(t *testing.T, root string) {
+			p := filepath.Join(root, "ui.py")
+			if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// An entry claiming the file imports only os, keyed the
+			// way a content-addressed cache would find it.
+			planted := []*cacheEntry{{Path: "elsewhere.py", Lang: Python, Size: int64(len(evil)),
+				fileResult: fileResult{Sites: []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "os"}}}}}
+			if err := os.WriteFile(filepath.Join(cacheDir(root), cacheFileName), encodeCache(planted), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{}},
+		{"fresh scan ignores a stat-matching entry", func(t *testing.T, root string) {
+			c := loadCache(root)
+			e := c.byPath["ui.py"]
+			if e == nil {
+				t.Fatal("warm-up wrote no entry for ui.py")
+			}
+			e.Sites = []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "os"}}
+			if err := os.WriteFile(filepath.Join(root, "ui.py"), []byte(evil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(filepath.Join(root, "ui.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.MTime = fi.ModTime().UnixNano()
+			e.CTime, _ = changeTime(fi)
+			if err := os.WriteFile(filepath.Join(cacheDir(root), cacheFileName), encodeCache([]*cacheEntry{e}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{Fresh: true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"ui.py": clean})
+			backdate(t, root)
+			mustScan(t, root, Options{})
+			tc.arrange(t, root)
+			res := mustScan(t, root, tc.opts)
+			if diff := cmp.Diff([]string{"ui.py:1 db -> external db"}, siteKeys(res.Records)); diff != "" {
+				t.Fatalf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("named pipe at the cache path", func(t *testing.T) {
+		root := writeTree(t, map[string]string{"ui.py": clean})
+		if err := os.MkdirAll(cacheDir(root), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := mkfifo(filepath.Join(cacheDir(root), cacheFileName)); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+		done := make(chan *Result, 1)
+		go func() { done <- mustScan(t, root, Options{}) }()
+		select {
+		case res := <-done:
+			if res.Stats.Extracted != 1 {
+				t.Fatalf("stats %+v, want the file extracted", res.Stats)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a named pipe at the cache path hung the scan")
+		}
+	})
 }
 
 func TestCacheRoundTripAndCorruption(t *testing.T) {

@@ -44,6 +44,9 @@ type Config struct {
 	Today time.Time
 	// NoCache neither reads nor writes the import cache.
 	NoCache bool
+	// Fresh takes nothing from the import cache (imports.Options.Fresh):
+	// the gate's choice, since the cache lies in the working tree.
+	Fresh bool
 	// Out is where the program and trace go; "" is root/.vouch/lint.
 	Out string
 	// PythonRoots, when not nil, replaces the architecture file's
@@ -118,7 +121,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if cfg.PythonRoots != nil {
 		pyRoots = cfg.PythonRoots
 	}
-	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: pyRoots, Progress: cfg.Progress})
+	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: pyRoots, Progress: cfg.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +131,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		// one lies where vouch would not guess a root (a namespace
 		// package split over directories), resolve again with those.
 		if derived := packageRoots(model.RootPackages, scan.Files); derived != nil {
-			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, PythonRoots: derived, Progress: cfg.Progress}); err != nil {
+			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: derived, Progress: cfg.Progress}); err != nil {
 				return nil, err
 			}
 		}

@@ -49,7 +49,7 @@ Examples:
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously or whose when: reads an absent claim, a run that checked nothing, and architecture warnings"},
 			&cli.BoolFlag{Name: "lint", Usage: "also evaluate the architecture rules (the default when vouch.yaml has an architecture: section)"},
 			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules ('receipt verify' refuses the receipt when vouch.yaml has an architecture: section)"},
-			&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the import cache when evaluating the architecture rules"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "do not write the import cache either (the gate never reads it: it lies in the working tree)"},
 			baseFlag(),
 			maxCitationsFlag(), maxEvidenceBytesFlag(),
 			&cli.DurationFlag{Name: "timeout", Value: gate.DefaultTimeout, Usage: "fail closed (exit 2; a block for claude-hook) when the gate has not answered within `DURATION`; 0 disables"},
