@@ -38,28 +38,8 @@ func Append(root, name string, perm fs.FileMode) (*os.File, error) {
 		return fail(err)
 	}
 	defer r.Close()
-	parts := strings.Split(filepath.ToSlash(name), "/")
-	dir := ""
-	for _, p := range parts[:len(parts)-1] {
-		dir = filepath.Join(dir, p)
-		fi, err := r.Lstat(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return fail(fmt.Errorf("creating %s: %w", dir, err))
-			}
-			if fi, err = r.Lstat(dir); err != nil {
-				return fail(err)
-			}
-		case err != nil:
-			return fail(err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fail(fmt.Errorf("%s %w (a symbolic link); remove it so vouch can keep its state in a real directory", dir, ErrLink))
-		}
-		if !fi.IsDir() {
-			return fail(fmt.Errorf("%s is %s, not a directory", dir, Kind(fi.Mode())))
-		}
+	if err := realDirs(r, name, true); err != nil {
+		return fail(err)
 	}
 	if fi, err := r.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return fail(fmt.Errorf("%w (a symbolic link); remove it, vouch writes only to a regular file of its own", ErrLink))
@@ -83,4 +63,34 @@ func Append(root, name string, perm fs.FileMode) (*os.File, error) {
 		return fail(fmt.Errorf("%w (%d hard links to one file); remove it, vouch writes only to a file of its own", ErrLink, n))
 	}
 	return f, nil
+}
+
+// realDirs checks, with lstat through r, that every directory on the way
+// to name is a real directory and not a link; create makes the missing
+// ones, else a missing one is fs.ErrNotExist.
+func realDirs(r *os.Root, name string, create bool) error {
+	parts := strings.Split(filepath.ToSlash(name), "/")
+	dir := ""
+	for _, p := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, p)
+		fi, err := r.Lstat(dir)
+		switch {
+		case create && errors.Is(err, fs.ErrNotExist):
+			if err := r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("creating %s: %w", dir, err)
+			}
+			if fi, err = r.Lstat(dir); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s %w (a symbolic link); remove it so vouch can keep its state in a real directory", dir, ErrLink)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is %s, not a directory", dir, Kind(fi.Mode()))
+		}
+	}
+	return nil
 }
