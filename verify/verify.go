@@ -58,6 +58,10 @@ type Input struct {
 	// Outputs are files vouch writes (artifacts, the receipt), left out
 	// of repository facts with the envelope and OutDir.
 	Outputs []string
+	// AuditSession is the session whose records claims with from: audit
+	// read (--session, or the Stop event's session_id); "" reads every
+	// session in the log (guard.AuditDocOptions).
+	AuditSession string
 	// HashEvidence records the sha256 of every cited regular file as it
 	// is checked, for a receipt.
 	HashEvidence bool
@@ -92,8 +96,8 @@ type Options struct {
 	// AuditJSON, when set, is the guard audit document as JSON; otherwise
 	// rules with from: audit read .vouch/guard/audit.jsonl under Root.
 	AuditJSON []byte
-	// AuditSession picks the session from the audit log; "" means the
-	// session of its last record.
+	// AuditSession picks the session from the audit log; "" means every
+	// session in it (guard.AuditDocOptions).
 	AuditSession string
 	// RepoJSON, when set, is the repository document as JSON, used as
 	// it is (rule tests write partial documents).
@@ -155,7 +159,7 @@ func Run(in Input) (*Outcome, error) {
 		return nil, &InputError{err}
 	}
 	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs,
-		HashEvidence: in.HashEvidence, Evidence: in.Evidence}, time.Since(t0))
+		AuditSession: in.AuditSession, HashEvidence: in.HashEvidence, Evidence: in.Evidence}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -188,7 +192,7 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 	if rs.UsesFrom(rulespec.FromAudit) {
 		copts.Audit = opts.AuditJSON
 		if copts.Audit == nil {
-			doc, err := guard.AuditDocumentFile(guard.AuditPath(opts.Root), opts.Root, opts.AuditSession)
+			doc, err := guard.ReadAuditDocument(opts.Root, guard.AuditDocOptions{Session: opts.AuditSession, MaxElements: copts.MaxElements})
 			if err != nil {
 				return nil, &InputError{Err: err}
 			}

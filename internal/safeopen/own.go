@@ -36,14 +36,14 @@ func OpenOwn(root, name string) (*os.File, fs.FileInfo, error) {
 		return fail(err)
 	}
 	if fi, err := r.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return fail(fmt.Errorf("%w (a symbolic link); vouch reads only the regular file it wrote itself", ErrLink))
+		return fail(fmt.Errorf("%w (a symbolic link); remove it, vouch reads only the regular file the guard wrote itself", ErrLink))
 	}
 	f, err := r.OpenFile(name, os.O_RDONLY|nonBlock|noFollow, 0)
 	if err != nil {
 		if escapes(err) {
 			err = ErrOutsideRoot
 		} else if errors.Is(err, syscall.ELOOP) {
-			err = fmt.Errorf("%w (a symbolic link); vouch reads only the regular file it wrote itself", ErrLink)
+			err = fmt.Errorf("%w (a symbolic link); remove it, vouch reads only the regular file the guard wrote itself", ErrLink)
 		}
 		return fail(err)
 	}
@@ -54,7 +54,7 @@ func OpenOwn(root, name string) (*os.File, fs.FileInfo, error) {
 	}
 	if n, ok := links(st); ok && n > 1 {
 		f.Close()
-		return fail(fmt.Errorf("%w (%d hard links to one file); vouch reads only the file it wrote itself", ErrLink, n))
+		return fail(fmt.Errorf("%w (%d hard links to one file); remove it, vouch reads only the file the guard wrote itself", ErrLink, n))
 	}
 	return f, st, nil
 }
