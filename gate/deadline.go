@@ -99,26 +99,51 @@ func (dl *Deadline) Answer() bool {
 	return true
 }
 
-// StopHookActive reads a Claude Code Stop hook event from r and reports
-// its stop_hook_active field: Claude Code is already continuing because
-// of this hook's last block, and its protocol asks hooks not to block
-// again, or the agent loops. Anything else (a terminal, no input, not
-// JSON) is false, and the gate blocks as usual.
-func StopHookActive(r io.Reader) bool {
+// StopEvent is what the gate reads of a Claude Code Stop hook event.
+type StopEvent struct {
+	// Active is stop_hook_active: Claude Code is already continuing
+	// because of this hook's last block, and its protocol asks hooks not
+	// to block again, or the agent loops.
+	Active bool `json:"stop_hook_active"`
+	// SessionID is the session that is stopping, written by the harness
+	// rather than the agent: the session claims from: audit read.
+	SessionID string `json:"session_id"`
+}
+
+// ReadStopEvent reads a Claude Code Stop hook event from r. Anything else
+// (a terminal, no input, not JSON) is the zero event: the gate blocks as
+// usual and reads every session of the audit log.
+func ReadStopEvent(r io.Reader) StopEvent {
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice != 0 {
-			return false
+			return StopEvent{}
 		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	if err != nil {
-		return false
+		return StopEvent{}
 	}
-	var ev struct {
-		StopHookActive bool `json:"stop_hook_active"`
+	// Each field is read on its own, so an odd session_id never turns
+	// stop_hook_active off (the agent would loop).
+	var active struct {
+		Active bool `json:"stop_hook_active"`
 	}
-	return json.Unmarshal(data, &ev) == nil && ev.StopHookActive
+	var session struct {
+		SessionID string `json:"session_id"`
+	}
+	var ev StopEvent
+	if json.Unmarshal(data, &active) == nil {
+		ev.Active = active.Active
+	}
+	if json.Unmarshal(data, &session) == nil {
+		ev.SessionID = session.SessionID
+	}
+	return ev
 }
+
+// StopHookActive reads a Claude Code Stop hook event from r and reports
+// its stop_hook_active field (ReadStopEvent).
+func StopHookActive(r io.Reader) bool { return ReadStopEvent(r).Active }
 
 // RepeatBlock is the Stop hook's answer when Claude Code is already
 // continuing because of this hook's last block (stopActive): blocking

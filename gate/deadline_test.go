@@ -78,6 +78,26 @@ func TestStopHookActive(t *testing.T) {
 	}
 }
 
+// TestReadStopEvent: the Stop event names the session the gate's from:
+// audit claims read, and an odd session_id never hides stop_hook_active.
+func TestReadStopEvent(t *testing.T) {
+	tests := []struct {
+		in   string
+		want StopEvent
+	}{
+		{`{"hook_event_name":"Stop","session_id":"s9","stop_hook_active":true}`, StopEvent{Active: true, SessionID: "s9"}},
+		{`{"hook_event_name":"Stop","session_id":"s9"}`, StopEvent{SessionID: "s9"}},
+		{`{"session_id":9,"stop_hook_active":true}`, StopEvent{Active: true}},
+		{`not json`, StopEvent{}},
+		{``, StopEvent{}},
+	}
+	for _, tt := range tests {
+		if got := ReadStopEvent(strings.NewReader(tt.in)); got != tt.want {
+			t.Errorf("ReadStopEvent(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestRepeatBlock(t *testing.T) {
 	fail := &Result{Verdict: "fail", Err: errors.New("the rulespec does not load")}
 	tests := []struct {

@@ -67,6 +67,10 @@ type Options struct {
 	// Base is the base revision of repository facts (--base) and BaseFrom
 	// where it was given; "" uses vouch.yaml's base:, else the default.
 	Base, BaseFrom string
+	// AuditSession is the agent's session, whose records claims with
+	// from: audit read (--session, else the Stop event's session_id);
+	// "" reads every session in the audit log.
+	AuditSession string
 }
 
 // Outputs are the files a gate (or verify) writes into its artifact
@@ -224,6 +228,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		Root:             cfg.Root,
 		HashEvidence:     true,
 		Evidence:         opts.Evidence,
+		AuditSession:     opts.AuditSession,
 	})
 	if err != nil {
 		var ie *verify.InputError

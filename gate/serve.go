@@ -57,7 +57,15 @@ func Serve(ctx context.Context, o Options, so ServeOptions) (Answer, error) {
 	if meter != nil {
 		o.Progress = meter.Update
 	}
-	stopActive := claudeHook && StopHookActive(so.Stdin)
+	stopActive := false
+	if claudeHook {
+		// The harness, not the agent, writes the Stop event: its
+		// session_id is the session whose audit records from: audit
+		// claims read, unless --session named one.
+		ev := ReadStopEvent(so.Stdin)
+		stopActive = ev.Active
+		o.AuditSession = pick(o.AuditSession, ev.SessionID)
+	}
 	ctx, dl, cancel := ArmDeadline(ctx, so.Timeout, DeadlineOptions{ClaudeHook: claudeHook, Stdout: so.Stdout, Stderr: so.Stderr})
 	defer cancel()
 	g, runErr := Run(ctx, o)

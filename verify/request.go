@@ -40,6 +40,9 @@ type Request struct {
 	BaseSet bool
 	// MaxCitations bounds the paths evidence rules may cite.
 	MaxCitations int
+	// AuditSession is --session: the session claims with from: audit
+	// read; "" reads every session in the audit log.
+	AuditSession string
 	// Outputs names the files the command writes into an artifact
 	// directory, which repository facts leave out of the work.
 	Outputs func(dir string) []string
@@ -95,6 +98,7 @@ func Resolve(req Request) (Input, string, error) {
 		Root:             cfg.Root,
 		OutDir:           EvidenceOutDir(firstOf(req.Out, cfg.Out), cfg.Root),
 		Evidence:         evidence.Limits{MaxCitations: req.MaxCitations},
+		AuditSession:     req.AuditSession,
 	}
 	if req.RulespecSet {
 		in.RulespecPath = req.Rulespec

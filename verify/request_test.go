@@ -34,7 +34,7 @@ func TestResolve(t *testing.T) {
 				t.Errorf("artifacts into %s, want build", dir)
 			}
 		}},
-		{name: "flags win", req: Request{Envelope: "other/e.yaml", Rulespec: "r.yaml", RulespecSet: true, Out: "o", Strict: &no, Base: "HEAD~1", BaseSet: true, MaxElements: 10,
+		{name: "flags win", req: Request{Envelope: "other/e.yaml", Rulespec: "r.yaml", RulespecSet: true, Out: "o", Strict: &no, Base: "HEAD~1", BaseSet: true, MaxElements: 10, AuditSession: "s9",
 			Outputs: func(dir string) []string { return []string{filepath.Join(dir, "x")} }},
 			check: func(t *testing.T, in Input, dir string) {
 				if in.EnvelopePath != "other/e.yaml" || in.RulespecPath != "r.yaml" || !in.RulespecExplicit {
@@ -45,6 +45,9 @@ func TestResolve(t *testing.T) {
 				}
 				if len(in.Outputs) != 1 || in.Outputs[0] != filepath.Join("o", "x") {
 					t.Errorf("outputs %v", in.Outputs)
+				}
+				if in.AuditSession != "s9" {
+					t.Errorf("audit session %q", in.AuditSession)
 				}
 			}},
 		{name: "bad depth", req: Request{MaxElements: 10, MaxDepth: ptr(0)}, wantErr: "--max-depth must be positive"},

@@ -24,7 +24,9 @@ outcome removes an earlier receipt. A pass that relied on observed failures (--o
 observe) records "observed": true, which 'vouch receipt verify' refuses without
 --allow-observed. When vouch.yaml
 has an architecture: section (or with --lint) the architecture rules of 'vouch lint' are
-evaluated too, and their error findings block the gate like failing predicates.
+evaluated too, and their error findings block the gate like failing predicates. Claims with
+from: audit read the guard audit records of --session, else (claude-hook) of the Stop event's
+session_id, else of every session in the log.
 
 Exit codes: 0 pass, 1 fail (including a missing envelope), 2 bad input or evaluation error.
 With --format claude-hook the exit code is always 0 and the decision is in the JSON, as Claude
@@ -52,6 +54,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-cache", Usage: "do not write the import cache either (the gate never reads it: it lies in the working tree)"},
 			baseFlag(),
 			maxCitationsFlag(), maxEvidenceBytesFlag(),
+			sessionFlag("with --format claude-hook the Stop event's session_id, else every session in the log"),
 			&cli.DurationFlag{Name: "timeout", Value: gate.DefaultTimeout, Usage: "fail closed (exit 2; a block for claude-hook) when the gate has not answered within `DURATION`; 0 disables"},
 		},
 		Action: runGate,
@@ -75,7 +78,8 @@ func runGate(c *cli.Context) error {
 		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
 		Observe: c.Bool("observe"), Lint: c.Bool("lint"), NoLint: c.Bool("no-lint"), NoCache: c.Bool("no-cache"),
 		Version: c.App.Version, Strict: setBool(c, "strict"), // vouch.yaml may set strict; the flag wins
-		Evidence: evidence.Limits{MaxCitations: c.Int("max-citations"), MaxHashBytes: c.Int64("max-evidence-bytes")},
+		Evidence:     evidence.Limits{MaxCitations: c.Int("max-citations"), MaxHashBytes: c.Int64("max-evidence-bytes")},
+		AuditSession: c.String("session"), // else the Stop event's session_id (gate.Serve)
 	}
 	if c.IsSet("base") {
 		opts.Base, opts.BaseFrom = c.String("base"), "--base"
@@ -94,6 +98,13 @@ func runGate(c *cli.Context) error {
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// sessionFlag is --session, the agent session claims with from: audit
+// read; def says what applies without it.
+func sessionFlag(def string) cli.Flag {
+	return &cli.StringFlag{Name: "session", Usage: "claims with from: audit read the guard audit log's records of session `ID` (default: " + def +
+		"); a session with no records is an error"}
 }
 
 func maxCitationsFlag() cli.Flag {

@@ -34,6 +34,10 @@ Claims with from: repo select from the repository document: what changed between
 HEAD) and the working tree, read with git (see docs/repository-facts.md). git is only run when
 a rule reads repository facts.
 
+Claims with from: audit select from the guard audit log (.vouch/guard/audit.jsonl): the tool
+calls of --session, else of every session in the log (see docs/guard.md). A missing log, or a
+session with no records, is bad input.
+
 Exit codes: 0 pass, 1 fail, 2 bad input or evaluation error (nothing is written then).
 
 Examples:
@@ -54,6 +58,7 @@ Examples:
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` for vouch.yaml and file_exists evidence (default: where vouch.yaml is, else the git top level, else the working directory)"},
 			baseFlag(),
 			maxCitationsFlag(),
+			sessionFlag("every session in the log"),
 		},
 		Action: runVerify,
 	}
@@ -76,6 +81,7 @@ func runVerify(c *cli.Context) error {
 		MaxElements: c.Int("max-elements"), Observe: c.Bool("observe"),
 		Base: c.String("base"), BaseSet: c.IsSet("base"), MaxCitations: c.Int("max-citations"),
 		Outputs: gate.Outputs, Strict: setBool(c, "strict"), NoArtifacts: c.Bool("no-artifacts"),
+		AuditSession: c.String("session"),
 	}
 	if c.IsSet("max-envelope-bytes") {
 		n := c.Int64("max-envelope-bytes")
