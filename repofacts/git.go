@@ -9,26 +9,41 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
 
 // Error is a problem that stops repository facts from being derived: git
-// is missing, the root is not inside a work tree, or the base does not
-// name a commit. Commands report it as bad input (exit 2).
+// is missing, the root is not inside a work tree, git cannot read the
+// repository, or the base does not name a commit. Commands report it as
+// bad input (exit 2).
+//
+// Only an Error that wraps ErrNotWorkTree (errors.Is) says there is no
+// work to compare; every other Error means the work could not be read,
+// and a caller that binds or checks the work must fail closed on it.
 type Error struct {
 	Msg string
 	Err error
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
+	// Msg already says what ErrNotWorkTree would add.
+	if e.Err != nil && e.Err != ErrNotWorkTree {
 		return e.Msg + ": " + e.Err.Error()
 	}
 	return e.Msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotWorkTree is wrapped by the *Error Collect and Revision return when
+// no directory from the root upward has a .git entry: the root is not in
+// a git work tree at all, so there is no work to compare. A repository
+// that exists but that git cannot read (a broken .git/config, an unknown
+// repositoryformatversion, a corrupt index) is a different *Error that
+// does not wrap it: the work is there and could not be checked.
+var ErrNotWorkTree = errors.New("not inside a git work tree")
 
 // git runs the git executable in one directory with a fixed environment:
 // no pager, no prompts, no optional locks, no configured external diff or
@@ -64,7 +79,7 @@ func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, er
 	c.Stdout, c.Stderr = &stdout, &stderr
 	if err := c.Run(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return nil, &Error{Msg: "the git executable was not found on PATH; install git (repository facts are read with it)"}
+			return nil, errNoGit()
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
@@ -73,6 +88,55 @@ func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, er
 		return nil, fmt.Errorf("git %s: %s", args[0], msg)
 	}
 	return stdout.Bytes(), nil
+}
+
+// openWorkTree checks that git can read the work tree holding g.dir; shown
+// names the root in messages and hint says what to do when it is not in a
+// work tree. Only a missing .git entry is ErrNotWorkTree: when one exists
+// and git still fails (a repository format it does not know, a broken
+// config or HEAD), the work is there and could not be read.
+func openWorkTree(ctx context.Context, g *git, shown, hint string) error {
+	if _, err := exec.LookPath("git"); err != nil {
+		return errNoGit()
+	}
+	if !hasGitEntry(g.dir) {
+		return &Error{Msg: fmt.Sprintf("%s is not inside a git work tree (no .git at or above it); %s", shown, hint), Err: ErrNotWorkTree}
+	}
+	out, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree")
+	if err != nil {
+		if _, ok := err.(*Error); ok {
+			return err
+		}
+		return &Error{Msg: fmt.Sprintf("git cannot read the repository holding %s, so the work in it cannot be checked; repair the repository (git status shows what is wrong) and run vouch again", shown), Err: err}
+	}
+	if strings.TrimSpace(string(out)) != "true" {
+		return &Error{Msg: fmt.Sprintf("%s is inside a git directory, not a work tree; run vouch in the work tree", shown)}
+	}
+	return nil
+}
+
+// hasGitEntry reports whether dir or a directory above it has a .git entry
+// (a directory, or the file a linked worktree or submodule has), or
+// GIT_DIR names the repository. It looks past GIT_CEILING_DIRECTORIES on
+// purpose: a repository that git was told not to find is still one.
+func hasGitEntry(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" {
+		return true
+	}
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return false
+		}
+		d = up
+	}
+}
+
+func errNoGit() error {
+	return &Error{Msg: "the git executable was not found on PATH; install git (repository facts are read with it)"}
 }
 
 // splitZ splits NUL-terminated records.
@@ -110,7 +174,7 @@ func (g *git) blobs(ctx context.Context) (*blobReader, error) {
 	}
 	if err := c.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return nil, &Error{Msg: "the git executable was not found on PATH; install git (repository facts are read with it)"}
+			return nil, errNoGit()
 		}
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}

@@ -139,11 +139,11 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 		return nil, &Error{Msg: "repository facts: resolve the root", Err: err}
 	}
 	g := &git{dir: abs}
-	if _, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
-		if _, ok := err.(*Error); ok {
-			return nil, err
+	if err := openWorkTree(ctx, g, root, "run vouch in a git repository (rules with from: repo compare the work with a base commit)"); err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Msg = "repository facts: " + e.Msg
 		}
-		return nil, &Error{Msg: fmt.Sprintf("repository facts: %s is not inside a git work tree; run vouch in a git repository (rules with from: repo compare the work with a base commit)", root)}
+		return nil, err
 	}
 	base, commit, err := resolveBase(ctx, g, opts)
 	if err != nil {

@@ -11,19 +11,20 @@ import (
 
 // Revision resolves ref to a commit in the repository holding root, with
 // the same checks and messages as a base (from names where ref came from,
-// such as "--new-from-rev"). A missing git, a root outside a work tree or
-// a ref that names no commit is an *Error.
+// such as "--new-from-rev"). A missing git, a root outside a work tree
+// (wrapping ErrNotWorkTree), a repository git cannot read or a ref that
+// names no commit is an *Error.
 func Revision(ctx context.Context, root, ref, from string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return "", &Error{Msg: "resolve the root", Err: err}
 	}
 	g := &git{dir: abs}
-	if _, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
-		if _, ok := err.(*Error); ok {
-			return "", err
+	if err := openWorkTree(ctx, g, root, "run vouch in a git repository"); err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Msg = from + ": " + e.Msg
 		}
-		return "", &Error{Msg: fmt.Sprintf("%s: %s is not inside a git work tree; run vouch in a git repository", from, root)}
+		return "", err
 	}
 	if ref == "" {
 		return "", &Error{Msg: fmt.Sprintf("%s: the revision is empty; give a branch, tag or commit", from)}

@@ -1,0 +1,43 @@
+package repofacts
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestNotWorkTreeOnlyWithoutGit: only a root with no .git above it is
+// ErrNotWorkTree; a repository git refuses to read is another error.
+func TestNotWorkTreeOnlyWithoutGit(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"a.txt": "a\n"})
+	r.git("config", "core.repositoryformatversion", "99")
+	for _, f := range []func() error{
+		func() error { _, err := Collect(context.Background(), Options{Root: r.dir}); return err },
+		func() error {
+			_, err := Collect(context.Background(), Options{Root: r.dir, StateOnly: true})
+			return err
+		},
+		func() error { _, err := Revision(context.Background(), r.dir, "HEAD", "--new-from-rev"); return err },
+	} {
+		err := f()
+		var e *Error
+		if err == nil || errors.Is(err, ErrNotWorkTree) || !errors.As(err, &e) || !strings.Contains(err.Error(), "repair the repository") {
+			t.Errorf("broken repository: got %v, want an *Error that is not ErrNotWorkTree", err)
+		}
+	}
+
+	dir := t.TempDir()
+	if hasGitEntry(dir) {
+		t.Skip("the temporary directory is inside a git work tree")
+	}
+	_, err := Collect(context.Background(), Options{Root: dir})
+	var e *Error
+	if !errors.Is(err, ErrNotWorkTree) || !errors.As(err, &e) {
+		t.Errorf("no repository: got %v, want ErrNotWorkTree", err)
+	}
+	if _, err := Revision(context.Background(), dir, "HEAD", "--new-from-rev"); !errors.Is(err, ErrNotWorkTree) {
+		t.Errorf("Revision without a repository: got %v, want ErrNotWorkTree", err)
+	}
+}
