@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,170 +13,241 @@ import (
 // diff lists what differs between commit and the working tree under the
 // directory git runs in, untracked files that are not ignored included.
 //
-// Untracked files are added, as intent-to-add entries, to a private copy
-// of the index, so that one `git diff` sees them too: renames from a
-// tracked file to a new one are detected, and line counts come from git.
+// What changed is decided by vouch, not by git's view of the working
+// tree: every path of the base tree, of the repository's index and every
+// untracked file is read and hashed as a blob (hashWork), and compared
+// with the base tree's ids. The work controls .git too, so nothing there
+// may make a changed file look unchanged: not the index's cached stat
+// data (an entry can be forged to carry an edited file's stat and the
+// old blob id), not its assume-unchanged or skip-worktree bits, not a
+// clean filter or eol conversion set in .git/config or
+// .git/info/attributes (which would make git hash the old content), not
+// an fsmonitor or untracked cache.
 //
-// Git state the work itself can write must not hide the work: in the
-// private index, the assume-unchanged bit is cleared from every entry and
-// skip-worktree from every entry whose file is in the working tree (a
-// sparse checkout leaves its skipped files out), so git compares those
-// files again; untracked files are filtered by .gitignore files only, not
-// by .git/info/exclude or core.excludesFile, which live outside the work;
-// and an untracked .gitignore is always listed, even one that ignores
-// itself, so a rule can see what was added to hide files.
+// The changed blobs are then written to a private object directory and
+// into a private index built from the base tree, and `git diff --cached`
+// compares that index with the base in a private bare repository
+// (privateRepo): git detects renames and counts lines without reading the
+// working tree or the work's .git, so no attribute or setting there
+// (-diff in .git/info/attributes, a diff driver) turns an edit into a
+// binary change with no lines.
+//
+// Untracked files are filtered by .gitignore files only, not by
+// .git/info/exclude or core.excludesFile, which live outside the work; an
+// untracked .gitignore is always listed, even one that ignores itself, so
+// a rule can see what was added to hide files. A skip-worktree entry
+// whose file is absent (a sparse checkout's) keeps the index's blob.
 func diff(ctx context.Context, g *git, commit string) ([]change, error) {
-	tmp, err := privateIndex(ctx, g)
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects")
 	if err != nil {
 		return nil, err
 	}
-	defer os.Remove(tmp)
-	pg := &git{dir: g.dir, index: tmp}
-	if err := unhide(ctx, pg); err != nil {
-		return nil, err
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 4 {
+		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
-	untracked, err := pg.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "--others", "--exclude-per-directory=.gitignore", "-z", "--", ".")
+	format, err := formatOf(lines[0])
 	if err != nil {
 		return nil, err
 	}
-	ignores, err := pg.run(ctx, nil, "ls-files", "--others", "-z", "--", ":(glob).gitignore", ":(glob)**/.gitignore")
-	if err != nil {
-		return nil, err
-	}
-	untracked = mergeZ(untracked, ignores)
-	if len(untracked) > 0 {
-		if _, err := pg.run(ctx, untracked, "add", "--force", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return nil, err
-		}
-	}
-	out, err := pg.run(ctx, nil, "diff", "--raw", "--numstat", "-z", "--no-abbrev", "-M", "--relative",
-		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color", commit, "--", ".")
-	if err != nil {
-		return nil, err
-	}
-	cs, err := parseDiff(out)
-	if err != nil {
-		return nil, err
-	}
-	// When the copy had to go to a $TMPDIR inside the work tree, it is
-	// not part of the work.
-	if rel, err := filepath.Rel(g.dir, tmp); err == nil && filepath.IsLocal(rel) {
-		rel = filepath.ToSlash(rel)
-		kept := cs[:0]
-		for _, c := range cs {
-			if c.Path != rel {
-				kept = append(kept, c)
-			}
-		}
-		cs = kept
-	}
-	return cs, nil
-}
-
-// unhide clears, in the private index, the bits with which an index entry
-// tells git not to look at the working tree's file: assume-unchanged on
-// every entry, skip-worktree on entries whose file exists.
-func unhide(ctx context.Context, pg *git) error {
-	out, err := pg.run(ctx, nil, "ls-files", "-v", "-z")
-	if err != nil {
-		return err
-	}
-	var assumedPaths, skippedPaths []byte
-	for _, rec := range splitZ(out) {
-		if len(rec) < 3 || rec[1] != ' ' {
-			continue
-		}
-		tag, path := rec[0], rec[2:]
-		assumed := tag >= 'a' && tag <= 'z'
-		skipped := tag == 'S' || tag == 's'
-		if skipped {
-			if _, err := os.Lstat(filepath.Join(pg.dir, filepath.FromSlash(path))); err != nil {
-				skipped = false // a sparse checkout's file: not in the work tree
-			}
-		}
-		if assumed {
-			assumedPaths = append(append(assumedPaths, path...), 0)
-		}
-		if skipped {
-			skippedPaths = append(append(skippedPaths, path...), 0)
-		}
-	}
-	// One bit per call: given both flags, git 2.39 applies only one.
-	for _, clear := range []struct {
-		flag  string
-		paths []byte
-	}{{"--no-assume-unchanged", assumedPaths}, {"--no-skip-worktree", skippedPaths}} {
-		if len(clear.paths) == 0 {
-			continue
-		}
-		if _, err := pg.run(ctx, clear.paths, "update-index", clear.flag, "-z", "--stdin"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// mergeZ joins two NUL-terminated path lists, each path once.
-func mergeZ(a, b []byte) []byte {
-	seen := map[string]bool{}
-	var out []byte
-	for _, l := range [][]byte{a, b} {
-		for _, p := range splitZ(l) {
-			if !seen[p] {
-				seen[p] = true
-				out = append(append(out, p...), 0)
-			}
-		}
-	}
-	return out
-}
-
-// privateIndex copies the repository's index (if any) to a temporary
-// file beside it, in the git directory, and returns its path. The copy
-// lives there, not in $TMPDIR, because a temporary directory inside the
-// work tree would make the copy itself an untracked file.
-func privateIndex(ctx context.Context, g *git) (string, error) {
-	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
-	if err != nil {
-		return "", err
-	}
-	src := strings.TrimSpace(string(out))
-	f, err := os.CreateTemp(filepath.Dir(src), "vouch-index-*")
+	prefix, gitDir, objects := lines[1], lines[2], lines[3]
+	tmp, err := os.MkdirTemp(gitDir, "vouch-work-*")
 	if err != nil {
 		// A read-only git directory: fall back to $TMPDIR.
-		if f, err = os.CreateTemp("", "vouch-index-*"); err != nil {
-			return "", fmt.Errorf("create a private index: %w", err)
+		if tmp, err = os.MkdirTemp("", "vouch-work-*"); err != nil {
+			return nil, fmt.Errorf("create a private index: %w", err)
 		}
 	}
-	name := f.Name()
-	data, err := os.ReadFile(src)
-	if os.IsNotExist(err) {
-		// A repository without an index yet: git creates one at a path
-		// that does not exist.
-		f.Close()
-		os.Remove(name)
-		return name, nil
+	defer os.RemoveAll(tmp)
+	pg := &git{dir: g.dir, index: filepath.Join(tmp, "index")}
+	if _, err := pg.run(ctx, nil, "read-tree", commit); err != nil {
+		return nil, err
 	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// git trusts an entry's cached stat only when the file is older
-		// than the index; a copy with a fresh mtime would make a file
-		// edited in the same second as the last index write look clean.
-		var fi os.FileInfo
-		if fi, err = os.Stat(src); err == nil {
-			err = os.Chtimes(name, fi.ModTime(), fi.ModTime())
-		}
-	}
+	paths, err := workPaths(ctx, g, pg, tmp)
 	if err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("copy the index: %w", err)
+		return nil, err
 	}
-	return name, nil
+	keep := map[string]string{}
+	var names []string
+	for p, w := range paths {
+		if w.inBase() {
+			keep[p] = w.base.mode
+		} else if w.index.mode != "" {
+			keep[p] = w.index.mode
+		}
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	work, err := hashAllWork(format, g.dir, names, keep)
+	if err != nil {
+		return nil, err
+	}
+	objs := looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
+	var info []byte
+	for _, p := range names {
+		w, now := paths[p], work[p]
+		fromIndex := false
+		if !now.present && w.skip {
+			// A sparse checkout's file: as the index has it.
+			now, fromIndex = w.index, true
+		}
+		if now == w.base {
+			continue // unchanged, or absent on both sides
+		}
+		switch {
+		case !now.present:
+			info = fmt.Appendf(info, "0 %s\t%s%s\x00", format.nullID(), prefix, p)
+			continue
+		case !fromIndex:
+			if now, err = objs.writeWork(filepath.Join(g.dir, filepath.FromSlash(p)), now.mode); err != nil {
+				return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
+			}
+		}
+		info = fmt.Appendf(info, "%s %s\t%s%s\x00", now.mode, now.id, prefix, p)
+	}
+	if len(info) == 0 {
+		return nil, nil
+	}
+	if _, err := pg.run(ctx, info, "update-index", "-z", "--index-info"); err != nil {
+		return nil, err
+	}
+	dg, err := privateRepo(tmp, objs.dir, objects, format)
+	if err != nil {
+		return nil, err
+	}
+	dg.index = pg.index
+	args := []string{"-c", "core.attributesFile=" + os.DevNull, "diff", "--cached", "--raw", "--numstat", "-z", "--no-abbrev", "-M",
+		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color"}
+	if prefix != "" {
+		args = append(args, "--relative="+prefix)
+	}
+	out, err = dg.run(ctx, nil, append(args, commit)...)
+	if err != nil {
+		return nil, err
+	}
+	return parseDiff(out)
+}
+
+// privateRepo makes a bare repository in tmp whose own objects are in
+// objects (the working tree's blobs) and which borrows every other object
+// from the repository's store (real). git run there reads nothing of the
+// work's .git: no config (diff settings, drivers), no info/attributes,
+// and, bare, no .gitattributes either, so binary detection and line
+// counts follow git's defaults on the content alone.
+func privateRepo(tmp, objects, real string, f objectFormat) (*git, error) {
+	dir := filepath.Join(tmp, "git")
+	config := "[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
+	if f.name != "sha1" {
+		config = "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectFormat = " + f.name + "\n"
+	}
+	for _, d := range []string{filepath.Join(dir, "refs"), filepath.Join(objects, "info")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("create a private repository: %w", err)
+		}
+	}
+	for name, content := range map[string]string{
+		filepath.Join(dir, "HEAD"):                   "ref: refs/heads/vouch\n",
+		filepath.Join(dir, "config"):                 config,
+		filepath.Join(objects, "info", "alternates"): real + "\n",
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			return nil, fmt.Errorf("create a private repository: %w", err)
+		}
+	}
+	return &git{dir: tmp, env: []string{"GIT_DIR=" + dir, "GIT_OBJECT_DIRECTORY=" + objects, "GIT_ATTR_NOSYSTEM=1"}, private: true}, nil
+}
+
+// indexEntry is a path's mode and blob id in a tree or an index.
+type indexEntry = workEntry
+
+// pathState is what is known of one path: its entry in the base tree,
+// in the repository's index, and whether the index marks it skip-worktree.
+type pathState struct {
+	base, index indexEntry
+	skip        bool
+}
+
+func (w pathState) inBase() bool { return w.base.present }
+
+// workPaths lists every path whose working-tree state is compared, with
+// what the base and the repository's index say of it: the base tree's
+// files (from pg's index, read from the base), the repository's index
+// entries (read, never written: it is the work's own file), untracked
+// files that .gitignore files do not ignore and untracked .gitignore
+// files. Submodules are left out. tmp is
+// vouch's private directory, left out when it is inside the work tree.
+func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathState, error) {
+	paths := map[string]pathState{}
+	base, err := pg.run(ctx, nil, "ls-files", "-s", "-z", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range splitZ(base) {
+		e, p, ok := parseStage(rec)
+		if !ok {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		if e.mode != modeGitlink {
+			paths[p] = pathState{base: e}
+		}
+	}
+	index, err := g.run(ctx, nil, "ls-files", "-s", "-v", "-z", "--", ".")
+	if err != nil {
+		return nil, fmt.Errorf("read the repository's index: %w", err)
+	}
+	for _, rec := range splitZ(index) {
+		if len(rec) < 3 || rec[1] != ' ' {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		e, p, ok := parseStage(rec[2:])
+		if !ok {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		if e.mode == modeGitlink || !strings.HasPrefix(e.mode, "1") {
+			continue // submodules; a sparse index's directories
+		}
+		w := paths[p]
+		w.index = e
+		w.skip = rec[0] == 'S' || rec[0] == 's'
+		paths[p] = w
+	}
+	var untracked []string
+	for _, args := range [][]string{
+		{"-c", "core.excludesFile=", "ls-files", "--others", "--exclude-per-directory=.gitignore", "-z", "--", "."},
+		{"ls-files", "--others", "-z", "--", ":(glob).gitignore", ":(glob)**/.gitignore"},
+	} {
+		out, err := pg.run(ctx, nil, args...)
+		if err != nil {
+			return nil, err
+		}
+		untracked = append(untracked, splitZ(out)...)
+	}
+	// When the private directory had to go to a $TMPDIR inside the work
+	// tree, it is not part of the work.
+	own := ""
+	if rel, err := filepath.Rel(g.dir, tmp); err == nil && filepath.IsLocal(rel) {
+		own = filepath.ToSlash(rel) + "/"
+	}
+	for _, p := range untracked {
+		// A nested repository is listed as its directory, with a slash.
+		if strings.HasSuffix(p, "/") || (own != "" && strings.HasPrefix(p, own)) {
+			continue
+		}
+		if _, ok := paths[p]; !ok {
+			paths[p] = pathState{}
+		}
+	}
+	return paths, nil
+}
+
+// parseStage reads "MODE ID STAGE\tPATH" from ls-files -s.
+func parseStage(rec string) (indexEntry, string, bool) {
+	meta, p, ok := strings.Cut(rec, "\t")
+	f := strings.Fields(meta)
+	if !ok || len(f) != 3 || p == "" {
+		return indexEntry{}, "", false
+	}
+	return indexEntry{mode: f[0], id: f[1], present: true}, p, true
 }
 
 // parseDiff reads `git diff --raw --numstat -z` output: every raw record

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,10 +49,16 @@ var ErrNotWorkTree = errors.New("not inside a git work tree")
 // git runs the git executable in one directory with a fixed environment:
 // no pager, no prompts, no optional locks, no configured external diff or
 // text conversion programs (a repository's config must not make vouch run
-// its programs), and an optional private index.
+// its programs), replace refs ignored (refs/replace would let the work
+// substitute what a base blob reads as), and an optional private index.
 type git struct {
 	dir   string
 	index string // GIT_INDEX_FILE, or "" for the repository's own
+	// env is added to the environment; with private set, it names a
+	// private repository and every variable that could point git
+	// elsewhere is dropped from vouch's own environment first.
+	env     []string
+	private bool
 }
 
 // baseArgs come before every subcommand.
@@ -61,10 +68,21 @@ func (g *git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	c := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
 	c.Dir = g.dir
 	env := os.Environ()
-	env = append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_PAGER=cat")
+	if g.private {
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			k, _, _ := strings.Cut(kv, "=")
+			switch k {
+			case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE":
+				return true
+			}
+			return false
+		})
+	}
+	env = append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_PAGER=cat", "GIT_NO_REPLACE_OBJECTS=1")
 	if g.index != "" {
 		env = append(env, "GIT_INDEX_FILE="+g.index)
 	}
+	env = append(env, g.env...)
 	c.Env = env
 	return c
 }

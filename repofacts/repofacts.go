@@ -5,8 +5,10 @@
 //
 // The working tree is compared including untracked files that are not
 // ignored; vouch's own outputs (the envelope, the output directory, .vouch)
-// are left out. git is run with -z plumbing output and a private copy of
-// the index, so the repository's own index is never written.
+// are left out. What changed is decided by hashing the working tree's
+// files, not by git's index, and git is run with -z plumbing output and a
+// private index and object directory, so the repository's own index and
+// objects are never written.
 package repofacts
 
 import (

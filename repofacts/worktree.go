@@ -1,0 +1,215 @@
+package repofacts
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// Git file modes as the index and trees spell them.
+const (
+	modeFile    = "100644"
+	modeExec    = "100755"
+	modeSymlink = "120000"
+	modeGitlink = "160000"
+)
+
+// objectFormat hashes blobs the way the repository names its objects:
+// git's id of a blob is the hash of "blob <size>\x00" and the content.
+type objectFormat struct {
+	name string
+	new  func() hash.Hash
+}
+
+func formatOf(name string) (objectFormat, error) {
+	switch name {
+	case "sha1":
+		return objectFormat{name: name, new: sha1.New}, nil
+	case "sha256":
+		return objectFormat{name: name, new: sha256.New}, nil
+	}
+	return objectFormat{}, fmt.Errorf("the repository's object format %q is not one vouch knows (sha1, sha256); use a repository git and vouch both read", name)
+}
+
+// nullID is the all-zero object id, which update-index takes with mode 0
+// to remove a path.
+func (f objectFormat) nullID() string {
+	return string(bytes.Repeat([]byte("0"), f.new().Size()*2))
+}
+
+// blobID is the id of a blob holding data.
+func (f objectFormat) blobID(data []byte) string {
+	h := f.new()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// workEntry is a path as the working tree has it: its git mode and blob
+// id, or absent (deleted, a directory now, or not a file git stores).
+type workEntry struct {
+	mode, id string
+	present  bool
+}
+
+// hashWork reads one working-tree path and returns its entry: a regular
+// file's content hashed as a blob, with mode 100755 when its owner may
+// execute it, and a symbolic link's target as git stores it. Nothing the
+// repository configures (clean filters, end-of-line conversion, the
+// index's cached stat data) takes part: the ids are of the bytes on disk.
+// keepMode is the mode git last recorded, used where the file system has
+// no executable bit to read.
+func hashWork(f objectFormat, full, keepMode string) (workEntry, error) {
+	fi, err := os.Lstat(full)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return workEntry{}, nil
+		}
+		return workEntry{}, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := os.Readlink(full)
+		if err != nil {
+			return workEntry{}, err
+		}
+		return workEntry{mode: modeSymlink, id: f.blobID([]byte(t)), present: true}, nil
+	case fi.Mode().IsRegular():
+		mode := modeFile
+		if fi.Mode()&0o100 != 0 {
+			mode = modeExec
+		}
+		if runtime.GOOS == "windows" && keepMode == modeExec {
+			mode = modeExec
+		}
+		id, err := hashFile(f, full, fi.Size())
+		if err != nil {
+			return workEntry{}, err
+		}
+		return workEntry{mode: mode, id: id, present: true}, nil
+	}
+	// A directory (a file replaced by one: its files are listed on their
+	// own), a FIFO, a socket: git stores no blob for it here.
+	return workEntry{}, nil
+}
+
+// hashFile hashes a regular file as a blob without holding it in memory;
+// when its size changes under the read, it is read whole instead, so the
+// id is always of content that was there.
+func hashFile(f objectFormat, full string, size int64) (string, error) {
+	file, err := os.Open(full)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	h := f.new()
+	h.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))
+	n, err := io.Copy(h, file)
+	if err != nil {
+		return "", err
+	}
+	if n != size {
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return "", err
+		}
+		return f.blobID(data), nil
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashAllWork hashes every path (relative to root) on a few goroutines;
+// the result is keyed by path, so it does not depend on their order.
+// keep gives each path's last recorded mode.
+func hashAllWork(f objectFormat, root string, paths []string, keep map[string]string) (map[string]workEntry, error) {
+	out := make(map[string]workEntry, len(paths))
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	work := make(chan string)
+	workers := min(runtime.GOMAXPROCS(0), 8, len(paths))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				e, err := hashWork(f, filepath.Join(root, filepath.FromSlash(p)), keep[p])
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("read %s in the working tree: %w", p, err)
+				}
+				out[p] = e
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range paths {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// looseObjects writes blobs into a private object directory, so git can
+// diff the working tree's content as vouch read it without anything
+// being written into the repository's own object store.
+type looseObjects struct {
+	dir string
+	f   objectFormat
+}
+
+// writeWork reads a working-tree path again and stores it as a blob; it
+// returns the entry for the content stored, which is what the diff
+// compares should the file have changed since it was hashed.
+func (o looseObjects) writeWork(full, mode string) (workEntry, error) {
+	var data []byte
+	var err error
+	if mode == modeSymlink {
+		var t string
+		t, err = os.Readlink(full)
+		data = []byte(t)
+	} else {
+		data, err = os.ReadFile(full)
+	}
+	if err != nil {
+		return workEntry{}, err
+	}
+	id := o.f.blobID(data)
+	dst := filepath.Join(o.dir, id[:2], id[2:])
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return workEntry{}, err
+	}
+	var buf bytes.Buffer
+	zw := zlib.NewWriter(&buf)
+	fmt.Fprintf(zw, "blob %d\x00", len(data))
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return workEntry{}, err
+	}
+	if _, err := os.Stat(dst); err != nil {
+		// Not written yet (two paths may hold the same content).
+		if err := os.WriteFile(dst, buf.Bytes(), 0o444); err != nil {
+			return workEntry{}, err
+		}
+	}
+	return workEntry{mode: mode, id: id, present: true}, nil
+}
