@@ -35,8 +35,10 @@ import (
 // Untracked files are filtered by .gitignore files only, not by
 // .git/info/exclude or core.excludesFile, which live outside the work; an
 // untracked .gitignore is always listed, even one that ignores itself, so
-// a rule can see what was added to hide files. A skip-worktree entry
-// whose file is absent (a sparse checkout's) keeps the index's blob.
+// a rule can see what was added to hide files; and every untracked file
+// under .vouch is listed whether ignored or not (vouch's own files there
+// are left out later by excludeOwn). A skip-worktree entry whose file is
+// absent (a sparse checkout's) keeps the index's blob.
 func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects")
 	if err != nil {
@@ -173,8 +175,9 @@ func (w pathState) inBase() bool { return w.base.present }
 // what the base and the repository's index say of it: the base tree's
 // files (from pg's index, read from the base), the repository's index
 // entries (read, never written: it is the work's own file), untracked
-// files that .gitignore files do not ignore and untracked .gitignore
-// files. Submodules are left out. tmp is
+// files that .gitignore files do not ignore, untracked .gitignore files
+// and everything untracked under .vouch, ignored or not (excludeOwn
+// leaves vouch's own files there out). Submodules are left out. tmp is
 // vouch's private directory, left out when it is inside the work tree.
 func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathState, error) {
 	paths := map[string]pathState{}
@@ -215,6 +218,7 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 	for _, args := range [][]string{
 		{"-c", "core.excludesFile=", "ls-files", "--others", "--exclude-per-directory=.gitignore", "-z", "--", "."},
 		{"ls-files", "--others", "-z", "--", ":(glob).gitignore", ":(glob)**/.gitignore"},
+		{"ls-files", "--others", "-z", "--", ":(literal)" + vouchDir},
 	} {
 		out, err := pg.run(ctx, nil, args...)
 		if err != nil {

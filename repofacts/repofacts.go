@@ -4,11 +4,12 @@
 // from it, so an agent's claims are checked against what it did.
 //
 // The working tree is compared including untracked files that are not
-// ignored; vouch's own outputs (the envelope, the output directory, .vouch)
-// are left out. What changed is decided by hashing the working tree's
-// files, not by git's index, and git is run with -z plumbing output and a
-// private index and object directory, so the repository's own index and
-// objects are never written.
+// ignored; the files vouch itself writes (the envelope, its artifacts,
+// caches and guard logs; see ownFiles) are left out, and nothing else.
+// What changed is decided by hashing the working tree's files, not by
+// git's index, and git is run with -z plumbing output and a private index
+// and object directory, so the repository's own index and objects are
+// never written.
 package repofacts
 
 import (
@@ -44,9 +45,12 @@ type Options struct {
 	// BaseFrom says where Base came from, for error messages ("--base",
 	// "vouch.yaml base:").
 	BaseFrom string
-	// Exclude are vouch's own outputs, relative to Root or absolute: a
-	// file, or a directory and everything under it. .vouch is always
-	// excluded.
+	// Exclude are vouch's own outputs, relative to the working directory
+	// or absolute: the envelope, the artifacts, the output directory.
+	// Each is left out as a file and, as a directory, only the artifacts
+	// vouch writes into one (ArtifactNames); the rest of a directory is
+	// work. The files vouch writes under .vouch are always left out
+	// (ownFiles); every other path there is work.
 	Exclude []string
 	// StateOnly derives only what State needs (the changed paths and
 	// their contents), not imports, dependencies or exports: staleness
@@ -163,9 +167,11 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 	return d, nil
 }
 
-// excludeOwn drops vouch's own outputs.
+// excludeOwn drops vouch's own files (ownFiles): those under .vouch that
+// vouch writes, and the exclusions given (the envelope, the output
+// directory's artifacts).
 func excludeOwn(root string, cs []change, exclude []string) []change {
-	own := []string{".vouch"}
+	var given []string
 	for _, e := range exclude {
 		if e == "" {
 			continue
@@ -186,25 +192,18 @@ func excludeOwn(root string, cs []change, exclude []string) []change {
 				continue
 			}
 		}
-		own = append(own, filepath.ToSlash(filepath.Clean(p)))
+		given = append(given, filepath.ToSlash(filepath.Clean(p)))
 	}
-	isOwn := func(p string) bool {
-		for _, o := range own {
-			if o == "." || p == o || strings.HasPrefix(p, o+"/") {
-				return o != "."
-			}
-		}
-		return false
-	}
+	own := ownFiles(given)
 	out := cs[:0]
 	for _, c := range cs {
-		if isOwn(c.Path) {
-			if c.Status != Renamed || isOwn(c.OldPath) {
+		if own.has(c.Path) {
+			if c.Status != Renamed || own.has(c.OldPath) {
 				continue
 			}
 			// A file renamed into vouch's outputs left its old place.
 			c.Status, c.Path, c.OldPath = Deleted, c.OldPath, ""
-		} else if c.Status == Renamed && isOwn(c.OldPath) {
+		} else if c.Status == Renamed && own.has(c.OldPath) {
 			c.Status, c.OldPath, c.oldBlob = Added, "", ""
 		}
 		out = append(out, c)
