@@ -401,6 +401,11 @@ func writeReceipt(path string, cfg *config.Config, out *verify.Outcome, g *Resul
 	// Only a gate_verdict(/pass) reaches here: both programs passed.
 	r.Strict, r.Observe, r.Verdict = out.Strict, out.Observe, "pass"
 	r.Work = work
+	if out.Repo != nil {
+		// The base the repository facts compared the work with: receipt
+		// verify refuses it when a gate here would compare with another.
+		r.RepoBase = &receipt.RepoBase{Base: out.Repo.Base, Commit: out.Repo.BaseCommit}
+	}
 	// The engine's checked_nothing: 'receipt verify' refuses the receipt
 	// without --allow-unchecked.
 	r.CheckedNothing = out.Report.CheckedNothing

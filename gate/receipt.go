@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/output"
@@ -31,6 +32,10 @@ type ReceiptRequest struct {
 	// are receipt.Options'.
 	RequireSigned, AllowObserved, AllowUnchecked bool
 	MaxEvidenceBytes                             int64
+	// Base is the base a gate here compares the work with (--base), for
+	// a receipt that records repository facts; "" is vouch.yaml's base:,
+	// else the default, as for the gate.
+	Base string
 }
 
 // ReceiptCheck is what checking a receipt found.
@@ -96,6 +101,15 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	path := req.Path
 	if path == "" {
 		path = receipt.DefaultPath(cfg.Out, opts.Envelope)
+	}
+	base, baseFrom := req.Base, "--base"
+	if base == "" {
+		base, baseFrom = cfg.BaseRef()
+	}
+	opts.RepoBase = func() (string, error) {
+		st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom,
+			Envelope: opts.Envelope, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: filepath.Dir(path)})
+		return st.Base, err
 	}
 	if opts.Key, err = receipt.LoadKey(req.KeyFile, req.KeyEnv); err != nil {
 		return nil, err

@@ -35,14 +35,16 @@ import (
 // FileName is the receipt's name, beside the other artifacts.
 const FileName = "verification.json"
 
-// Format names this layout; Verify refuses any other. Version 2 records
-// the gate program (gate.compiled.dl) at the top level, since every gate
-// run now evaluates it; version 1 recorded it only under architecture.
-const Format = "vouch-receipt/2"
+// Format names this layout; Verify refuses any other. Version 3 records
+// the base commit the repository facts compared the work with
+// (repo_base), so a gate given a weaker --base is caught; version 2
+// recorded the gate program (gate.compiled.dl) at the top level; version
+// 1 recorded it only under architecture.
+const Format = "vouch-receipt/3"
 
 // olderFormats are layouts earlier vouch versions wrote, named so a user
 // meeting one is told to re-run the gate rather than that it is garbled.
-var olderFormats = []string{"vouch-receipt/1"}
+var olderFormats = []string{"vouch-receipt/1", "vouch-receipt/2"}
 
 // MACAlgorithm is the only MAC a receipt carries.
 const MACAlgorithm = "hmac-sha256"
@@ -103,7 +105,22 @@ type Receipt struct {
 	// it, so the receipt fails once the code changes. Absent outside a
 	// git work tree.
 	Work *Work `json:"work,omitempty"`
-	MAC  *MAC  `json:"mac,omitempty"`
+	// RepoBase is the base the repository document (claims with from:
+	// repo) compared the work with; absent when no claim read it.
+	// Verify refuses it when the base the gate would use here resolves
+	// to another commit: a gate run with --base HEAD after committing
+	// the work sees no changes at all.
+	RepoBase *RepoBase `json:"repo_base,omitempty"`
+	MAC      *MAC      `json:"mac,omitempty"`
+}
+
+// RepoBase is the base of a gate's repository facts.
+type RepoBase struct {
+	// Base is the base as given (--base main, base: in vouch.yaml) or
+	// as found (merge-base HEAD refs/remotes/origin/main, HEAD).
+	Base string `json:"base"`
+	// Commit is the commit id it resolved to.
+	Commit string `json:"commit"`
 }
 
 // Work is the state of the work a receipt pins.
@@ -600,6 +617,15 @@ type Options struct {
 	// receipt pinning the work is refused when it is nil or the digest
 	// differs.
 	WorkDigest func(base, envelope, dir string) (string, error)
+	// WorkTree says the root is inside a git work tree here. A receipt
+	// that pins no state of the work is then refused: the gate could not
+	// read git when it ran, so nothing binds the receipt to the code.
+	WorkTree bool
+	// RepoBase resolves the base a gate here would compare the work with
+	// (--base given to the verifier, else base: in vouch.yaml, else the
+	// default) to a commit id. A receipt recording repository facts is
+	// refused when it is nil or the commit differs.
+	RepoBase func() (string, error)
 }
 
 // DefaultMaxEvidenceBytes is the evidence rehashing budget, the gate's
@@ -769,6 +795,23 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 				probs = append(probs, Problem{"work", fmt.Sprintf("the state of the work cannot be recomputed: %v", err)})
 			case got != r.Work.Digest:
 				probs = append(probs, Problem{"work", fmt.Sprintf("the work changed after the gate passed (files differ from base %.12s); run the gate again", r.Work.Base)})
+			}
+		}
+	}
+	if r.Work == nil && opts.WorkTree {
+		probs = append(probs, Problem{"work", "the receipt pins no state of the work, but the root is inside a git work tree: the gate could not read the repository when it ran, so nothing binds the receipt to the code; fix git and run the gate again"})
+	}
+	if rb := r.RepoBase; rb != nil {
+		switch {
+		case opts.RepoBase == nil:
+			probs = append(probs, Problem{"repo_base", "the receipt records the base of its repository facts, and nothing here can resolve the base to compare it with"})
+		default:
+			got, err := opts.RepoBase()
+			switch {
+			case err != nil:
+				probs = append(probs, Problem{"repo_base", fmt.Sprintf("the base of the repository facts cannot be resolved here: %v", err)})
+			case got != rb.Commit:
+				probs = append(probs, Problem{"repo_base", fmt.Sprintf("the gate compared the work with %s (commit %.12s), but a gate here compares it with commit %.12s; run the gate again without --base, or give receipt verify the same --base", rb.Base, rb.Commit, got)})
 			}
 		}
 	}

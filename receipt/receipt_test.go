@@ -259,9 +259,9 @@ func TestRequireSigned(t *testing.T) {
 func TestMalformed(t *testing.T) {
 	for name, text := range map[string]string{
 		"not json":      "{",
-		"unknown field": `{"format": "vouch-receipt/2", "extra": 1}`,
+		"unknown field": `{"format": "vouch-receipt/3", "extra": 1}`,
 		"other format":  `{"format": "vouch-receipt/9"}`,
-		"trailing data": `{"format": "vouch-receipt/2"} {}`,
+		"trailing data": `{"format": "vouch-receipt/3"} {}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, path := setup(t, false)

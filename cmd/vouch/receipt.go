@@ -47,6 +47,7 @@ given.`,
 				&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "the rulespec `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "the envelope `FILE` the receipt must cover (default: vouch.yaml's)"},
 				&cli.StringFlag{Name: "root", Usage: "repository `DIR`, for vouch.yaml and the default RECEIPT"},
+				&cli.StringFlag{Name: "base", Usage: "the base `REF` the receipt's repository facts must have compared the work with (default: vouch.yaml's base:, else as vouch gate finds it)"},
 				colorFlag(),
 			},
 			Action: runReceiptVerify,
@@ -68,6 +69,7 @@ func runReceiptVerify(c *cli.Context) error {
 		KeyFile: c.String("key-file"), KeyEnv: os.Getenv("VOUCH_KEY"),
 		RequireSigned: c.Bool("require-signed"), AllowObserved: c.Bool("allow-observed"),
 		AllowUnchecked: c.Bool("allow-unchecked"), MaxEvidenceBytes: c.Int64("max-evidence-bytes"),
+		Base: c.String("base"),
 	})
 	if err != nil {
 		// A garbled or unreadable receipt, a signed one without a key:
