@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/verify"
 )
 
@@ -106,10 +108,20 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	if base == "" {
 		base, baseFrom = cfg.BaseRef()
 	}
-	opts.RepoBase = func() (string, error) {
-		st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom,
+	state := func() (Stamp, error) {
+		return WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom,
 			Envelope: opts.Envelope, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: filepath.Dir(path)})
+	}
+	opts.RepoBase = func() (string, error) {
+		st, err := state()
 		return st.Base, err
+	}
+	// Anything but "no .git above the root" counts as a work tree, so a
+	// repository git cannot read fails the receipt instead of excusing
+	// its missing work pin.
+	opts.WorkTree = func() bool {
+		_, err := state()
+		return !errors.Is(err, repofacts.ErrNotWorkTree)
 	}
 	if opts.Key, err = receipt.LoadKey(req.KeyFile, req.KeyEnv); err != nil {
 		return nil, err

@@ -127,8 +127,7 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 	}
 	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true})
 	if err != nil {
-		var re *repofacts.Error
-		if errors.As(err, &re) && o.Base == "" {
+		if errors.Is(err, repofacts.ErrNotWorkTree) && o.Base == "" {
 			return s, nil // no git work tree: nothing to compare with
 		}
 		return nil, err
@@ -207,8 +206,10 @@ func receiptWork(ctx context.Context, o StateOptions, s *staleness) (*receipt.Wo
 	}
 	st, err := WorkState(ctx, o)
 	if err != nil {
-		var re *repofacts.Error
-		if errors.As(err, &re) && o.Base == "" {
+		// Only a root with no .git above it has no work to pin: a
+		// repository git cannot read is an error, or an agent could
+		// break its git to get a receipt bound to nothing.
+		if errors.Is(err, repofacts.ErrNotWorkTree) && o.Base == "" {
 			return nil, nil
 		}
 		return nil, err

@@ -95,8 +95,7 @@ func WriteEnvelope(ctx context.Context, o WriteOptions) (*Written, error) {
 	st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: dst,
 		OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: artifacts})
 	if err != nil {
-		var re *repofacts.Error
-		if !errors.As(err, &re) || o.Base != "" {
+		if !errors.Is(err, repofacts.ErrNotWorkTree) || o.Base != "" {
 			return nil, fmt.Errorf("nothing written: %w", err)
 		}
 		// Not a git work tree (or no git): there is no state to stamp.

@@ -617,10 +617,12 @@ type Options struct {
 	// receipt pinning the work is refused when it is nil or the digest
 	// differs.
 	WorkDigest func(base, envelope, dir string) (string, error)
-	// WorkTree says the root is inside a git work tree here. A receipt
-	// that pins no state of the work is then refused: the gate could not
-	// read git when it ran, so nothing binds the receipt to the code.
-	WorkTree bool
+	// WorkTree reports whether the root is inside a git work tree here;
+	// nil means it is not. A receipt that pins no state of the work is
+	// then refused: the gate could not read git when it ran, so nothing
+	// binds the receipt to the code. It is asked only about such a
+	// receipt.
+	WorkTree func() bool
 	// RepoBase resolves the base a gate here would compare the work with
 	// (--base given to the verifier, else base: in vouch.yaml, else the
 	// default) to a commit id. A receipt recording repository facts is
@@ -798,7 +800,7 @@ func Verify(path string, opts Options) (*Receipt, []Problem, error) {
 			}
 		}
 	}
-	if r.Work == nil && opts.WorkTree {
+	if r.Work == nil && opts.WorkTree != nil && opts.WorkTree() {
 		probs = append(probs, Problem{"work", "the receipt pins no state of the work, but the root is inside a git work tree: the gate could not read the repository when it ran, so nothing binds the receipt to the code; fix git and run the gate again"})
 	}
 	if rb := r.RepoBase; rb != nil {

@@ -114,11 +114,14 @@ func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, er
 // and git still fails (a repository format it does not know, a broken
 // config or HEAD), the work is there and could not be read.
 func openWorkTree(ctx context.Context, g *git, shown, hint string) error {
-	if _, err := exec.LookPath("git"); err != nil {
-		return errNoGit()
-	}
+	// No .git entry is decided without git, so a machine without git
+	// still runs the checks that need no repository; with one, a missing
+	// git is an error, never taken for "no work tree".
 	if !hasGitEntry(g.dir) {
 		return &Error{Msg: fmt.Sprintf("%s is not inside a git work tree (no .git at or above it); %s", shown, hint), Err: ErrNotWorkTree}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return errNoGit()
 	}
 	out, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree")
 	if err != nil {

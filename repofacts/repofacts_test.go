@@ -349,12 +349,36 @@ func TestNotARepository(t *testing.T) {
 	}
 }
 
+// TestNoGit: without the git executable, a root with a .git above it is
+// an error (the work is there and cannot be read), while one without is
+// simply outside a work tree, which needs no git to tell.
 func TestNoGit(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	_, err := Collect(context.Background(), Options{Root: t.TempDir()})
-	var e *Error
-	if !errors.As(err, &e) || !strings.Contains(err.Error(), "git executable was not found") {
-		t.Fatalf("got %v", err)
+	for _, tc := range []struct {
+		name        string
+		withGit     bool
+		want        string
+		notWorkTree bool
+	}{
+		{"repository", true, "git executable was not found", false},
+		{"no repository", false, "not inside a git work tree", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("PATH", t.TempDir())
+			root := t.TempDir()
+			if tc.withGit {
+				if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := Collect(context.Background(), Options{Root: root})
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
+			}
+			if got := errors.Is(err, ErrNotWorkTree); got != tc.notWorkTree {
+				t.Fatalf("errors.Is(err, ErrNotWorkTree) = %v, want %v", got, tc.notWorkTree)
+			}
+		})
 	}
 }
 
