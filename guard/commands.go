@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/output"
 )
 
@@ -115,12 +115,17 @@ func ReplayAudit(policy, audit string, lookupEnv func(string) (string, bool)) (*
 	if audit == "" {
 		audit = AuditPath(s.Root)
 	}
-	f, err := os.Open(audit)
+	// Opened as untrusted input: a named pipe planted at the log's path
+	// must not hang the replay, nor a huge file exhaust memory.
+	f, st, err := safeopen.Open(audit, safeopen.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	defer f.Close()
-	recs, skipped, err := ReadAudit(f)
+	if st.Size() > DefaultMaxAuditBytes {
+		return nil, fmt.Errorf("audit log %s: %d bytes is over the %d-byte limit; replay a part of it (split it by lines)", audit, st.Size(), DefaultMaxAuditBytes)
+	}
+	recs, skipped, err := ReadAudit(io.LimitReader(f, DefaultMaxAuditBytes))
 	if err != nil {
 		return nil, fmt.Errorf("audit log %s: %w", audit, err)
 	}
@@ -135,6 +140,10 @@ func ReplayAudit(policy, audit string, lookupEnv func(string) (string, bool)) (*
 	return NewReplayReport(audit, p.SHA256, Replay(e, p, recs, s.Env, s.Home, s.Root), skipped), nil
 }
 
+// maxCaseFileBytes bounds a `vouch guard test` file: cases are written
+// by hand, and a larger file is a mistake to report, not to load.
+const maxCaseFileBytes = 64 << 20
+
 // TestCases runs the cases of a `vouch guard test` file. policy is the
 // --policy flag; without it, the file's own policy: key, else the
 // configured policy, is used.
@@ -143,11 +152,11 @@ func TestCases(policy, file string, lookupEnv func(string) (string, bool)) (*Cas
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(file)
+	in, err := safeopen.Read(file, safeopen.Options{MaxBytes: maxCaseFileBytes})
 	if err != nil {
 		return nil, fmt.Errorf("guard test file: %w", err)
 	}
-	cf, err := LoadCases(file, data)
+	cf, err := LoadCases(file, in.Data)
 	if err != nil {
 		return nil, fmt.Errorf("invalid guard test file:\n%w", err)
 	}
