@@ -26,6 +26,7 @@ import (
 	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/receipt"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/rulespec"
 	"github.com/vouch-dev/vouch/verify"
 )
@@ -211,7 +212,11 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	if base == "" {
 		base, baseFrom = cfg.BaseRef()
 	}
+	// One run reads the working tree up to three times (repository
+	// facts, staleness, the receipt's work pin): each file is hashed once.
+	hashes := &repofacts.Hashes{}
 	out, err := verify.Run(verify.Input{
+		Hashes:       hashes,
 		Base:         base,
 		BaseFrom:     baseFrom,
 		Outputs:      Outputs(dir),
@@ -252,7 +257,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 			return path
 		}
 	}
-	so := StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Envelope: g.Envelope,
+	so := StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Hashes: hashes, Envelope: g.Envelope,
 		OutDir: verify.EvidenceOutDir(outFlag, cfg.Root), ArtifactDir: dir}
 	st, err := checkStale(ctx, so, out.Envelope.Metadata)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/output"
@@ -79,6 +80,9 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	if err != nil {
 		return nil, err
 	}
+	// The work is read up to twice (its pin, the base here): each file
+	// is hashed once.
+	hashes := &repofacts.Hashes{}
 	opts := receipt.Options{
 		RequireSigned:    req.RequireSigned,
 		AllowObserved:    req.AllowObserved,
@@ -95,7 +99,7 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 		Rulespec:     orDefault(req.Rulespec, cfg.Rulespec),
 		Envelope:     orDefault(req.Envelope, cfg.Envelope),
 		WorkDigest: func(base, env, dir string) (string, error) {
-			st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base",
+			st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base", Hashes: hashes,
 				Envelope: env, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: dir})
 			return st.Digest, err
 		},
@@ -108,10 +112,10 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	if base == "" {
 		base, baseFrom = cfg.BaseRef()
 	}
-	state := func() (Stamp, error) {
-		return WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom,
+	state := sync.OnceValues(func() (Stamp, error) {
+		return WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Hashes: hashes,
 			Envelope: opts.Envelope, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: filepath.Dir(path)})
-	}
+	})
 	opts.RepoBase = func() (string, error) {
 		st, err := state()
 		return st.Base, err

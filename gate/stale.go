@@ -34,6 +34,9 @@ type Stamp struct {
 // part of the work.
 type StateOptions struct {
 	Root, Base, BaseFrom string
+	// Hashes shares working-tree blob ids between the reads of one run
+	// (repofacts.Hashes); nil for none.
+	Hashes *repofacts.Hashes
 	// Envelope is the envelope's path; OutDir the configured output
 	// directory ("" for none); ArtifactDir where artifacts and the
 	// receipt go.
@@ -53,7 +56,7 @@ func (o StateOptions) exclude() []string {
 // by content. Envelope write stamps it; the gate and receipt verify
 // recompute it.
 func WorkState(ctx context.Context, o StateOptions) (Stamp, error) {
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true})
+	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
 	if err != nil {
 		return Stamp{}, err
 	}
@@ -125,7 +128,7 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 		s.Changed = repofacts.State{Files: st.Files}.Diff(repofacts.State{Files: now.Files})
 		return s, nil
 	}
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true})
+	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
 	if err != nil {
 		if errors.Is(err, repofacts.ErrNotWorkTree) && o.Base == "" {
 			return s, nil // no git work tree: nothing to compare with

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vouch-dev/vouch/internal/fsstat"
 )
 
 // DefaultMaxFileSize is the size above which files are skipped with a
@@ -364,7 +366,7 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 		return skip("skipped: %d bytes is over the %d-byte size limit", fi.Size(), maxSize)
 	}
 	mtime := fi.ModTime().UnixNano()
-	ctime, haveCTime := changeTime(fi)
+	ctime, haveCTime := fsstat.ChangeTime(fi)
 	var out fileOut
 	var entry *cacheEntry
 	if e := c.byPath[rel]; e != nil && haveCTime && e.MTime != 0 && e.MTime == mtime && e.CTime == ctime && e.Size == fi.Size() && e.Lang == lang {

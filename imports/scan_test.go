@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/vouch-dev/vouch/internal/fsstat"
 )
 
 // siteKeys renders records as "file:line spec -> kind target" for compact
@@ -180,7 +182,7 @@ func TestCacheDistrustsWhatTheAgentCanArrange(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.MTime = fi.ModTime().UnixNano()
-			e.CTime, _ = changeTime(fi)
+			e.CTime, _ = fsstat.ChangeTime(fi)
 			if err := os.WriteFile(filepath.Join(cacheDir(root), cacheFileName), encodeCache([]*cacheEntry{e}), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ import (
 // under .vouch is listed whether ignored or not (vouch's own files there
 // are left out later by excludeOwn). A skip-worktree entry whose file is
 // absent (a sparse checkout's) keeps the index's blob.
-func diff(ctx context.Context, g *git, commit string) ([]change, error) {
+func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change, error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects")
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func diff(ctx context.Context, g *git, commit string) ([]change, error) {
 		names = append(names, p)
 	}
 	slices.Sort(names)
-	work, err := hashAllWork(format, g.dir, names, keep)
+	work, err := hashAllWork(format, g.dir, names, keep, hashes)
 	if err != nil {
 		return nil, err
 	}

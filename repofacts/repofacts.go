@@ -56,6 +56,9 @@ type Options struct {
 	// their contents), not imports, dependencies or exports: staleness
 	// checks run it on every gate.
 	StateOnly bool
+	// Hashes, when not nil, shares working-tree blob ids between the
+	// calls of one run (see Hashes).
+	Hashes *Hashes
 }
 
 // File is one changed path.
@@ -156,7 +159,7 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 		return nil, err
 	}
 	d := &Doc{Base: base, BaseCommit: commit, state: map[string]string{}}
-	changes, err := diff(ctx, g, commit)
+	changes, err := diff(ctx, g, commit, opts.Hashes)
 	if err != nil {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}

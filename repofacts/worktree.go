@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+
+	"github.com/vouch-dev/vouch/internal/fsstat"
 )
 
 // Git file modes as the index and trees spell them.
@@ -72,7 +74,7 @@ type workEntry struct {
 // index's cached stat data) takes part: the ids are of the bytes on disk.
 // keepMode is the mode git last recorded, used where the file system has
 // no executable bit to read.
-func hashWork(f objectFormat, full, keepMode string) (workEntry, error) {
+func hashWork(f objectFormat, full, keepMode string, hashes *Hashes, buf []byte) (workEntry, error) {
 	fi, err := os.Lstat(full)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -95,9 +97,16 @@ func hashWork(f objectFormat, full, keepMode string) (workEntry, error) {
 		if runtime.GOOS == "windows" && keepMode == modeExec {
 			mode = modeExec
 		}
-		id, err := hashFile(f, full, fi.Size())
+		key, cacheable := fsstat.KeyOf(fi)
+		if id, ok := hashes.get(f, full, key, cacheable); ok {
+			return workEntry{mode: mode, id: id, present: true}, nil
+		}
+		id, whole, err := hashFile(f, full, fi.Size(), buf)
 		if err != nil {
 			return workEntry{}, err
+		}
+		if whole {
+			hashes.put(f, full, key, cacheable, id)
 		}
 		return workEntry{mode: mode, id: id, present: true}, nil
 	}
@@ -106,35 +115,82 @@ func hashWork(f objectFormat, full, keepMode string) (workEntry, error) {
 	return workEntry{}, nil
 }
 
-// hashFile hashes a regular file as a blob without holding it in memory;
-// when its size changes under the read, it is read whole instead, so the
-// id is always of content that was there.
-func hashFile(f objectFormat, full string, size int64) (string, error) {
+// hashFile hashes a regular file as a blob without holding it in memory,
+// reading through buf (one per worker, so hashing thousands of files does
+// not allocate a buffer for each); when its size changes under the read,
+// it is read whole instead, so the id is always of content that was
+// there. stable is false then: the id is not of the file as its earlier
+// status described it.
+func hashFile(f objectFormat, full string, size int64, buf []byte) (id string, stable bool, err error) {
 	file, err := os.Open(full)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer file.Close()
 	h := f.new()
 	h.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))
-	n, err := io.Copy(h, file)
+	n, err := io.CopyBuffer(h, onlyReader{file}, buf)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if n != size {
 		data, err := os.ReadFile(full)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
-		return f.blobID(data), nil
+		return f.blobID(data), false, nil
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), true, nil
+}
+
+// onlyReader hides *os.File's WriterTo, so io.CopyBuffer uses the buffer
+// it is given instead of allocating its own.
+type onlyReader struct{ io.Reader }
+
+// Hashes remembers the blob ids of working-tree files for the calls of
+// one run: the gate reads the repository two or three times (staleness,
+// repository facts, the receipt's work pin), and each would otherwise read
+// and hash every file again. It lives only in memory and is keyed by path
+// and the file's status, change time and inode included (fsstat.Key), so
+// nothing the agent writes can fill it, and a file edited between two
+// calls, even one backdated with touch -r, is hashed again. The zero
+// value is ready to use; a nil *Hashes caches nothing.
+type Hashes struct {
+	mu sync.Mutex
+	m  map[hashKey]string
+}
+
+type hashKey struct {
+	format, path string
+	stat         fsstat.Key
+}
+
+func (h *Hashes) get(f objectFormat, path string, k fsstat.Key, ok bool) (string, bool) {
+	if h == nil || !ok {
+		return "", false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	id, found := h.m[hashKey{f.name, path, k}]
+	return id, found
+}
+
+func (h *Hashes) put(f objectFormat, path string, k fsstat.Key, ok bool, id string) {
+	if h == nil || !ok {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = make(map[hashKey]string)
+	}
+	h.m[hashKey{f.name, path, k}] = id
 }
 
 // hashAllWork hashes every path (relative to root) on a few goroutines;
 // the result is keyed by path, so it does not depend on their order.
 // keep gives each path's last recorded mode.
-func hashAllWork(f objectFormat, root string, paths []string, keep map[string]string) (map[string]workEntry, error) {
+func hashAllWork(f objectFormat, root string, paths []string, keep map[string]string, hashes *Hashes) (map[string]workEntry, error) {
 	out := make(map[string]workEntry, len(paths))
 	var (
 		mu       sync.Mutex
@@ -147,8 +203,9 @@ func hashAllWork(f objectFormat, root string, paths []string, keep map[string]st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			buf := make([]byte, 64<<10)
 			for p := range work {
-				e, err := hashWork(f, filepath.Join(root, filepath.FromSlash(p)), keep[p])
+				e, err := hashWork(f, filepath.Join(root, filepath.FromSlash(p)), keep[p], hashes, buf)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("read %s in the working tree: %w", p, err)

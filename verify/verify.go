@@ -58,6 +58,9 @@ type Input struct {
 	// Outputs are files vouch writes (artifacts, the receipt), left out
 	// of repository facts with the envelope and OutDir.
 	Outputs []string
+	// Hashes shares working-tree blob ids with the caller's other reads
+	// of the repository in the same run (repofacts.Hashes); nil for none.
+	Hashes *repofacts.Hashes
 	// AuditSession is the session whose records claims with from: audit
 	// read (--session, or the Stop event's session_id); "" reads every
 	// session in the log (guard.AuditDocOptions).
@@ -90,6 +93,8 @@ type Options struct {
 	Base, BaseFrom string
 	// Outputs are vouch's own files, never repository facts (see Input).
 	Outputs []string
+	// Hashes is Input.Hashes.
+	Hashes *repofacts.Hashes
 	// Repo, when set, is the repository document to use instead of
 	// deriving one with git: rule tests give it inline.
 	Repo *repofacts.Doc
@@ -158,7 +163,7 @@ func Run(in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs,
+	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs, Hashes: in.Hashes,
 		AuditSession: in.AuditSession, HashEvidence: in.HashEvidence, Evidence: in.Evidence}, time.Since(t0))
 }
 
@@ -276,7 +281,7 @@ func repoFacts(copts *compile.Options, opts *Options, envFile string) error {
 		if opts.OutDir != "" {
 			exclude = append(exclude, opts.OutDir)
 		}
-		doc, err := repofacts.Collect(context.Background(), repofacts.Options{Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom, Exclude: exclude})
+		doc, err := repofacts.Collect(context.Background(), repofacts.Options{Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom, Exclude: exclude, Hashes: opts.Hashes})
 		if err != nil {
 			var re *repofacts.Error
 			if errors.As(err, &re) {
