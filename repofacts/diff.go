@@ -84,7 +84,7 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	if err != nil {
 		return nil, err
 	}
-	objs := looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
+	objs := &looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
 	var info []byte
 	for _, p := range names {
 		w, now := paths[p], work[p]

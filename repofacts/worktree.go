@@ -232,12 +232,18 @@ func hashAllWork(f objectFormat, root string, paths []string, keep map[string]st
 type looseObjects struct {
 	dir string
 	f   objectFormat
+	// zw and buf are reused for every blob: a zlib writer allocates
+	// hundreds of kilobytes, which for a thousand changed files was most
+	// of a run's memory. The objects live only for one diff, so they are
+	// stored uncompressed (still a zlib stream, as git requires).
+	zw  *zlib.Writer
+	buf bytes.Buffer
 }
 
 // writeWork reads a working-tree path again and stores it as a blob; it
 // returns the entry for the content stored, which is what the diff
 // compares should the file have changed since it was hashed.
-func (o looseObjects) writeWork(full, mode string) (workEntry, error) {
+func (o *looseObjects) writeWork(full, mode string) (workEntry, error) {
 	var data []byte
 	var err error
 	if mode == modeSymlink {
@@ -255,16 +261,22 @@ func (o looseObjects) writeWork(full, mode string) (workEntry, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return workEntry{}, err
 	}
-	var buf bytes.Buffer
-	zw := zlib.NewWriter(&buf)
-	fmt.Fprintf(zw, "blob %d\x00", len(data))
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
+	o.buf.Reset()
+	if o.zw == nil {
+		if o.zw, err = zlib.NewWriterLevel(&o.buf, zlib.NoCompression); err != nil {
+			return workEntry{}, err
+		}
+	} else {
+		o.zw.Reset(&o.buf)
+	}
+	fmt.Fprintf(o.zw, "blob %d\x00", len(data))
+	o.zw.Write(data)
+	if err := o.zw.Close(); err != nil {
 		return workEntry{}, err
 	}
 	if _, err := os.Stat(dst); err != nil {
 		// Not written yet (two paths may hold the same content).
-		if err := os.WriteFile(dst, buf.Bytes(), 0o444); err != nil {
+		if err := os.WriteFile(dst, o.buf.Bytes(), 0o444); err != nil {
 			return workEntry{}, err
 		}
 	}
