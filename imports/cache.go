@@ -15,8 +15,9 @@ import (
 // extractorVersion is part of every cache key. Bump it whenever any
 // extractor's output for the same bytes can change, or the entry layout
 // does, so stale results are never reused. (3: entries carry the change
-// time and are no longer found by content.)
-const extractorVersion = 3
+// time and are no longer found by content; 4: a '/' after the head of an
+// if, while, for or with starts a regex in JS.)
+const extractorVersion = 4
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

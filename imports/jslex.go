@@ -47,7 +47,17 @@ type jsLexer struct {
 	// in the source (-1 if none), so checking many bare <Name> tags costs
 	// one search per distinct name.
 	closingAt map[string]int
+	// afterHead is set while the last token is a ')' that closed the head
+	// of an if, while, for or with: a statement, so a '/' after it starts
+	// a regular expression (`if (a) /x/.test(s)`), where after any other
+	// ')' it divides. Reading it as a division let a backtick inside the
+	// regex open a template that hid the import on the next line.
+	afterHead bool
 }
+
+// headKeywords are the statements whose parenthesised head is followed by
+// a statement, not a value.
+var headKeywords = map[string]bool{"if": true, "while": true, "for": true, "with": true}
 
 // maxJSXNames bounds the distinct names searched for closing tags, keeping
 // the lexer linear on adversarial input; past it a bare <Name> is not JSX.
@@ -138,9 +148,25 @@ func (lx *jsLexer) slashIsRegex() bool {
 		return regexAfterKeyword[string(lx.text(t))]
 	case jsPunct:
 		c := lx.src[t.start]
-		return c != ')' && c != ']'
+		if c == ')' {
+			return lx.afterHead
+		}
+		return c != ']'
 	}
 	return false
+}
+
+// opensHead reports whether a '(' about to be emitted opens the head of
+// an if, while, for, for await or with (not a method called if, x.if()).
+func (lx *jsLexer) opensHead() bool {
+	n := len(lx.toks)
+	if n > 1 && lx.toks[n-1].kind == jsIdent && string(lx.text(lx.toks[n-1])) == "await" {
+		n-- // for await (...)
+	}
+	if n == 0 || lx.toks[n-1].kind != jsIdent || !headKeywords[string(lx.text(lx.toks[n-1]))] {
+		return false
+	}
+	return !(n > 1 && lx.isDot(lx.toks[n-2]))
 }
 
 func (lx *jsLexer) isDot(t jsTok) bool {
@@ -152,6 +178,7 @@ func (lx *jsLexer) isDot(t jsTok) bool {
 }
 
 func (lx *jsLexer) emit(kind jsTokKind, start int) {
+	lx.afterHead = false
 	lx.toks = append(lx.toks, jsTok{kind: kind, start: start, end: lx.pos,
 		line: lx.line, col: start - lx.lineStart + 1})
 }
@@ -161,6 +188,9 @@ func (lx *jsLexer) emit(kind jsTokKind, start int) {
 func (lx *jsLexer) lexTokens(inBraces bool) {
 	src := lx.src
 	braces := 0
+	// heads has one entry per open '(', true when it opens the head of an
+	// if, while, for or with.
+	var heads []bool
 	for lx.pos < len(src) {
 		c := src[lx.pos]
 		switch {
@@ -215,7 +245,18 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 				}
 				braces--
 			}
+			head := false
+			switch c {
+			case '(':
+				heads = append(heads, lx.opensHead())
+			case ')':
+				if k := len(heads); k > 0 {
+					head = heads[k-1]
+					heads = heads[:k-1]
+				}
+			}
 			lx.emit(jsPunct, start)
+			lx.afterHead = head
 		}
 	}
 }
