@@ -26,12 +26,22 @@ func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx) {
 	var env []string
 	var statics []bool
 	envDynamic := false
+	var as []assignment
 	for _, a := range ce.Assigns {
 		s, static := w.assignValue(a)
 		env = append(env, s)
 		statics = append(statics, static)
 		envDynamic = envDynamic || !static
+		if a.Name != nil && a.Index == nil && a.Array == nil {
+			_, value, _ := strings.Cut(s, "=")
+			raw := w.rawOf(a)
+			as = append(as, assignment{name: a.Name.Value, value: value, static: static, raw: raw})
+		}
 	}
+	// An assignment on its own changes the variable for every later
+	// program when it is exported (GIT_EDITOR often is), so both forms
+	// count.
+	w.envCode(as)
 	if len(ce.Args) == 0 {
 		// Only assignments: the shell sets variables, nothing runs.
 		for i, a := range ce.Assigns {
@@ -89,6 +99,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		}
 		wrappers = append(wrappers, name)
 		env = append(env, res.env...)
+		w.envCode(assignmentsOf(res.env))
 		envDynamic = envDynamic || res.envDynamic
 		stdinArgs = stdinArgs || res.stdinArgs
 		if res.chdir != nil {
@@ -151,6 +162,12 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		w.vars = map[string]string{}
 		w.dirKnown = false
 		return
+	}
+	switch cmd.Name {
+	case "export", "declare", "typeset", "readonly", "local":
+		// Reached only through a wrapper (builtin export X=...): the
+		// parser reads a plain export as a declaration (see decl).
+		w.envCode(declaredAssignments(cl.args))
 	}
 	if h := handlerFor(cmd.Name); h != nil {
 		h(w, cl)

@@ -716,6 +716,8 @@ func (w *walker) lastNameSince(first, depth int) string {
 // plain `export` dumps the environment, which a policy may care about.
 func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 	cmd := Command{Name: d.Variant.Value, Path: d.Variant.Value, Wrappers: slices.Clone(c.wrappers), Depth: w.depth, PipeFrom: c.pipeFrom, Upstream: slices.Clone(c.upstream)}
+	var as []assignment
+	defer func() { w.envCode(as) }()
 	for _, a := range d.Args {
 		switch {
 		case a.Naked && a.Value == nil && a.Name == nil:
@@ -738,6 +740,9 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 		if a.Name != nil {
 			name, value, _ := strings.Cut(s, "=")
 			w.setVar(name, value, static && !a.Naked && !a.Append && a.Index == nil && a.Array == nil)
+			if !a.Naked && a.Index == nil && a.Array == nil {
+				as = append(as, assignment{name: name, value: value, static: static && !a.Append, raw: w.rawOf(a)})
+			}
 		}
 		cmd.Args = append(cmd.Args, s)
 		cmd.Raw = append(cmd.Raw, w.rawOf(a))

@@ -140,6 +140,12 @@ func TestParseCommands(t *testing.T) {
 		{"plain", "rm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},
 		{"chained and", "cd x && rm -rf /", want{cmds: []string{"cd x", "rm -rf /"}, deletes: []string{"/"}}},
 		{"chained or", "false || rm -rf /", want{cmds: []string{"false", "rm -rf /"}, deletes: []string{"/"}}},
+		// A command variable runs its value when the program needs an
+		// ssh transport, an editor or a pager.
+		{"git ssh command", `GIT_SSH_COMMAND="rm -rf /" git fetch`, want{cmds: []string{"^1 rm -rf /", "GIT_SSH_COMMAND=rm -rf / git fetch"}, deletes: []string{"/"}}},
+		{"exported editor", `export GIT_EDITOR="rm -rf /"; git commit`, want{cmds: []string{"export GIT_EDITOR=rm -rf /", "^1 rm -rf /", "git commit"}, deletes: []string{"/"}}},
+		{"git config from the environment", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0='rm -rf /' git fetch",
+			want{cmds: []string{"^1 rm -rf /", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=rm -rf / git fetch"}, deletes: []string{"/"}}},
 		{"semicolon", "echo x; rm -rf /", want{cmds: []string{"echo x", "rm -rf /"}, deletes: []string{"/"}}},
 		{"newline", "echo x\nrm -rf /", want{cmds: []string{"echo x", "rm -rf /"}, deletes: []string{"/"}}},
 		{"background", "rm -rf / & wait", want{cmds: []string{"rm -rf /", "wait"}, deletes: []string{"/"}}},
@@ -726,6 +732,15 @@ func TestParseUnknown(t *testing.T) {
 		{`sudo sh -c "$(curl -s x.example)"`, []string{`sh -c "$(curl -s x.example)"`}},
 		{`eval "rm -rf /"`, nil},
 		{`bash -c 'rm -rf /'`, nil},
+		// Variables that make programs load code, and command
+		// variables whose value is not static.
+		{"LD_PRELOAD=./x.so ls", []string{"LD_PRELOAD=./x.so"}},
+		{"env BASH_ENV=./x.sh bash -c true", []string{"BASH_ENV=./x.sh"}},
+		{"declare -x NODE_OPTIONS='--require ./x.js'; node app.js", []string{"NODE_OPTIONS='--require ./x.js'"}},
+		{`GIT_SSH_COMMAND="$C" git fetch`, []string{`GIT_SSH_COMMAND GIT_SSH_COMMAND="$C"`}},
+		{"export GIT_EDITOR=$E; git commit", []string{"GIT_EDITOR GIT_EDITOR=$E"}},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=$K GIT_CONFIG_VALUE_0=x git commit", []string{"GIT_CONFIG_KEY_0=$K"}},
+		{"EDITOR=vim git commit", nil},
 		// A shell reading code another program makes, or a script that
 		// is not static; past a bound, the rest is not analysed.
 		{`echo 'rm -rf /' | sh`, []string{"echo | sh"}},

@@ -1,0 +1,101 @@
+package shellfacts
+
+import (
+	"strings"
+)
+
+// assignment is one NAME=value a command line sets for a program: in
+// front of it, through env, or with export, declare -x and the like.
+type assignment struct {
+	name, value string
+	static      bool
+	raw         string
+}
+
+// commandVars are variables whose value programs run as a command line
+// (git, less, man, sudo and ssh start them through a shell): setting one
+// runs its value the moment the program needs an editor, a pager, an ssh
+// transport or a password. GIT_SSH_COMMAND="rm -rf /" git fetch deletes
+// what rm would.
+var commandVars = map[string]bool{
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true,
+	"GIT_PAGER": true, "GIT_ASKPASS": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
+	"EDITOR": true, "VISUAL": true, "PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true,
+	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "BROWSER": true, "PROMPT_COMMAND": true,
+}
+
+// codeVars are variables that make a program load code named elsewhere
+// (a library, a startup script, interpreter options, git's programs and
+// configuration): what runs cannot be known from the command line.
+var codeVars = map[string]bool{
+	"LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
+	"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true, "PYTHONPATH": true,
+	"GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true,
+	"GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_PARAMETERS": true, "LESSOPEN": true, "LESSCLOSE": true,
+}
+
+// envCode looks at what a command line puts in the environment of the
+// programs it runs. A command variable's value is analysed as the command
+// it is; a variable that loads code is unknown code. git configuration
+// given as GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n
+// is read as git -c key=value would be.
+func (w *walker) envCode(as []assignment) {
+	keys := map[string]assignment{}
+	values := map[string]assignment{}
+	for _, a := range as {
+		switch {
+		case commandVars[a.name]:
+			if a.static {
+				w.nestedString(field{s: a.value, static: true}, a.name)
+			} else {
+				w.nestedString(field{raw: a.raw}, a.name)
+			}
+		case codeVars[a.name]:
+			w.incomplete(a.name + " makes programs load code from elsewhere")
+			w.unknownCode(a.raw)
+		case strings.HasPrefix(a.name, "GIT_CONFIG_KEY_"):
+			keys[strings.TrimPrefix(a.name, "GIT_CONFIG_KEY_")] = a
+		case strings.HasPrefix(a.name, "GIT_CONFIG_VALUE_"):
+			values[strings.TrimPrefix(a.name, "GIT_CONFIG_VALUE_")] = a
+		}
+	}
+	for n, k := range keys {
+		v, ok := values[n]
+		if !k.static || !ok || !v.static {
+			w.incomplete("git configuration from the environment (GIT_CONFIG_KEY_" + n + ") that is not static")
+			w.unknownCode(k.raw)
+			continue
+		}
+		w.gitConfig(field{s: k.value + "=" + v.value, static: true})
+	}
+}
+
+// declaredAssignments reads the NAME=value arguments of export, declare
+// and the like; one whose value is not static keeps its name when the
+// word starts with NAME= as written.
+func declaredAssignments(args []field) []assignment {
+	var as []assignment
+	for _, f := range args {
+		if f.known() {
+			as = append(as, assignmentsOf([]string{f.s})...)
+			continue
+		}
+		if name, _, ok := strings.Cut(f.raw, "="); ok && isName(name) {
+			as = append(as, assignment{name: name, raw: f.raw})
+		}
+	}
+	return as
+}
+
+// assignmentsOf reads NAME=value words (env's operands, export's
+// arguments) as assignments.
+func assignmentsOf(words []string) []assignment {
+	var as []assignment
+	for _, s := range words {
+		name, value, ok := strings.Cut(s, "=")
+		if ok && isName(name) {
+			as = append(as, assignment{name: name, value: value, static: true, raw: s})
+		}
+	}
+	return as
+}
