@@ -67,8 +67,9 @@ type AuditDocOptions struct {
 	Session string
 	// MaxBytes caps the log's size; zero or less is DefaultMaxAuditBytes.
 	MaxBytes int64
-	// MaxElements caps each array of the document (calls, files), counted
-	// as records arrive so a huge log stops early; zero or less is no cap.
+	// MaxElements caps each array of the document (sessions, calls,
+	// tools, denied, files), counted as records arrive so a huge log stops
+	// early; zero or less is no cap.
 	MaxElements int
 }
 
@@ -232,7 +233,15 @@ func (b *auditBuilder) add(line []byte) error {
 		return nil
 	}
 	b.records++
+	// Every set that grows per record is bounded, not only the arrays a
+	// claim is likely to select: a forged log of millions of one-line
+	// records for distinct sessions would otherwise build a map of them
+	// all (gigabytes for a log under the size cap) before any claim is
+	// evaluated.
 	b.sessions[r.Session] = true
+	if err := b.bound(len(b.sessions), "sessions"); err != nil {
+		return err
+	}
 	if r.Tool == "" {
 		return nil
 	}
@@ -242,8 +251,14 @@ func (b *auditBuilder) add(line []byte) error {
 	}
 	if r.Phase == Post {
 		b.tools[r.Tool] = true
+		if err := b.bound(len(b.tools), "tools"); err != nil {
+			return err
+		}
 	} else if r.Decision == Deny {
 		b.denied[r.Tool] = true
+		if err := b.bound(len(b.denied), "denied tools"); err != nil {
+			return err
+		}
 	}
 	return b.addFiles(r.FilesWritten)
 }
@@ -278,8 +293,9 @@ func (b *auditBuilder) addFiles(raw json.RawMessage) error {
 
 func (b *auditBuilder) bound(n int, what string) error {
 	if b.opts.MaxElements > 0 && n > b.opts.MaxElements {
+		which := b.which()
 		return fmt.Errorf("%s has more than %d %s; vouch refuses it rather than exhaust memory; "+
-			"raise the limit with --max-elements if the session is meant to be this large", b.which(), b.opts.MaxElements, what)
+			"raise the limit with --max-elements if %s is meant to be this large", which, b.opts.MaxElements, what, which)
 	}
 	return nil
 }

@@ -65,6 +65,8 @@ func TestReadAuditDocument(t *testing.T) {
 			wantErr: "line 1: the log has more than 2 files written; vouch refuses it rather than exhaust memory; raise the limit with --max-elements"},
 		{name: "calls past the element bound", lines: []string{rec("s9", "Read"), rec("s9", "Read"), rec("s9", "Read")}, opts: AuditDocOptions{Session: "s9", MaxElements: 2},
 			wantErr: `line 3: session "s9" has more than 2 calls`},
+		{name: "sessions past the element bound", lines: []string{rec("a", "Read"), `{"session":"b"}`, `{"session":"c"}`}, opts: AuditDocOptions{MaxElements: 2},
+			wantErr: "line 3: the log has more than 2 sessions; vouch refuses it rather than exhaust memory; raise the limit with --max-elements if the log is meant to be this large"},
 		{name: "other sessions do not count against the bound", lines: []string{rec("x", "Write", "a", "b", "c"), rec("s9", "Write", "a")},
 			opts: AuditDocOptions{Session: "s9", MaxElements: 2}, wantFiles: []string{"a"}},
 		{name: "a log over the size cap", lines: s9, opts: AuditDocOptions{MaxBytes: 100}, wantErr: "more than the 100 vouch reads: move it aside"},
@@ -170,6 +172,32 @@ func TestReadAuditDocumentStreams(t *testing.T) {
 	// The three lines hold 600,000 entries; decoded whole they take
 	// well over 50 MB.
 	if got := after.TotalAlloc - before.TotalAlloc; got > 50<<20 {
+		t.Errorf("allocated %d MB before refusing", got>>20)
+	}
+}
+
+// TestReadAuditDocumentManySessions: a log of one real call and a flood of
+// one-line records for distinct sessions (each too small for the calls or
+// files bounds to see) stops at the element bound instead of building a
+// set of every session in the log.
+func TestReadAuditDocumentManySessions(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(rec("s9", "Write", "src/a.go"))
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "\n{\"session\":\"%09d\"}", i)
+	}
+	root := auditLog(t, b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := ReadAuditDocument(root, AuditDocOptions{MaxElements: 1000})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "line 1001: the log has more than 1000 sessions") {
+		t.Fatalf("error %v, want the element bound at line 1001", err)
+	}
+	// Read to the end, the 300,000 records allocate over 100 MB
+	// (decoding each, and the set of their sessions).
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
 		t.Errorf("allocated %d MB before refusing", got>>20)
 	}
 }
