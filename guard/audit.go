@@ -150,7 +150,10 @@ func AppendAudit(root string, r AuditRecord) error {
 }
 
 // ReadAudit reads an audit log. Lines that do not parse (a torn last line
-// after a crash) are counted in skipped, not fatal.
+// after a crash) are counted in skipped, not fatal. It holds every record,
+// arguments and results decoded, in memory (several times the log's size):
+// read a log that may be large or forged record by record instead, as
+// ReplayLog and BuildAuditDocument do.
 func ReadAudit(r io.Reader) (recs []AuditRecord, skipped int, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)

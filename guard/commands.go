@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/vouch-dev/vouch/config"
@@ -107,27 +109,37 @@ func Validate(policy string) (summary string, warnings []string, err error) {
 
 // ReplayAudit decides every call of an audit log again under a policy
 // (policy is the --policy flag; audit "" is the repository's own log).
+// The log is read as a stream (ReplayLog), so its size bounds the time a
+// replay takes, not the memory.
 func ReplayAudit(policy, audit string, lookupEnv func(string) (string, bool)) (*ReplayReport, error) {
 	s, err := LoadSetup(policy, lookupEnv)
 	if err != nil {
 		return nil, err
 	}
-	if audit == "" {
-		audit = AuditPath(s.Root)
-	}
 	// Opened as untrusted input: a named pipe planted at the log's path
-	// must not hang the replay, nor a huge file exhaust memory.
-	f, st, err := safeopen.Open(audit, safeopen.Options{})
+	// must not hang the replay, nor a huge file exhaust memory. The
+	// repository's own log is opened as from: audit opens it, confined to
+	// the root: a symbolic or hard link planted there (to a clean log, or
+	// to any file outside the repository) is refused, not followed. A
+	// path typed on the command line is the user's choice and followed.
+	var f *os.File
+	var st fs.FileInfo
+	if audit == "" {
+		root := s.Root
+		if root == "" {
+			root = "."
+		}
+		audit = AuditPath(s.Root)
+		f, st, err = safeopen.OpenOwn(root, auditName)
+	} else {
+		f, st, err = safeopen.Open(audit, safeopen.Options{})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	defer f.Close()
 	if st.Size() > DefaultMaxAuditBytes {
 		return nil, fmt.Errorf("audit log %s: %d bytes is over the %d-byte limit; replay a part of it (split it by lines)", audit, st.Size(), DefaultMaxAuditBytes)
-	}
-	recs, skipped, err := ReadAudit(io.LimitReader(f, DefaultMaxAuditBytes))
-	if err != nil {
-		return nil, fmt.Errorf("audit log %s: %w", audit, err)
 	}
 	p, err := LoadPolicyFile(s.Policy, "")
 	if err != nil {
@@ -137,7 +149,11 @@ func ReplayAudit(policy, audit string, lookupEnv func(string) (string, bool)) (*
 	if err != nil {
 		return nil, err
 	}
-	return NewReplayReport(audit, p.SHA256, Replay(e, p, recs, s.Env, s.Home, s.Root), skipped), nil
+	rep, err := ReplayLog(e, p, &capReader{r: f, left: DefaultMaxAuditBytes}, audit, s.Env, s.Home, s.Root)
+	if err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", audit, err)
+	}
+	return rep, nil
 }
 
 // maxCaseFileBytes bounds a `vouch guard test` file: cases are written

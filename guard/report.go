@@ -57,6 +57,13 @@ type ReplayReport struct {
 	Changed  int            `json:"changed"`
 	Skipped  int            `json:"skipped_lines"`
 	Results  []ReplayResult `json:"results"`
+	// ChangedOnly is set when the log held more decisions than the
+	// report lists (MaxReplayResults): Results then holds only changed
+	// ones, and Omitted counts the decisions left out, ChangedOmitted the
+	// changed ones among them.
+	ChangedOnly    bool `json:"results_changed_only,omitempty"`
+	Omitted        int  `json:"results_omitted,omitempty"`
+	ChangedOmitted int  `json:"changed_omitted,omitempty"`
 }
 
 // NewReplayReport counts the changed decisions of results; policySHA is
@@ -91,6 +98,9 @@ func (r *ReplayReport) WriteText(w io.Writer, paint output.Painter) error {
 	fmt.Fprintf(&b, "%d decisions replayed, %d changed", r.Replayed, r.Changed)
 	if r.Skipped > 0 {
 		fmt.Fprintf(&b, ", %d unreadable lines skipped", r.Skipped)
+	}
+	if r.ChangedOmitted > 0 {
+		fmt.Fprintf(&b, ", %d changed decisions not listed (a report lists at most %d; replay a part of the log to see them)", r.ChangedOmitted, MaxReplayResults)
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
