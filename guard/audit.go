@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -147,28 +146,6 @@ func AppendAudit(root string, r AuditRecord) error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
-}
-
-// ReadAudit reads an audit log. Lines that do not parse (a torn last line
-// after a crash) are counted in skipped, not fatal. It holds every record,
-// arguments and results decoded, in memory (several times the log's size):
-// read a log that may be large or forged record by record instead, as
-// ReplayLog and BuildAuditDocument do.
-func ReadAudit(r io.Reader) (recs []AuditRecord, skipped int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var rec AuditRecord
-		if json.Unmarshal(sc.Bytes(), &rec) != nil {
-			skipped++
-			continue
-		}
-		recs = append(recs, rec)
-	}
-	return recs, skipped, sc.Err()
 }
 
 func sha256Hex(b []byte) string {

@@ -11,18 +11,17 @@ import (
 
 // ReplayResult compares a past decision with the one a policy gives now.
 type ReplayResult struct {
-	Line    int          `json:"line"`
-	Record  *AuditRecord `json:"-"`
-	Time    string       `json:"time"`
-	Session string       `json:"session"`
-	Tool    string       `json:"tool"`
-	Phase   Phase        `json:"phase"`
-	Old     string       `json:"old_decision"`
-	OldRule string       `json:"old_rule,omitempty"`
-	New     string       `json:"new_decision"`
-	NewRule string       `json:"new_rule,omitempty"`
-	Changed bool         `json:"changed"`
-	Error   string       `json:"error,omitempty"`
+	Line    int    `json:"line"`
+	Time    string `json:"time"`
+	Session string `json:"session"`
+	Tool    string `json:"tool"`
+	Phase   Phase  `json:"phase"`
+	Old     string `json:"old_decision"`
+	OldRule string `json:"old_rule,omitempty"`
+	New     string `json:"new_decision"`
+	NewRule string `json:"new_rule,omitempty"`
+	Changed bool   `json:"changed"`
+	Error   string `json:"error,omitempty"`
 }
 
 // CallFromAudit rebuilds the call an audit record describes. Its args are
@@ -42,23 +41,6 @@ func CallFromAudit(r *AuditRecord) *Call {
 		c.Phase = Pre
 	}
 	return c
-}
-
-// Replay decides every recorded call again under p, with the counters the
-// record kept. Records of calls that never parsed (no tool) are skipped.
-// It needs every record in memory; ReplayLog streams a log instead.
-func Replay(e *Engine, p *Policy, recs []AuditRecord, env Env, home, root string) []ReplayResult {
-	var out []ReplayResult
-	for i := range recs {
-		r := &recs[i]
-		if r.Tool == "" {
-			continue
-		}
-		res := replayOne(e, p, r, i+1, env, home, root)
-		res.Record = r
-		out = append(out, res)
-	}
-	return out
 }
 
 // replayOne decides one recorded call again. The strings it keeps from
