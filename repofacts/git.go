@@ -61,8 +61,19 @@ type git struct {
 	private bool
 }
 
-// baseArgs come before every subcommand.
-var baseArgs = []string{"-c", "core.quotepath=false", "-c", "diff.external=", "-c", "core.fsmonitor=false", "--no-pager"}
+// baseArgs come before every subcommand. Settings in them win over the
+// work's config (which the agent controls) at every level:
+// core.ignorecase=false, since with it true git drops an untracked file
+// whose name matches a tracked one but for letter case (src/A.js beside
+// a base's src/a.js) and .gitignore patterns match regardless of case;
+// core.untrackedCache=false, so no cached listing stands in for reading
+// the directories. Other settings that touch listing either fail closed
+// (core.protectNTFS/protectHFS make update-index refuse a path: an
+// error), have no effect outside macOS (core.precomposeunicode, where the
+// file system folds the two spellings anyway) or concern only git status
+// (status.showUntrackedFiles), which vouch does not run.
+var baseArgs = []string{"-c", "core.quotepath=false", "-c", "diff.external=", "-c", "core.fsmonitor=false",
+	"-c", "core.ignorecase=false", "-c", "core.untrackedCache=false", "--no-pager"}
 
 func (g *git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 	c := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
