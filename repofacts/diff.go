@@ -37,22 +37,27 @@ import (
 // untracked .gitignore is always listed, even one that ignores itself, so
 // a rule can see what was added to hide files; and every untracked file
 // under .vouch is listed whether ignored or not (vouch's own files there
-// are left out later by excludeOwn). A skip-worktree entry whose file is
-// absent (a sparse checkout's) keeps the index's blob.
+// are left out later by excludeOwn). A path that is absent is deleted,
+// whatever the index's skip-worktree bit says; in a sparse checkout,
+// where that would list every file outside the cone, diff fails with
+// what to do instead.
+//
+// Each change's tracked is set when its path is in the base tree or the
+// repository's index: excludeOwn never leaves such a path out.
 func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change, error) {
-	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects")
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects", "--git-path", "info/sparse-checkout")
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	format, err := formatOf(lines[0])
 	if err != nil {
 		return nil, err
 	}
-	prefix, gitDir, objects := lines[1], lines[2], lines[3]
+	prefix, gitDir, objects, sparseFile := lines[1], lines[2], lines[3], lines[4]
 	tmp, err := os.MkdirTemp(gitDir, "vouch-work-*")
 	if err != nil {
 		// A read-only git directory: fall back to $TMPDIR.
@@ -86,26 +91,31 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	}
 	objs := &looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
 	var info []byte
+	sparse := 0
 	for _, p := range names {
 		w, now := paths[p], work[p]
-		fromIndex := false
-		if !now.present && w.skip {
-			// A sparse checkout's file: as the index has it.
-			now, fromIndex = w.index, true
-		}
 		if now == w.base {
 			continue // unchanged, or absent on both sides
 		}
-		switch {
-		case !now.present:
+		if !now.present {
+			// Absent is deleted, whatever the index's skip-worktree bit
+			// says: the work controls the index, so a sparse checkout's
+			// files outside its cone count as deleted too.
+			if w.skip {
+				sparse++
+			}
 			info = fmt.Appendf(info, "0 %s\t%s%s\x00", format.nullID(), prefix, p)
 			continue
-		case !fromIndex:
-			if now, err = objs.writeWork(filepath.Join(g.dir, filepath.FromSlash(p)), now.mode); err != nil {
-				return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
-			}
+		}
+		if now, err = objs.writeWork(filepath.Join(g.dir, filepath.FromSlash(p)), now.mode); err != nil {
+			return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
 		}
 		info = fmt.Appendf(info, "%s %s\t%s%s\x00", now.mode, now.id, prefix, p)
+	}
+	if sparse > 0 {
+		if _, err := os.Stat(sparseFile); err == nil {
+			return nil, &Error{Msg: fmt.Sprintf("%d files outside this sparse checkout's cone are absent from the working tree, and vouch compares the whole tree with the base (it would see them as deleted); run the gate in a full checkout (git sparse-checkout disable)", sparse)}
+		}
 	}
 	if len(info) == 0 {
 		return nil, nil
@@ -127,7 +137,15 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	if err != nil {
 		return nil, err
 	}
-	return parseDiff(out)
+	cs, err := parseDiff(out)
+	if err != nil {
+		return nil, err
+	}
+	for i := range cs {
+		w := paths[cs[i].Path]
+		cs[i].tracked = w.base.present || w.index.present
+	}
+	return cs, nil
 }
 
 // privateRepo makes a bare repository in tmp whose own objects are in

@@ -135,6 +135,9 @@ func (d *Doc) JSON() []byte {
 type change struct {
 	File
 	oldBlob string // base blob id, "" for added files
+	// tracked is set when Path is in the base tree or the repository's
+	// index (the old path of a rename always is).
+	tracked bool
 }
 
 // Collect derives the document for opts.
