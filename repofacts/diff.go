@@ -3,6 +3,7 @@ package repofacts
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,7 +196,8 @@ func (w pathState) inBase() bool { return w.base.present }
 // entries (read, never written: it is the work's own file), untracked
 // files that .gitignore files do not ignore, untracked .gitignore files
 // and everything untracked under .vouch, ignored or not (excludeOwn
-// leaves vouch's own files there out). Submodules are left out. tmp is
+// leaves vouch's own files there out). The base's submodules are left
+// out; the files of any other nested repository are listed. tmp is
 // vouch's private directory, left out when it is inside the work tree.
 func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathState, error) {
 	paths := map[string]pathState{}
@@ -203,6 +205,7 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 	if err != nil {
 		return nil, err
 	}
+	gitlinks := map[string]bool{}
 	for _, rec := range splitZ(base) {
 		e, p, ok := parseStage(rec)
 		if !ok {
@@ -210,6 +213,8 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		}
 		if e.mode != modeGitlink {
 			paths[p] = pathState{base: e}
+		} else {
+			gitlinks[p] = true
 		}
 	}
 	index, err := g.run(ctx, nil, "ls-files", "-s", "-v", "-z", "--", ".")
@@ -251,8 +256,26 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		own = filepath.ToSlash(rel) + "/"
 	}
 	for _, p := range untracked {
-		// A nested repository is listed as its directory, with a slash.
-		if strings.HasSuffix(p, "/") || (own != "" && strings.HasPrefix(p, own)) {
+		if own != "" && strings.HasPrefix(p, own) {
+			continue
+		}
+		if dir, ok := strings.CutSuffix(p, "/"); ok {
+			// A nested repository is listed as its directory, with a
+			// slash. A submodule of the base stays out, as git leaves
+			// it; any other is one the work made, and its files are
+			// work.
+			if gitlinks[dir] {
+				continue
+			}
+			files, err := nestedFiles(g.dir, dir)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range files {
+				if _, ok := paths[f]; !ok {
+					paths[f] = pathState{}
+				}
+			}
 			continue
 		}
 		if _, ok := paths[p]; !ok {
@@ -260,6 +283,39 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		}
 	}
 	return paths, nil
+}
+
+// nestedFiles lists the files below dir (root-relative, '/'-separated), a
+// nested repository that is not a submodule of the base: every regular
+// file and symbolic link, at any depth, except what is in a .git entry
+// (its own repository's, or a deeper one's). Links are not followed, and
+// .gitignore files do not apply: everything the work put there counts.
+func nestedFiles(root, dir string) ([]string, error) {
+	var out []string
+	base := filepath.Join(root, filepath.FromSlash(dir))
+	err := filepath.WalkDir(base, func(full string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Name() == ".git" && full != base {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if t := e.Type(); t.IsRegular() || t&fs.ModeSymlink != 0 {
+			rel, err := filepath.Rel(root, full)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the files of the nested repository %s: %w", dir, err)
+	}
+	return out, nil
 }
 
 // parseStage reads "MODE ID STAGE\tPATH" from ls-files -s.

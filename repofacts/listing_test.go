@@ -44,3 +44,46 @@ func TestSkipWorktreeDeleted(t *testing.T) {
 		t.Errorf("sparse checkout: err = %v, want an *Error saying to use a full checkout", err)
 	}
 }
+
+// TestNestedRepository: a nested repository the work creates does not
+// hide its files: they are added, and their imports count. A submodule
+// of the base stays out.
+func TestNestedRepository(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"package.json": `{"name": "x", "dependencies": {}}`, "src/a.js": "module.exports = 1\n"})
+	r.write(map[string]string{
+		"src/a.js":       "module.exports = require('../lib/evil.js')\n",
+		"lib/evil.js":    "module.exports = require('left-pad')\n",
+		"lib/deep/x.js":  "module.exports = 2\n",
+		"lib/inner/y.js": "module.exports = 3\n",
+	})
+	r.git("-C", "lib", "init", "-q")
+	r.git("-C", "lib/inner", "init", "-q")
+	d := collect(t, Options{Root: r.dir})
+	want := []string{"lib/deep/x.js", "lib/evil.js", "lib/inner/y.js", "src/a.js"}
+	if !slices.Equal(d.Changed, want) {
+		t.Errorf("changed = %v, want %v", d.Changed, want)
+	}
+	found := false
+	for _, x := range d.DependenciesAdded {
+		found = found || (x.Name == "left-pad" && x.Source == "lib/evil.js")
+	}
+	if !found {
+		t.Errorf("dependencies_added = %v, want left-pad from lib/evil.js", d.DependenciesAdded)
+	}
+
+	// A submodule of the base (a gitlink) stays out.
+	s := newRepo(t)
+	s.write(map[string]string{"sub/x.js": "1\n"})
+	s.git("-C", "sub", "init", "-q")
+	s.git("-C", "sub", "add", "x.js")
+	s.git("-C", "sub", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "c")
+	s.commit(map[string]string{"a.js": "1\n"})
+	if got := s.git("ls-tree", "HEAD", "sub"); !strings.HasPrefix(got, "160000 ") {
+		t.Fatalf("sub is not a gitlink at base: %q", got)
+	}
+	s.write(map[string]string{"sub/y.js": "2\n"})
+	if d := collect(t, Options{Root: s.dir}); len(d.Changed) != 0 {
+		t.Errorf("with a base submodule: changed = %v, want none", d.Changed)
+	}
+}
