@@ -56,7 +56,7 @@ func (o StateOptions) exclude() []string {
 // by content. Envelope write stamps it; the gate and receipt verify
 // recompute it.
 func WorkState(ctx context.Context, o StateOptions) (Stamp, error) {
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
+	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: o.Envelope, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
 	if err != nil {
 		return Stamp{}, err
 	}
@@ -128,7 +128,7 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 		s.Changed = repofacts.State{Files: st.Files}.Diff(repofacts.State{Files: now.Files})
 		return s, nil
 	}
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
+	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: o.Envelope, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
 	if err != nil {
 		if errors.Is(err, repofacts.ErrNotWorkTree) && o.Base == "" {
 			return s, nil // no git work tree: nothing to compare with

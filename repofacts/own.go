@@ -6,7 +6,7 @@ import (
 )
 
 // vouchDir is the directory at the root that vouch keeps its files in.
-// Only the files listed by ownFiles are vouch's; anything else there
+// Only the files ownFiles names are vouch's; anything else there
 // (.vouch/.gitignore, the guard policy, a script) is part of the work.
 const vouchDir = ".vouch"
 
@@ -29,46 +29,75 @@ func ArtifactNames() []string {
 	}
 }
 
-// ownPatterns are the files vouch writes under .vouch on its own, as
-// path.Match patterns relative to the root: the default envelope, the
-// default output directory's artifacts (the envelope's directory), the
-// extraction cache of imports and lint, the guard's compiled-policy
-// cache, its audit log and its session logs, and the JSON Schemas of
-// `vouch schema` where docs/schema.md saves them (data for editors that
-// would otherwise show up, ignored and uncommitted, in every change).
-func ownPatterns() []string {
-	p := []string{
+// ownExact are the files vouch writes under .vouch wherever its output
+// directory is: the default envelope, the extraction cache of imports and
+// lint, the guard's audit log, the JSON Schemas of `vouch schema` where
+// docs/schema.md saves them, and what `vouch lint` writes without --out
+// (.vouch/lint). The artifacts of a gate or verify are vouch's only in
+// the output directories the caller names (Options.Exclude).
+func ownExact() []string {
+	return []string{
 		vouchDir + "/envelope.yaml",
 		vouchDir + "/envelope.schema.json",
 		vouchDir + "/rulespec.schema.json",
 		vouchDir + "/rulespec-test.schema.json",
 		vouchDir + "/cache/imports.bin",
-		vouchDir + "/cache/imports.bin.tmp*",
-		vouchDir + "/cache/guard-*.json",
 		vouchDir + "/guard/audit.jsonl",
-		vouchDir + "/guard/sessions/*.log",
 		vouchDir + "/lint/architecture.compiled.dl",
 		vouchDir + "/lint/lint_evaluation.txt",
 	}
-	for _, n := range ArtifactNames() {
-		p = append(p, vouchDir+"/"+n)
+}
+
+// ownNamed reports whether p is one of the files under .vouch whose names
+// vouch makes up, spelled exactly as its writers spell them: the imports
+// cache's temporary file (os.CreateTemp's "imports.bin.tmp" and
+// decimal digits), the guard's compiled-policy cache ("guard-", 40
+// lowercase hex digits, ".json") and its session logs (32 lowercase hex
+// digits, ".log").
+func ownNamed(p string) bool {
+	dir, name := path.Split(p)
+	switch dir {
+	case vouchDir + "/cache/":
+		if d, ok := strings.CutPrefix(name, "imports.bin.tmp"); ok {
+			return digits(d)
+		}
+		if h, ok := strings.CutPrefix(name, "guard-"); ok {
+			h, ok = strings.CutSuffix(h, ".json")
+			return ok && len(h) == 40 && lowerHex(h)
+		}
+	case vouchDir + "/guard/sessions/":
+		h, ok := strings.CutSuffix(name, ".log")
+		return ok && len(h) == 32 && lowerHex(h)
 	}
-	return p
+	return false
+}
+
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+func lowerHex(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // ownSet says which root-relative paths are vouch's own files.
 type ownSet struct {
+	// envelope is left out even when tracked: it is committed with the
+	// work, and vouch reads it as the envelope, not as work.
+	envelope string
 	exact    map[string]bool
-	patterns []string
 }
 
-// ownFiles is the set of vouch's own files: ownPatterns, and each of
-// given (root-relative exclusions) as a file and as an output directory
-// holding ArtifactNames.
-func ownFiles(given []string) ownSet {
-	o := ownSet{exact: map[string]bool{}, patterns: ownPatterns()}
-	for _, g := range given {
-		if g == "." {
+// ownFiles is the set of vouch's own files: ownExact, ownNamed, and each
+// of outputs (root-relative) as a file and as an output directory holding
+// ArtifactNames; envelope (root-relative, or "") is the envelope.
+func ownFiles(envelope string, outputs []string) ownSet {
+	o := ownSet{envelope: envelope, exact: map[string]bool{}}
+	for _, p := range ownExact() {
+		o.exact[p] = true
+	}
+	for _, g := range outputs {
+		if g == "." || g == "" {
 			continue // the root is not an output; its work is
 		}
 		o.exact[g] = true
@@ -76,34 +105,40 @@ func ownFiles(given []string) ownSet {
 			o.exact[g+"/"+n] = true
 		}
 	}
+	if envelope != "" {
+		o.exact[envelope] = true
+	}
 	return o
 }
 
 // atomicTag marks internal/atomicfile's temporary files,
-// ".NAME.vouch-tmp-PID-RANDOM" beside NAME.
+// ".NAME.vouch-tmp-PID-RANDOM" beside NAME, PID and RANDOM decimal.
 const atomicTag = ".vouch-tmp-"
 
 // has reports whether p is one of vouch's own files, or the temporary
-// file of an atomic write of one.
-func (o ownSet) has(p string) bool {
+// file of an atomic write of one. tracked says p is in the base tree or
+// the repository's index: vouch's own files are never committed, so such
+// a path is work (code an agent committed under an artifact's name would
+// otherwise be left out in CI's fresh clone too), except the envelope.
+func (o ownSet) has(p string, tracked bool) bool {
+	if o.envelope != "" && p == o.envelope {
+		return true
+	}
+	if tracked {
+		return false
+	}
 	if o.match(p) {
 		return true
 	}
 	dir, name := path.Split(p)
-	if i := strings.Index(name, atomicTag); strings.HasPrefix(name, ".") && i > 1 {
-		return o.match(dir + name[1:i])
+	i := strings.Index(name, atomicTag)
+	if !strings.HasPrefix(name, ".") || i <= 1 {
+		return false
 	}
-	return false
+	pid, n, ok := strings.Cut(name[i+len(atomicTag):], "-")
+	return ok && digits(pid) && digits(n) && o.match(dir+name[1:i])
 }
 
 func (o ownSet) match(p string) bool {
-	if o.exact[p] {
-		return true
-	}
-	for _, pat := range o.patterns {
-		if ok, _ := path.Match(pat, p); ok {
-			return true
-		}
-	}
-	return false
+	return o.exact[p] || ownNamed(p)
 }

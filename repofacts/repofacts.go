@@ -45,12 +45,18 @@ type Options struct {
 	// BaseFrom says where Base came from, for error messages ("--base",
 	// "vouch.yaml base:").
 	BaseFrom string
+	// Envelope is the envelope's path, relative to the working directory
+	// or absolute: left out even when committed, since it is committed
+	// with the work.
+	Envelope string
 	// Exclude are vouch's own outputs, relative to the working directory
-	// or absolute: the envelope, the artifacts, the output directory.
-	// Each is left out as a file and, as a directory, only the artifacts
-	// vouch writes into one (ArtifactNames); the rest of a directory is
-	// work. The files vouch writes under .vouch are always left out
-	// (ownFiles); every other path there is work.
+	// or absolute: the artifacts, the output directory. Each is left out
+	// as a file and, as a directory, only the artifacts vouch writes into
+	// one (ArtifactNames); the rest of a directory is work. The files
+	// vouch writes under .vouch on its own are left out too (ownFiles);
+	// every other path there is work. None of these is left out when it
+	// is in the base tree or the repository's index: vouch never commits
+	// them, so one that is tracked was put there by the work.
 	Exclude []string
 	// StateOnly derives only what State needs (the changed paths and
 	// their contents), not imports, dependencies or exports: staleness
@@ -166,55 +172,61 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 	if err != nil {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}
-	changes = excludeOwn(abs, changes, opts.Exclude)
+	changes = excludeOwn(abs, changes, opts.Envelope, opts.Exclude)
 	if err := d.build(ctx, g, abs, changes, opts.StateOnly); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// excludeOwn drops vouch's own files (ownFiles): those under .vouch that
-// vouch writes, and the exclusions given (the envelope, the output
-// directory's artifacts).
-func excludeOwn(root string, cs []change, exclude []string) []change {
+// excludeOwn drops vouch's own files (ownFiles): the envelope, the
+// artifacts in the output directories given, and the files vouch writes
+// under .vouch, each only while untracked (the envelope always).
+func excludeOwn(root string, cs []change, envelope string, exclude []string) []change {
 	var given []string
 	for _, e := range exclude {
-		if e == "" {
-			continue
+		if p, ok := rootRel(root, e); ok {
+			given = append(given, p)
 		}
-		p := e
-		if filepath.IsAbs(p) {
-			r, err := filepath.Rel(root, p)
-			if err != nil || !filepath.IsLocal(r) {
-				continue
-			}
-			p = r
-		} else if real, err := filepath.Abs(p); err == nil {
-			// Relative paths are relative to the working directory, as
-			// every other path vouch is given.
-			if r, err := filepath.Rel(root, real); err == nil && filepath.IsLocal(r) {
-				p = r
-			} else {
-				continue
-			}
-		}
-		given = append(given, filepath.ToSlash(filepath.Clean(p)))
 	}
-	own := ownFiles(given)
+	env, _ := rootRel(root, envelope)
+	own := ownFiles(env, given)
 	out := cs[:0]
 	for _, c := range cs {
-		if own.has(c.Path) {
-			if c.Status != Renamed || own.has(c.OldPath) {
+		// The old path of a rename is in the base tree.
+		if own.has(c.Path, c.tracked) {
+			if c.Status != Renamed || own.has(c.OldPath, true) {
 				continue
 			}
 			// A file renamed into vouch's outputs left its old place.
 			c.Status, c.Path, c.OldPath = Deleted, c.OldPath, ""
-		} else if c.Status == Renamed && own.has(c.OldPath) {
+		} else if c.Status == Renamed && own.has(c.OldPath, true) {
 			c.Status, c.OldPath, c.oldBlob = Added, "", ""
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// rootRel makes p (absolute, or relative to the working directory, as
+// every path vouch is given) relative to root, '/'-separated; ok is
+// false when it is empty or outside root.
+func rootRel(root, p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", false
+		}
+		p = abs
+	}
+	r, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(r) {
+		return "", false
+	}
+	return filepath.ToSlash(filepath.Clean(r)), true
 }
 
 // build fills the document from the changes.

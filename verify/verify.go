@@ -281,7 +281,7 @@ func repoFacts(copts *compile.Options, opts *Options, envFile string) error {
 		if opts.OutDir != "" {
 			exclude = append(exclude, opts.OutDir)
 		}
-		doc, err := repofacts.Collect(context.Background(), repofacts.Options{Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom, Exclude: exclude, Hashes: opts.Hashes})
+		doc, err := repofacts.Collect(context.Background(), repofacts.Options{Root: opts.Root, Base: opts.Base, BaseFrom: opts.BaseFrom, Envelope: envFile, Exclude: exclude, Hashes: opts.Hashes})
 		if err != nil {
 			var re *repofacts.Error
 			if errors.As(err, &re) {
