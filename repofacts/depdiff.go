@@ -11,8 +11,9 @@ import (
 // dependencyDiff fills DependenciesAdded and DependenciesRemoved from the
 // changed manifests, then adds new imports that resolve outside the
 // repository to packages no manifest at base declares and no base version
-// of a changed file imported.
-func (d *Doc) dependencyDiff(ctx context.Context, g *git, s *sources) {
+// of a changed file imported. An error is one reading the base (an
+// object that does not hash to its id).
+func (d *Doc) dependencyDiff(ctx context.Context, g *git, s *sources) error {
 	added, removed := map[string]Dependency{}, map[string]Dependency{}
 	for _, c := range s.cs {
 		var before, after map[string]Dependency
@@ -50,7 +51,10 @@ func (d *Doc) dependencyDiff(ctx context.Context, g *git, s *sources) {
 		}
 	}
 	if len(external) > 0 {
-		known := d.baseDeclared(ctx, g, s)
+		known, err := d.baseDeclared(ctx, g, s)
+		if err != nil {
+			return err
+		}
 		for _, r := range d.ImportsRemoved {
 			if r.Resolution.Kind == imports.External {
 				known[ecosystemOf(r.Lang)+"\x00"+importName(r)] = true
@@ -69,26 +73,30 @@ func (d *Doc) dependencyDiff(ctx context.Context, g *git, s *sources) {
 	}
 	d.DependenciesAdded = sortedDeps(added)
 	d.DependenciesRemoved = sortedDeps(removed)
+	return nil
 }
 
 // baseDeclared reads every manifest at base and returns the keys of the
 // dependencies they declare; it also counts the working tree's unchanged
 // manifests, which equal their base versions.
-func (d *Doc) baseDeclared(ctx context.Context, g *git, s *sources) map[string]bool {
+func (d *Doc) baseDeclared(ctx context.Context, g *git, s *sources) (map[string]bool, error) {
 	known := map[string]bool{}
 	out, err := g.run(ctx, nil, "ls-tree", "-r", "-z", "--name-only", "--full-tree", s.commit)
 	if err != nil {
 		if s.commit != emptyTree {
 			d.Warnings = append(d.Warnings, "dependencies: list the base's files: "+err.Error())
 		}
-		return known
+		return known, nil
 	}
 	for _, p := range splitZ(out) {
 		if !isManifest(p) {
 			continue
 		}
 		data, ok, err := s.blobs.read(s.commit+":"+p, MaxFileBytes)
-		if err != nil || !ok || data == nil {
+		if err != nil {
+			return nil, err
+		}
+		if !ok || data == nil {
 			continue
 		}
 		deps, _ := manifestDeps(p, data)
@@ -96,7 +104,7 @@ func (d *Doc) baseDeclared(ctx context.Context, g *git, s *sources) map[string]b
 			known[k] = true
 		}
 	}
-	return known
+	return known, nil
 }
 
 // declaredGo reports whether a Go module path is inside a required

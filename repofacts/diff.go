@@ -25,13 +25,16 @@ import (
 // .git/info/attributes (which would make git hash the old content), not
 // an fsmonitor or untracked cache.
 //
-// The changed blobs are then written to a private object directory and
-// into a private index built from the base tree, and `git diff --cached`
-// compares that index with the base in a private bare repository
-// (privateRepo): git detects renames and counts lines without reading the
-// working tree or the work's .git, so no attribute or setting there
-// (-diff in .git/info/attributes, a diff driver) turns an edit into a
-// binary change with no lines.
+// The base's commit and trees are verified first (verifyTrees): git does
+// not rehash the objects it reads, and the work controls .git/objects.
+// The changed paths' blobs, the base's (verified as they are copied) and
+// the working tree's, are then written to a private object directory,
+// and `git diff-tree` compares a tree of each side's changed paths in a
+// private bare repository that borrows nothing (privateRepo): git
+// detects renames and counts lines on content vouch checked, without
+// reading the working tree or the work's .git, so no attribute or
+// setting there (-diff in .git/info/attributes, a diff driver) turns an
+// edit into a binary change with no lines.
 //
 // Untracked files are filtered by .gitignore files only, not by
 // .git/info/exclude or core.excludesFile, which live outside the work; an
@@ -46,19 +49,19 @@ import (
 // Each change's tracked is set when its path is in the base tree or the
 // repository's index: excludeOwn never leaves such a path out.
 func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change, error) {
-	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "objects", "--git-path", "info/sparse-checkout")
+	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "info/sparse-checkout")
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 5 {
+	if len(lines) != 4 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	format, err := formatOf(lines[0])
 	if err != nil {
 		return nil, err
 	}
-	prefix, gitDir, objects, sparseFile := lines[1], lines[2], lines[3], lines[4]
+	prefix, gitDir, sparseFile := lines[1], lines[2], lines[3]
 	tmp, err := os.MkdirTemp(gitDir, "vouch-work-*")
 	if err != nil {
 		// A read-only git directory: fall back to $TMPDIR.
@@ -67,6 +70,17 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 		}
 	}
 	defer os.RemoveAll(tmp)
+	// The base is read through trees and blobs the work could have
+	// forged in .git/objects: every tree is verified before git walks
+	// them, and each base blob the diff reads below.
+	br, err := g.blobs(ctx, format)
+	if err != nil {
+		return nil, err
+	}
+	defer br.close()
+	if err := verifyTrees(br, commit); err != nil {
+		return nil, err
+	}
 	pg := &git{dir: g.dir, index: filepath.Join(tmp, "index")}
 	if _, err := pg.run(ctx, nil, "read-tree", commit); err != nil {
 		return nil, err
@@ -91,12 +105,25 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 		return nil, err
 	}
 	objs := &looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
-	var info []byte
+	// The diff compares two trees holding only the changed paths: as
+	// the base has them (baseInfo) and as the working tree does
+	// (workInfo), every blob of either copied into a private object
+	// directory, the base's verified as copied. Rename detection (-M,
+	// which takes only deleted paths as sources) and line counts come out
+	// as for the whole trees, and git reads no object of the work's
+	// store, where a forged pack or loose object could stand in.
+	var baseInfo, workInfo []byte
 	sparse := 0
 	for _, p := range names {
 		w, now := paths[p], work[p]
 		if now == w.base {
 			continue // unchanged, or absent on both sides
+		}
+		if w.base.present {
+			if err := objs.copyBase(br, w.base.id); err != nil {
+				return nil, fmt.Errorf("read %s at base: %w", p, err)
+			}
+			baseInfo = fmt.Appendf(baseInfo, "%s %s\t%s%s\x00", w.base.mode, w.base.id, prefix, p)
 		}
 		if !now.present {
 			// Absent is deleted, whatever the index's skip-worktree bit
@@ -105,36 +132,46 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 			if w.skip {
 				sparse++
 			}
-			info = fmt.Appendf(info, "0 %s\t%s%s\x00", format.nullID(), prefix, p)
+			workInfo = fmt.Appendf(workInfo, "0 %s\t%s%s\x00", format.nullID(), prefix, p)
 			continue
 		}
 		if now, err = objs.writeWork(filepath.Join(g.dir, filepath.FromSlash(p)), now.mode); err != nil {
 			return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
 		}
-		info = fmt.Appendf(info, "%s %s\t%s%s\x00", now.mode, now.id, prefix, p)
+		workInfo = fmt.Appendf(workInfo, "%s %s\t%s%s\x00", now.mode, now.id, prefix, p)
 	}
 	if sparse > 0 {
 		if _, err := os.Stat(sparseFile); err == nil {
 			return nil, &Error{Msg: fmt.Sprintf("%d files outside this sparse checkout's cone are absent from the working tree, and vouch compares the whole tree with the base (it would see them as deleted); run the gate in a full checkout (git sparse-checkout disable)", sparse)}
 		}
 	}
-	if len(info) == 0 {
+	if len(workInfo) == 0 {
 		return nil, nil
 	}
-	if _, err := pg.run(ctx, info, "update-index", "-z", "--index-info"); err != nil {
-		return nil, err
-	}
-	dg, err := privateRepo(tmp, objs.dir, objects, format)
+	dg, err := privateRepo(tmp, objs.dir, format)
 	if err != nil {
 		return nil, err
 	}
-	dg.index = pg.index
-	args := []string{"-c", "core.attributesFile=" + os.DevNull, "diff", "--cached", "--raw", "--numstat", "-z", "--no-abbrev", "-M",
+	dg.index = filepath.Join(tmp, "diff-index")
+	var trees [2]string
+	for i, info := range [][]byte{baseInfo, workInfo} {
+		if len(info) > 0 {
+			if _, err := dg.run(ctx, info, "update-index", "-z", "--index-info"); err != nil {
+				return nil, err
+			}
+		}
+		out, err := dg.run(ctx, nil, "write-tree")
+		if err != nil {
+			return nil, err
+		}
+		trees[i] = strings.TrimSpace(string(out))
+	}
+	args := []string{"-c", "core.attributesFile=" + os.DevNull, "diff-tree", "-r", "--raw", "--numstat", "-z", "--no-abbrev", "-M",
 		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color"}
 	if prefix != "" {
 		args = append(args, "--relative="+prefix)
 	}
-	out, err = dg.run(ctx, nil, append(args, commit)...)
+	out, err = dg.run(ctx, nil, append(args, trees[0], trees[1])...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,27 +186,27 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	return cs, nil
 }
 
-// privateRepo makes a bare repository in tmp whose own objects are in
-// objects (the working tree's blobs) and which borrows every other object
-// from the repository's store (real). git run there reads nothing of the
+// privateRepo makes a bare repository in tmp whose only objects are in
+// objects: the changed paths' blobs, from the base (verified) and the
+// working tree, and the two trees the diff compares. It borrows nothing
+// from the repository's store, and git run there reads nothing of the
 // work's .git: no config (diff settings, drivers), no info/attributes,
 // and, bare, no .gitattributes either, so binary detection and line
 // counts follow git's defaults on the content alone.
-func privateRepo(tmp, objects, real string, f objectFormat) (*git, error) {
+func privateRepo(tmp, objects string, f objectFormat) (*git, error) {
 	dir := filepath.Join(tmp, "git")
 	config := "[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
 	if f.name != "sha1" {
 		config = "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectFormat = " + f.name + "\n"
 	}
-	for _, d := range []string{filepath.Join(dir, "refs"), filepath.Join(objects, "info")} {
+	for _, d := range []string{filepath.Join(dir, "refs"), objects} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("create a private repository: %w", err)
 		}
 	}
 	for name, content := range map[string]string{
-		filepath.Join(dir, "HEAD"):                   "ref: refs/heads/vouch\n",
-		filepath.Join(dir, "config"):                 config,
-		filepath.Join(objects, "info", "alternates"): real + "\n",
+		filepath.Join(dir, "HEAD"):   "ref: refs/heads/vouch\n",
+		filepath.Join(dir, "config"): config,
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 			return nil, fmt.Errorf("create a private repository: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -188,13 +189,20 @@ func splitZ(b []byte) []string {
 
 // blobReader reads objects through one `git cat-file --batch` process,
 // so reading a thousand base blobs costs one process, not a thousand.
+//
+// Every object it returns is hashed again as git names objects ("TYPE
+// SIZE\x00" and the content, with the repository's object format) and
+// compared with its id: git verifies no object cat-file prints, and the
+// work controls .git/objects, so a loose object file (or a pack) may hold
+// other content than its id names. A mismatch is an *Error.
 type blobReader struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
+	f   objectFormat
 }
 
-func (g *git) blobs(ctx context.Context) (*blobReader, error) {
+func (g *git) blobs(ctx context.Context, f objectFormat) (*blobReader, error) {
 	c := g.cmd(ctx, "cat-file", "--batch")
 	in, err := c.StdinPipe()
 	if err != nil {
@@ -210,85 +218,133 @@ func (g *git) blobs(ctx context.Context) (*blobReader, error) {
 		}
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
-	return &blobReader{cmd: c, in: in, out: bufio.NewReaderSize(out, 64<<10)}, nil
+	return &blobReader{cmd: c, in: in, out: bufio.NewReaderSize(out, 64<<10), f: f}, nil
 }
 
-// read returns the content of the object named by spec (a blob id, or
-// COMMIT:PATH), or ok false when it does not exist.
+// objectFormat asks git for the repository's object format.
+func (g *git) objectFormat(ctx context.Context) (objectFormat, error) {
+	out, err := g.run(ctx, nil, "rev-parse", "--show-object-format")
+	if err != nil {
+		return objectFormat{}, err
+	}
+	return formatOf(strings.TrimSpace(string(out)))
+}
+
+// errTampered is the *Error for an object whose content does not hash to
+// its id.
+func errTampered(id string) error {
+	return &Error{Msg: fmt.Sprintf("the repository's object store is corrupt or tampered with: object %s does not hash to its id, so the base cannot be read; run git fsck, and check the work in a fresh clone", id)}
+}
+
+// request asks for the object named by spec (an id, or COMMIT:PATH).
+func (b *blobReader) request(spec string) error {
+	if _, err := io.WriteString(b.in, spec+"\n"); err != nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	return nil
+}
+
+// answer reads the answer to one request: the object's content goes to
+// the writer sink returns for its type and size (nil discards it), and
+// is verified against want (an id; "" takes the id git names it by).
+// ok is false when there is no such object.
+func (b *blobReader) answer(want string, sink func(typ string, size int64) io.Writer) (id, typ string, ok bool, err error) {
+	header, err := b.out.ReadString('\n')
+	if err != nil {
+		return "", "", false, fmt.Errorf("git cat-file: %w", err)
+	}
+	header = strings.TrimSuffix(header, "\n")
+	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
+		return "", "", false, nil
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return "", "", false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return "", "", false, fmt.Errorf("git cat-file: unexpected header %q", header)
+	}
+	id, typ = f[0], f[1]
+	if want != "" && id != want {
+		return "", "", false, fmt.Errorf("git cat-file: asked for %s, got %q", want, header)
+	}
+	h := b.f.new()
+	h.Write([]byte(typ + " " + f[2] + "\x00"))
+	var w io.Writer = h
+	if dst := sink(typ, size); dst != nil {
+		w = io.MultiWriter(h, dst)
+	}
+	if _, err := io.CopyN(w, b.out, size); err != nil {
+		return "", "", false, fmt.Errorf("git cat-file: %w", err)
+	}
+	if _, err := b.out.Discard(1); err != nil { // the trailing newline
+		return "", "", false, fmt.Errorf("git cat-file: %w", err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) != id {
+		return "", "", false, errTampered(id)
+	}
+	return id, typ, true, nil
+}
+
+// read returns the content of the blob named by spec (a blob id, or
+// COMMIT:PATH), or ok false when there is no such blob; data is nil when
+// the blob is larger than max.
 func (b *blobReader) read(spec string, max int64) (data []byte, ok bool, err error) {
 	if strings.ContainsAny(spec, "\n") {
 		return nil, false, nil
 	}
-	if _, err := io.WriteString(b.in, spec+"\n"); err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %w", err)
+	if err := b.request(spec); err != nil {
+		return nil, false, err
 	}
-	header, err := b.out.ReadString('\n')
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %w", err)
+	want := ""
+	if !strings.Contains(spec, ":") {
+		want = spec
 	}
-	header = strings.TrimSuffix(header, "\n")
-	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
-		return nil, false, nil
+	var buf *bytes.Buffer
+	_, typ, ok, err := b.answer(want, func(typ string, size int64) io.Writer {
+		if typ != "blob" || size > max {
+			return nil
+		}
+		buf = bytes.NewBuffer(make([]byte, 0, size))
+		return buf
+	})
+	if err != nil || !ok || typ != "blob" {
+		return nil, false, err
 	}
-	f := strings.Fields(header)
-	if len(f) != 3 {
-		return nil, false, fmt.Errorf("git cat-file: unexpected header %q", header)
-	}
-	size, err := strconv.ParseInt(f[2], 10, 64)
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file: unexpected header %q", header)
-	}
-	buf := make([]byte, size+1) // content and the trailing newline
-	if _, err := io.ReadFull(b.out, buf); err != nil {
-		return nil, false, fmt.Errorf("git cat-file: %w", err)
-	}
-	if f[1] != "blob" {
-		return nil, false, nil
-	}
-	if size > max {
+	if buf == nil {
 		return nil, true, nil
 	}
-	return buf[:size], true, nil
+	return buf.Bytes(), true, nil
 }
 
 // copyTo streams the blob id to w without holding it in memory; ok is
-// false when there is no such blob.
+// false when there is no such blob. On a verification error w has
+// received the content already: the caller must discard what it wrote.
 func (b *blobReader) copyTo(id string, w io.Writer) (ok bool, err error) {
 	if strings.ContainsAny(id, "\n") {
 		return false, nil
 	}
-	if _, err := io.WriteString(b.in, id+"\n"); err != nil {
-		return false, fmt.Errorf("git cat-file: %w", err)
+	if err := b.request(id); err != nil {
+		return false, err
 	}
-	header, err := b.out.ReadString('\n')
-	if err != nil {
-		return false, fmt.Errorf("git cat-file: %w", err)
-	}
-	header = strings.TrimSuffix(header, "\n")
-	if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
-		return false, nil
-	}
-	f := strings.Fields(header)
-	if len(f) != 3 {
-		return false, fmt.Errorf("git cat-file: unexpected header %q", header)
-	}
-	size, err := strconv.ParseInt(f[2], 10, 64)
-	if err != nil {
-		return false, fmt.Errorf("git cat-file: unexpected header %q", header)
-	}
-	if f[1] != "blob" {
-		w = io.Discard
-	}
-	if _, err := io.CopyN(w, b.out, size); err != nil {
-		return false, fmt.Errorf("git cat-file: %w", err)
-	}
-	if _, err := b.out.Discard(1); err != nil { // the trailing newline
-		return false, fmt.Errorf("git cat-file: %w", err)
-	}
-	return f[1] == "blob", nil
+	_, typ, ok, err := b.answer(id, func(typ string, _ int64) io.Writer {
+		if typ != "blob" {
+			return nil
+		}
+		return w
+	})
+	return ok && typ == "blob", err
 }
 
 func (b *blobReader) close() {
 	b.in.Close()
 	_ = b.cmd.Wait()
+}
+
+// abort ends the process without waiting for it to answer what it was
+// asked: a writer blocked on a full pipe then fails instead of hanging.
+func (b *blobReader) abort() {
+	_ = b.cmd.Process.Kill()
+	b.close()
 }

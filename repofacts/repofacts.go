@@ -262,7 +262,11 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, state
 		d.state = src.digests()
 		return nil
 	}
-	br, err := g.blobs(ctx)
+	format, err := g.objectFormat(ctx)
+	if err != nil {
+		return err
+	}
+	br, err := g.blobs(ctx, format)
 	if err != nil {
 		return err
 	}
@@ -273,7 +277,9 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, state
 	}
 	d.state = src.digests()
 	d.importDiff(ctx, g, root, src)
-	d.dependencyDiff(ctx, g, src)
+	if err := d.dependencyDiff(ctx, g, src); err != nil {
+		return &Error{Msg: "repository facts: read the base's manifests", Err: err}
+	}
 	if err := d.exportDiff(ctx, g, root, src); err != nil {
 		return &Error{Msg: "repository facts: compare Go exports", Err: err}
 	}

@@ -66,11 +66,20 @@ func ExtractTree(ctx context.Context, root, commit, dir string) error {
 		}
 		return fmt.Errorf("read the tree of %s: %w", commit, err)
 	}
-	b, err := tg.blobs(ctx)
+	format, err := tg.objectFormat(ctx)
+	if err != nil {
+		return &Error{Msg: "read the repository's object format", Err: err}
+	}
+	b, err := tg.blobs(ctx, format)
 	if err != nil {
 		return err
 	}
 	defer b.close()
+	// ls-tree walked trees git does not verify: check them now, and each
+	// blob as it is copied.
+	if err := verifyTrees(b, commit); err != nil {
+		return err
+	}
 	for _, entry := range splitZ(list) {
 		// mode SP type SP object TAB path
 		meta, name, ok := strings.Cut(entry, "\t")

@@ -1,6 +1,7 @@
 package repofacts
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -238,6 +239,7 @@ type looseObjects struct {
 	// stored uncompressed (still a zlib stream, as git requires).
 	zw  *zlib.Writer
 	buf bytes.Buffer
+	bw  *bufio.Writer
 }
 
 // writeWork reads a working-tree path again and stores it as a blob; it
@@ -281,4 +283,68 @@ func (o *looseObjects) writeWork(full, mode string) (workEntry, error) {
 		}
 	}
 	return workEntry{mode: mode, id: id, present: true}, nil
+}
+
+// copyBase copies the base blob id from b into the private object
+// directory, verified against its id as it streams (blobReader.answer):
+// the diff then counts lines of content that is the base's.
+func (o *looseObjects) copyBase(b *blobReader, id string) error {
+	dst := filepath.Join(o.dir, id[:2], id[2:])
+	if _, err := os.Stat(dst); err == nil {
+		return nil // copied already (two paths may hold the same content)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(dst), "tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if o.bw == nil {
+		o.bw = bufio.NewWriterSize(f, 64<<10)
+	} else {
+		o.bw.Reset(f)
+	}
+	bw := o.bw
+	zw, err := o.zlib(bw)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if err := b.request(id); err != nil {
+		f.Close()
+		return err
+	}
+	_, typ, ok, err := b.answer(id, func(typ string, size int64) io.Writer {
+		fmt.Fprintf(zw, "%s %d\x00", typ, size)
+		return zw
+	})
+	if err == nil && (!ok || typ != "blob") {
+		err = &Error{Msg: fmt.Sprintf("the base names blob %s, which the repository's object store lacks; fetch it, or check the work in a fresh clone", id)}
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), dst)
+}
+
+// zlib returns the reused zlib writer, reset to write to w.
+func (o *looseObjects) zlib(w io.Writer) (*zlib.Writer, error) {
+	if o.zw == nil {
+		var err error
+		o.zw, err = zlib.NewWriterLevel(w, zlib.NoCompression)
+		return o.zw, err
+	}
+	o.zw.Reset(w)
+	return o.zw, nil
 }
