@@ -89,18 +89,14 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	if err != nil {
 		return nil, err
 	}
-	keep := map[string]string{}
-	var names []string
-	for p, w := range paths {
-		if w.inBase() {
-			keep[p] = w.base.mode
-		} else if w.index.mode != "" {
-			keep[p] = w.index.mode
-		}
+	names := make([]string, 0, len(paths))
+	for p := range paths {
 		names = append(names, p)
 	}
 	slices.Sort(names)
-	work, err := hashAllWork(format, g.dir, names, keep, hashes)
+	work, err := hashAllWork(format, g.dir, names, paths, hashes, func(ids []string) (map[string]int64, error) {
+		return blobSizes(ctx, g, ids)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +209,24 @@ func privateRepo(tmp, objects string, f objectFormat) (*git, error) {
 		}
 	}
 	return &git{dir: tmp, env: []string{"GIT_DIR=" + dir, "GIT_OBJECT_DIRECTORY=" + objects, "GIT_ATTR_NOSYSTEM=1"}, private: true}, nil
+}
+
+// blobSizes asks git the sizes of the blobs ids. A forged object could
+// report another size; that only makes a file look changed (refused as
+// too large) or costs the time to hash it, whose id then decides.
+func blobSizes(ctx context.Context, g *git, ids []string) (map[string]int64, error) {
+	out, err := g.run(ctx, []byte(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname) %(objectsize)")
+	if err != nil {
+		return nil, err
+	}
+	sizes := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		id, n, ok := strings.Cut(line, " ")
+		if size, err := strconv.ParseInt(n, 10, 64); ok && err == nil {
+			sizes[id] = size
+		}
+	}
+	return sizes, nil
 }
 
 // indexEntry is a path's mode and blob id in a tree or an index.

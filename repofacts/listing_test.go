@@ -2,10 +2,14 @@ package repofacts
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestIgnoreCaseConfig: core.ignorecase=true in the work's config must
@@ -85,5 +89,46 @@ func TestNestedRepository(t *testing.T) {
 	s.write(map[string]string{"sub/y.js": "2\n"})
 	if d := collect(t, Options{Root: s.dir}); len(d.Changed) != 0 {
 		t.Errorf("with a base submodule: changed = %v, want none", d.Changed)
+	}
+}
+
+// TestLargeWorkFile: a huge sparse file is refused before it is read, not
+// read whole into memory; a file whose size changes under the read is an
+// error, not an id of content read later.
+func TestLargeWorkFile(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"a.txt": "a\n"})
+	var e *Error
+	// Added, and in place of a file of the base: either is refused
+	// before it is read.
+	for _, name := range []string{"big.bin", "a.txt"} {
+		big := filepath.Join(r.dir, name)
+		if err := os.Truncate(big, 12<<30); err != nil && !os.IsNotExist(err) {
+			t.Skipf("no sparse file of 12 GiB here: %v", err)
+		} else if err != nil {
+			if err := os.WriteFile(big, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(big, 12<<30); err != nil {
+				t.Skipf("no sparse file of 12 GiB here: %v", err)
+			}
+		}
+		start := time.Now()
+		_, err := Collect(context.Background(), Options{Root: r.dir})
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), "512 MiB") || !strings.Contains(err.Error(), name) {
+			t.Errorf("err = %v, want an *Error naming %s and the 512 MiB limit", err, name)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: took %v: the file was read", name, d)
+		}
+		if err := os.Remove(big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.write(map[string]string{"a.txt": "a\n"})
+
+	small := filepath.Join(r.dir, "a.txt")
+	if _, err := hashFile(objectFormat{name: "sha1", new: sha1.New}, small, 100, make([]byte, 512)); !errors.As(err, &e) || !strings.Contains(err.Error(), "changed while vouch read it") {
+		t.Errorf("size changed: err = %v, want an *Error saying to run again", err)
 	}
 }

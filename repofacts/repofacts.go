@@ -13,11 +13,14 @@
 package repofacts
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -318,11 +321,10 @@ func (s *sources) hashAll() {
 			s.hashes[c.Path] = "deleted"
 			continue
 		}
-		data, err := readLimited(filepath.Join(s.root, filepath.FromSlash(c.Path)))
+		sum, _, err := readWork(filepath.Join(s.root, filepath.FromSlash(c.Path)), false)
 		switch {
 		case err == nil:
-			sum := sha256.Sum256(data)
-			s.hashes[c.Path] = hex.EncodeToString(sum[:])
+			s.hashes[c.Path] = sum
 		case os.IsNotExist(err):
 			s.hashes[c.Path] = "missing"
 		default:
@@ -335,19 +337,19 @@ func (s *sources) load() error {
 	s.old, s.cur, s.hashes = map[string][]byte{}, map[string][]byte{}, map[string]string{}
 	for _, c := range s.cs {
 		if c.Status != Deleted {
-			data, err := readLimited(filepath.Join(s.root, filepath.FromSlash(c.Path)))
+			keep := wanted(c.Path)
+			sum, data, err := readWork(filepath.Join(s.root, filepath.FromSlash(c.Path)), keep)
 			switch {
 			case err == nil:
-				sum := sha256.Sum256(data)
-				s.hashes[c.Path] = hex.EncodeToString(sum[:])
-				if wanted(c.Path) {
-					if int64(len(data)) > MaxFileBytes {
-						data = nil
-					}
-					s.cur[c.Path] = data
+				s.hashes[c.Path] = sum
+				if keep {
+					s.cur[c.Path] = data // nil when too large
 				}
 			case os.IsNotExist(err):
 				s.hashes[c.Path] = "missing"
+			case errors.As(err, new(*Error)):
+				// Changed while read: its imports would go unseen.
+				return fmt.Errorf("%s: %w", c.Path, err)
 			default:
 				// A directory where git saw a file, a socket, an
 				// unreadable file: hash what can be said about it.
@@ -377,22 +379,50 @@ func (c change) oldPath() string {
 	return c.Path
 }
 
-// readLimited reads a working-tree file, refusing to follow it out of
-// the tree's regular files (a symlink is read as its target text, as git
-// stores it).
-func readLimited(p string) ([]byte, error) {
+// readWork returns the sha256 of a working-tree file's content, read
+// without following it out of the tree's regular files (a symlink is
+// read as its target text, as git stores it), and, when keep is set and
+// it is at most MaxFileBytes, the content; a file is streamed, never
+// held whole otherwise.
+func readWork(p string, keep bool) (sum string, data []byte, err error) {
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
 		t, err := os.Readlink(p)
-		return []byte(t), err
+		if err != nil {
+			return "", nil, err
+		}
+		h := sha256.Sum256([]byte(t))
+		return hex.EncodeToString(h[:]), []byte(t), nil
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
+		return "", nil, fmt.Errorf("%s is not a regular file", p)
 	}
-	return os.ReadFile(p)
+	f, err := os.Open(p)
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var buf *bytes.Buffer
+	var w io.Writer = h
+	if keep && fi.Size() <= MaxFileBytes {
+		buf = bytes.NewBuffer(make([]byte, 0, fi.Size()))
+		w = io.MultiWriter(h, buf)
+	}
+	n, err := io.Copy(w, io.LimitReader(f, fi.Size()+1))
+	if err != nil {
+		return "", nil, err
+	}
+	if n != fi.Size() {
+		return "", nil, errChanged()
+	}
+	if buf != nil {
+		data = buf.Bytes()
+	}
+	return hex.EncodeToString(h.Sum(nil)), data, nil
 }
 
 func (s *sources) digests() map[string]string { return s.hashes }

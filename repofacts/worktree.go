@@ -75,7 +75,10 @@ type workEntry struct {
 // index's cached stat data) takes part: the ids are of the bytes on disk.
 // keepMode is the mode git last recorded, used where the file system has
 // no executable bit to read.
-func hashWork(f objectFormat, full, keepMode string, hashes *Hashes, buf []byte) (workEntry, error) {
+//
+// added says the base lacks the path: a regular file larger than
+// MaxWorkFileBytes is then refused before it is read.
+func hashWork(f objectFormat, full, keepMode string, added bool, hashes *Hashes, buf []byte) (workEntry, error) {
 	fi, err := os.Lstat(full)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -98,17 +101,23 @@ func hashWork(f objectFormat, full, keepMode string, hashes *Hashes, buf []byte)
 		if runtime.GOOS == "windows" && keepMode == modeExec {
 			mode = modeExec
 		}
+		if fi.Size() > MaxWorkFileBytes {
+			if added {
+				return workEntry{}, errTooLarge(fi.Size())
+			}
+			// Unchanged only if the base's blob has this size: the
+			// caller asks before reading gigabytes.
+			return workEntry{mode: mode}, errBig
+		}
 		key, cacheable := fsstat.KeyOf(fi)
 		if id, ok := hashes.get(f, full, key, cacheable); ok {
 			return workEntry{mode: mode, id: id, present: true}, nil
 		}
-		id, whole, err := hashFile(f, full, fi.Size(), buf)
+		id, err := hashFile(f, full, fi.Size(), buf)
 		if err != nil {
 			return workEntry{}, err
 		}
-		if whole {
-			hashes.put(f, full, key, cacheable, id)
-		}
+		hashes.put(f, full, key, cacheable, id)
 		return workEntry{mode: mode, id: id, present: true}, nil
 	}
 	// A directory (a file replaced by one: its files are listed on their
@@ -118,30 +127,37 @@ func hashWork(f objectFormat, full, keepMode string, hashes *Hashes, buf []byte)
 
 // hashFile hashes a regular file as a blob without holding it in memory,
 // reading through buf (one per worker, so hashing thousands of files does
-// not allocate a buffer for each); when its size changes under the read,
-// it is read whole instead, so the id is always of content that was
-// there. stable is false then: the id is not of the file as its earlier
-// status described it.
-func hashFile(f objectFormat, full string, size int64, buf []byte) (id string, stable bool, err error) {
+// not allocate a buffer for each). A file whose size is not the size its
+// status gave changed while vouch read it: that is an error (run again),
+// never an id of content that was not there.
+func hashFile(f objectFormat, full string, size int64, buf []byte) (id string, err error) {
 	file, err := os.Open(full)
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
 	defer file.Close()
 	h := f.new()
 	h.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))
-	n, err := io.CopyBuffer(h, onlyReader{file}, buf)
+	n, err := io.CopyBuffer(h, io.LimitReader(file, size+1), buf)
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
 	if n != size {
-		data, err := os.ReadFile(full)
-		if err != nil {
-			return "", false, err
-		}
-		return f.blobID(data), false, nil
+		return "", errChanged()
 	}
-	return hex.EncodeToString(h.Sum(nil)), true, nil
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// MaxWorkFileBytes bounds a working-tree file vouch stores for the diff
+// (an added or changed one): a larger one is an error, never read whole.
+const MaxWorkFileBytes = 512 << 20
+
+func errTooLarge(size int64) error {
+	return &Error{Msg: fmt.Sprintf("it is %d bytes, more than the %d (512 MiB) vouch compares in one working-tree file; remove it, or keep it out of the work with .gitignore, and run vouch again", size, int64(MaxWorkFileBytes))}
+}
+
+func errChanged() error {
+	return &Error{Msg: "it changed while vouch read it; run vouch again once nothing writes to the working tree"}
 }
 
 // onlyReader hides *os.File's WriterTo, so io.CopyBuffer uses the buffer
@@ -190,13 +206,20 @@ func (h *Hashes) put(f objectFormat, path string, k fsstat.Key, ok bool, id stri
 
 // hashAllWork hashes every path (relative to root) on a few goroutines;
 // the result is keyed by path, so it does not depend on their order.
-// keep gives each path's last recorded mode.
-func hashAllWork(f objectFormat, root string, paths []string, keep map[string]string, hashes *Hashes) (map[string]workEntry, error) {
+// state gives each path's base and index entries: the mode last recorded,
+// and whether the base has it (a file the base lacks is stored for the
+// diff if present, so one over MaxWorkFileBytes is refused unread).
+//
+// A file of the base larger than MaxWorkFileBytes is hashed only if
+// baseSizes (which gives the sizes of base blobs by id) says its base
+// blob has the same size; otherwise it changed, and is refused unread.
+func hashAllWork(f objectFormat, root string, paths []string, state map[string]pathState, hashes *Hashes, baseSizes func(ids []string) (map[string]int64, error)) (map[string]workEntry, error) {
 	out := make(map[string]workEntry, len(paths))
 	var (
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
+		big      []string
 	)
 	work := make(chan string)
 	workers := min(runtime.GOMAXPROCS(0), 8, len(paths))
@@ -206,8 +229,16 @@ func hashAllWork(f objectFormat, root string, paths []string, keep map[string]st
 			defer wg.Done()
 			buf := make([]byte, 64<<10)
 			for p := range work {
-				e, err := hashWork(f, filepath.Join(root, filepath.FromSlash(p)), keep[p], hashes, buf)
+				w := state[p]
+				keep := w.base.mode
+				if !w.base.present {
+					keep = w.index.mode
+				}
+				e, err := hashWork(f, filepath.Join(root, filepath.FromSlash(p)), keep, !w.base.present, hashes, buf)
 				mu.Lock()
+				if err == errBig {
+					big, err = append(big, p), nil
+				}
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("read %s in the working tree: %w", p, err)
 				}
@@ -224,8 +255,44 @@ func hashAllWork(f objectFormat, root string, paths []string, keep map[string]st
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	if len(big) > 0 {
+		ids := make([]string, len(big))
+		for i, p := range big {
+			ids[i] = state[p].base.id
+		}
+		sizes, err := baseSizes(ids)
+		if err != nil {
+			return nil, err
+		}
+		buf := make([]byte, 64<<10)
+		for _, p := range big {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			fi, err := os.Lstat(full)
+			switch {
+			case err != nil:
+			case !fi.Mode().IsRegular():
+				err = errChanged()
+			case fi.Size() != sizes[state[p].base.id]:
+				err = errTooLarge(fi.Size())
+			}
+			var id string
+			if err == nil {
+				id, err = hashFile(f, full, fi.Size(), buf)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
+			}
+			e := out[p]
+			e.id, e.present = id, true
+			out[p] = e
+		}
+	}
 	return out, nil
 }
+
+// errBig is hashWork's answer for a file of the base too large to read
+// before its base size is known.
+var errBig = errors.New("larger than MaxWorkFileBytes")
 
 // looseObjects writes blobs into a private object directory, so git can
 // diff the working tree's content as vouch read it without anything
@@ -237,52 +304,127 @@ type looseObjects struct {
 	// hundreds of kilobytes, which for a thousand changed files was most
 	// of a run's memory. The objects live only for one diff, so they are
 	// stored uncompressed (still a zlib stream, as git requires).
-	zw  *zlib.Writer
-	buf bytes.Buffer
-	bw  *bufio.Writer
+	zw      *zlib.Writer
+	buf     bytes.Buffer
+	bw      *bufio.Writer
+	copyBuf []byte
 }
 
 // writeWork reads a working-tree path again and stores it as a blob; it
 // returns the entry for the content stored, which is what the diff
-// compares should the file have changed since it was hashed.
+// compares should the file have changed since it was hashed. A regular
+// file streams from the file through zlib into the object file, so no
+// file is held in memory whole; one over MaxWorkFileBytes is refused.
 func (o *looseObjects) writeWork(full, mode string) (workEntry, error) {
-	var data []byte
-	var err error
 	if mode == modeSymlink {
-		var t string
-		t, err = os.Readlink(full)
-		data = []byte(t)
+		t, err := os.Readlink(full)
+		if err != nil {
+			return workEntry{}, err
+		}
+		return o.writeData(mode, []byte(t))
+	}
+	src, err := os.Open(full)
+	if err != nil {
+		return workEntry{}, err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return workEntry{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return workEntry{}, fmt.Errorf("%s is no longer a regular file", full)
+	}
+	size := fi.Size()
+	if size > MaxWorkFileBytes {
+		return workEntry{}, errTooLarge(size)
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return workEntry{}, err
+	}
+	tmp, err := os.CreateTemp(o.dir, "tmp-work-")
+	if err != nil {
+		return workEntry{}, err
+	}
+	defer os.Remove(tmp.Name())
+	if o.bw == nil {
+		o.bw = bufio.NewWriterSize(tmp, 64<<10)
 	} else {
-		data, err = os.ReadFile(full)
+		o.bw.Reset(tmp)
+	}
+	zw, err := o.zlib(o.bw)
+	if err != nil {
+		tmp.Close()
+		return workEntry{}, err
+	}
+	h := o.f.new()
+	header := "blob " + strconv.FormatInt(size, 10) + "\x00"
+	h.Write([]byte(header))
+	zw.Write([]byte(header))
+	if o.copyBuf == nil {
+		o.copyBuf = make([]byte, 64<<10)
+	}
+	n, err := io.CopyBuffer(io.MultiWriter(h, zw), io.LimitReader(onlyReader{src}, size+1), o.copyBuf)
+	if err == nil && n != size {
+		err = errChanged()
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = o.bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return workEntry{}, err
 	}
+	id := hex.EncodeToString(h.Sum(nil))
+	if err := o.place(tmp.Name(), id); err != nil {
+		return workEntry{}, err
+	}
+	return workEntry{mode: mode, id: id, present: true}, nil
+}
+
+// writeData stores a small blob held in memory (a link's target).
+func (o *looseObjects) writeData(mode string, data []byte) (workEntry, error) {
 	id := o.f.blobID(data)
 	dst := filepath.Join(o.dir, id[:2], id[2:])
+	if _, err := os.Stat(dst); err == nil {
+		return workEntry{mode: mode, id: id, present: true}, nil
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return workEntry{}, err
 	}
 	o.buf.Reset()
-	if o.zw == nil {
-		if o.zw, err = zlib.NewWriterLevel(&o.buf, zlib.NoCompression); err != nil {
-			return workEntry{}, err
-		}
-	} else {
-		o.zw.Reset(&o.buf)
-	}
-	fmt.Fprintf(o.zw, "blob %d\x00", len(data))
-	o.zw.Write(data)
-	if err := o.zw.Close(); err != nil {
+	zw, err := o.zlib(&o.buf)
+	if err != nil {
 		return workEntry{}, err
 	}
-	if _, err := os.Stat(dst); err != nil {
-		// Not written yet (two paths may hold the same content).
-		if err := os.WriteFile(dst, o.buf.Bytes(), 0o444); err != nil {
-			return workEntry{}, err
-		}
+	fmt.Fprintf(zw, "blob %d\x00", len(data))
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return workEntry{}, err
+	}
+	if err := os.WriteFile(dst, o.buf.Bytes(), 0o444); err != nil {
+		return workEntry{}, err
 	}
 	return workEntry{mode: mode, id: id, present: true}, nil
+}
+
+// place moves a finished object file to where id belongs, unless an
+// object of that id is there already (two paths may hold the same
+// content).
+func (o *looseObjects) place(tmp, id string) error {
+	dst := filepath.Join(o.dir, id[:2], id[2:])
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
 }
 
 // copyBase copies the base blob id from b into the private object
