@@ -27,10 +27,10 @@ import (
 //
 // The base's commit and trees are verified first (verifyTrees): git does
 // not rehash the objects it reads, and the work controls .git/objects.
-// The changed paths' blobs, the base's (verified as they are copied) and
-// the working tree's, are then written to a private object directory,
-// and `git diff-tree` compares a tree of each side's changed paths in a
-// private bare repository that borrows nothing (privateRepo): git
+// The changed paths, as the base has them (verified as they are copied)
+// and as the working tree does, are then imported into a private bare
+// repository that borrows nothing (privateRepo, importChanges), and `git
+// diff-tree` compares a tree of each side's changed paths there: git
 // detects renames and counts lines on content vouch checked, without
 // reading the working tree or the work's .git, so no attribute or
 // setting there (-diff in .git/info/attributes, a diff driver) turns an
@@ -100,74 +100,42 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	if err != nil {
 		return nil, err
 	}
-	objs := &looseObjects{dir: filepath.Join(tmp, "git", "objects"), f: format}
-	// The diff compares two trees holding only the changed paths: as
-	// the base has them (baseInfo) and as the working tree does
-	// (workInfo), every blob of either copied into a private object
-	// directory, the base's verified as copied. Rename detection (-M,
-	// which takes only deleted paths as sources) and line counts come out
-	// as for the whole trees, and git reads no object of the work's
-	// store, where a forged pack or loose object could stand in.
-	var baseInfo, workInfo []byte
+	var changed []string
 	sparse := 0
 	for _, p := range names {
 		w, now := paths[p], work[p]
 		if now == w.base {
 			continue // unchanged, or absent on both sides
 		}
-		if w.base.present {
-			if err := objs.copyBase(br, w.base.id); err != nil {
-				return nil, fmt.Errorf("read %s at base: %w", p, err)
-			}
-			baseInfo = fmt.Appendf(baseInfo, "%s %s\t%s%s\x00", w.base.mode, w.base.id, prefix, p)
+		// Absent is deleted, whatever the index's skip-worktree bit says:
+		// the work controls the index, so a sparse checkout's files
+		// outside its cone count as deleted too.
+		if !now.present && w.skip {
+			sparse++
 		}
-		if !now.present {
-			// Absent is deleted, whatever the index's skip-worktree bit
-			// says: the work controls the index, so a sparse checkout's
-			// files outside its cone count as deleted too.
-			if w.skip {
-				sparse++
-			}
-			workInfo = fmt.Appendf(workInfo, "0 %s\t%s%s\x00", format.nullID(), prefix, p)
-			continue
-		}
-		if now, err = objs.writeWork(filepath.Join(g.dir, filepath.FromSlash(p)), now.mode); err != nil {
-			return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
-		}
-		workInfo = fmt.Appendf(workInfo, "%s %s\t%s%s\x00", now.mode, now.id, prefix, p)
+		changed = append(changed, p)
 	}
 	if sparse > 0 {
 		if _, err := os.Stat(sparseFile); err == nil {
 			return nil, &Error{Msg: fmt.Sprintf("%d files outside this sparse checkout's cone are absent from the working tree, and vouch compares the whole tree with the base (it would see them as deleted); run the gate in a full checkout (git sparse-checkout disable)", sparse)}
 		}
 	}
-	if len(workInfo) == 0 {
+	if len(changed) == 0 {
 		return nil, nil
 	}
-	dg, err := privateRepo(tmp, objs.dir, format)
+	dg, err := privateRepo(tmp, filepath.Join(tmp, "git", "objects"), format)
 	if err != nil {
 		return nil, err
 	}
-	dg.index = filepath.Join(tmp, "diff-index")
-	var trees [2]string
-	for i, info := range [][]byte{baseInfo, workInfo} {
-		if len(info) > 0 {
-			if _, err := dg.run(ctx, info, "update-index", "-z", "--index-info"); err != nil {
-				return nil, err
-			}
-		}
-		out, err := dg.run(ctx, nil, "write-tree")
-		if err != nil {
-			return nil, err
-		}
-		trees[i] = strings.TrimSpace(string(out))
+	if err := importChanges(ctx, dg, br, g.dir, prefix, changed, paths, work); err != nil {
+		return nil, err
 	}
 	args := []string{"-c", "core.attributesFile=" + os.DevNull, "diff-tree", "-r", "--raw", "--numstat", "-z", "--no-abbrev", "-M",
 		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color"}
 	if prefix != "" {
 		args = append(args, "--relative="+prefix)
 	}
-	out, err = dg.run(ctx, nil, append(args, trees[0], trees[1])...)
+	out, err = dg.run(ctx, nil, append(args, "refs/heads/base", "refs/heads/work")...)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +151,7 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 }
 
 // privateRepo makes a bare repository in tmp whose only objects are in
-// objects: the changed paths' blobs, from the base (verified) and the
-// working tree, and the two trees the diff compares. It borrows nothing
+// objects: what importChanges writes there. It borrows nothing
 // from the repository's store, and git run there reads nothing of the
 // work's .git: no config (diff settings, drivers), no info/attributes,
 // and, bare, no .gitattributes either, so binary detection and line

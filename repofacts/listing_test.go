@@ -132,3 +132,38 @@ func TestLargeWorkFile(t *testing.T) {
 		t.Errorf("size changed: err = %v, want an *Error saying to run again", err)
 	}
 }
+
+// TestOddNames: names with quotes, backslashes, control characters, a
+// leading quote or non-ASCII letters reach the private diff as
+// themselves, with their line counts.
+func TestOddNames(t *testing.T) {
+	r := newRepo(t)
+	names := []string{`a "b".txt`, "new\nline.txt", `back\slash.txt`, `"lead.txt`, "tab\there.txt", "ü é.txt", "sub dir/x.txt"}
+	base := map[string]string{}
+	for _, n := range names {
+		base[n] = "one\n"
+	}
+	r.commit(base)
+	now := map[string]string{}
+	for _, n := range names {
+		now[n] = "one\ntwo\n"
+	}
+	now["added \"x\"\n.txt"] = "a\nb\nc\n"
+	r.write(now)
+	d := collect(t, Options{Root: r.dir})
+	got := map[string]File{}
+	for _, f := range d.Files {
+		got[f.Path] = f
+	}
+	for _, n := range names {
+		if f := got[n]; f.Status != Modified || f.LinesAdded != 1 || f.LinesDeleted != 0 {
+			t.Errorf("%q: %+v, want modified +1 -0", n, f)
+		}
+	}
+	if f := got["added \"x\"\n.txt"]; f.Status != Added || f.LinesAdded != 3 {
+		t.Errorf("added: %+v, want added +3", f)
+	}
+	if len(d.Files) != len(names)+1 {
+		t.Errorf("files = %+v", d.Files)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,30 @@ func gitIn(t *testing.T, r *repo, stdin string, args ...string) string {
 		t.Fatalf("git %v: %v", args, err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestSHA256Repository: trees, blobs and the private diff follow the
+// repository's object format.
+func TestSHA256Repository(t *testing.T) {
+	r := newRepo(t)
+	if err := os.RemoveAll(filepath.Join(r.dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	c := osexec.Command("git", "init", "-q", "-b", "main", "--object-format=sha256")
+	c.Dir = r.dir
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Skipf("no sha256 repositories here: %v %s", err, out)
+	}
+	r.git("config", "user.email", "t@example.com")
+	r.git("config", "user.name", "t")
+	r.commit(map[string]string{"go.mod": goMod, "src/a.go": "package src\n\nfunc A() {}\n", "src/deep/b.txt": strings.Repeat("line\n", 20)})
+	r.write(map[string]string{"src/a.go": "package src\n", "src/deep/c.txt": strings.Repeat("line\n", 20) + "more\n"})
+	r.remove("src/deep/b.txt")
+	d := collect(t, Options{Root: r.dir})
+	if !slices.Equal(d.Changed, []string{"src/a.go", "src/deep/c.txt"}) || !slices.Equal(d.Renamed, []string{"src/deep/c.txt"}) || !slices.Equal(d.GoExportsRemoved, []string{"src.A"}) {
+		t.Errorf("changed %v, renamed %v, exports removed %v", d.Changed, d.Renamed, d.GoExportsRemoved)
+	}
+	if err := ExtractTree(context.Background(), r.dir, "HEAD", t.TempDir()); err != nil {
+		t.Errorf("extract: %v", err)
+	}
 }
