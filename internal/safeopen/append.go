@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // ErrLink: a file vouch writes its own state to, or a directory on the way
@@ -26,43 +25,8 @@ var ErrLink = errors.New("is a link")
 // descriptor. The file is opened read-write so a caller can read what is
 // there under a lock before appending.
 func Append(root, name string, perm fs.FileMode) (*os.File, error) {
-	fail := func(err error) (*os.File, error) {
-		return nil, &Error{Path: filepath.Join(root, name), Err: err}
-	}
-	name = filepath.Clean(name)
-	if !filepath.IsLocal(name) {
-		return fail(ErrOutsideRoot)
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return fail(err)
-	}
-	defer r.Close()
-	if err := realDirs(r, name, true); err != nil {
-		return fail(err)
-	}
-	if fi, err := r.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return fail(fmt.Errorf("%w (a symbolic link); remove it, vouch writes only to a regular file of its own", ErrLink))
-	}
-	f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND|nonBlock|noFollow, perm)
-	if err != nil {
-		if escapes(err) {
-			err = ErrOutsideRoot
-		} else if errors.Is(err, syscall.ELOOP) {
-			err = fmt.Errorf("%w (a symbolic link); remove it, vouch writes only to a regular file of its own", ErrLink)
-		}
-		return fail(err)
-	}
-	st, err := regular(f)
-	if err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if n, ok := links(st); ok && n > 1 {
-		f.Close()
-		return fail(fmt.Errorf("%w (%d hard links to one file); remove it, vouch writes only to a file of its own", ErrLink, n))
-	}
-	return f, nil
+	f, _, err := openOwn(root, name, os.O_RDWR|os.O_CREATE|os.O_APPEND, perm, true, "vouch writes only to a regular file of its own")
+	return f, err
 }
 
 // realDirs checks, with lstat through r, that every directory on the way

@@ -20,6 +20,15 @@ import (
 // A missing file or directory is an *Error wrapping fs.ErrNotExist. The
 // caller closes the file.
 func OpenOwn(root, name string) (*os.File, fs.FileInfo, error) {
+	return openOwn(root, name, os.O_RDONLY, 0, false, "vouch reads only the regular file the guard wrote itself")
+}
+
+// openOwn opens a file of vouch's own below root with flag (O_NOFOLLOW
+// and non-blocking added), refusing what is not the file vouch wrote: a
+// directory on the way that is not a real directory (create makes the
+// missing ones), a symbolic link, something other than a regular file, or
+// a file with more than one link. why ends each refusal's message.
+func openOwn(root, name string, flag int, perm fs.FileMode, create bool, why string) (*os.File, fs.FileInfo, error) {
 	fail := func(err error) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &Error{Path: filepath.Join(root, name), Err: err}
 	}
@@ -32,18 +41,19 @@ func OpenOwn(root, name string) (*os.File, fs.FileInfo, error) {
 		return fail(err)
 	}
 	defer r.Close()
-	if err := realDirs(r, name, false); err != nil {
+	if err := realDirs(r, name, create); err != nil {
 		return fail(err)
 	}
+	link := fmt.Errorf("%w (a symbolic link); remove it, %s", ErrLink, why)
 	if fi, err := r.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return fail(fmt.Errorf("%w (a symbolic link); remove it, vouch reads only the regular file the guard wrote itself", ErrLink))
+		return fail(link)
 	}
-	f, err := r.OpenFile(name, os.O_RDONLY|nonBlock|noFollow, 0)
+	f, err := r.OpenFile(name, flag|nonBlock|noFollow, perm)
 	if err != nil {
 		if escapes(err) {
 			err = ErrOutsideRoot
 		} else if errors.Is(err, syscall.ELOOP) {
-			err = fmt.Errorf("%w (a symbolic link); remove it, vouch reads only the regular file the guard wrote itself", ErrLink)
+			err = link
 		}
 		return fail(err)
 	}
@@ -54,7 +64,7 @@ func OpenOwn(root, name string) (*os.File, fs.FileInfo, error) {
 	}
 	if n, ok := links(st); ok && n > 1 {
 		f.Close()
-		return fail(fmt.Errorf("%w (%d hard links to one file); remove it, vouch reads only the file the guard wrote itself", ErrLink, n))
+		return fail(fmt.Errorf("%w (%d hard links to one file); remove it, %s", ErrLink, n, why))
 	}
 	return f, st, nil
 }
