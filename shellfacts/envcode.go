@@ -10,6 +10,8 @@ type assignment struct {
 	name, value string
 	static      bool
 	raw         string
+	// unknown marks a word that may set any variable (export "$x").
+	unknown bool
 }
 
 // commandVars are variables whose value programs run as a command line
@@ -22,6 +24,7 @@ var commandVars = map[string]bool{
 	"GIT_PAGER": true, "GIT_ASKPASS": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
 	"EDITOR": true, "VISUAL": true, "PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true,
 	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "BROWSER": true, "PROMPT_COMMAND": true,
+	"SUDO_EDITOR": true, "RSYNC_RSH": true, "CVS_RSH": true,
 }
 
 // codeVars are variables that make a program load code named elsewhere
@@ -32,6 +35,9 @@ var codeVars = map[string]bool{
 	"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true, "PYTHONPATH": true,
 	"GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true, "GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true,
 	"GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_PARAMETERS": true, "LESSOPEN": true, "LESSCLOSE": true,
+	"LESS": true, "TAR_OPTIONS": true, "PERL5LIB": true, "NODE_PATH": true, "JAVA_TOOL_OPTIONS": true,
+	"_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "GIT_DIR": true, "GIT_COMMON_DIR": true,
+	"GIT_WORK_TREE": true, "XDG_CONFIG_HOME": true, "HOME": true,
 }
 
 // envCode looks at what a command line puts in the environment of the
@@ -44,12 +50,18 @@ func (w *walker) envCode(as []assignment) {
 	values := map[string]assignment{}
 	for _, a := range as {
 		switch {
+		case a.unknown:
+			w.incomplete("a declaration whose variable is only known at run time")
+			w.unknownCode(a.raw)
 		case commandVars[a.name]:
 			if a.static {
 				w.nestedString(field{s: a.value, static: true}, a.name)
 			} else {
 				w.nestedString(field{raw: a.raw}, a.name)
 			}
+		case a.name == "LESS" && a.static && !strings.ContainsAny(a.value, "+!|"):
+			// Plain options (LESS=-R) run nothing; a +command or !shell
+			// escape in them does.
 		case codeVars[a.name]:
 			w.incomplete(a.name + " makes programs load code from elsewhere")
 			w.unknownCode(a.raw)
@@ -80,8 +92,13 @@ func declaredAssignments(args []field) []assignment {
 			as = append(as, assignmentsOf([]string{f.s})...)
 			continue
 		}
-		if name, _, ok := strings.Cut(f.raw, "="); ok && isName(name) {
+		name, _, ok := strings.Cut(strings.Trim(f.raw, `"'`), "=")
+		switch {
+		case ok && isName(name):
 			as = append(as, assignment{name: name, raw: f.raw})
+		case !strings.HasPrefix(f.raw, "-"):
+			// export "$x": the word may be any NAME=value.
+			as = append(as, assignment{name: "?", raw: f.raw, unknown: true})
 		}
 	}
 	return as

@@ -723,8 +723,11 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 		case a.Naked && a.Value == nil && a.Name == nil:
 			continue
 		case a.Naked && a.Name == nil && a.Value != nil:
-			// A flag such as -x, or a name given as a word.
+			// A flag such as -x, or a name given as a word: which may
+			// also be a whole quoted assignment (export "GIT_EDITOR=x"),
+			// or a word only known at run time.
 			fs := w.fields(a.Value)
+			as = append(as, declaredAssignments(fs)...)
 			for _, f := range fs {
 				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "n") {
 					w.noVars = true

@@ -144,6 +144,8 @@ func TestParseCommands(t *testing.T) {
 		// ssh transport, an editor or a pager.
 		{"git ssh command", `GIT_SSH_COMMAND="rm -rf /" git fetch`, want{cmds: []string{"^1 rm -rf /", "GIT_SSH_COMMAND=rm -rf / git fetch"}, deletes: []string{"/"}}},
 		{"exported editor", `export GIT_EDITOR="rm -rf /"; git commit`, want{cmds: []string{"export GIT_EDITOR=rm -rf /", "^1 rm -rf /", "git commit"}, deletes: []string{"/"}}},
+		{"quoted export", `export "GIT_EDITOR=rm -rf /"; git commit`, want{cmds: []string{"export GIT_EDITOR=rm -rf /", "^1 rm -rf /", "git commit"}, deletes: []string{"/"}}},
+		{"env - is env -i", "env - rm -rf /", want{cmds: []string{"env> rm -rf /"}, deletes: []string{"/"}}},
 		{"git config from the environment", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0='rm -rf /' git fetch",
 			want{cmds: []string{"^1 rm -rf /", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0=rm -rf / git fetch"}, deletes: []string{"/"}}},
 		{"semicolon", "echo x; rm -rf /", want{cmds: []string{"echo x", "rm -rf /"}, deletes: []string{"/"}}},
@@ -741,6 +743,10 @@ func TestParseUnknown(t *testing.T) {
 		{"export GIT_EDITOR=$E; git commit", []string{"GIT_EDITOR GIT_EDITOR=$E"}},
 		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=$K GIT_CONFIG_VALUE_0=x git commit", []string{"GIT_CONFIG_KEY_0=$K"}},
 		{"EDITOR=vim git commit", nil},
+		{"LESS=-R git log", nil},
+		{`LESS="+!rm -rf /" git log`, []string{`LESS="+!rm -rf /"`}},
+		{"GIT_DIR=/tmp/evil git status", []string{"GIT_DIR=/tmp/evil"}},
+		{`export "$UNKNOWN"; git commit`, []string{`"$UNKNOWN"`}},
 		// A shell reading code another program makes, or a script that
 		// is not static; past a bound, the rest is not analysed.
 		{`echo 'rm -rf /' | sh`, []string{"echo | sh"}},

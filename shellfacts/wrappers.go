@@ -261,7 +261,12 @@ func wrapEnv(w *walker, args []field) wrapResult {
 		long:      []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
 		posix:     true,
 	})
-	env, dyn, rest := leadingEnv(p.operands)
+	ops := p.operands
+	if len(ops) > 0 && ops[0].known() && ops[0].s == "-" {
+		// A lone "-" is GNU env's old spelling of -i, not the program.
+		ops = ops[1:]
+	}
+	env, dyn, rest := leadingEnv(ops)
 	res := wrapResult{ok: true, env: env, envDynamic: dyn, rest: rest}
 	if d := p.values("-C", "--chdir"); len(d) > 0 {
 		res.chdir = &d[len(d)-1]
