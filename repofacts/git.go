@@ -129,40 +129,57 @@ func openWorkTree(ctx context.Context, g *git, shown, hint string) error {
 	// No .git entry is decided without git, so a machine without git
 	// still runs the checks that need no repository; with one, a missing
 	// git is an error, never taken for "no work tree".
-	if !hasGitEntry(g.dir) {
+	top, ok := gitEntryDir(g.dir)
+	if !ok {
 		return &Error{Msg: fmt.Sprintf("%s is not inside a git work tree (no .git at or above it); %s", shown, hint), Err: ErrNotWorkTree}
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		return errNoGit()
 	}
-	out, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree")
+	out, err := g.run(ctx, nil, "rev-parse", "--is-inside-work-tree", "--show-toplevel")
 	if err != nil {
 		if _, ok := err.(*Error); ok {
 			return err
 		}
 		return &Error{Msg: fmt.Sprintf("git cannot read the repository holding %s, so the work in it cannot be checked; repair the repository (git status shows what is wrong) and run vouch again", shown), Err: err}
 	}
-	if strings.TrimSpace(string(out)) != "true" {
+	inside, toplevel, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if inside != "true" {
 		return &Error{Msg: fmt.Sprintf("%s is inside a git directory, not a work tree; run vouch in the work tree", shown)}
+	}
+	// The work tree is the directory holding the .git entry. A
+	// repository's core.worktree can name another (a parent, so the
+	// root's files sit under a prefix no base path has), and git would
+	// then compare the wrong trees: refuse it rather than follow it.
+	if top != "" {
+		want, err := filepath.EvalSymlinks(top)
+		if err != nil {
+			want = top
+		}
+		if filepath.Clean(toplevel) != filepath.Clean(want) {
+			return &Error{Msg: fmt.Sprintf("git takes %s as the work tree of the repository at %s (core.worktree?); vouch checks the directory that holds .git: remove the setting (git config --unset core.worktree) and run vouch again", toplevel, top)}
+		}
 	}
 	return nil
 }
 
-// hasGitEntry reports whether dir or a directory above it has a .git entry
-// (a directory, or the file a linked worktree or submodule has), or
-// GIT_DIR names the repository. It looks past GIT_CEILING_DIRECTORIES on
-// purpose: a repository that git was told not to find is still one.
-func hasGitEntry(dir string) bool {
+// gitEntryDir returns the nearest of dir and the directories above it that
+// has a .git entry (a directory, or the file a linked worktree or
+// submodule has). ok is also true, with top "", when GIT_DIR names the
+// repository: then the caller's environment says where it is. It looks
+// past GIT_CEILING_DIRECTORIES on purpose: a repository that git was told
+// not to find is still one.
+func gitEntryDir(dir string) (top string, ok bool) {
 	if os.Getenv("GIT_DIR") != "" {
-		return true
+		return "", true
 	}
 	for d := filepath.Clean(dir); ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
+			return d, true
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return false
+			return "", false
 		}
 		d = up
 	}

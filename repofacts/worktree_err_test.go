@@ -3,6 +3,7 @@ package repofacts
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,7 +30,7 @@ func TestNotWorkTreeOnlyWithoutGit(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	if hasGitEntry(dir) {
+	if _, ok := gitEntryDir(dir); ok {
 		t.Skip("the temporary directory is inside a git work tree")
 	}
 	_, err := Collect(context.Background(), Options{Root: dir})
@@ -39,5 +40,21 @@ func TestNotWorkTreeOnlyWithoutGit(t *testing.T) {
 	}
 	if _, err := Revision(context.Background(), dir, "HEAD", "--new-from-rev"); !errors.Is(err, ErrNotWorkTree) {
 		t.Errorf("Revision without a repository: got %v, want ErrNotWorkTree", err)
+	}
+}
+
+// TestCoreWorktreeElsewhere: a repository whose core.worktree names a
+// parent directory puts the root's files under a prefix no base path has,
+// so deletions and removed exports vanished; it is refused.
+func TestCoreWorktreeElsewhere(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"go.mod": goMod, "api/api.go": "package api\n\nfunc Open() {}\n\nfunc Close() {}\n", "notes.txt": "x\n"})
+	r.write(map[string]string{"api/api.go": "package api\n\nfunc Open() {}\n"})
+	r.remove("notes.txt")
+	r.git("config", "core.worktree", filepath.Dir(r.dir))
+	_, err := Collect(context.Background(), Options{Root: r.dir})
+	var e *Error
+	if err == nil || errors.Is(err, ErrNotWorkTree) || !errors.As(err, &e) || !strings.Contains(err.Error(), "core.worktree") {
+		t.Fatalf("got %v, want an *Error naming core.worktree", err)
 	}
 }
