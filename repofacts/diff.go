@@ -255,6 +255,27 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		w.skip = rec[0] == 'S' || rec[0] == 's'
 		paths[p] = w
 	}
+	// A base submodule whose directory no longer holds a repository is
+	// a plain directory now: git still sees the gitlink and lists
+	// nothing below it, so its files are walked as the work's.
+	for dir := range gitlinks {
+		full := filepath.Join(g.dir, filepath.FromSlash(dir))
+		if _, err := os.Lstat(filepath.Join(full, ".git")); err == nil {
+			continue
+		}
+		if fi, err := os.Lstat(full); err != nil || !fi.IsDir() {
+			continue
+		}
+		files, err := nestedFiles(g.dir, dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if _, ok := paths[f]; !ok {
+				paths[f] = pathState{}
+			}
+		}
+	}
 	var untracked []string
 	for _, args := range [][]string{
 		{"-c", "core.excludesFile=", "ls-files", "--others", "--exclude-per-directory=.gitignore", "-z", "--", "."},

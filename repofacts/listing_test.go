@@ -90,6 +90,19 @@ func TestNestedRepository(t *testing.T) {
 	if d := collect(t, Options{Root: s.dir}); len(d.Changed) != 0 {
 		t.Errorf("with a base submodule: changed = %v, want none", d.Changed)
 	}
+
+	// The same submodule made a plain directory (its .git removed, the
+	// gitlink dropped from the index): git lists nothing below it, but
+	// its files are the work's now.
+	if err := os.RemoveAll(filepath.Join(s.dir, "sub", ".git")); err != nil {
+		t.Fatal(err)
+	}
+	s.write(map[string]string{"sub/evil.js": "module.exports = require('left-pad')\n"})
+	s.git("rm", "-q", "--cached", "sub")
+	d = collect(t, Options{Root: s.dir})
+	if want := []string{"sub/evil.js", "sub/x.js", "sub/y.js"}; !slices.Equal(d.Changed, want) {
+		t.Errorf("with the submodule made a plain directory: changed = %v, want %v", d.Changed, want)
+	}
 }
 
 // TestLargeWorkFile: a huge sparse file is refused before it is read, not
