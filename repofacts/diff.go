@@ -266,14 +266,8 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		if fi, err := os.Lstat(full); err != nil || !fi.IsDir() {
 			continue
 		}
-		files, err := nestedFiles(g.dir, dir)
-		if err != nil {
+		if err := addNested(paths, g.dir, dir); err != nil {
 			return nil, err
-		}
-		for _, f := range files {
-			if _, ok := paths[f]; !ok {
-				paths[f] = pathState{}
-			}
 		}
 	}
 	var untracked []string
@@ -306,14 +300,8 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 			if gitlinks[dir] {
 				continue
 			}
-			files, err := nestedFiles(g.dir, dir)
-			if err != nil {
+			if err := addNested(paths, g.dir, dir); err != nil {
 				return nil, err
-			}
-			for _, f := range files {
-				if _, ok := paths[f]; !ok {
-					paths[f] = pathState{}
-				}
 			}
 			continue
 		}
@@ -322,6 +310,21 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 		}
 	}
 	return paths, nil
+}
+
+// addNested adds the files below dir (see nestedFiles) to paths as
+// untracked, keeping what paths already knows of any of them.
+func addNested(paths map[string]pathState, root, dir string) error {
+	files, err := nestedFiles(root, dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if _, ok := paths[f]; !ok {
+			paths[f] = pathState{}
+		}
+	}
+	return nil
 }
 
 // nestedFiles lists the files below dir (root-relative, '/'-separated), a
