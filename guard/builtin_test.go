@@ -339,6 +339,10 @@ func TestBuiltinProtectVouch(t *testing.T) {
 		{"policy via dot-dot", write("Write", "src/../.vouch/guard.yaml"), "protect-vouch-writes"},
 		{"policy case variant", write("Write", ".VOUCH/Guard.yaml"), "protect-vouch-writes"},
 		{"forged cache", bash(`echo '{}' > .vouch/cache/guard-0123.json`), "protect-vouch-writes"},
+		// Where these land is only known at run time.
+		{"policy through a substitution", bash("cat w.yaml > .vouch/guard.$(echo yaml)"), "protect-vouch-unresolved-writes"},
+		{"cache through a default", bash("cp w.json .vouch/cache/guard-${X:-k}.json"), "protect-vouch-unresolved-writes"},
+		{"write after cd to an unknown place", bash(`cd "$D" && echo x > guard.yaml`), "protect-vouch-unresolved-writes"},
 		{"audit truncated", bash(": > .vouch/guard/audit.jsonl"), "protect-vouch-writes"},
 		{"sessions removed", bash("rm -rf .vouch/guard"), "protect-vouch-deletes"},
 		{"policy moved away", bash("mv .vouch/guard.yaml /repo/old.yaml"), "protect-vouch-deletes"},

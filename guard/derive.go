@@ -58,6 +58,9 @@ type CallFacts struct {
 	// DeletesUnresolved are removal targets only known at run time, as
 	// written (shellfacts.Facts.DeletesUnresolved): `rm -rf "$DIR"`.
 	DeletesUnresolved []string
+	// WritesUnresolved are write targets only known at run time, as
+	// written (shellfacts.Facts.WritesUnresolved): `cp x "$DEST"`.
+	WritesUnresolved []string
 	// URLs are network targets as written; Domains their hosts.
 	URLs    []string
 	Domains []string
@@ -264,7 +267,7 @@ func Derive(c *Call, home, root string) *CallFacts {
 	f.Paths = uniq(append(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...), f.DeletesBelow...))
 	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
 	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
-	f.DeletesUnresolved = uniq(f.DeletesUnresolved)
+	f.DeletesUnresolved, f.WritesUnresolved = uniq(f.DeletesUnresolved), uniq(f.WritesUnresolved)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
 	if f.Root != "" {
@@ -322,6 +325,7 @@ func (f *CallFacts) shell(cmd string) {
 	f.URLs = append(f.URLs, sf.URLs...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)
 	f.DeletesUnresolved = append(f.DeletesUnresolved, sf.DeletesUnresolved...)
+	f.WritesUnresolved = append(f.WritesUnresolved, sf.WritesUnresolved...)
 	for _, c := range sf.Commands {
 		name := c.Name
 		if name == "" {
@@ -455,6 +459,8 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.Unknown)
 	case "deletes_unresolved":
 		return list(f.DeletesUnresolved)
+	case "writes_unresolved":
+		return list(f.WritesUnresolved)
 	case "shell_error":
 		if f.ShellError == "" {
 			return missing
@@ -467,7 +473,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "3d00945f9ad3fed68fa268e3882a9430731175638e020d7e11d84145c97defae"
+const fixedDigest = "a0fa246d37eb77b563dde578930025c5e17f027e5e6dfb249433e47dbd91c0f4"

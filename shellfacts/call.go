@@ -215,6 +215,7 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 			// find -exec's {} is what find finds below its starting
 			// points, which fromFind records instead.
 			w.unresolvedRemoval(f.raw)
+			w.unresolvedWrite(set, f.raw)
 		}
 	case f.glob:
 		w.glob(f, set, what)
@@ -234,6 +235,7 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 	if !filepath.IsAbs(p) && !w.dirKnown {
 		w.incomplete("relative path in " + what + " after cd to an unknown directory")
 		w.unresolvedRemoval(p)
+		w.unresolvedWrite(set, p)
 	}
 	if w.paths++; w.paths > maxPaths {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -91,6 +92,11 @@ type Facts struct {
 	// after a cd to an unknown place. Such a target may be anything, /
 	// included, so a policy should ask. Sorted, unique, at most 32.
 	DeletesUnresolved []string
+	// WritesUnresolved lists, as written, the targets of writes only
+	// known at run time (`cat x > .vouch/guard.$(echo yaml)`, `cp x
+	// "$DEST"`, a relative path after cd to an unknown place). Sorted,
+	// unique, at most 32.
+	WritesUnresolved []string
 }
 
 // Command is one simple command.
@@ -205,6 +211,7 @@ type walker struct {
 	below                        map[string]bool
 	reasons, unknown             map[string]bool
 	unresolvedDeletes            map[string]bool
+	unresolvedWrites             map[string]bool
 
 	// removing is set while recording the targets of a removal, so a
 	// target that cannot be resolved is listed in DeletesUnresolved.
@@ -241,6 +248,7 @@ func newWalker(opts Options) *walker {
 		unknown:  map[string]bool{},
 
 		unresolvedDeletes: map[string]bool{},
+		unresolvedWrites:  map[string]bool{},
 	}
 }
 
@@ -254,7 +262,18 @@ func (w *walker) finish() *Facts {
 	f.Unresolved = sortedKeys(w.reasons)
 	f.Unknown = sortedKeys(w.unknown)
 	f.DeletesUnresolved = sortedKeys(w.unresolvedDeletes)
+	f.WritesUnresolved = sortedKeys(w.unresolvedWrites)
 	return f
+}
+
+// unresolvedWrite records, when set is the set of written paths, a write
+// target that cannot be resolved.
+func (w *walker) unresolvedWrite(set map[string]bool, raw string) {
+	// Maps cannot be compared with ==; the written set is the one map
+	// the walker made for writes.
+	if reflect.ValueOf(set).UnsafePointer() == reflect.ValueOf(w.writes).UnsafePointer() && len(w.unresolvedWrites) < maxReasons {
+		w.unresolvedWrites[raw] = true
+	}
 }
 
 // unresolvedRemoval records a removal target that cannot be resolved.

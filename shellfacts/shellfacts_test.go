@@ -705,6 +705,32 @@ func TestParseDeletesUnresolved(t *testing.T) {
 	}
 }
 
+// TestParseWritesUnresolved pins Facts.WritesUnresolved: write targets
+// only known at run time, listed as written.
+func TestParseWritesUnresolved(t *testing.T) {
+	opts := Options{Cwd: "/nonexistent-vouch"}
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{"cat w.yaml > .vouch/guard.$(echo yaml)", []string{".vouch/guard.$(echo yaml)"}},
+		{`cp x "$DEST"`, []string{`"$DEST"`}},
+		{`cd "$D" && echo x > f`, []string{"f"}},
+		{"echo hi > out.txt", nil},
+		{`cat "$IN" > out.txt`, nil},
+		{`rm -rf "$DIR"`, nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, f.WritesUnresolved); diff != "" {
+			t.Errorf("Parse(%q).WritesUnresolved (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
 // TestParseUnknown pins Facts.Unknown: the places where a command line
 // runs code that cannot be known statically.
 func TestParseUnknown(t *testing.T) {
