@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sync"
 
 	"github.com/vouch-dev/vouch/config"
@@ -80,9 +79,6 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	if err != nil {
 		return nil, err
 	}
-	// The work is read up to twice (its pin, the base here): each file
-	// is hashed once.
-	hashes := &repofacts.Hashes{}
 	opts := receipt.Options{
 		RequireSigned:    req.RequireSigned,
 		AllowObserved:    req.AllowObserved,
@@ -99,7 +95,7 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 		Rulespec:     orDefault(req.Rulespec, cfg.Rulespec),
 		Envelope:     orDefault(req.Envelope, cfg.Envelope),
 		WorkDigest: func(base, env, dir string) (string, error) {
-			st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base", Hashes: hashes,
+			st, err := WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: "the receipt's work.base",
 				Envelope: env, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: dir})
 			return st.Digest, err
 		},
@@ -112,19 +108,15 @@ func VerifyReceipt(ctx context.Context, req ReceiptRequest) (*ReceiptCheck, erro
 	if base == "" {
 		base, baseFrom = cfg.BaseRef()
 	}
-	state := sync.OnceValues(func() (Stamp, error) {
-		return WorkState(ctx, StateOptions{Root: cfg.Root, Base: base, BaseFrom: baseFrom, Hashes: hashes,
-			Envelope: opts.Envelope, OutDir: verify.EvidenceOutDir(cfg.Out, cfg.Root), ArtifactDir: filepath.Dir(path)})
+	// Only the commit is needed, not the state of the work.
+	opts.RepoBase = sync.OnceValues(func() (string, error) {
+		return repofacts.BaseCommit(ctx, cfg.Root, base, baseFrom)
 	})
-	opts.RepoBase = func() (string, error) {
-		st, err := state()
-		return st.Base, err
-	}
 	// Anything but "no .git above the root" counts as a work tree, so a
 	// repository git cannot read fails the receipt instead of excusing
 	// its missing work pin.
 	opts.WorkTree = func() bool {
-		_, err := state()
+		_, err := opts.RepoBase()
 		return !errors.Is(err, repofacts.ErrNotWorkTree)
 	}
 	if opts.Key, err = receipt.LoadKey(req.KeyFile, req.KeyEnv); err != nil {

@@ -33,6 +33,23 @@ func Revision(ctx context.Context, root, ref, from string) (string, error) {
 	return commit, err
 }
 
+// BaseCommit resolves the base a run given base (from names where it came
+// from; "" for the default) compares the work with, as Collect would,
+// without reading the work: receipt verify needs only the commit. Errors
+// are Collect's: a root outside a work tree wraps ErrNotWorkTree.
+func BaseCommit(ctx context.Context, root, base, from string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", &Error{Msg: "resolve the root", Err: err}
+	}
+	g := &git{dir: abs}
+	if err := openWorkTree(ctx, g, root, "run vouch in a git repository"); err != nil {
+		return "", err
+	}
+	_, commit, err := resolveBase(ctx, g, Options{Base: base, BaseFrom: from})
+	return commit, err
+}
+
 // ExtractTree writes the regular files of commit's tree below root's
 // place in the repository into dir (which must exist), so a whole
 // pipeline can run on the code as it was. Symbolic links, submodules and

@@ -58,3 +58,30 @@ func TestCoreWorktreeElsewhere(t *testing.T) {
 		t.Fatalf("got %v, want an *Error naming core.worktree", err)
 	}
 }
+
+// TestBaseCommit: the base resolves as Collect resolves it, given or by
+// default, and outside a work tree the error is ErrNotWorkTree.
+func TestBaseCommit(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"a.txt": "a\n"})
+	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.commit(map[string]string{"a.txt": "b\n"})
+	head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	for _, tc := range []struct{ base, want string }{{"", head}, {first, first}, {"HEAD~1", first}} {
+		got, err := BaseCommit(context.Background(), r.dir, tc.base, "--base")
+		if err != nil || got != tc.want {
+			t.Errorf("BaseCommit(%q) = %q, %v; want %q", tc.base, got, err, tc.want)
+		}
+		d := collect(t, Options{Root: r.dir, Base: tc.base, StateOnly: true})
+		if d.BaseCommit != got {
+			t.Errorf("BaseCommit(%q) = %q, but Collect compares with %q", tc.base, got, d.BaseCommit)
+		}
+	}
+	dir := t.TempDir()
+	if _, ok := gitEntryDir(dir); ok {
+		t.Skip("the temporary directory is inside a git work tree")
+	}
+	if _, err := BaseCommit(context.Background(), dir, "", ""); !errors.Is(err, ErrNotWorkTree) {
+		t.Errorf("outside a work tree: got %v, want ErrNotWorkTree", err)
+	}
+}
