@@ -16,8 +16,9 @@ import (
 // extractor's output for the same bytes can change, or the entry layout
 // does, so stale results are never reused. (3: entries carry the change
 // time and are no longer found by content; 4: a '/' after the head of an
-// if, while, for or with starts a regex in JS.)
-const extractorVersion = 4
+// if, while, for or with starts a regex in JS; 5: a syntax error records
+// whether extraction stopped there.)
+const extractorVersion = 5
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and
@@ -153,6 +154,11 @@ func encodeCache(entries []*cacheEntry) []byte {
 		for _, se := range e.Errors {
 			w.uint(uint64(se.Line))
 			w.str(se.Message)
+			stop := uint64(0)
+			if se.Stop {
+				stop = 1
+			}
+			w.uint(stop)
 		}
 	}
 	sum := sha256.Sum256(w.Bytes())
@@ -265,9 +271,11 @@ func decodeCache(data []byte) ([]*cacheEntry, error) {
 			}
 			s.TypeChecking = r.uint() == 1
 		}
-		ne := r.count(2)
+		ne := r.count(3)
 		for j := 0; j < ne && r.err == nil; j++ {
-			e.Errors = append(e.Errors, SyntaxError{Line: int(r.uint()), Message: r.str()})
+			se := SyntaxError{Line: int(r.uint()), Message: r.str()}
+			se.Stop = r.uint() == 1
+			e.Errors = append(e.Errors, se)
 		}
 		entries = append(entries, e)
 	}

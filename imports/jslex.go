@@ -53,6 +53,8 @@ type jsLexer struct {
 	// ')' it divides. Reading it as a division let a backtick inside the
 	// regex open a template that hid the import on the next line.
 	afterHead bool
+	// stopped is set once lexing gave up (stop): the rest is unread.
+	stopped bool
 }
 
 // headKeywords are the statements whose parenthesised head is followed by
@@ -84,7 +86,18 @@ func (lx *jsLexer) lastClosingTag(name []byte) int {
 func (lx *jsLexer) text(t jsTok) []byte { return lx.src[t.start:t.end] }
 
 func (lx *jsLexer) errorf(line int, msg string) {
+	if lx.stopped {
+		// Unwinding after stop: the literals left open are not errors.
+		return
+	}
 	lx.errs = append(lx.errs, SyntaxError{Line: line, Message: msg})
+}
+
+// stop records that lexing gives up at the current line: what follows is
+// never read, so the file's imports are not all known.
+func (lx *jsLexer) stop(msg string) {
+	lx.stopped = true
+	lx.errs = append(lx.errs, SyntaxError{Line: lx.line, Message: msg + "; the rest of the file is not read", Stop: true})
 }
 
 // newline records that the byte at lx.pos-1 ended a line.
@@ -443,7 +456,7 @@ func (lx *jsLexer) template() {
 				lx.toks[idx].kind = jsTmplSub
 			}
 			if lx.depth >= maxJSNesting {
-				lx.errorf(lx.line, "template literals nested too deeply")
+				lx.stop("template literals nested too deeply")
 				lx.pos = len(src)
 				return
 			}
@@ -540,7 +553,7 @@ func (lx *jsLexer) jsxElement() {
 
 func (lx *jsLexer) jsxExpr() {
 	if lx.depth >= maxJSNesting {
-		lx.errorf(lx.line, "JSX nested too deeply")
+		lx.stop("JSX nested too deeply")
 		lx.pos = len(lx.src)
 		return
 	}

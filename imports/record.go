@@ -87,6 +87,12 @@ type Warning struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+	// Unread marks a source file whose imports are not (all) known: it
+	// was skipped (too large, binary, undecodable, unreadable, a link
+	// leading outside the root), or extraction stopped at Line and the
+	// rest of the file was never read. Such a file may import anything,
+	// so vouch lint reports it as an error rather than let it pass.
+	Unread bool `json:"unread,omitempty"`
 }
 
 // Site is one import as a language's extractor finds it in a single file,
@@ -107,6 +113,9 @@ type Site struct {
 type SyntaxError struct {
 	Line    int
 	Message string
+	// Stop says extraction gave up here (nesting past a safety bound):
+	// the rest of the file was not read, so its imports are unknown.
+	Stop bool
 }
 
 // Repo is what resolvers know about the repository being walked.

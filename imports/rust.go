@@ -204,7 +204,7 @@ func (p *rustParser) run() {
 // level). It leaves its own segments on p.path for the caller to drop.
 func (p *rustParser) useTree(i int, depth int) int {
 	if depth > maxRustUseDepth {
-		p.errs = append(p.errs, SyntaxError{Line: p.toks[i-1].line, Message: "use groups nested too deeply"})
+		p.errs = append(p.errs, SyntaxError{Line: p.toks[i-1].line, Message: "use groups nested too deeply; the rest of the file is not read", Stop: true})
 		return len(p.toks)
 	}
 	if p.isPunct(i, "::") { // leading :: or {::a}

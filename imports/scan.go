@@ -353,7 +353,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, start time.Time) fileOut {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	skip := func(format string, args ...any) fileOut {
-		return fileOut{how: 3, warnings: []Warning{{File: rel, Message: fmt.Sprintf(format, args...)}}}
+		return fileOut{how: 3, warnings: []Warning{{File: rel, Message: fmt.Sprintf(format, args...), Unread: true}}}
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
@@ -397,7 +397,7 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 	out.entry = entry
 	out.bytes = entry.Size
 	for _, se := range entry.Errors {
-		out.warnings = append(out.warnings, Warning{File: rel, Line: se.Line, Message: "syntax error: " + se.Message})
+		out.warnings = append(out.warnings, Warning{File: rel, Line: se.Line, Message: "syntax error: " + se.Message, Unread: se.Stop})
 	}
 	if len(entry.Sites) > 0 {
 		out.records = make([]Record, len(entry.Sites))

@@ -224,7 +224,7 @@ func TestCacheDistrustsWhatTheAgentCanArrange(t *testing.T) {
 func TestCacheRoundTripAndCorruption(t *testing.T) {
 	entries := []*cacheEntry{{Path: "a.py", Lang: Python, Size: 10, MTime: 5, fileResult: fileResult{
 		Sites:  []Site{{Line: 1, Column: 8, Kind: KindFrom, Spec: "x", Names: []string{"y"}, Alias: "z"}},
-		Errors: []SyntaxError{{Line: 3, Message: "bad"}},
+		Errors: []SyntaxError{{Line: 3, Message: "bad"}, {Line: 4, Message: "too deep", Stop: true}},
 	}}, {Path: "b.go", Lang: Go, fileResult: fileResult{Constraint: "linux"}}}
 	data := encodeCache(entries)
 	got, err := decodeCache(data)
@@ -297,9 +297,12 @@ func TestScanWalk(t *testing.T) {
 	}
 	var warns []string
 	for _, w := range res.Warnings {
-		warns = append(warns, w.File+":"+strconv.Itoa(w.Line))
+		warns = append(warns, w.File+":"+strconv.Itoa(w.Line)+" unread="+strconv.FormatBool(w.Unread))
 	}
-	wantWarns := []string{"big.py:0", "bin.py:0", "broken.py:2", "dangling.py:0", "escape.py:0", "latin1.py:0"}
+	// A plain syntax error leaves the rest of the file read; a dangling
+	// link runs nowhere. Everything else skipped hides what it imports.
+	wantWarns := []string{"big.py:0 unread=true", "bin.py:0 unread=true", "broken.py:2 unread=false",
+		"dangling.py:0 unread=false", "escape.py:0 unread=true", "latin1.py:0 unread=true"}
 	if diff := cmp.Diff(wantWarns, warns); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s\n%v", diff, res.Warnings)
 	}
@@ -373,5 +376,40 @@ func TestScanProgress(t *testing.T) {
 	}
 	if calls == 0 || last != [2]int{3, 3} {
 		t.Errorf("progress: %d calls, last %v; want the last to be 3 of 3", calls, last)
+	}
+}
+
+// TestScanUnread: every way a source file's imports can go unread is a
+// warning marked Unread, so vouch lint can fail on it; ordinary syntax
+// errors, after which the rest of the file is still read, are not.
+func TestScanUnread(t *testing.T) {
+	deepTemplate := strings.Repeat("`${", maxJSNesting+1) + "1" + strings.Repeat("}`", maxJSNesting+1) + "\nrequire('child_process')\n"
+	deepJSX := "const x = " + strings.Repeat("<a>{", maxJSNesting+1) + "1" + strings.Repeat("}</a>", maxJSNesting+1) + ";\nrequire('child_process')\n"
+	deepUse := "use " + strings.Repeat("a::{", maxRustUseDepth+2) + "b" + strings.Repeat("}", maxRustUseDepth+2) + ";\nuse std::process::Command;\n"
+	tests := []struct {
+		name, file, src string
+		want            string // the file's one warning: line, unread, message prefix
+	}{
+		{"invalid UTF-8", "web/evil.js", "// caf\xe9\nrequire(\"child_process\")\n", "0 true skipped: not valid UTF-8"},
+		{"NUL byte", "web/nul.js", "require(\"child_process\")\x00\n", "0 true skipped: binary file"},
+		{"over the size limit", "web/big.js", "require(\"child_process\")\n" + strings.Repeat("//\n", 3400), "0 true skipped: 10225 bytes is over the 10000-byte size limit"},
+		{"template nesting", "web/tmpl.js", deepTemplate, "1 true syntax error: template literals nested too deeply; the rest of the file is not read"},
+		{"JSX nesting", "web/jsx.jsx", deepJSX, "1 true syntax error: JSX nested too deeply; the rest of the file is not read"},
+		{"Rust use nesting", "src/lib.rs", deepUse, "1 true syntax error: use groups nested too deeply; the rest of the file is not read"},
+		{"plain syntax error", "app/x.py", "from x imp y\nimport os\n", "1 false syntax error: invalid 'from' statement"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{tt.file: tt.src})
+			res := mustScan(t, root, Options{NoCache: true, MaxFileSize: 10000})
+			if len(res.Warnings) != 1 {
+				t.Fatalf("warnings = %v, want one", res.Warnings)
+			}
+			w := res.Warnings[0]
+			got := strconv.Itoa(w.Line) + " " + strconv.FormatBool(w.Unread) + " " + w.Message
+			if w.File != tt.file || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("warning = %s %q, want %s %q", w.File, got, tt.file, tt.want)
+			}
+		})
 	}
 }

@@ -55,15 +55,15 @@ func NewResolvers(repo *Repo, langs []Lang) *Resolvers {
 // and non-UTF-8 content yields no records and a warning, as Scan does.
 func (rs *Resolvers) Extract(rel string, lang Lang, src []byte) ([]Record, []Warning) {
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, []Warning{{File: rel, Message: "skipped: binary file"}}
+		return nil, []Warning{{File: rel, Message: "skipped: binary file", Unread: true}}
 	}
 	if !utf8.Valid(src) {
-		return nil, []Warning{{File: rel, Message: "skipped: not valid UTF-8"}}
+		return nil, []Warning{{File: rel, Message: "skipped: not valid UTF-8", Unread: true}}
 	}
 	fr := extractFile(lang, src)
 	var warns []Warning
 	for _, se := range fr.Errors {
-		warns = append(warns, Warning{File: rel, Line: se.Line, Message: "syntax error: " + se.Message})
+		warns = append(warns, Warning{File: rel, Line: se.Line, Message: "syntax error: " + se.Message, Unread: se.Stop})
 	}
 	r := rs.byLang[lang]
 	out := make([]Record, 0, len(fr.Sites))

@@ -120,7 +120,8 @@ func regularInRoot(root, rel string) (bool, *Warning) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return false, &Warning{File: rel, Message: fmt.Sprintf("cannot stat: %v", err)}
+		_, source := LangOf(rel)
+		return false, &Warning{File: rel, Message: fmt.Sprintf("cannot stat: %v", err), Unread: source}
 	}
 	if fi.Mode().IsRegular() {
 		return true, nil
@@ -133,7 +134,11 @@ func regularInRoot(root, rel string) (bool, *Warning) {
 		return false, &Warning{File: rel, Message: fmt.Sprintf("skipped broken or looping symlink: %v", err)}
 	}
 	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return false, &Warning{File: rel, Message: "skipped symlink pointing outside the root"}
+		// A source file linked from outside still runs (node and Python
+		// follow the link), but its content is not the repository's to
+		// read: it is unread, which lint reports.
+		_, source := LangOf(rel)
+		return false, &Warning{File: rel, Message: "skipped symlink pointing outside the root", Unread: source}
 	}
 	tfi, err := os.Stat(target)
 	if err != nil || !tfi.Mode().IsRegular() {
@@ -164,7 +169,11 @@ func walkFiles(ctx context.Context, root string, exclude []string) (listing, err
 			// Unreadable directories and entries that vanished mid-walk
 			// cost only their own contents.
 			if !errors.Is(err, fs.ErrNotExist) {
-				l.warnings = append(l.warnings, Warning{File: rel, Message: fmt.Sprintf("cannot read: %v", err)})
+				// A directory that cannot be read may hold source
+				// files, whose imports are then unknown.
+				_, source := LangOf(rel)
+				unread := source || d != nil && d.IsDir()
+				l.warnings = append(l.warnings, Warning{File: rel, Message: fmt.Sprintf("cannot read: %v", err), Unread: unread})
 			}
 			if d != nil && d.IsDir() {
 				return fs.SkipDir

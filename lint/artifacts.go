@@ -174,6 +174,11 @@ func (o *Outcome) findingFact(f Finding) (ast.Atom, bool) {
 	switch f.Type {
 	case TypeInert:
 		return atom("inert", R), true
+	case TypeUnreadable:
+		for _, a := range o.Result.Query(atom("unread_source", str(f.File), num(int64(f.Line)), ast.Variable{Symbol: "W"})) {
+			return a, true
+		}
+		return ast.Atom{}, false
 	case TypeExemptionUnused, TypeExemptionExpired, TypeIgnoreUnmatched:
 		return ast.Atom{}, false
 	}

@@ -58,10 +58,12 @@ func keyOf(f Finding) string { return entryOf(f).Key() }
 // Baselinable reports whether a finding may be recorded in a baseline.
 // Inert rules and expired or unused exemptions are configuration
 // problems, not accepted violations: they are never recorded, so they
-// keep failing under --strict.
+// keep failing under --strict. An unreadable source file is never
+// accepted either: what it imports is unknown, so accepting it once
+// would accept whatever it is edited to import later.
 func Baselinable(f Finding) bool {
 	switch f.Type {
-	case TypeInert, TypeExemptionUnused, TypeExemptionExpired, TypeIgnoreUnmatched:
+	case TypeInert, TypeExemptionUnused, TypeExemptionExpired, TypeIgnoreUnmatched, TypeUnreadable:
 		return false
 	}
 	return true

@@ -383,6 +383,7 @@ func restrictScan(scan *imports.Result, m *arch.Model) *imports.Result {
 			out.Records = append(out.Records, r)
 		}
 	}
+	out.Warnings = keepUnread(scan.Warnings, m.InScanPaths)
 	return &out
 }
 

@@ -103,7 +103,20 @@ func applyScope(scan *imports.Result, sc *arch.Scope) *imports.Result {
 		}
 		out.Records = append(out.Records, *r)
 	}
+	out.Warnings = keepUnread(scan.Warnings, module)
 	return &out
+}
+
+// keepUnread drops the unread-file warnings of files the rules do not
+// lint (keep false), so a file scoped out is not reported as unread.
+func keepUnread(ws []imports.Warning, keep func(string) bool) []imports.Warning {
+	out := make([]imports.Warning, 0, len(ws))
+	for _, w := range ws {
+		if !w.Unread || keep(w.File) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // depSub is one set of dependency-cruiser conditions with its id in the

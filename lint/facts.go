@@ -375,6 +375,14 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	if len(fis) > 0 {
 		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)
 	}
+	if len(m.Rules) > 0 {
+		// Without rules nothing is checked, so nothing is missed either.
+		for _, w := range scan.Warnings {
+			if w.Unread {
+				add(atom("unreadable", str(w.File), num(int64(w.Line)), str(w.Message)))
+			}
+		}
+	}
 	pr.stats.Nodes = len(m.Nodes)
 	pr.stats.Edges = len(m.Edges)
 	return pr

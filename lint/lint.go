@@ -41,6 +41,14 @@ const (
 	// TypeIgnoreUnmatched is an ignore_imports entry that matched no
 	// import (import-linter fails a contract on one by default).
 	TypeIgnoreUnmatched = "ignore_unmatched"
+	// TypeUnreadable is a source file vouch could not read fully (too
+	// large, binary, not decodable, or extraction stopped partway): its
+	// imports are unknown, so it fails the run until it is fixed or
+	// scoped out. Its findings belong to no configured rule; they are
+	// named RuleUnreadable.
+	TypeUnreadable = "unreadable_source"
+	// RuleUnreadable is the rule name TypeUnreadable findings carry.
+	RuleUnreadable = "unreadable-source"
 )
 
 // Finding is one result of a lint run.
@@ -298,9 +306,26 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 		out = append(out, Finding{Rule: name, Type: TypeInert, Severity: arch.SeverityWarn, File: r.Pos.File, Line: r.Pos.Line,
 			Message: inertMessage(r)})
 	}
+	for _, e := range res.Facts("unread_source", 3) {
+		file, line, why := constStr(e.Args[0]), constInt(e.Args[1]), constStr(e.Args[2])
+		out = append(out, Finding{Rule: RuleUnreadable, Type: TypeUnreadable, Severity: arch.SeverityError, File: file, Line: line,
+			Message: unreadMessage(line, why), Reason: unreadAdvice})
+	}
 	SortFindings(out)
 	chains(res, pr, out)
 	return out
+}
+
+// unreadAdvice is what to do about an unreadable source file.
+const unreadAdvice = "fix the file (UTF-8 or a declared ASCII-compatible encoding, under the size limit, no NUL bytes, nesting within bounds), or, if it is not code the rules should check, exclude it with scope: {exclude: [...]} in the architecture configuration"
+
+// unreadMessage says that a file was not read fully and why; every
+// format shows the file beside it.
+func unreadMessage(line int, why string) string {
+	if line > 0 {
+		return fmt.Sprintf("source file read only up to line %d (%s): imports after it are not checked", line, why)
+	}
+	return fmt.Sprintf("source file not read (%s): its imports are not checked", why)
 }
 
 // chains renders the witness of each indirect finding (marked by a

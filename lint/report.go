@@ -159,6 +159,12 @@ func NewReport(o *Outcome, strict bool) *Report {
 		}
 		r.Rules = append(r.Rules, ri)
 	}
+	if slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Type == TypeUnreadable }) {
+		// Unreadable files are findings of no configured rule; SARIF and
+		// JUnit still describe what reported them.
+		r.Rules = append(r.Rules, RuleInfo{Name: RuleUnreadable, Type: TypeUnreadable, Severity: arch.SeverityError,
+			Description: "Every source file the rules lint must be read in full."})
+	}
 	if len(r.Contracts) > 0 {
 		// A contract vouch does not run is listed as such, never as kept.
 		for _, s := range o.Model.Skipped {
