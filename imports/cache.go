@@ -17,8 +17,9 @@ import (
 // does, so stale results are never reused. (3: entries carry the change
 // time and are no longer found by content; 4: a '/' after the head of an
 // if, while, for or with starts a regex in JS; 5: a syntax error records
-// whether extraction stopped there.)
-const extractorVersion = 5
+// whether extraction stopped there; 6: Python files are read in the
+// encoding their coding line declares.)
+const extractorVersion = 6
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vouch-dev/vouch/suggest"
 )
@@ -74,6 +75,19 @@ type fileResult struct {
 	Errors     []SyntaxError
 }
 
+// encodingProblem says why src, written in lang, cannot be read ("" when
+// it can): Python follows its coding declaration (pyEncodingProblem);
+// every other language is read as UTF-8.
+func encodingProblem(lang Lang, src []byte) string {
+	if lang == Python {
+		return pyEncodingProblem(src)
+	}
+	if !utf8.Valid(src) {
+		return "not valid UTF-8"
+	}
+	return ""
+}
+
 // extractFile runs the extractor for lang over src.
 func extractFile(lang Lang, src []byte) fileResult {
 	switch lang {
@@ -82,6 +96,16 @@ func extractFile(lang Lang, src []byte) fileResult {
 		return fileResult{Sites: sites, Constraint: c, Errors: errs}
 	case Python:
 		sites, errs := extractPython(src)
+		if pyBytesEncoded(src) {
+			// Names are records' text: UTF-8, whatever the file's bytes.
+			for i := range sites {
+				s := &sites[i]
+				s.Spec, s.Alias = latin1String(s.Spec), latin1String(s.Alias)
+				for j := range s.Names {
+					s.Names[j] = latin1String(s.Names[j])
+				}
+			}
+		}
 		return fileResult{Sites: sites, Errors: errs}
 	}
 	return extractOther(lang, src)

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vouch-dev/vouch/internal/fsstat"
 )
@@ -385,8 +384,8 @@ func scanFile(root, rel string, lang Lang, maxSize int64, c *cache, r resolver, 
 		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			return skip("skipped: binary file")
 		}
-		if !utf8.Valid(data) {
-			return skip("skipped: not valid UTF-8")
+		if why := encodingProblem(lang, data); why != "" {
+			return skip("skipped: %s", why)
 		}
 		entry = &cacheEntry{fileResult: extractFile(lang, data)}
 		entry.Path, entry.Lang, entry.Size = rel, lang, int64(len(data))

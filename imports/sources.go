@@ -2,7 +2,6 @@ package imports
 
 import (
 	"bytes"
-	"unicode/utf8"
 )
 
 // Resolvers resolve imports against one repository's layout without
@@ -57,8 +56,8 @@ func (rs *Resolvers) Extract(rel string, lang Lang, src []byte) ([]Record, []War
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil, []Warning{{File: rel, Message: "skipped: binary file", Unread: true}}
 	}
-	if !utf8.Valid(src) {
-		return nil, []Warning{{File: rel, Message: "skipped: not valid UTF-8", Unread: true}}
+	if why := encodingProblem(lang, src); why != "" {
+		return nil, []Warning{{File: rel, Message: "skipped: " + why, Unread: true}}
 	}
 	fr := extractFile(lang, src)
 	var warns []Warning
