@@ -226,7 +226,9 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 	}
 }
 
-func (w *walker) addPath(p string, set map[string]bool, what string) {
+// addPath records the file p names in set and returns its canonical
+// form, "" when it could not be recorded.
+func (w *walker) addPath(p string, set map[string]bool, what string) string {
 	if strings.HasPrefix(p, "~") {
 		// A tilde that survived word expansion was quoted: it is a
 		// literal name, not a home directory.
@@ -239,7 +241,7 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 	}
 	if w.paths++; w.paths > maxPaths {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
-		return
+		return ""
 	}
 	resolve := canonpath.CanonicalFrom
 	if w.entry {
@@ -248,9 +250,41 @@ func (w *walker) addPath(p string, set map[string]bool, what string) {
 	c, err := resolve(p, w.cwd(), "")
 	if err != nil {
 		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
-		return
+		return ""
 	}
 	set[c] = true
+	return c
+}
+
+// tree records a directory whose whole contents a command may replace or
+// remove without naming the files inside (Facts.WritesTrees): a policy
+// protecting a file can then tell that the command may change it when the
+// file lies below the directory. The directory is written too.
+func (w *walker) tree(p, what string) {
+	if c := w.addPath(p, w.writes, what); c != "" {
+		w.trees[c] = true
+	}
+}
+
+// treeHere is tree for the current directory; after a cd to a place only
+// known at run time, what may be replaced is not known either.
+func (w *walker) treeHere(what string) {
+	if !w.dirKnown {
+		w.incomplete(what + " in a directory only known at run time")
+		w.unresolvedWrite(w.writes, what+" in a directory only known at run time")
+		return
+	}
+	w.tree(".", what)
+}
+
+// treeField is tree for an argument: one that is not static is a write
+// whose target is only known at run time (Facts.WritesUnresolved).
+func (w *walker) treeField(f field, what string) {
+	if f.known() && f.s != "" && f.s != "-" {
+		w.tree(f.s, what)
+		return
+	}
+	w.path(f, w.writes, what)
 }
 
 // entriesTo records paths that a program acts on as directory entries

@@ -45,6 +45,14 @@
 //     link` removes the link, while `rm -rf link/` and `link/x` reach
 //     what it points to. A remover run by find -exec with the match ({})
 //     is recorded as removing find's starting points.
+//   - Trees (Facts.WritesTrees): a command that may rewrite files it does
+//     not name, below a directory, records that directory: a recursive
+//     copy or sync into it (cp -r src/. dst, rsync -a src/ dst), an
+//     extraction or a patch applied there (tar x, unzip, patch, git
+//     apply), and the work tree of a git command that moves or restores
+//     it (reset --hard, merge, pull, rebase, cherry-pick, stash, a branch
+//     switch, checkout . and other directory pathspecs, clean). A policy
+//     protecting a file can then ask when the file lies below one.
 //   - Options as the program reads them (Command.Options, Command.Sub)
 //     for rm, find and git: clusters split, values dropped, short options
 //     named by their long form per subcommand, so `git commit -nm x` is

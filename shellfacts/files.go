@@ -416,9 +416,13 @@ func (w *walker) setPipeFrom(c *call, from string) {
 	}
 }
 
-// destPaths returns where copying or moving srcs to dest writes: below
-// dest when it is an existing directory (or -t named one), else dest.
-func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir bool) {
+// copyDest records where copying or moving srcs to dest writes: below
+// dest when it is an existing directory (or -t named one), else dest. A
+// recursive copy also records what it may replace as a whole (see tree):
+// dest itself when it is created as the copy or when a source's contents
+// go into it (src/. for any cp; src/ for BSD cp, which macOS has), else
+// the entry named after each source that is a directory below it.
+func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir, recursive bool) {
 	if !dest.known() {
 		w.path(dest, w.writes, c.name)
 		return
@@ -435,16 +439,43 @@ func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir bool) {
 	}
 	if !intoDir {
 		w.writes[d] = true
+		if recursive {
+			w.trees[d] = true
+		}
 		return
 	}
 	for _, s := range srcs {
 		if !s.known() {
 			w.incomplete("dynamic source of " + c.name)
 			w.writes[d] = true
+			if recursive {
+				w.trees[d] = true
+			}
 			continue
 		}
-		w.addPath(filepath.Join(d, filepath.Base(s.s)), w.writes, c.name)
+		target := filepath.Join(d, filepath.Base(s.s))
+		switch {
+		case recursive && strings.HasSuffix(s.s, "/"):
+			w.addPath(target, w.writes, c.name)
+			w.tree(d, c.name)
+		case recursive && !w.isFile(s.s):
+			w.tree(target, c.name)
+		default:
+			w.addPath(target, w.writes, c.name)
+		}
 	}
+}
+
+// isFile reports whether p names something that exists and is not a
+// directory: a recursive copy of it copies one file, not a tree. A source
+// that does not exist yet (made earlier on the command line) may be one.
+func (w *walker) isFile(p string) bool {
+	cp, err := w.canonical(p)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(cp)
+	return err == nil && !st.IsDir()
 }
 
 func (w *walker) canonical(p string) (string, error) {
@@ -465,7 +496,7 @@ func copyFiles(w *walker, c *call) {
 	srcs, dest, into := splitDest(p)
 	w.pathsTo(srcs, w.reads, c.name)
 	if dest != nil {
-		w.copyDest(c, srcs, *dest, into)
+		w.copyDest(c, srcs, *dest, into, p.has("-r", "-R", "-a", "--recursive", "--archive"))
 	}
 }
 
@@ -476,7 +507,7 @@ func moveFiles(w *walker, c *call) {
 	// rename(2) moves a symbolic link, not its target.
 	w.removeTo(srcs, w.deletes, true, c.name)
 	if dest != nil {
-		w.copyDest(c, srcs, *dest, into)
+		w.copyDest(c, srcs, *dest, into, false)
 	}
 }
 
@@ -506,7 +537,7 @@ func linkFiles(w *walker, c *call) {
 		}
 		return
 	}
-	w.copyDest(c, targets, *dest, into)
+	w.copyDest(c, targets, *dest, into, false)
 }
 
 // rmShort names rm's short options by their long form.
@@ -699,18 +730,30 @@ func setfaclFiles(w *walker, c *call) {
 	w.pathsTo(p.operands, w.writes, c.name)
 }
 
+// patchFiles: patch FILE [PATCH] changes FILE; without FILE it changes
+// whatever files the patch names, below the directory it runs in (-d):
+// GNU patch refuses names with .. or a leading /, so that directory is
+// what it may rewrite.
 func patchFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "iopBdDFrzVYgx", long: []string{"input", "output", "strip", "prefix", "directory", "ifdef", "fuzz", "reject-file", "suffix", "version-control", "basename-prefix", "get", "debug", "quoting-style"}})
 	w.pathsTo(p.values("-i", "--input"), w.reads, c.name)
-	w.pathsTo(p.values("-o", "--output", "-r", "--reject-file"), w.writes, c.name)
-	if len(p.operands) > 0 {
-		w.path(p.operands[0], w.writes, c.name)
-	}
 	if len(p.operands) > 1 {
 		w.path(p.operands[1], w.reads, c.name)
 	}
-	if len(p.operands) == 0 {
-		w.incomplete("patch: the files it changes are named in the patch")
+	dir := w.saveDir()
+	defer w.restoreDir(dir)
+	// -d applies to the files patched and written, not to the patch read.
+	for _, d := range p.values("-d", "--directory") {
+		w.cd(d)
+	}
+	w.pathsTo(p.values("-o", "--output", "-r", "--reject-file"), w.writes, c.name)
+	if len(p.operands) > 0 {
+		w.path(p.operands[0], w.writes, c.name)
+		return
+	}
+	w.incomplete("patch: the files it changes are named in the patch")
+	if !p.has("--dry-run") && len(p.values("-o", "--output")) == 0 {
+		w.treeHere(c.name)
 	}
 }
 
@@ -741,7 +784,13 @@ func tarFiles(w *walker, c *call) {
 		w.pathsTo(p.operands, w.reads, c.name)
 		w.pathsTo(p.values("-T", "--files-from", "-X", "--exclude-from"), w.reads, c.name)
 	case p.has("-x", "--extract", "--get"):
-		w.addPath(".", w.writes, c.name)
+		if !p.has("-O", "--to-stdout", "--to-command") {
+			w.treeHere(c.name + " -x")
+		}
+		if p.has("-P", "--absolute-names") {
+			// Members named /etc/x or ../x are written where they say.
+			w.unresolvedWrite(w.writes, "the archive's own paths (tar --absolute-names)")
+		}
 		w.restoreDir(dir)
 		w.pathsTo(archives, w.reads, c.name)
 		w.incomplete("tar extracts wherever the archive's paths point")
@@ -765,18 +814,27 @@ func zipFiles(w *walker, c *call) {
 	w.pathsTo(p.values("-O", "--output-file"), w.writes, c.name)
 }
 
+// unzipFiles: unzip extracts below -d, else the current directory,
+// whatever the archive holds there (see tree).
 func unzipFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "dxP"})
 	if len(p.operands) > 0 {
 		w.path(p.operands[0], w.reads, c.name)
 	}
-	if p.has("-l", "-t", "-v", "-z", "-Z") {
+	if p.has("-l", "-t", "-v", "-z", "-Z", "-p", "-c") {
 		return
 	}
 	if d := p.values("-d"); len(d) > 0 {
-		w.pathsTo(d, w.writes, c.name)
-	} else if !p.has("-p", "-c") {
-		w.addPath(".", w.writes, c.name)
+		for _, f := range d {
+			w.treeField(f, c.name)
+		}
+	} else {
+		w.treeHere(c.name)
+	}
+	if p.has("-:") {
+		// -: keeps ../ in member names: they land outside the directory.
+		w.incomplete("unzip -: writes wherever the archive's paths point")
+		w.unresolvedWrite(w.writes, "the archive's own paths (unzip -:)")
 	}
 }
 

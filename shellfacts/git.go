@@ -3,6 +3,7 @@ package shellfacts
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -66,6 +67,7 @@ func gitArgs(w *walker, c *call) {
 		}
 	}
 	w.gitOptions(c, sub, rest)
+	w.gitTrees(sub, rest)
 	switch sub {
 	case "show", "cat-file":
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
@@ -83,7 +85,7 @@ func gitArgs(w *walker, c *call) {
 		// --cacheinfo put there can replace any file.
 		p := parseOpts(rest, optSpec{withValue: "", long: []string{"prefix", "stage"}})
 		if p.has("-a", "--all") {
-			w.addPath(".", w.writes, "git checkout-index")
+			w.gitWorkTree("git checkout-index --all")
 		}
 		w.pathsTo(p.operands, w.writes, "git checkout-index")
 	case "rm":
@@ -476,4 +478,236 @@ func (w *walker) gitOptions(c *call, sub string, rest []field) {
 		}
 	}
 	w.setOptions(c, opts)
+}
+
+// gitTrees records what a git subcommand may rewrite without naming the
+// files (see tree): the work tree for the subcommands that move it to
+// another commit or apply changes to it, and the directories that
+// pathspecs cover for those that restore or clean paths. A branch switch
+// (git checkout main, git switch main) counts: it replaces every tracked
+// file that differs between the two commits, and which ones do is only
+// known by reading git's objects. Creating a branch where HEAD is (git
+// checkout -b x, git switch -c x) leaves the files as they are.
+func (w *walker) gitTrees(sub string, rest []field) {
+	has := func(names ...string) bool {
+		for _, f := range rest {
+			if !f.known() {
+				continue
+			}
+			if f.s == "--" {
+				return false
+			}
+			if slices.Contains(names, f.s) {
+				return true
+			}
+		}
+		return false
+	}
+	what := "git " + sub
+	switch sub {
+	case "merge", "pull", "rebase", "cherry-pick", "revert", "am":
+		// --quit leaves the work tree as it is; the others show or
+		// edit the sequencer's state.
+		if !has("--quit", "--show-current-patch", "--edit-todo") {
+			w.gitWorkTree(what)
+		}
+	case "bisect":
+		// Every step checks out another commit.
+		if op := firstOperand(rest); !slices.Contains([]string{"", "log", "view", "visualize", "terms", "help"}, op) {
+			w.gitWorkTree(what)
+		}
+	case "read-tree":
+		if has("-u") {
+			w.gitWorkTree(what)
+		}
+	case "reset":
+		spec := gitSubOpts["reset"].spec
+		spec.abbrev = gitLong["reset"]
+		if p := parseOpts(rest, spec); p.has("--hard", "--merge", "--keep") {
+			w.gitWorkTree(what)
+		}
+	case "stash":
+		w.gitStash(rest)
+	case "checkout":
+		w.gitCheckout(rest)
+	case "switch":
+		p := parseOpts(rest, optSpec{withValue: "cC", long: []string{"create", "force-create", "orphan", "conflict"}})
+		// switch BRANCH, switch --detach REV, switch -c NEW START, and
+		// switch --orphan NEW, which empties the work tree; -c NEW alone
+		// (its value is not an operand) stays where HEAD is.
+		if p.has("--orphan") || len(p.operands) > 0 {
+			w.gitWorkTree(what)
+		}
+	case "restore":
+		p := parseOpts(rest, optSpec{withValue: "s", long: []string{"source", "pathspec-from-file", "conflict"}})
+		if p.has("-S", "--staged") && !p.has("-W", "--worktree") {
+			return // the index only
+		}
+		if p.has("--pathspec-from-file") {
+			w.gitWorkTree(what)
+		}
+		w.gitPathspecs(p.operands, what)
+	case "clean":
+		p := parseOpts(rest, optSpec{withValue: "eE", long: []string{"exclude"}})
+		if p.has("-n", "--dry-run") {
+			return
+		}
+		// git clean removes untracked files below each pathspec (below
+		// the current directory without one), and with -x or -X the
+		// ignored ones too, such as logs.
+		if len(p.operands) == 0 {
+			w.treeHere(what)
+		}
+		w.gitPathspecs(p.operands, what)
+	case "apply":
+		p := parseOpts(rest, optSpec{withValue: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}})
+		if p.has("--cached") || p.has("--check", "--stat", "--numstat", "--summary") && !p.has("--apply") {
+			return
+		}
+		// Paths in the patch are relative to the top of the work tree,
+		// and git applies those below the current directory (all of
+		// them, outside a repository, relative to it).
+		w.treeHere(what)
+		if p.has("--unsafe-paths") {
+			w.incomplete("git apply --unsafe-paths writes wherever the patch's paths point")
+			w.unresolvedWrite(w.writes, "the patch's own paths (git apply --unsafe-paths)")
+		}
+	}
+}
+
+// firstOperand returns the first argument that is not an option, "" when
+// there is none or it is not static.
+func firstOperand(args []field) string {
+	for _, f := range args {
+		if !f.known() {
+			return ""
+		}
+		if !strings.HasPrefix(f.s, "-") {
+			return f.s
+		}
+	}
+	return ""
+}
+
+// gitWorkTree records the work tree around the current directory (the
+// nearest directory above it with a .git) as a tree a git command may
+// rewrite.
+func (w *walker) gitWorkTree(what string) {
+	if !w.dirKnown {
+		w.incomplete(what + " in a directory only known at run time")
+		w.unresolvedWrite(w.writes, "work tree of "+what+" in a directory only known at run time")
+		return
+	}
+	w.tree(w.repoRoot(), what)
+}
+
+// gitPathspecs records the trees that pathspecs cover: a directory (the
+// current one for .), the directory part before a wildcard (git's * also
+// matches /, so '*.go' reaches every directory below), and the whole work
+// tree for magic (:/, :(top), :!x). A pathspec naming a file is a write
+// of that file, which the subcommand's own handling records.
+func (w *walker) gitPathspecs(specs []field, what string) {
+	for _, f := range specs {
+		if !f.known() {
+			w.path(f, w.writes, what)
+			continue
+		}
+		s := f.s
+		switch {
+		case s == "":
+		case strings.HasPrefix(s, ":"):
+			w.gitWorkTree(what)
+		case strings.ContainsAny(s, "*?["):
+			dir := s[:strings.IndexAny(s, "*?[")]
+			if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+				w.tree(dir[:i+1], what)
+			} else {
+				w.tree(".", what)
+			}
+		default:
+			if cp, err := w.canonical(s); err == nil {
+				if st, err := os.Stat(cp); err == nil && st.IsDir() {
+					w.tree(cp, what)
+				}
+			}
+		}
+	}
+}
+
+// gitStash: stash (push) resets the changed files to HEAD, and -u or -a
+// removes untracked or ignored ones; pop, apply and branch change the work
+// tree too. A push limited by pathspecs touches only those.
+func (w *walker) gitStash(rest []field) {
+	op := "push"
+	args := rest
+	if len(rest) > 0 && rest[0].known() && !strings.HasPrefix(rest[0].s, "-") {
+		op, args = rest[0].s, rest[1:]
+	} else if len(rest) > 0 && !rest[0].known() {
+		op = "?"
+	}
+	switch op {
+	case "push", "save":
+		p := parseOpts(args, optSpec{withValue: "m", long: []string{"message", "pathspec-from-file"}})
+		if op == "push" && len(p.operands) > 0 && !p.has("--pathspec-from-file") {
+			w.pathsTo(p.operands, w.writes, "git stash")
+			w.gitPathspecs(p.operands, "git stash")
+			return
+		}
+		w.gitWorkTree("git stash " + op)
+	case "list", "show", "drop", "clear", "create", "store":
+	default:
+		// pop, apply, branch, and a subcommand only known at run time.
+		w.gitWorkTree("git stash " + op)
+	}
+}
+
+// gitCheckout records what git checkout may rewrite as a whole. Without
+// --, its first operand is a branch or commit unless it names an existing
+// path (git's own rule): alone, that switches the work tree to it; with
+// more operands, those are pathspecs restored from it. After --, every
+// operand is a pathspec. checkout -b NEW alone creates a branch at HEAD
+// and leaves the files alone; checkout -f alone throws away every change.
+func (w *walker) gitCheckout(rest []field) {
+	p := parseOpts(rest, optSpec{withValue: "bB", long: []string{"orphan", "conflict", "pathspec-from-file"}})
+	if p.has("--pathspec-from-file") {
+		w.gitWorkTree("git checkout")
+		return
+	}
+	ops := p.operands
+	before := len(ops)
+	for i, f := range rest {
+		if f.known() && f.s == "--" {
+			before = max(len(ops)-len(rest[i+1:]), 0)
+			break
+		}
+	}
+	created := p.has("-b", "-B", "--orphan")
+	switch {
+	case before == 0 && len(ops) == 0:
+		if p.has("-f", "--force", "--detach") {
+			w.gitWorkTree("git checkout")
+		}
+	case before == len(ops) && !created && before > 0 && w.isPath(ops[0]):
+		// git checkout FILE...: restored from the index.
+		w.gitPathspecs(ops, "git checkout")
+	case before == len(ops) && (before == 1 || created):
+		// A branch switch (or checkout -b NEW START).
+		w.gitWorkTree("git checkout")
+	default:
+		// git checkout REV PATH..., git checkout [REV] -- PATH...
+		w.gitPathspecs(ops[min(1, before):], "git checkout")
+	}
+}
+
+// isPath reports whether an argument names an existing file or directory.
+func (w *walker) isPath(f field) bool {
+	if !f.known() {
+		return false
+	}
+	cp, err := w.canonical(f.s)
+	if err != nil {
+		return false
+	}
+	_, err = os.Lstat(cp)
+	return err == nil
 }

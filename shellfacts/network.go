@@ -2,6 +2,7 @@ package shellfacts
 
 import (
 	"net/url"
+	"path"
 	"strings"
 )
 
@@ -350,6 +351,11 @@ func (w *walker) transfer(c *call, ops []field) {
 	for i, f := range ops {
 		if !f.known() {
 			w.incomplete("dynamic operand of " + c.name)
+			if i == len(ops)-1 && len(ops) > 1 {
+				// A destination only known at run time may be a
+				// local path, any of them.
+				w.unresolvedWrite(w.writes, f.raw)
+			}
 			continue
 		}
 		if _, ok := remote(f.s); ok {
@@ -375,6 +381,9 @@ func rsyncArgs(w *walker, c *call) {
 		w.nestedString(e, "rsync -e")
 	}
 	w.transfer(c, p.operands)
+	if p.has("-r", "-a", "--recursive", "--archive") {
+		w.syncTrees(c, p)
+	}
 	if p.has("--remove-source-files") {
 		for _, f := range p.operands[:max(len(p.operands)-1, 0)] {
 			if f.known() {
@@ -382,6 +391,45 @@ func rsyncArgs(w *walker, c *call) {
 					w.path(f, w.deletes, c.name)
 				}
 			}
+		}
+	}
+}
+
+// syncTrees records what a recursive rsync to a local destination may
+// replace as a whole (see tree; with --delete it also removes what the
+// source lacks): the destination itself when a source's contents go into
+// it (src/, src/.) or when -R rebuilds the sources' paths below it, else
+// the entry named after each source that is not a local file.
+func (w *walker) syncTrees(c *call, p parsed) {
+	if len(p.operands) < 2 {
+		return
+	}
+	dest := p.operands[len(p.operands)-1]
+	if !dest.known() {
+		return // transfer recorded it as a write only known at run time
+	}
+	if _, ok := remote(dest.s); ok {
+		return
+	}
+	for _, s := range p.operands[:len(p.operands)-1] {
+		src := s.s
+		if _, ok := remote(src); ok {
+			// host:dir copies dir into dest; host: copies the home
+			// directory's contents.
+			_, src, _ = strings.Cut(src, ":")
+			if src == "" {
+				src = "./"
+			}
+		}
+		base := path.Base(src)
+		switch {
+		case !s.known() || strings.HasSuffix(src, "/") || base == "." || base == "/" || p.has("-R", "--relative"):
+			w.tree(dest.s, c.name)
+		case src == s.s && w.isFile(src):
+			// A local file is copied as a file (transfer recorded
+			// it).
+		default:
+			w.tree(path.Join(dest.s, base), c.name)
 		}
 	}
 }

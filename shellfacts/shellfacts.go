@@ -69,9 +69,18 @@ type Facts struct {
 	// whose tests pick what -delete or -exec rm removes (`find . -name
 	// '*.o' -delete`). Sorted and unique.
 	DeletesBelow []string
-	URLs         []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
-	Incomplete   bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
-	ParseError   string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
+	// WritesTrees are directories (or, for a source that turns out to be
+	// a file, files) whose whole contents a command may replace or
+	// remove without naming what is inside: the destination of a
+	// recursive copy or sync (cp -r src/. dst, rsync -a src/ dst), the
+	// directory an archive or a patch is extracted or applied in (tar x,
+	// unzip, patch, git apply), and the work tree of a git command that
+	// rewrites it (git reset --hard, merge, pull, a branch switch, git
+	// checkout ., git clean). Each is in Writes too. Sorted and unique.
+	WritesTrees []string
+	URLs        []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
+	Incomplete  bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
+	ParseError  string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
 
 	// Unresolved says briefly why Incomplete is set ("variable in argument
 	// of rm", "nesting deeper than 4"), sorted and unique, at most 32.
@@ -209,6 +218,7 @@ type walker struct {
 
 	reads, writes, deletes, urls map[string]bool
 	below                        map[string]bool
+	trees                        map[string]bool
 	reasons, unknown             map[string]bool
 	unresolvedDeletes            map[string]bool
 	unresolvedWrites             map[string]bool
@@ -243,6 +253,7 @@ func newWalker(opts Options) *walker {
 		writes:   map[string]bool{},
 		deletes:  map[string]bool{},
 		below:    map[string]bool{},
+		trees:    map[string]bool{},
 		urls:     map[string]bool{},
 		reasons:  map[string]bool{},
 		unknown:  map[string]bool{},
@@ -258,6 +269,7 @@ func (w *walker) finish() *Facts {
 	f.Writes = sortedKeys(w.writes)
 	f.Deletes = sortedKeys(w.deletes)
 	f.DeletesBelow = sortedKeys(w.below)
+	f.WritesTrees = sortedKeys(w.trees)
 	f.URLs = sortedKeys(w.urls)
 	f.Unresolved = sortedKeys(w.reasons)
 	f.Unknown = sortedKeys(w.unknown)

