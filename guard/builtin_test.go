@@ -375,3 +375,123 @@ func TestBuiltinProtectVouch(t *testing.T) {
 		})
 	}
 }
+
+// TestBuiltinProtectVouchTrees pins protect-vouch on commands that may
+// rewrite files they do not name: a recursive copy, sync, extraction or
+// patch into a directory that holds .vouch, and the git commands that
+// move or restore the work tree, ask a person; the same commands aimed at
+// a directory without vouch's files, and git commands that name only
+// ordinary files or leave the files alone, do not. The repository is real
+// (git finds its top from a subdirectory).
+func TestBuiltinProtectVouchTrees(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = filepath.Join(root, "repo")
+	for _, d := range []string{".git", ".vouch/guard", "src", "build"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".vouch/guard.yaml", "src/file.go"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		command string
+		cwd     string // below root
+		rule    string // "" means allowed
+	}{
+		{"cp -r /tmp/e/. .", "", "protect-vouch-trees"},
+		{"cp -a x/ .", "", "protect-vouch-trees"},
+		{"cp -r /tmp/elsewhere/repo ..", "", "protect-vouch-trees"},
+		{"rsync -a /tmp/e/ ./", "", "protect-vouch-trees"},
+		{"rsync -a --delete /tmp/e/ ..", "src", "protect-vouch-trees"},
+		{"tar xf a.tar", "", "protect-vouch-trees"},
+		{"tar -xzf a.tgz -C ..", "src", "protect-vouch-trees"},
+		{"unzip a.zip", "", "protect-vouch-trees"},
+		{"unzip -o a.zip -d .", "", "protect-vouch-trees"},
+		{"git apply x.patch", "", "protect-vouch-trees"},
+		{"patch -p1 < x.patch", "", "protect-vouch-trees"},
+		{"git checkout HEAD~1 -- .", "", "protect-vouch-trees"},
+		{"git checkout .", "", "protect-vouch-trees"},
+		{"git restore .", "", "protect-vouch-trees"},
+		{"git reset --hard", "", "protect-vouch-trees"},
+		{"git reset --hard HEAD~1", "src", "protect-vouch-trees"},
+		{"git stash pop", "", "protect-vouch-trees"},
+		{"git stash apply", "", "protect-vouch-trees"},
+		{"git stash -a", "", "protect-vouch-trees"},
+		{"git merge feature", "", "protect-vouch-trees"},
+		{"git pull", "src", "protect-vouch-trees"},
+		{"git rebase main", "", "protect-vouch-trees"},
+		{"git cherry-pick abc123", "", "protect-vouch-trees"},
+		{"git am < x.mbox", "", "protect-vouch-trees"},
+		{"git clean -fdx", "", "protect-vouch-trees"},
+		{"git clean -x -f", "", "protect-vouch-trees"},
+		// A branch switch replaces every tracked file that differs, the
+		// policy included.
+		{"git checkout main", "", "protect-vouch-trees"},
+		{"git switch main", "", "protect-vouch-trees"},
+		// Trees inside .vouch are writes of vouch's own directories.
+		{"tar xf a.tar -C .vouch", "", "protect-vouch-writes"},
+		{"rsync -a x/ .vouch/guard/", "", "protect-vouch-writes"},
+		{"git clean -fdx .vouch", "", "protect-vouch-writes"},
+		{"git clean -fdX", ".vouch", "protect-vouch-writes"},
+		// Where the tree is, or what the archive holds, is only known
+		// at run time.
+		{`tar xf a.tar -C "$D"`, "", "protect-vouch-unresolved-writes"},
+		{`cd "$X" && git reset --hard`, "", "protect-vouch-unresolved-writes"},
+		{`cp -r /tmp/e/. "$D"`, "", "protect-vouch-unresolved-writes"},
+		{"tar -xPf a.tar -C /tmp/x", "", "protect-vouch-unresolved-writes"},
+		// Elsewhere, or naming only ordinary files: allowed.
+		{"cp -r src/a build/", "", ""},
+		{"cp -r src build", "", ""},
+		{"rsync -a src/ build/", "", ""},
+		{"tar xf a.tar -C /tmp/x", "", ""},
+		{"tar xf a.tar", "build", ""},
+		{"unzip a.zip -d /tmp/x", "", ""},
+		{"patch -p1 < x.patch", "src", ""},
+		{"git apply x.patch", "src", ""},
+		{"git clean -fdx", "build", ""},
+		{"git checkout -- src/file.go", "", ""},
+		{"git checkout HEAD~1 src/file.go", "", ""},
+		{"git restore src/file.go", "", ""},
+		{"git restore --staged .", "", ""},
+		{"git checkout -b feature", "", ""},
+		{"git switch -c feature", "", ""},
+		{"git reset HEAD~1", "", ""},
+		{"git stash list", "", ""},
+		{"git clean -n", "", ""},
+		{"git status && git diff && git commit -am wip", "", ""},
+		{"git -C /tmp/other-repo pull", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command+" in "+tt.cwd, func(t *testing.T) {
+			c := Call{Phase: Pre, Tool: "Bash", Cwd: filepath.Join(root, tt.cwd), Args: map[string]any{"command": tt.command}}
+			facts := Derive(&c, "/home/u", root)
+			d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.rule == "" {
+				if d.Decision != Allow {
+					t.Fatalf("decision %s by %s, want allow (trees %q)", d.Decision, d.Rule(), facts.WritesTrees)
+				}
+				return
+			}
+			if d.Decision != Ask || d.Rule() != tt.rule {
+				t.Fatalf("decision %s by %q, want ask by %q (trees %q, writes %q, unresolved %q)", d.Decision, d.Rule(), tt.rule, facts.WritesTrees, facts.Writes, facts.WritesUnresolved)
+			}
+		})
+	}
+}

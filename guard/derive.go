@@ -34,6 +34,14 @@ type CallFacts struct {
 	// DeletesRepository are deleted paths that take the repository with
 	// them: its root, a directory above it, or its .git directory.
 	DeletesRepository []string
+	// WritesTrees are directories whose whole contents a call may
+	// rewrite without naming the files (shellfacts.Facts.WritesTrees):
+	// `cp -r /tmp/e/. .`, `tar xf a.tar`, `git reset --hard`.
+	WritesTrees []string
+	// WritesRepository are the WritesTrees that take in the whole
+	// repository: its root or a directory above it, so every file in
+	// it, vouch's own under .vouch included, may change.
+	WritesRepository []string
 	// Commands are the program names of every simple command a shell
 	// call runs, nested ones included, sorted and unique; CommandLines
 	// each simple command as "name arg ...", wrappers stripped.
@@ -268,6 +276,7 @@ func Derive(c *Call, home, root string) *CallFacts {
 	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
 	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
 	f.DeletesUnresolved, f.WritesUnresolved = uniq(f.DeletesUnresolved), uniq(f.WritesUnresolved)
+	f.WritesTrees = uniq(f.WritesTrees)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
 	if f.Root != "" {
@@ -299,6 +308,11 @@ func Derive(c *Call, home, root string) *CallFacts {
 				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
 			}
 		}
+		for _, p := range f.WritesTrees {
+			if canonpath.Within(f.Root, p) {
+				f.WritesRepository = append(f.WritesRepository, p)
+			}
+		}
 		f.OutsideRoot, f.DeletesOutsideRoot, f.DeletesRepository = uniq(f.OutsideRoot), uniq(f.DeletesOutsideRoot), uniq(f.DeletesRepository)
 	}
 	return f
@@ -322,6 +336,7 @@ func (f *CallFacts) shell(cmd string) {
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)
 	f.DeletesBelow = append(f.DeletesBelow, sf.DeletesBelow...)
+	f.WritesTrees = append(f.WritesTrees, sf.WritesTrees...)
 	f.URLs = append(f.URLs, sf.URLs...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)
 	f.DeletesUnresolved = append(f.DeletesUnresolved, sf.DeletesUnresolved...)
@@ -461,6 +476,10 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.DeletesUnresolved)
 	case "writes_unresolved":
 		return list(f.WritesUnresolved)
+	case "writes_trees":
+		return list(f.WritesTrees)
+	case "writes_repository":
+		return list(f.WritesRepository)
 	case "shell_error":
 		if f.ShellError == "" {
 			return missing
@@ -473,7 +492,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

@@ -37,3 +37,31 @@ func TestDeriveHostileArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestDeriveWritesRepository: a tree a command may rewrite takes in the
+// repository when it is the root or a directory above it, not when it is
+// a directory inside the root or beside it; without a root nothing is
+// known to take it in.
+func TestDeriveWritesRepository(t *testing.T) {
+	tests := []struct {
+		command, cwd, root string
+		trees, repository  []string
+	}{
+		{"tar xf a.tar", "/repo", "/repo", []string{"/repo"}, []string{"/repo"}},
+		{"cp -r /tmp/e/. ..", "/repo", "/repo", []string{"/"}, []string{"/"}},
+		{"cp -r /tmp/e/. /repo2", "/repo", "/repo", []string{"/repo2"}, nil},
+		{"tar xf a.tar -C src", "/repo", "/repo", []string{"/repo/src"}, nil},
+		{"tar xf a.tar", "/repo", "", []string{"/repo"}, nil},
+		{"cp -r src/a.go x && git status", "/repo", "/repo", []string{"/repo/x"}, nil},
+	}
+	for _, tt := range tests {
+		c := Call{Tool: "Bash", Cwd: tt.cwd, Args: map[string]any{"command": tt.command}}
+		f := Derive(&c, "", tt.root)
+		if !slices.Equal(f.WritesTrees, tt.trees) || !slices.Equal(f.WritesRepository, tt.repository) {
+			t.Errorf("%q in %s (root %q): trees %q repository %q, want %q %q", tt.command, tt.cwd, tt.root, f.WritesTrees, f.WritesRepository, tt.trees, tt.repository)
+		}
+		if got, want := f.derivedSelector("writes_repository"), f.derivedSelector("writes_trees"); len(tt.repository) == 0 && got != missing || want == missing {
+			t.Errorf("%q: derived.writes_repository %v, derived.writes_trees %v", tt.command, got, want)
+		}
+	}
+}

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "a0fa246d37eb77b563dde578930025c5e17f027e5e6dfb249433e47dbd91c0f4"
+const fixedDigest = "2c639c4b9ab2c4b5059754afaca7ba5f183958287f9dd1c0c03e4654affb6165"

@@ -602,7 +602,7 @@ func (w *walker) gitWorkTree(what string) {
 }
 
 // gitPathspecs records the trees that pathspecs cover: a directory (the
-// current one for .), the directory part before a wildcard (git's * also
+// current one for ., and any spelled with a trailing /), the directory part before a wildcard (git's * also
 // matches /, so '*.go' reaches every directory below), and the whole work
 // tree for magic (:/, :(top), :!x). A pathspec naming a file is a write
 // of that file, which the subcommand's own handling records.
@@ -624,6 +624,10 @@ func (w *walker) gitPathspecs(specs []field, what string) {
 			} else {
 				w.tree(".", what)
 			}
+		case s == "." || s == ".." || strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.") || strings.HasSuffix(s, "/.."):
+			// A directory by its spelling, whether or not it exists
+			// yet.
+			w.tree(s, what)
 		default:
 			if cp, err := w.canonical(s); err == nil {
 				if st, err := os.Stat(cp); err == nil && st.IsDir() {
