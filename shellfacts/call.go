@@ -262,8 +262,16 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 // file lies below the directory. The directory is written too.
 func (w *walker) tree(p, what string) {
 	if c := w.addPath(p, w.writes, what); c != "" {
-		w.trees[c] = true
+		w.addTree(c)
 	}
+}
+
+// addTree lists a canonical directory in Facts.WritesTrees.
+func (w *walker) addTree(c string) {
+	if w.trees == nil {
+		w.trees = map[string]bool{}
+	}
+	w.trees[c] = true
 }
 
 // treeHere is tree for the current directory; after a cd to a place only

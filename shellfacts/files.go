@@ -440,7 +440,7 @@ func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir, recursive 
 	if !intoDir {
 		w.writes[d] = true
 		if recursive {
-			w.trees[d] = true
+			w.addTree(d)
 		}
 		return
 	}
@@ -449,7 +449,7 @@ func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir, recursive 
 			w.incomplete("dynamic source of " + c.name)
 			w.writes[d] = true
 			if recursive {
-				w.trees[d] = true
+				w.addTree(d)
 			}
 			continue
 		}

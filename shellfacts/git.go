@@ -503,28 +503,29 @@ func (w *walker) gitTrees(sub string, rest []field) {
 		}
 		return false
 	}
-	what := "git " + sub
+	// "git "+sub is built only where it is used: most git commands
+	// (status, diff, log) rewrite nothing and should cost nothing here.
 	switch sub {
 	case "merge", "pull", "rebase", "cherry-pick", "revert", "am":
 		// --quit leaves the work tree as it is; the others show or
 		// edit the sequencer's state.
 		if !has("--quit", "--show-current-patch", "--edit-todo") {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
 	case "bisect":
 		// Every step checks out another commit.
 		if op := firstOperand(rest); !slices.Contains([]string{"", "log", "view", "visualize", "terms", "help"}, op) {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
 	case "read-tree":
 		if has("-u") {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
 	case "reset":
 		spec := gitSubOpts["reset"].spec
 		spec.abbrev = gitLong["reset"]
 		if p := parseOpts(rest, spec); p.has("--hard", "--merge", "--keep") {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
 	case "stash":
 		w.gitStash(rest)
@@ -536,7 +537,7 @@ func (w *walker) gitTrees(sub string, rest []field) {
 		// switch --orphan NEW, which empties the work tree; -c NEW alone
 		// (its value is not an operand) stays where HEAD is.
 		if p.has("--orphan") || len(p.operands) > 0 {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
 	case "restore":
 		p := parseOpts(rest, optSpec{withValue: "s", long: []string{"source", "pathspec-from-file", "conflict"}})
@@ -544,9 +545,9 @@ func (w *walker) gitTrees(sub string, rest []field) {
 			return // the index only
 		}
 		if p.has("--pathspec-from-file") {
-			w.gitWorkTree(what)
+			w.gitWorkTree("git " + sub)
 		}
-		w.gitPathspecs(p.operands, what)
+		w.gitPathspecs(p.operands, "git "+sub)
 	case "clean":
 		p := parseOpts(rest, optSpec{withValue: "eE", long: []string{"exclude"}})
 		if p.has("-n", "--dry-run") {
@@ -556,9 +557,9 @@ func (w *walker) gitTrees(sub string, rest []field) {
 		// the current directory without one), and with -x or -X the
 		// ignored ones too, such as logs.
 		if len(p.operands) == 0 {
-			w.treeHere(what)
+			w.treeHere("git " + sub)
 		}
-		w.gitPathspecs(p.operands, what)
+		w.gitPathspecs(p.operands, "git "+sub)
 	case "apply":
 		p := parseOpts(rest, optSpec{withValue: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}})
 		if p.has("--cached") || p.has("--check", "--stat", "--numstat", "--summary") && !p.has("--apply") {
@@ -567,7 +568,7 @@ func (w *walker) gitTrees(sub string, rest []field) {
 		// Paths in the patch are relative to the top of the work tree,
 		// and git applies those below the current directory (all of
 		// them, outside a repository, relative to it).
-		w.treeHere(what)
+		w.treeHere("git " + sub)
 		if p.has("--unsafe-paths") {
 			w.incomplete("git apply --unsafe-paths writes wherever the patch's paths point")
 			w.unresolvedWrite(w.writes, "the patch's own paths (git apply --unsafe-paths)")

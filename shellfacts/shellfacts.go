@@ -218,7 +218,7 @@ type walker struct {
 
 	reads, writes, deletes, urls map[string]bool
 	below                        map[string]bool
-	trees                        map[string]bool
+	trees                        map[string]bool // made on first use: few commands write a tree
 	reasons, unknown             map[string]bool
 	unresolvedDeletes            map[string]bool
 	unresolvedWrites             map[string]bool
@@ -253,7 +253,6 @@ func newWalker(opts Options) *walker {
 		writes:   map[string]bool{},
 		deletes:  map[string]bool{},
 		below:    map[string]bool{},
-		trees:    map[string]bool{},
 		urls:     map[string]bool{},
 		reasons:  map[string]bool{},
 		unknown:  map[string]bool{},
