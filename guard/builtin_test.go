@@ -442,11 +442,15 @@ func TestBuiltinProtectVouchTrees(t *testing.T) {
 		// policy included.
 		{"git checkout main", "", "protect-vouch-trees"},
 		{"git switch main", "", "protect-vouch-trees"},
-		// Trees inside .vouch are writes of vouch's own directories.
+		// A tree that is one of vouch's own directories: an extraction
+		// or sync names it as its destination, a write; git clean does
+		// not.
 		{"tar xf a.tar -C .vouch", "", "protect-vouch-writes"},
 		{"rsync -a x/ .vouch/guard/", "", "protect-vouch-writes"},
-		{"git clean -fdx .vouch", "", "protect-vouch-writes"},
-		{"git clean -fdX", ".vouch", "protect-vouch-writes"},
+		{"git clean -fdx .vouch", "", "protect-vouch-trees"},
+		{"git clean -fdX", ".vouch", "protect-vouch-trees"},
+		{"git clean -fdX", ".vouch/guard", "protect-vouch-trees"},
+		{"git checkout HEAD~1 -- .claude", "", "protect-vouch-writes"},
 		// Where the tree is, or what the archive holds, is only known
 		// at run time.
 		{`tar xf a.tar -C "$D"`, "", "protect-vouch-unresolved-writes"},

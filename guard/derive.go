@@ -36,7 +36,8 @@ type CallFacts struct {
 	DeletesRepository []string
 	// WritesTrees are directories whose whole contents a call may
 	// rewrite without naming the files (shellfacts.Facts.WritesTrees):
-	// `cp -r /tmp/e/. .`, `tar xf a.tar`, `git reset --hard`.
+	// `cp -r /tmp/e/. .`, `tar xf a.tar`, `git reset --hard`. Those
+	// outside Root that do not take it in are OutsideRoot.
 	WritesTrees []string
 	// WritesRepository are the WritesTrees that take in the whole
 	// repository: its root or a directory above it, so every file in
@@ -72,8 +73,8 @@ type CallFacts struct {
 	// URLs are network targets as written; Domains their hosts.
 	URLs    []string
 	Domains []string
-	// OutsideRoot are written or deleted paths outside Root (the
-	// system's temporary directory and /dev/null aside);
+	// OutsideRoot are written or deleted paths, and trees written, outside
+	// Root (the system's temporary directory and /dev/null aside);
 	// DeletesOutsideRoot the deleted ones among them.
 	OutsideRoot        []string
 	DeletesOutsideRoot []string
@@ -309,8 +310,16 @@ func Derive(c *Call, home, root string) *CallFacts {
 			}
 		}
 		for _, p := range f.WritesTrees {
-			if canonpath.Within(f.Root, p) {
+			switch {
+			case canonpath.Within(f.Root, p):
 				f.WritesRepository = append(f.WritesRepository, p)
+			case outside(p):
+				// A tree elsewhere (git -C ../other reset --hard, cd /etc
+				// && patch -p1) writes outside. One that takes in the
+				// root is, for git, the work tree the root is part of
+				// (vouch.yaml in a monorepo's subdirectory): a copy onto
+				// it names it as its destination, which is a write.
+				f.OutsideRoot = append(f.OutsideRoot, p)
 			}
 		}
 		f.OutsideRoot, f.DeletesOutsideRoot, f.DeletesRepository = uniq(f.OutsideRoot), uniq(f.DeletesOutsideRoot), uniq(f.DeletesRepository)

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -62,6 +64,39 @@ func TestDeriveWritesRepository(t *testing.T) {
 		}
 		if got, want := f.derivedSelector("writes_repository"), f.derivedSelector("writes_trees"); len(tt.repository) == 0 && got != missing || want == missing {
 			t.Errorf("%q: derived.writes_repository %v, derived.writes_trees %v", tt.command, got, want)
+		}
+	}
+}
+
+// TestDeriveTreesOutsideRoot: a tree written elsewhere is outside the
+// root, while git's work tree around a root in a subdirectory (vouch.yaml
+// in a monorepo's project) takes the root in and is not.
+func TestDeriveTreesOutsideRoot(t *testing.T) {
+	mono, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git", "project"} {
+		if err := os.MkdirAll(filepath.Join(mono, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// other is outside the temporary directory, which is scratch space.
+	root, other := filepath.Join(mono, "project"), "/nonexistent-vouch/other"
+	tests := []struct {
+		command             string
+		repository, outside []string
+	}{
+		{"git pull", []string{mono}, nil},
+		{"git -C " + other + " reset --hard", nil, []string{other}},
+		{"patch -d " + other + " -p1 < x.patch", nil, []string{other}},
+		{"patch -p1 < x.patch", []string{root}, nil},
+	}
+	for _, tt := range tests {
+		c := Call{Tool: "Bash", Cwd: root, Args: map[string]any{"command": tt.command}}
+		f := Derive(&c, "", root)
+		if !slices.Equal(f.WritesRepository, tt.repository) || !slices.Equal(f.OutsideRoot, tt.outside) {
+			t.Errorf("%q: writes_repository %q outside_root %q, want %q %q", tt.command, f.WritesRepository, f.OutsideRoot, tt.repository, tt.outside)
 		}
 	}
 }

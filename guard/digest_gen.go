@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "2c639c4b9ab2c4b5059754afaca7ba5f183958287f9dd1c0c03e4654affb6165"
+const fixedDigest = "ac27dbe4cac178ca7e8c770cd33ce607191d27fa9b9e0249c0f1e85057555b3f"

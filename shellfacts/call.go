@@ -259,41 +259,22 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 // tree records a directory whose whole contents a command may replace or
 // remove without naming the files inside (Facts.WritesTrees): a policy
 // protecting a file can then tell that the command may change it when the
-// file lies below the directory. The directory is written too.
+// file lies below the directory. A relative directory after a cd to a
+// place only known at run time is a write whose target is unresolved.
 func (w *walker) tree(p, what string) {
-	if c := w.addPath(p, w.writes, what); c != "" {
-		w.addTree(c)
-	}
-}
-
-// addTree lists a canonical directory in Facts.WritesTrees.
-func (w *walker) addTree(c string) {
-	if w.trees == nil {
-		w.trees = map[string]bool{}
-	}
-	w.trees[c] = true
-}
-
-// treeHere is tree for the current directory; after a cd to a place only
-// known at run time, what may be replaced is not known either.
-func (w *walker) treeHere(what string) {
-	if !w.dirKnown {
+	if !filepath.IsAbs(p) && !w.dirKnown {
 		w.incomplete(what + " in a directory only known at run time")
 		w.unresolvedWrite(w.writes, what+" in a directory only known at run time")
 		return
 	}
-	w.tree(".", what)
+	if w.trees == nil {
+		w.trees = map[string]bool{}
+	}
+	w.addPath(p, w.trees, what)
 }
 
-// treeField is tree for an argument: one that is not static is a write
-// whose target is only known at run time (Facts.WritesUnresolved).
-func (w *walker) treeField(f field, what string) {
-	if f.known() && f.s != "" && f.s != "-" {
-		w.tree(f.s, what)
-		return
-	}
-	w.path(f, w.writes, what)
-}
+// treeHere is tree for the current directory.
+func (w *walker) treeHere(what string) { w.tree(".", what) }
 
 // entriesTo records paths that a program acts on as directory entries
 // (rm and unlink remove a symbolic link, not its target; rename moves

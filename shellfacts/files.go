@@ -440,7 +440,7 @@ func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir, recursive 
 	if !intoDir {
 		w.writes[d] = true
 		if recursive {
-			w.addTree(d)
+			w.tree(d, c.name)
 		}
 		return
 	}
@@ -449,19 +449,17 @@ func (w *walker) copyDest(c *call, srcs []field, dest field, intoDir, recursive 
 			w.incomplete("dynamic source of " + c.name)
 			w.writes[d] = true
 			if recursive {
-				w.addTree(d)
+				w.tree(d, c.name)
 			}
 			continue
 		}
 		target := filepath.Join(d, filepath.Base(s.s))
+		w.addPath(target, w.writes, c.name)
 		switch {
 		case recursive && strings.HasSuffix(s.s, "/"):
-			w.addPath(target, w.writes, c.name)
 			w.tree(d, c.name)
 		case recursive && !w.isFile(s.s):
 			w.tree(target, c.name)
-		default:
-			w.addPath(target, w.writes, c.name)
 		}
 	}
 }
@@ -785,6 +783,9 @@ func tarFiles(w *walker, c *call) {
 		w.pathsTo(p.values("-T", "--files-from", "-X", "--exclude-from"), w.reads, c.name)
 	case p.has("-x", "--extract", "--get"):
 		if !p.has("-O", "--to-stdout", "--to-command") {
+			if w.dirKnown {
+				w.addPath(".", w.writes, c.name)
+			}
 			w.treeHere(c.name + " -x")
 		}
 		if p.has("-P", "--absolute-names") {
@@ -825,10 +826,16 @@ func unzipFiles(w *walker, c *call) {
 		return
 	}
 	if d := p.values("-d"); len(d) > 0 {
+		w.pathsTo(d, w.writes, c.name)
 		for _, f := range d {
-			w.treeField(f, c.name)
+			if f.known() {
+				w.tree(f.s, c.name)
+			}
 		}
 	} else {
+		if w.dirKnown {
+			w.addPath(".", w.writes, c.name)
+		}
 		w.treeHere(c.name)
 	}
 	if p.has("-:") {

@@ -76,7 +76,11 @@ type Facts struct {
 	// directory an archive or a patch is extracted or applied in (tar x,
 	// unzip, patch, git apply), and the work tree of a git command that
 	// rewrites it (git reset --hard, merge, pull, a branch switch, git
-	// checkout ., git clean). Each is in Writes too. Sorted and unique.
+	// checkout ., git clean). They are not in Writes unless the command
+	// names them as its destination (cp, rsync, tar -C, unzip -d): a
+	// rule on Writes keeps meaning the paths a command names, and one
+	// protecting a file checks whether it lies below a tree. Sorted and
+	// unique.
 	WritesTrees []string
 	URLs        []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
 	Incomplete  bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound

