@@ -18,8 +18,9 @@ import (
 // time and are no longer found by content; 4: a '/' after the head of an
 // if, while, for or with starts a regex in JS; 5: a syntax error records
 // whether extraction stopped there; 6: Python files are read in the
-// encoding their coding line declares.)
-const extractorVersion = 6
+// encoding their coding line declares; 7: JS lines also end at CR, U+2028
+// and U+2029, and Unicode white space separates tokens.)
+const extractorVersion = 7
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

@@ -201,3 +201,40 @@ func FuzzExtractJS(f *testing.F) {
 		}
 	})
 }
+
+// TestExtractJSLineTerminators: JavaScript ends a line (a // comment, the
+// hashbang line) at CR, U+2028 and U+2029 as well as LF, and skips
+// Unicode white space between tokens; node runs the require in every case
+// below (checked with node 20), so vouch must see it.
+func TestExtractJSLineTerminators(t *testing.T) {
+	req := func(col int) []Site {
+		return []Site{{Line: 1, Column: col, Kind: KindRequire, Spec: "child_process"}}
+	}
+	tests := []struct {
+		name, src string
+		want      []Site
+	}{
+		{"comment ended by CR", "// hi\rrequire(\"child_process\")\n", req(15)},
+		{"comment ended by CRLF", "// hi\r\nrequire(\"child_process\")\n", []Site{{Line: 2, Column: 9, Kind: KindRequire, Spec: "child_process"}}},
+		{"comment ended by U+2028", "// hi\u2028require(\"child_process\")\n", req(17)},
+		{"comment ended by U+2029", "// hi\u2029require(\"child_process\")\n", req(17)},
+		{"hashbang ended by CR", "#!/usr/bin/env node\rrequire(\"child_process\")\n", req(29)},
+		{"hashbang ended by U+2028", "#!/usr/bin/env node\u2028require(\"child_process\")\n", req(31)},
+		{"JSX tag comment ended by CR", "const a = <div // c\rx={require(\"child_process\")} />\n", req(32)},
+		{"NBSP before require", "var x = 1;\u00a0require(\"child_process\")\n", req(21)},
+		{"BOM inside code", "var x = 1;\ufeffrequire(\"child_process\")\n", req(22)},
+		{"U+2029 ends a statement", "var x = 1\u2029require(\"child_process\")\n", req(21)},
+		{"U+3000 between tokens", "require\u3000(\"child_process\")\n", req(12)},
+		{"regex does not span U+2028", "x = a /b\u2028require(\"child_process\")//\n", req(20)},
+		{"non-ASCII identifier still one name", "const café = 1; requireé(\"child_process\")\n", nil},
+		{"U+2028 may stand in a string", "x = \"a\u2028b\"; require(\"child_process\")\n", req(22)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := extractJS([]byte(tt.src), false)
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("extractJS(%q) (-want +got):\n%s", tt.src, diff)
+			}
+		})
+	}
+}

@@ -120,13 +120,78 @@ func (lx *jsLexer) lex(src []byte, toks []jsTok) {
 	}
 	clear(lx.closingAt)
 	*lx = jsLexer{src: src, line: 1, toks: toks[:0], closingAt: lx.closingAt}
-	// A hashbang line is not JavaScript.
+	// A hashbang line is not JavaScript; any line terminator ends it.
 	if bytes.HasPrefix(src, []byte("#!")) {
-		for lx.pos < len(src) && src[lx.pos] != '\n' {
-			lx.pos++
-		}
+		lx.skipToLineEnd()
 	}
 	lx.lexTokens(false)
+}
+
+// jsLineEnd is the length of the line terminator at src[i], 0 if none.
+// JavaScript ends a line at LF, CR, U+2028 and U+2029: a // comment
+// ended only at LF would hide the code node runs after a CR.
+func jsLineEnd(src []byte, i int) int {
+	switch c := src[i]; {
+	case c == '\n' || c == '\r':
+		return 1
+	case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9):
+		return 3
+	}
+	return 0
+}
+
+// jsUnicodeSpace is the length of the non-ASCII white space or line
+// terminator at src[i] (U+00A0, U+FEFF, U+1680, U+2000 to U+200A,
+// U+2028, U+2029, U+202F, U+205F, U+3000), 0 if none. JavaScript skips
+// them between tokens: read as identifier bytes they would glue
+// `;\u00a0require("x")` into one name and hide the call.
+func jsUnicodeSpace(src []byte, i int) int {
+	if i+1 >= len(src) {
+		return 0
+	}
+	c, d := src[i], src[i+1]
+	switch {
+	case c == 0xC2 && d == 0xA0:
+		return 2
+	case i+2 >= len(src):
+		return 0
+	}
+	e := src[i+2]
+	switch {
+	case c == 0xEF && d == 0xBB && e == 0xBF, // U+FEFF
+		c == 0xE1 && d == 0x9A && e == 0x80, // U+1680
+		c == 0xE2 && d == 0x80 && (e >= 0x80 && e <= 0x8A || e == 0xA8 || e == 0xA9 || e == 0xAF),
+		c == 0xE2 && d == 0x81 && e == 0x9F, // U+205F
+		c == 0xE3 && d == 0x80 && e == 0x80: // U+3000
+		return 3
+	}
+	return 0
+}
+
+// skipToLineEnd moves lx.pos to the next line terminator (or the end),
+// for // comments and the hashbang line.
+func (lx *jsLexer) skipToLineEnd() {
+	src := lx.src
+	for lx.pos < len(src) {
+		c := src[lx.pos]
+		if c == '\n' || c == '\r' || c == 0xE2 && jsLineEnd(src, lx.pos) > 0 {
+			return
+		}
+		lx.pos++
+	}
+}
+
+// identEnd is the end of the identifier-like run from i: ASCII letters,
+// digits, '_', '$' and non-ASCII characters other than white space.
+func identEnd(src []byte, i int) int {
+	for i < len(src) {
+		c := src[i]
+		if !isJSIdentPart(c) || c >= 0x80 && jsUnicodeSpace(src, i) > 0 {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 func isJSIdentStart(c byte) bool {
@@ -213,11 +278,11 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			lx.pos++
 		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '/':
-			for lx.pos < len(src) && src[lx.pos] != '\n' {
-				lx.pos++
-			}
+			lx.skipToLineEnd()
 		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '*':
 			lx.blockComment()
+		case c >= 0x80 && jsUnicodeSpace(src, lx.pos) > 0:
+			lx.pos += jsUnicodeSpace(src, lx.pos)
 		case c == '/' && lx.slashIsRegex() && lx.regex():
 		case c == '\'' || c == '"':
 			lx.str(c)
@@ -225,13 +290,15 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 			lx.template()
 		case isJSIdentStart(c):
 			start := lx.pos
-			for lx.pos < len(src) && isJSIdentPart(src[lx.pos]) {
-				lx.pos++
-			}
+			lx.pos = identEnd(src, lx.pos)
 			lx.emit(jsIdent, start)
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(src) && src[lx.pos+1] >= '0' && src[lx.pos+1] <= '9':
 			start := lx.pos
-			for lx.pos < len(src) && (isJSIdentPart(src[lx.pos]) || src[lx.pos] == '.') {
+			for {
+				lx.pos = identEnd(src, lx.pos)
+				if lx.pos >= len(src) || src[lx.pos] != '.' {
+					break
+				}
 				lx.pos++
 			}
 			lx.emit(jsNumber, start)
@@ -300,11 +367,11 @@ func (lx *jsLexer) regex() bool {
 	for i < len(src) {
 		c := src[i]
 		switch {
-		case c == '\n' || c == '\r':
+		case jsLineEnd(src, i) > 0:
 			return false
 		case c == '\\':
 			i++
-			if i < len(src) && (src[i] == '\n' || src[i] == '\r') {
+			if i < len(src) && jsLineEnd(src, i) > 0 {
 				return false
 			}
 		case c == '[':
@@ -341,7 +408,9 @@ func (lx *jsLexer) str(q byte) {
 			lx.pos++
 			lx.toks = append(lx.toks, jsTok{kind: jsString, start: start, end: lx.pos, line: line, col: col})
 			return
-		case c == '\n':
+		case c == '\n' || c == '\r':
+			// A line break may not stand in a string (U+2028 and
+			// U+2029 may, since ES2019).
 			lx.errorf(line, "unterminated string literal")
 			return
 		case c == '\\':
@@ -580,9 +649,7 @@ func (lx *jsLexer) jsxTag() bool {
 			lx.pos += 2
 			return true
 		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '/':
-			for lx.pos < len(src) && src[lx.pos] != '\n' {
-				lx.pos++
-			}
+			lx.skipToLineEnd()
 		case c == '/' && lx.pos+1 < len(src) && src[lx.pos+1] == '*':
 			lx.blockComment()
 		case c == '\n':
