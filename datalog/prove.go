@@ -47,15 +47,14 @@ const maxProofDepth = 64
 // Proofs of sub-facts are shared between calls on the same Result: a trace
 // proving every predicate's verdict proves each shared fact (an option, a
 // claim's presence) once. Callers must not modify a returned Proof.
+//
+// Prove may be called from several goroutines at once: the search only
+// reads the evaluated store, and the shared proofs are guarded. Which
+// goroutine proves a shared fact first does not change any proof, since
+// only proofs that do not depend on where they were searched are shared.
 func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
 	if !r.store.Contains(fact) {
 		return nil, fmt.Errorf("prove %s: %w", fact, ErrNoFact)
-	}
-	r.proofs.mu.Lock()
-	defer r.proofs.mu.Unlock()
-	if r.proofs.done == nil {
-		r.proofs.done = make(map[string]*Proof)
-		r.proofs.premises = make(map[*ast.Clause][]ast.Term)
 	}
 	pv := &prover{r: r, q: engine.QueryContext{PredToRules: r.rules, PredToDecl: r.info.Decls, Store: r.store},
 		onPath: make(map[string]bool), budget: maxProofSteps, cache: &r.proofs}
@@ -66,11 +65,46 @@ func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
 // by the printed fact; a proof is only kept when its search never skipped
 // a solution for being on the current path, because such a proof depends
 // on where in the tree it was searched. premises holds each clause's body
-// with wildcards named, computed once.
+// with wildcards named, computed once. mu guards both maps, and only
+// them: proofs run concurrently and meet only here.
 type proofCache struct {
 	mu       sync.Mutex
 	done     map[string]*Proof
 	premises map[*ast.Clause][]ast.Term
+}
+
+// proof returns the finished proof of the fact printed as key, if any.
+func (c *proofCache) proof(key string) (*Proof, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.done[key]
+	return p, ok
+}
+
+// keep records a finished proof.
+func (c *proofCache) keep(key string, p *Proof) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(map[string]*Proof)
+	}
+	c.done[key] = p
+}
+
+// body returns the clause's body with wildcards named, naming them on
+// first use.
+func (c *proofCache) body(cl *ast.Clause) []ast.Term {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.premises[cl]; ok {
+		return p
+	}
+	if c.premises == nil {
+		c.premises = make(map[*ast.Clause][]ast.Term)
+	}
+	p := nameWildcards(cl.Premises)
+	c.premises[cl] = p
+	return p
 }
 
 // maxProofSteps bounds the premise evaluations one proof may make. On
@@ -99,7 +133,7 @@ func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 		return nil, fmt.Errorf("prove %s: derivation deeper than %d", fact, maxProofDepth)
 	}
 	key := fact.String()
-	if p, ok := pv.cache.done[key]; ok {
+	if p, ok := pv.cache.proof(key); ok {
 		return p, nil
 	}
 	pv.onPath[key] = true
@@ -107,7 +141,7 @@ func (pv *prover) prove(fact ast.Atom, depth int) (*Proof, error) {
 	skips := pv.pathSkips
 	p, err := pv.search(fact, depth)
 	if err == nil && pv.pathSkips == skips {
-		pv.cache.done[key] = p
+		pv.cache.keep(key, p)
 	}
 	return p, err
 }
@@ -165,12 +199,7 @@ func (pv *prover) search(fact ast.Atom, depth int) (*Proof, error) {
 // premisesOf returns the clause's body with wildcards named, computed once
 // per clause.
 func (pv *prover) premisesOf(c *ast.Clause) []ast.Term {
-	if p, ok := pv.cache.premises[c]; ok {
-		return p
-	}
-	p := nameWildcards(c.Premises)
-	pv.cache.premises[c] = p
-	return p
+	return pv.cache.body(c)
 }
 
 // errFound stops a store scan at its first match.

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/google/mangle/ast"
 
@@ -30,16 +33,31 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	var dl bytes.Buffer
-	if err := o.Program.WriteDL(&dl, o.header()); err != nil {
-		return fmt.Errorf("render program: %w", err)
-	}
 	progPath := filepath.Join(dir, ProgramFile)
 	tracePath := filepath.Join(dir, TraceFile)
-	trace := o.Trace(dl.Bytes())
-	if err := atomicfile.WriteUnsynced(progPath, dl.Bytes(), 0o644); err != nil {
-		return err
+	// The trace names the program's hash in its header, but its proofs,
+	// most of its cost, do not need the program: render and write the
+	// program on another core meanwhile.
+	var (
+		dl     bytes.Buffer
+		dlErr  error
+		dlDone = make(chan struct{})
+	)
+	go func() {
+		defer close(dlDone)
+		if err := o.Program.WriteDL(&dl, o.header()); err != nil {
+			dlErr = fmt.Errorf("render program: %w", err)
+			return
+		}
+		dlErr = atomicfile.WriteUnsynced(progPath, dl.Bytes(), 0o644)
+	}()
+	body := o.traceBody()
+	<-dlDone
+	if dlErr != nil {
+		return dlErr
 	}
+	trace := o.traceHeader(dl.Bytes(), len(body))
+	trace = append(trace, body...)
 	if err := atomicfile.WriteUnsynced(tracePath, trace, 0o644); err != nil {
 		return err
 	}
@@ -63,9 +81,17 @@ func (o *Outcome) header() []string {
 // Trace renders the evaluation trace. Every line is the same on every run
 // for the same inputs, except lines beginning "timing:".
 func (o *Outcome) Trace(program []byte) []byte {
-	var b strings.Builder
+	body := o.traceBody()
+	return append(o.traceHeader(program, len(body)), body...)
+}
+
+// traceHeader is the trace up to its first line that depends on the
+// evaluation: the inputs, the program's hash and the timings, with room
+// for extra more bytes.
+func (o *Outcome) traceHeader(program []byte, extra int) []byte {
+	var b bytes.Buffer
+	b.Grow(1024 + extra)
 	sum := sha256.Sum256(program)
-	res := o.Result
 	b.WriteString("vouch datalog evaluation trace\n")
 	fmt.Fprintf(&b, "engine: %s\n", datalog.EngineVersion)
 	fmt.Fprintf(&b, "input rulespec: %s sha256:%s\n", o.Rulespec.File, o.Rulespec.SHA256)
@@ -73,47 +99,84 @@ func (o *Outcome) Trace(program []byte) []byte {
 	fmt.Fprintf(&b, "program: %s sha256:%s\n", ProgramFile, hex.EncodeToString(sum[:]))
 	fmt.Fprintf(&b, "options: strict=%v observe=%v\n", o.Strict, o.Observe)
 	fmt.Fprintf(&b, "timing: load %s, compile %s, evaluate %s, collect %s\n", o.Elapsed.Load, o.Elapsed.Compile, o.Elapsed.Evaluate, o.Elapsed.Collect)
+	return b.Bytes()
+}
 
-	_ = res.WriteSummary(&b) // a strings.Builder never fails
+// traceBody is the trace after its header: the evaluation summary and a
+// proof of every predicate's verdict. Proofs are most of a trace's cost
+// and independent of one another, so they are found on every core, each
+// predicate's text in its own slot, and joined in report order: the text
+// is the same whatever the number of cores.
+func (o *Outcome) traceBody() []byte {
+	var b bytes.Buffer
+	res := o.Result
+	_ = res.WriteSummary(&b) // a bytes.Buffer never fails
 	b.WriteString("\nstatistics:\n")
 	fmt.Fprintf(&b, "  extensional facts loaded: %d\n", res.InputFacts)
 	fmt.Fprintf(&b, "  predicates: %d, verdict: %s\n", len(o.Report.Predicates), o.Report.Verdict)
 
 	b.WriteString("\nverdicts and why:\n")
-	for _, p := range o.Report.Predicates {
-		fmt.Fprintf(&b, "\npredicate %d: %s -> %s", p.Index, compile.DescribeCheck(o.Rulespec.Predicates[indexOf(o, p.Index)].Check), p.Status)
-		if p.Vacuous {
-			b.WriteString(" (vacuous)")
-		}
-		if p.Observed {
-			b.WriteString(" (observed)")
-		}
-		b.WriteString("\n")
-		fact := ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2},
-			Args: []ast.BaseTerm{ast.Number(int64(p.Index)), mustName("/" + string(p.Status))}}
-		proof, err := res.Prove(fact)
-		if err != nil {
-			fmt.Fprintf(&b, "  no derivation found: %v\n", err)
-			continue
-		}
-		b.WriteString(proof.Format("  "))
-		if p.Observed {
-			obs := ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{ast.Number(int64(p.Index))}}
-			if proof, err := res.Prove(obs); err == nil {
-				b.WriteString("  observe mode: reported, not enforced\n")
-				b.WriteString(proof.Format("  "))
+	preds := o.Report.Predicates
+	texts := make([]string, len(preds))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(preds)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(preds) {
+					return
+				}
+				texts[i] = o.tracePredicate(&preds[i])
 			}
-		}
-		if p.Status == Fail {
-			for _, f := range o.failureFacts(p.Index) {
-				fmt.Fprintf(&b, "  relevant: %s\n", f)
-			}
-		}
-		if p.Message != "" {
-			fmt.Fprintf(&b, "  message: %s\n", p.Message)
+		}()
+	}
+	wg.Wait()
+	for _, t := range texts {
+		b.WriteString(t)
+	}
+	return b.Bytes()
+}
+
+// tracePredicate is one predicate's part of the trace: its verdict and
+// why.
+func (o *Outcome) tracePredicate(p *PredicateReport) string {
+	var b strings.Builder
+	res := o.Result
+	fmt.Fprintf(&b, "\npredicate %d: %s -> %s", p.Index, compile.DescribeCheck(o.Rulespec.Predicates[indexOf(o, p.Index)].Check), p.Status)
+	if p.Vacuous {
+		b.WriteString(" (vacuous)")
+	}
+	if p.Observed {
+		b.WriteString(" (observed)")
+	}
+	b.WriteString("\n")
+	fact := ast.Atom{Predicate: ast.PredicateSym{Symbol: "verdict", Arity: 2},
+		Args: []ast.BaseTerm{ast.Number(int64(p.Index)), mustName("/" + string(p.Status))}}
+	proof, err := res.Prove(fact)
+	if err != nil {
+		fmt.Fprintf(&b, "  no derivation found: %v\n", err)
+		return b.String()
+	}
+	b.WriteString(proof.Format("  "))
+	if p.Observed {
+		obs := ast.Atom{Predicate: ast.PredicateSym{Symbol: "observed", Arity: 1}, Args: []ast.BaseTerm{ast.Number(int64(p.Index))}}
+		if proof, err := res.Prove(obs); err == nil {
+			b.WriteString("  observe mode: reported, not enforced\n")
+			b.WriteString(proof.Format("  "))
 		}
 	}
-	return []byte(b.String())
+	if p.Status == Fail {
+		for _, f := range o.failureFacts(p.Index) {
+			fmt.Fprintf(&b, "  relevant: %s\n", f)
+		}
+	}
+	if p.Message != "" {
+		fmt.Fprintf(&b, "  message: %s\n", p.Message)
+	}
+	return b.String()
 }
 
 // failureFacts lists the derived diagnostics about a failed predicate's
