@@ -172,7 +172,10 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 			c.prog.ElementsErr = &ElementsError{Claim: cl, Max: opts.MaxElements}
 			return c.prog
 		}
-		c.claims[cl.Name] = newClaimInfo(res, uses[cl.Name])
+		u, read := uses[cl.Name]
+		ci := newClaimInfo(res, u)
+		ci.read = read
+		c.claims[cl.Name] = ci
 	}
 	c.rankNumbers(rs)
 
@@ -259,7 +262,13 @@ func (p *Program) WriteDL(w io.Writer, header []string) error {
 // need it, in one pass over an array's elements.
 type claimInfo struct {
 	present bool
-	use     use
+	// read: some check reads the claim, as its claim or its value_from.
+	// Every rule joins a claim's facts with a check on it, so the facts
+	// of a claim no check reads can never be used, and are not emitted
+	// (its numbers are still ranked, so other claims' ranks stay the
+	// same).
+	read bool
+	use  use
 	// count is the number of elements, duplicates included.
 	count int
 	types []Type   // element types, first occurrence order
@@ -611,6 +620,9 @@ func (c *compiler) claimSection(cv ClaimValue) Section {
 	}
 	if !ci.present {
 		sec.Comment += ": absent (no facts)"
+		return sec
+	}
+	if !ci.read {
 		return sec
 	}
 	cn := str(name0)
