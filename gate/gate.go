@@ -234,6 +234,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		HashEvidence:     true,
 		Evidence:         opts.Evidence,
 		AuditSession:     opts.AuditSession,
+		RenderProgram:    true,
 	})
 	if err != nil {
 		var ie *verify.InputError

@@ -36,25 +36,16 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	progPath := filepath.Join(dir, ProgramFile)
 	tracePath := filepath.Join(dir, TraceFile)
 	// The trace names the program's hash in its header, but its proofs,
-	// most of its cost, do not need the program: render and write the
-	// program on another core meanwhile.
-	var (
-		dl     bytes.Buffer
-		dlErr  error
-		dlDone = make(chan struct{})
-	)
-	go func() {
-		defer close(dlDone)
-		if err := o.Program.WriteDL(&dl, o.header()); err != nil {
-			dlErr = fmt.Errorf("render program: %w", err)
-			return
-		}
-		dlErr = atomicfile.WriteUnsynced(progPath, dl.Bytes(), 0o644)
-	}()
+	// most of its cost, do not need the program: render it on another
+	// core meanwhile, unless Run already did while evaluating.
+	prog := o.renderProgram()
 	body := o.traceBody()
-	<-dlDone
-	if dlErr != nil {
-		return dlErr
+	dl, err := prog.wait()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteUnsynced(progPath, dl.Bytes(), 0o644); err != nil {
+		return err
 	}
 	trace := o.traceHeader(dl.Bytes(), len(body))
 	trace = append(trace, body...)
@@ -65,6 +56,42 @@ func (o *Outcome) WriteArtifacts(dir string) error {
 	o.Report.Artifacts = Artifacts{Program: progPath, Trace: tracePath,
 		ProgramSHA256: hex.EncodeToString(ps[:]), TraceSHA256: hex.EncodeToString(ts[:])}
 	return nil
+}
+
+// rendering is the program's text, rendered on its own goroutine.
+type rendering struct {
+	done chan struct{}
+	text bytes.Buffer
+	err  error
+}
+
+// renderProgram starts rendering the program's text, once per Outcome.
+func (o *Outcome) renderProgram() *rendering {
+	if o.program != nil {
+		return o.program
+	}
+	r := &rendering{done: make(chan struct{})}
+	o.program = r
+	// Grow once to about the final size (facts average some 40 bytes a
+	// line) rather than through every doubling.
+	n := len(compile.Semantics()) + 4096
+	for _, s := range o.Program.Sections {
+		n += len(s.Comment) + 40*len(s.Facts)
+	}
+	r.text.Grow(n)
+	go func() {
+		defer close(r.done)
+		if err := o.Program.WriteDL(&r.text, o.header()); err != nil {
+			r.err = fmt.Errorf("render program: %w", err)
+		}
+	}()
+	return r
+}
+
+// wait returns the rendered text.
+func (r *rendering) wait() (*bytes.Buffer, error) {
+	<-r.done
+	return &r.text, r.err
 }
 
 func (o *Outcome) header() []string {
@@ -134,6 +161,11 @@ func (o *Outcome) traceBody() []byte {
 		}()
 	}
 	wg.Wait()
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	b.Grow(n)
 	for _, t := range texts {
 		b.WriteString(t)
 	}

@@ -59,6 +59,7 @@ func Command(req Request) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.RenderProgram = !req.NoArtifacts
 	out, err := Run(in)
 	if err != nil {
 		var ie *InputError

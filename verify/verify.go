@@ -71,6 +71,10 @@ type Input struct {
 	// Evidence bounds the citations' cost; zero fields mean the
 	// defaults.
 	Evidence evidence.Limits
+	// RenderProgram says the caller will write the artifacts: the
+	// program's text is then rendered on another core while the program
+	// is evaluated, instead of afterwards.
+	RenderProgram bool
 }
 
 // DefaultMaxElements bounds the elements one claim may select. Evaluation
@@ -107,9 +111,10 @@ type Options struct {
 	// RepoJSON, when set, is the repository document as JSON, used as
 	// it is (rule tests write partial documents).
 	RepoJSON []byte
-	// HashEvidence and Evidence are Input's.
-	HashEvidence bool
-	Evidence     evidence.Limits
+	// HashEvidence, Evidence and RenderProgram are Input's.
+	HashEvidence  bool
+	Evidence      evidence.Limits
+	RenderProgram bool
 }
 
 // InputError is a problem with the user's files (as opposed to an
@@ -135,6 +140,8 @@ type Outcome struct {
 	Repo *repofacts.Doc
 	// Elapsed is the wall time of each stage.
 	Elapsed Timings
+	// program is the program's text, rendered once for WriteArtifacts.
+	program *rendering
 }
 
 // Timings records where the time went.
@@ -177,7 +184,7 @@ func Run(in Input) (*Outcome, error) {
 		return nil, &InputError{envErr}
 	}
 	return RunLoadedWith(rs, env, Options{Strict: in.Strict, Observe: in.Observe, Root: in.Root, OutDir: in.OutDir, FactLimit: in.FactLimit, MaxElements: in.MaxElements, Base: in.Base, BaseFrom: in.BaseFrom, Outputs: in.Outputs, Hashes: in.Hashes,
-		AuditSession: in.AuditSession, HashEvidence: in.HashEvidence, Evidence: in.Evidence}, time.Since(t0))
+		AuditSession: in.AuditSession, HashEvidence: in.HashEvidence, Evidence: in.Evidence, RenderProgram: in.RenderProgram}, time.Since(t0))
 }
 
 // RunLoaded is Run for files already loaded, with evidence resolved under
@@ -226,6 +233,9 @@ func RunLoadedWith(rs *rulespec.Rulespec, env *envelope.Envelope, opts Options, 
 		return nil, &InputError{fmt.Errorf("%s: %w", env.File, err)}
 	}
 	t2 := time.Now()
+	if opts.RenderProgram {
+		out.renderProgram()
+	}
 	res, err := datalog.EvalAnalysis(compile.SemanticsAnalysis(), out.Program.Facts(), datalog.Options{FactLimit: opts.FactLimit})
 	if err != nil {
 		return nil, fmt.Errorf("verification did not complete: %w", err)
