@@ -413,3 +413,44 @@ func TestScanUnread(t *testing.T) {
 		})
 	}
 }
+
+// TestScanGitIgnoresOnlyGitignoreFiles: the listing honours the work
+// tree's .gitignore files, never .git/info/exclude or core.excludesFile,
+// which whoever writes .git controls; nor does core.ignorecase widen a
+// .gitignore pattern.
+func TestScanGitIgnoresOnlyGitignoreFiles(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := writeTree(t, map[string]string{
+		".gitignore":          "ignored.js\nweb/Gen.js\n",
+		"ignored.js":          "require('a')\n",
+		"web/excluded.js":     "require('child_process')\n",
+		"web/global.js":       "require('child_process')\n",
+		"web/gen.js":          "require('child_process')\n",
+		"excludes/global.txt": "web/global.js\n",
+	})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("config", "core.excludesFile", filepath.Join(root, "excludes", "global.txt"))
+	git("config", "core.ignorecase", "true")
+	if err := os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte("web/excluded.js\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := mustScan(t, root, Options{NoCache: true})
+	want := []string{
+		"web/excluded.js:1 child_process -> stdlib child_process",
+		"web/gen.js:1 child_process -> stdlib child_process",
+		"web/global.js:1 child_process -> stdlib child_process",
+	}
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}

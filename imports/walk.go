@@ -88,10 +88,25 @@ func listFiles(ctx context.Context, root string, exclude []string) (listing, err
 	return walkFiles(ctx, root, exclude)
 }
 
+// gitListArgs list the tracked files and the untracked ones no .gitignore
+// file ignores. Ignore rules outside the work tree's files are not read:
+// .git/info/exclude and core.excludesFile are written by whoever can
+// write .git (the agent whose work vouch gate checks), and a path listed
+// there would vanish from lint while repository facts, which read
+// .gitignore files only (repofacts), still list it as changed. The -c
+// settings override the repository's config as repofacts' do:
+// core.ignorecase=false, so patterns match case as written;
+// core.untrackedCache=false and core.fsmonitor=false, so no cached
+// listing (or a hook command) stands in for reading the directories.
+var gitListArgs = []string{
+	"-c", "core.excludesFile=", "-c", "core.ignorecase=false", "-c", "core.untrackedCache=false", "-c", "core.fsmonitor=false",
+	"ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore",
+}
+
 // gitFiles lists files via git; ok is false when root is not in a git work
 // tree or git is unavailable.
 func gitFiles(ctx context.Context, root string) ([]string, bool) {
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, gitListArgs...)...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
