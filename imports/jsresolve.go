@@ -68,13 +68,14 @@ type jsWorkspacePkg struct {
 }
 
 type jsResolver struct {
+	repo       *Repo // for imports through symlinked directories
 	files      map[string]bool
 	tsconfigs  map[string]*tsConfig // keyed by the directory holding tsconfig.json
 	workspaces map[string]jsWorkspacePkg
 }
 
 func newJSResolver(repo *Repo) (resolver, []Warning) {
-	r := &jsResolver{files: repo.Files, tsconfigs: map[string]*tsConfig{}, workspaces: map[string]jsWorkspacePkg{}}
+	r := &jsResolver{repo: repo, files: repo.Files, tsconfigs: map[string]*tsConfig{}, workspaces: map[string]jsWorkspacePkg{}}
 	var warns []Warning
 	names := make([]string, 0, len(repo.Files))
 	for f := range repo.Files {
@@ -518,8 +519,20 @@ func (r *jsResolver) relative(file, spec string) Resolution {
 	if f != "" {
 		return Resolution{Kind: Internal, Target: f}
 	}
+	// Through a symlinked directory inside the repository (web/link ->
+	// ../infra), node opens the file at its real path: resolve there, so
+	// the rules see the dependency on infra.
+	if real := r.linked(base); real != "" {
+		if f, _ := r.probe(real); f != "" {
+			return Resolution{Kind: Internal, Target: f}
+		}
+	}
 	return Resolution{Kind: Unresolved, Reason: "no file matches " + spec, Tried: tried}
 }
+
+// linked is the real path of base through symlinked directories inside
+// the root, or "".
+func (r *jsResolver) linked(base string) string { return r.repo.realPath(base) }
 
 // tsconfigFor returns the configuration of the nearest tsconfig.json at or
 // above file.

@@ -11,6 +11,7 @@ import (
 // pyResolver resolves Python module names against the repository's package
 // roots, the standard library list and, failing both, third-party names.
 type pyResolver struct {
+	repo   *Repo // for imports through symlinked directories
 	files  map[string]bool
 	pyDirs map[string]bool // directories with a .py/.pyi file at or below them
 	roots  []string        // repository-relative; "" is the repository root
@@ -31,7 +32,7 @@ type pyResolver struct {
 // themselves, which covers single projects and monorepos of several Python
 // projects.
 func newPythonResolver(repo *Repo, roots []string) (resolver, []Warning) {
-	r := &pyResolver{files: repo.Files, pyDirs: map[string]bool{}, stdlib: pyStdlibModules()}
+	r := &pyResolver{repo: repo, files: repo.Files, pyDirs: map[string]bool{}, stdlib: pyStdlibModules()}
 	var projects []string
 	for f := range repo.Files {
 		if strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".pyi") {
@@ -102,6 +103,13 @@ func (r *pyResolver) find(dir, name string) (target string, namespace, ok bool) 
 	}
 	if r.pyDirs[p] {
 		return p, true, true
+	}
+	// A module reached through a symlinked directory inside the
+	// repository (app/link -> ../infra) is imported from its real path.
+	if real := r.repo.realPath(p); real != "" {
+		if target, namespace, ok := r.find(dirOf(real), path.Base(real)); ok {
+			return target, namespace, true
+		}
 	}
 	return "", false, false
 }

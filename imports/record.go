@@ -4,6 +4,8 @@
 // library, or an explicit "unresolved" with a reason.
 package imports
 
+import "strings"
+
 // Lang names a source language the extractor understands.
 type Lang string
 
@@ -127,6 +129,37 @@ type Repo struct {
 	// tsconfig.json and Cargo.toml), so resolvers can probe candidates
 	// without touching the disk.
 	Files map[string]bool
+	// Links maps each symlink to a directory inside the root to that
+	// directory, both repository-relative. Files below a link are listed
+	// by their real path only.
+	Links map[string]string
+}
+
+// realPath is p with a leading symlinked directory (Links) replaced by
+// the directory it links to, repeatedly, or "" when no prefix of p is a
+// link: the path node or Python opens for an import through the link.
+func (repo *Repo) realPath(p string) string {
+	if len(repo.Links) == 0 {
+		return ""
+	}
+	changed := false
+	// Each step replaces a link, so more steps than links is a loop.
+	for range len(repo.Links) + 1 {
+		hit := false
+		for i := len(p); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			if to, ok := repo.Links[p[:i]]; ok {
+				p, hit, changed = to+p[i:], true, true
+				break
+			}
+		}
+		if !hit {
+			break
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return p
 }
 
 // resolver turns a Site found in file (repository-relative) into a Resolution.

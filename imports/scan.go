@@ -209,7 +209,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	repo := &Repo{Root: abs, Files: make(map[string]bool, len(list.files))}
+	repo := &Repo{Root: abs, Files: make(map[string]bool, len(list.files)), Links: list.links}
 	type source struct {
 		rel  string
 		lang Lang

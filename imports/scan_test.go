@@ -454,3 +454,41 @@ func TestScanGitIgnoresOnlyGitignoreFiles(t *testing.T) {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
 }
+
+// TestScanImportsThroughLinkedDirectories: node and Python open a module
+// through a symlinked directory at its real path; the import resolves
+// there when the link stays inside the root, and not otherwise.
+func TestScanImportsThroughLinkedDirectories(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "x.js"), []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{
+		"infra/db.js":     "module.exports = 1\n",
+		"infra/sub/q.js":  "module.exports = 2\n",
+		"web/a.js":        "require('./link/db.js')\nrequire('./link/db')\nrequire('./link/sub/q')\nrequire('./far/x.js')\nrequire('./nothere')\n",
+		"pkg/__init__.py": "",
+		"pkg/db.py":       "",
+		"app/__init__.py": "",
+		"app/m.py":        "from .plink import db\nfrom .plink.db import x\nfrom . import plink\n",
+	})
+	for link, target := range map[string]string{"web/link": "../infra", "app/plink": "../pkg", "web/far": outside} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := mustScan(t, root, Options{NoCache: true})
+	want := []string{
+		"app/m.py:1 .plink -> internal pkg/db.py",
+		"app/m.py:2 .plink.db -> internal pkg/db.py",
+		"app/m.py:3 . -> internal pkg/__init__.py",
+		"web/a.js:1 ./link/db.js -> internal infra/db.js",
+		"web/a.js:2 ./link/db -> internal infra/db.js",
+		"web/a.js:3 ./link/sub/q -> internal infra/sub/q.js",
+		"web/a.js:4 ./far/x.js -> unresolved ",
+		"web/a.js:5 ./nothere -> unresolved ",
+	}
+	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}

@@ -35,6 +35,10 @@ type listing struct {
 	files    []string
 	warnings []Warning
 	gitMode  bool
+	// links maps each symlink to a directory inside the root to that
+	// directory (both repository-relative): the listing does not follow
+	// them, but node and Python import through them.
+	links map[string]string
 }
 
 // matchExclude reports whether rel (or any of its parent directories, or
@@ -74,7 +78,7 @@ func listFiles(ctx context.Context, root string, exclude []string) (listing, err
 			if matchExclude(f, exclude) {
 				continue
 			}
-			ok, w := regularInRoot(root, f)
+			ok, w := regularInRoot(root, f, &l)
 			if w != nil {
 				l.warnings = append(l.warnings, *w)
 			}
@@ -126,9 +130,10 @@ func gitFiles(ctx context.Context, root string) ([]string, bool) {
 }
 
 // regularInRoot reports whether rel is a regular file, or a symlink that
-// resolves to a regular file inside root. Missing files (deleted but still
-// in the index, or vanished since listing) are silently skipped.
-func regularInRoot(root, rel string) (bool, *Warning) {
+// resolves to a regular file inside root; a symlink to a directory inside
+// root is recorded in l.links. Missing files (deleted but still in the
+// index, or vanished since listing) are silently skipped.
+func regularInRoot(root, rel string, l *listing) (bool, *Warning) {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Lstat(abs)
 	if err != nil {
@@ -158,7 +163,16 @@ func regularInRoot(root, rel string) (bool, *Warning) {
 	tfi, err := os.Stat(target)
 	if err != nil || !tfi.Mode().IsRegular() {
 		// Symlinked directories are not followed: that is what makes loops
-		// impossible, and their contents are reachable by their real path.
+		// impossible, and their contents are reachable by their real path,
+		// which resolvers use for imports through the link.
+		if err == nil && tfi.IsDir() {
+			if r, err := filepath.Rel(root, target); err == nil && filepath.IsLocal(r) {
+				if l.links == nil {
+					l.links = map[string]string{}
+				}
+				l.links[rel] = filepath.ToSlash(r)
+			}
+		}
 		return false, nil
 	}
 	return true, nil
@@ -209,7 +223,7 @@ func walkFiles(ctx context.Context, root string, exclude []string) (listing, err
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			ok, w := regularInRoot(root, rel)
+			ok, w := regularInRoot(root, rel, &l)
 			if w != nil {
 				l.warnings = append(l.warnings, *w)
 			}

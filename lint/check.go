@@ -144,6 +144,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		scan = restrictScan(scan, model)
 	}
 	scan = applyScope(scan, model.Scope)
+	notices = append(notices, unresolvedRelative(scan.Records)...)
 	for _, n := range model.Notes {
 		notices = append(notices, &ConfigError{File: n.Pos.File, Pos: yamldoc.Pos{Line: n.Pos.Line, Col: n.Pos.Col}, Msg: n.Msg})
 	}
@@ -439,4 +440,35 @@ func packageRoots(rootPackages, files []string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// unresolvedRelative are notices for the relative imports (JS/TS ./ and
+// ../, Python from-imports with leading dots) that resolve to no file:
+// the module the code loads is either missing (a bug) or one vouch cannot
+// see, which could hide a dependency the rules forbid, so --strict fails
+// on them.
+func unresolvedRelative(recs []imports.Record) []*ConfigError {
+	var out []*ConfigError
+	for i := range recs {
+		r := &recs[i]
+		if r.Resolution.Kind != imports.Unresolved || !relativeSpec(r) {
+			continue
+		}
+		out = append(out, &ConfigError{File: r.File, Pos: yamldoc.Pos{Line: r.Line, Col: r.Column}, Msg: fmt.Sprintf(
+			"relative import %s resolves to no file (%s): no rule checked it; fix the import, or exclude the importing file with scope: {exclude: [...]} in the architecture configuration",
+			r.Spec, r.Resolution.Reason)})
+	}
+	return out
+}
+
+// relativeSpec reports whether an import names a module relative to the
+// importing file.
+func relativeSpec(r *imports.Record) bool {
+	switch r.Lang {
+	case imports.JavaScript, imports.TypeScript:
+		return r.Spec == "." || r.Spec == ".." || strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../")
+	case imports.Python:
+		return strings.HasPrefix(r.Spec, ".")
+	}
+	return false
 }
