@@ -375,6 +375,22 @@ func prepare(m *arch.Model, scan *imports.Result, annot map[string][]string, tod
 	if len(fis) > 0 {
 		pr.froms = append(slices.Clone(nodeIDs), forbidImportFacts(add, fis, scan.Records)...)
 	}
+	if slices.ContainsFunc(m.Rules, func(r arch.Rule) bool { return r.Type == arch.Deny }) {
+		// A deny rule reads imports, which only nodes owning files make
+		// or receive (and external packages receive): listed so the
+		// engine can call a rule selecting no such node inert.
+		live := map[string]bool{}
+		for _, f := range scan.Files {
+			if n, ok := own.owner(f); ok {
+				live[n] = true
+			}
+		}
+		for _, n := range m.Nodes {
+			if live[n.ID] || n.Kind == "external_package" {
+				add(atom("node_owns", str(n.ID)))
+			}
+		}
+	}
 	if len(m.Rules) > 0 {
 		// Without rules nothing is checked, so nothing is missed either.
 		for _, w := range scan.Warnings {

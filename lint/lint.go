@@ -303,8 +303,14 @@ func collect(res *datalog.Result, pr *prepared) []Finding {
 		if r == nil {
 			continue
 		}
+		msg := inertMessage(r)
+		if r.Type == arch.Deny && len(res.Query(atom("matcher_hit", str(name+"#from")))) > 0 && len(res.Query(atom("matcher_hit", str(name+"#to")))) > 0 {
+			// Both sides select nodes, but one selects only nodes
+			// that own no file: no import can come from or reach them.
+			msg = fmt.Sprintf("rule can never fire: a matcher (%s or %s) selects only nodes that own no source file", r.From, r.To)
+		}
 		out = append(out, Finding{Rule: name, Type: TypeInert, Severity: arch.SeverityWarn, File: r.Pos.File, Line: r.Pos.Line,
-			Message: inertMessage(r)})
+			Message: msg})
 	}
 	for _, e := range res.Facts("unread_source", 3) {
 		file, line, why := constStr(e.Args[0]), constInt(e.Args[1]), constStr(e.Args[2])

@@ -170,3 +170,53 @@ rules:
 		}
 	}
 }
+
+// TestDenyInertWithoutFiles: a deny rule whose from or to side selects
+// only nodes owning no source file can never fire (imports come from and
+// go to files): it is inert, and an error under --strict, as a matcher
+// selecting no node is.
+func TestDenyInertWithoutFiles(t *testing.T) {
+	tests := []struct {
+		name, rules string
+		want        []string
+		msg         string
+	}{
+		{"from owns no file", `
+  - {name: r, deny: {from: {ref_id: adr-1}, to: {}}}`,
+			[]string{"r:inert:warn:architecture.yaml:16::"},
+			"rule can never fire: a matcher ({ref_id: adr-1} or {}) selects only nodes that own no source file"},
+		{"to owns no file", `
+  - {name: r, deny: {from: {}, to: {ref_id: empty}}}`,
+			[]string{"r:inert:warn:architecture.yaml:16::"},
+			"rule can never fire: a matcher ({} or {ref_id: empty}) selects only nodes that own no source file"},
+		{"a matcher selects no node", `
+  - {name: r, deny: {from: {kind: gateway}, to: {}}}`,
+			[]string{"r:inert:warn:architecture.yaml:16::"},
+			"rule can never fire: a matcher ({kind: gateway} or {}) selects no node"},
+		{"one node of a side owns files", `
+  - {name: r, deny: {from: {kind: service}, to: {ref_id: auth}}}`,
+			nil, ""},
+		{"require reads declared edges, files or not", `
+  - {name: r, require: {for: {ref_id: adr-1}, has_edge_to: {ref_id: cli}}}`,
+			[]string{"r:require:error:::adr-1:"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := strings.Replace(seedGraph, "  - {ref_id: adr-1, kind: adr}\n", "  - {ref_id: adr-1, kind: adr}\n  - {ref_id: empty, kind: domain, source: src/empty}\n", 1) + "rules:" + tt.rules + "\n"
+			o := lintYAML(t, src, seedFiles, seedImports)
+			if diff := cmp.Diff(tt.want, short(o.Findings)); diff != "" {
+				t.Fatalf("findings (-want +got):\n%s", diff)
+			}
+			if tt.msg != "" && o.Findings[0].Message != tt.msg {
+				t.Errorf("message = %q, want %q", o.Findings[0].Message, tt.msg)
+			}
+			if len(tt.want) > 0 && tt.msg != "" {
+				rep := NewReport(o, true)
+				rep.Count()
+				if !rep.Fails(false) {
+					t.Error("an inert rule does not fail under --strict")
+				}
+			}
+		})
+	}
+}

@@ -960,6 +960,14 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "The day of the run, days since 1970-01-01.", NumValue: -3329314538743802647},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_owns", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N owns a scanned source file, or is an external package imports can reach; listed when a deny rule exists.", NumValue: -340586824529938173},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "unreadable", Arity: 3}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "File"},
 			ast.Variable{Symbol: "Line"},
@@ -4704,6 +4712,41 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "M"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_owns", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
@@ -4870,6 +4913,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "node", Arity: 2}:              struct{}{},
 		ast.PredicateSym{Symbol: "node_files", Arity: 2}:        struct{}{},
 		ast.PredicateSym{Symbol: "node_has_source", Arity: 1}:   struct{}{},
+		ast.PredicateSym{Symbol: "node_owns", Arity: 1}:         struct{}{},
 		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "node_tag", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "py_file", Arity: 1}:           struct{}{},
@@ -4903,6 +4947,7 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              struct{}{},
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       struct{}{},
 		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          struct{}{},
+		ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}:     struct{}{},
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        struct{}{},
 		ast.PredicateSym{Symbol: "direct", Arity: 3}:             struct{}{},
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          struct{}{},
@@ -8716,6 +8761,41 @@ func semanticsAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "M"},
 			}}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "matches", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_owns", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "M"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "M"},
+			}}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "inert", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
@@ -9353,6 +9433,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "M"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -11800,6 +11895,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "node_owns", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_owns", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "N"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Node N owns a scanned source file, or is an external package imports can reach; listed when a deny rule exists.", NumValue: -340586824529938173},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "node_symbols", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_symbols", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "T"},
@@ -12444,6 +12554,9 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "deny_pair", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -12564,59 +12677,60 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 5}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                64,
-		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              79,
-		ast.PredicateSym{Symbol: "chain", Arity: 3}:              92,
+		ast.PredicateSym{Symbol: "bwd", Arity: 3}:                65,
+		ast.PredicateSym{Symbol: "cedge", Arity: 2}:              80,
+		ast.PredicateSym{Symbol: "chain", Arity: 3}:              93,
 		ast.PredicateSym{Symbol: "chain_end", Arity: 2}:          50,
-		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         72,
+		ast.PredicateSym{Symbol: "chain_pair", Arity: 3}:         73,
 		ast.PredicateSym{Symbol: "check_any", Arity: 1}:          51,
 		ast.PredicateSym{Symbol: "check_files", Arity: 3}:        52,
 		ast.PredicateSym{Symbol: "check_symbols", Arity: 3}:      53,
-		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         80,
+		ast.PredicateSym{Symbol: "cyc_absent", Arity: 4}:         81,
 		ast.PredicateSym{Symbol: "cyc_classed", Arity: 2}:        0,
-		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       75,
+		ast.PredicateSym{Symbol: "cyc_hint_bad", Arity: 1}:       76,
 		ast.PredicateSym{Symbol: "cyc_pivoted", Arity: 2}:        1,
-		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       81,
-		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              76,
+		ast.PredicateSym{Symbol: "cyc_unlisted", Arity: 4}:       82,
+		ast.PredicateSym{Symbol: "cycle", Arity: 3}:              77,
 		ast.PredicateSym{Symbol: "deny_edge_ok", Arity: 3}:       2,
 		ast.PredicateSym{Symbol: "deny_pair", Arity: 3}:          54,
+		ast.PredicateSym{Symbol: "deny_side_live", Arity: 1}:     55,
 		ast.PredicateSym{Symbol: "dep_ignored", Arity: 3}:        3,
-		ast.PredicateSym{Symbol: "direct", Arity: 3}:             65,
+		ast.PredicateSym{Symbol: "direct", Arity: 3}:             66,
 		ast.PredicateSym{Symbol: "edge_kind", Arity: 1}:          4,
 		ast.PredicateSym{Symbol: "edge_kind_ok", Arity: 2}:       27,
 		ast.PredicateSym{Symbol: "exempt_expired", Arity: 2}:     5,
-		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         89,
+		ast.PredicateSym{Symbol: "exempt_hit", Arity: 4}:         90,
 		ast.PredicateSym{Symbol: "exempt_live", Arity: 2}:        28,
 		ast.PredicateSym{Symbol: "exempt_rule", Arity: 1}:        39,
-		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      93,
-		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        90,
-		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           91,
+		ast.PredicateSym{Symbol: "exempt_unused", Arity: 2}:      94,
+		ast.PredicateSym{Symbol: "exempt_used", Arity: 2}:        91,
+		ast.PredicateSym{Symbol: "exempted", Arity: 3}:           92,
 		ast.PredicateSym{Symbol: "exh_layered", Arity: 2}:        6,
 		ast.PredicateSym{Symbol: "exh_missing", Arity: 2}:        29,
-		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            82,
+		ast.PredicateSym{Symbol: "fd_cimp", Arity: 3}:            83,
 		ast.PredicateSym{Symbol: "fd_drop", Arity: 3}:            7,
-		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           86,
+		ast.PredicateSym{Symbol: "fd_final", Arity: 4}:           87,
 		ast.PredicateSym{Symbol: "fd_from_hit", Arity: 1}:        8,
 		ast.PredicateSym{Symbol: "fd_importer", Arity: 1}:        9,
-		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            84,
+		ast.PredicateSym{Symbol: "fd_miss", Arity: 3}:            85,
 		ast.PredicateSym{Symbol: "fd_multi_kind", Arity: 2}:      10,
-		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              87,
+		ast.PredicateSym{Symbol: "fd_ok", Arity: 3}:              88,
 		ast.PredicateSym{Symbol: "fd_orphan", Arity: 1}:          11,
 		ast.PredicateSym{Symbol: "fd_orphan_hit", Arity: 2}:      30,
 		ast.PredicateSym{Symbol: "fd_sel", Arity: 3}:             12,
 		ast.PredicateSym{Symbol: "fd_src", Arity: 3}:             31,
-		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         83,
-		ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}:         85,
-		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       88,
-		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           77,
+		ast.PredicateSym{Symbol: "fd_tomatch", Arity: 4}:         84,
+		ast.PredicateSym{Symbol: "fd_typebad", Arity: 3}:         86,
+		ast.PredicateSym{Symbol: "fd_unallowed", Arity: 4}:       89,
+		ast.PredicateSym{Symbol: "fd_vcomp", Arity: 3}:           78,
 		ast.PredicateSym{Symbol: "fd_vok", Arity: 2}:             13,
 		ast.PredicateSym{Symbol: "fdep", Arity: 3}:               40,
-		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  66,
-		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        55,
+		ast.PredicateSym{Symbol: "forbid_chain_pair", Arity: 3}:  67,
+		ast.PredicateSym{Symbol: "forbid_edge", Arity: 3}:        56,
 		ast.PredicateSym{Symbol: "fsite", Arity: 5}:              32,
-		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                67,
-		ast.PredicateSym{Symbol: "gin", Arity: 3}:                56,
-		ast.PredicateSym{Symbol: "greach", Arity: 3}:             57,
+		ast.PredicateSym{Symbol: "fwd", Arity: 3}:                68,
+		ast.PredicateSym{Symbol: "gin", Arity: 3}:                57,
+		ast.PredicateSym{Symbol: "greach", Arity: 3}:             58,
 		ast.PredicateSym{Symbol: "gstep", Arity: 3}:              44,
 		ast.PredicateSym{Symbol: "has_fd_only", Arity: 1}:        14,
 		ast.PredicateSym{Symbol: "has_kind_cond", Arity: 1}:      15,
@@ -12626,38 +12740,38 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "has_tag_cond", Arity: 1}:       18,
 		ast.PredicateSym{Symbol: "ignore_unmatched", Arity: 2}:   34,
 		ast.PredicateSym{Symbol: "ignore_used", Arity: 2}:        19,
-		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            78,
+		ast.PredicateSym{Symbol: "in_comp", Arity: 2}:            79,
 		ast.PredicateSym{Symbol: "in_layer", Arity: 2}:           45,
-		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            58,
+		ast.PredicateSym{Symbol: "ind_dst", Arity: 2}:            59,
 		ast.PredicateSym{Symbol: "ind_rule", Arity: 1}:           20,
-		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            59,
-		ast.PredicateSym{Symbol: "inert", Arity: 1}:              68,
+		ast.PredicateSym{Symbol: "ind_src", Arity: 2}:            60,
+		ast.PredicateSym{Symbol: "inert", Arity: 1}:              69,
 		ast.PredicateSym{Symbol: "kind_ok", Arity: 2}:            35,
 		ast.PredicateSym{Symbol: "layer_any", Arity: 1}:          46,
-		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          60,
-		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   73,
+		ast.PredicateSym{Symbol: "layer_bad", Arity: 3}:          61,
+		ast.PredicateSym{Symbol: "layer_chain_pair", Arity: 3}:   74,
 		ast.PredicateSym{Symbol: "layer_direct", Arity: 3}:       21,
 		ast.PredicateSym{Symbol: "layer_of", Arity: 3}:           41,
 		ast.PredicateSym{Symbol: "layer_skip", Arity: 3}:         47,
 		ast.PredicateSym{Symbol: "layer_up", Arity: 3}:           48,
-		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             61,
-		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        62,
+		ast.PredicateSym{Symbol: "lreach", Arity: 3}:             62,
+		ast.PredicateSym{Symbol: "matcher_hit", Arity: 1}:        63,
 		ast.PredicateSym{Symbol: "matches", Arity: 2}:            49,
 		ast.PredicateSym{Symbol: "mc_any", Arity: 1}:             36,
 		ast.PredicateSym{Symbol: "mc_cand", Arity: 2}:            22,
 		ast.PredicateSym{Symbol: "mc_covered", Arity: 2}:         37,
 		ast.PredicateSym{Symbol: "mc_hit", Arity: 2}:             42,
 		ast.PredicateSym{Symbol: "mc_small", Arity: 2}:           38,
-		ast.PredicateSym{Symbol: "reach", Arity: 3}:              69,
-		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         70,
+		ast.PredicateSym{Symbol: "reach", Arity: 3}:              70,
+		ast.PredicateSym{Symbol: "reach_back", Arity: 3}:         71,
 		ast.PredicateSym{Symbol: "ref_ok", Arity: 2}:             43,
-		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        71,
-		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             63,
-		ast.PredicateSym{Symbol: "scc", Arity: 3}:                74,
+		ast.PredicateSym{Symbol: "req_missing", Arity: 2}:        72,
+		ast.PredicateSym{Symbol: "req_ok", Arity: 2}:             64,
+		ast.PredicateSym{Symbol: "scc", Arity: 3}:                75,
 		ast.PredicateSym{Symbol: "sib_any", Arity: 1}:            23,
 		ast.PredicateSym{Symbol: "site_dropped", Arity: 3}:       24,
 		ast.PredicateSym{Symbol: "site_selected", Arity: 3}:      25,
 		ast.PredicateSym{Symbol: "unread_source", Arity: 3}:      26,
-		ast.PredicateSym{Symbol: "violation", Arity: 5}:          94,
+		ast.PredicateSym{Symbol: "violation", Arity: 5}:          95,
 	}}
 }
