@@ -118,7 +118,19 @@ type ErrorList = yamldoc.ErrorList
 // Load finds the root from wd (or takes root when it is not empty, as
 // --root does) and reads root/vouch.yaml if it exists. A malformed file is
 // an ErrorList; a file that cannot be read is a plain error.
+//
+// The paths in the result (Root, File, and those vouch.yaml names) are
+// relative to wd, as a command run in wd uses them, and root is taken
+// relative to wd too; files are read there. With wd "." that is the
+// working directory; a server answering for a client passes the client's
+// directory, so its messages name the same paths a run there would.
 func Load(wd, root string) (*Config, error) {
+	// "." reads paths exactly as given, as Load always has.
+	base := wd
+	if wd == "." {
+		base = ""
+	}
+	at := func(p string) string { return yamldoc.At(base, p) }
 	file := ""
 	if root == "" {
 		var err error
@@ -126,7 +138,7 @@ func Load(wd, root string) (*Config, error) {
 			return nil, err
 		}
 	} else {
-		st, err := os.Stat(root)
+		st, err := os.Stat(at(root))
 		if err != nil {
 			return nil, fmt.Errorf("--root %s: %w", root, err)
 		}
@@ -136,7 +148,7 @@ func Load(wd, root string) (*Config, error) {
 		// Anything at the name counts: a directory or a named pipe called
 		// vouch.yaml is an error below, never a silent fall back to the
 		// defaults (which would drop strict: and architecture:).
-		if _, err := os.Lstat(filepath.Join(root, FileName)); err == nil {
+		if _, err := os.Lstat(at(filepath.Join(root, FileName))); err == nil {
 			file = filepath.Join(root, FileName)
 		}
 	}
@@ -149,7 +161,7 @@ func Load(wd, root string) (*Config, error) {
 	}
 	// Opened under the root (a symlink cannot pull in another project's
 	// configuration), without blocking, regular files only.
-	f, err := yamldoc.ReadFileIn(file, "vouch.yaml", MaxBytes, root)
+	f, err := yamldoc.ReadFileAt(base, file, "vouch.yaml", MaxBytes, root)
 	if err != nil {
 		return nil, err
 	}

@@ -31,26 +31,49 @@ type HookRequest struct {
 	Timeout time.Duration
 }
 
+// Invocation is where one hook invocation runs: its working directory,
+// its environment and the engine that decides it. A hook process runs in
+// its own directory and environment; the hook server (vouch-guard
+// --serve) answers each client in the client's, with one engine for all.
+type Invocation struct {
+	// Dir is the working directory relative paths (--policy, --trace,
+	// the repository root found from it) are taken against; "" is this
+	// process's own.
+	Dir string
+	// LookupEnv reads the environment: VOUCH_PRINCIPAL, HOME (with Dir
+	// set) and the env.* selectors.
+	LookupEnv func(string) (string, bool)
+	// Engine decides the call; nil prepares one for it.
+	Engine *Engine
+}
+
 // Hook runs one hook invocation end to end: it resolves the setup,
 // decides the event read from stdin and renders the answer in the
 // harness's protocol. Every failure is answered as a deny in that
 // protocol; the error is non-nil only when there is no protocol to answer
 // in (an unknown harness), which is a usage error.
 func Hook(req HookRequest, stdin io.Reader, lookupEnv func(string) (string, bool)) (Answer, error) {
+	return Invocation{LookupEnv: lookupEnv}.Hook(req, stdin)
+}
+
+// Hook is the package's Hook run as inv says.
+func (inv Invocation) Hook(req HookRequest, stdin io.Reader) (Answer, error) {
 	if err := CheckHarness(req.Harness); err != nil {
 		return Answer{}, err
 	}
-	s, err := LoadSetup(req.Policy, lookupEnv)
+	s, err := LoadSetupAt(inv.Dir, req.Policy, inv.LookupEnv)
 	if err != nil {
 		return Render(req.Harness, Pre, "", ErrorDecision(err)), nil
 	}
-	e, err := NewEngine()
-	if err != nil {
-		return Render(req.Harness, Pre, "", ErrorDecision(err)), nil
+	e := inv.Engine
+	if e == nil {
+		if e, err = NewEngine(); err != nil {
+			return Render(req.Harness, Pre, "", ErrorDecision(err)), nil
+		}
 	}
 	out := RunHook(context.Background(), e, stdin, HookOptions{
 		Harness: req.Harness, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
-		Timeout: req.Timeout, TraceDir: req.TraceDir,
+		Timeout: req.Timeout, TraceDir: req.TraceDir, Dir: inv.Dir,
 	})
 	a := Render(req.Harness, out.Phase, out.Event, out.Decision)
 	if out.Err != nil && req.Harness != ClaudeCode {

@@ -27,20 +27,28 @@ import (
 // disables the cache. A cache that cannot be written is not an error: the
 // next call compiles again.
 func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
+	return LoadPolicyFileAt("", path, cacheDir)
+}
+
+// LoadPolicyFileAt is LoadPolicyFile with path and cacheDir taken
+// relative to dir ("" for the working directory). Messages name path as
+// given, as a run in dir would.
+func LoadPolicyFileAt(dir, path, cacheDir string) (*Policy, error) {
+	cacheDir = yamldoc.At(dir, cacheDir)
 	if file, ok := strings.CutSuffix(path, config.InlinePolicy); ok {
-		return loadInline(file, cacheDir)
+		return loadInline(dir, file, cacheDir)
 	}
 	// Opening a FIFO blocks until a writer appears and a device can
 	// stream forever: refuse anything but a regular file before opening
 	// it, so validate and check cannot hang on one.
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	if fi, err := os.Stat(yamldoc.At(dir, path)); err == nil && !fi.Mode().IsRegular() {
 		return nil, yamldoc.ErrorList{{File: path, Msg: "the guard policy is not a regular file (" + safeopen.Kind(fi.Mode()) + "); point --policy at a YAML file"}}
 	}
-	data, err := yamldoc.ReadFile(path, "guard policy", MaxPolicyBytes)
+	f, err := yamldoc.ReadFileAt(dir, path, "guard policy", MaxPolicyBytes, "")
 	if err != nil {
 		return nil, err
 	}
-	return LoadPolicyCached(path, data, cacheDir)
+	return LoadPolicyCached(path, f.Data, cacheDir)
 }
 
 // CheckPolicyLocation refuses a policy that is a symbolic link leading
@@ -49,25 +57,34 @@ func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
 // policy named directly by an absolute path outside the root is fine; only
 // links are checked. root "" skips the check.
 func CheckPolicyLocation(path, root string) error {
+	return CheckPolicyLocationAt("", path, root)
+}
+
+// CheckPolicyLocationAt is CheckPolicyLocation with path and root taken
+// relative to dir ("" for the working directory).
+func CheckPolicyLocationAt(dir, path, root string) error {
 	if root == "" {
 		return nil
 	}
 	path = strings.TrimSuffix(path, config.InlinePolicy)
-	fi, err := os.Lstat(path)
+	fi, err := os.Lstat(yamldoc.At(dir, path))
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
 	}
-	target, err := filepath.EvalSymlinks(path)
+	// A relative path through relative links resolves to a relative
+	// target here, which a server resolving for a client in dir reports
+	// joined to dir: the one message that names a path differently.
+	target, err := filepath.EvalSymlinks(yamldoc.At(dir, path))
 	if err != nil {
 		return yamldoc.ErrorList{{File: path, Msg: "the guard policy is a symbolic link that does not resolve: " + yamldoc.Reason(err)}}
 	}
-	absRoot, err := filepath.Abs(root)
+	absRoot, err := filepath.Abs(yamldoc.At(dir, root))
 	if err == nil {
 		if r, err2 := filepath.EvalSymlinks(absRoot); err2 == nil {
 			absRoot = r
 		}
 	}
-	if abs, err := filepath.Abs(target); err != nil || !canonpath.Within(abs, absRoot) {
+	if abs, err := filepath.Abs(yamldoc.At(dir, target)); err != nil || !canonpath.Within(abs, absRoot) {
 		return yamldoc.ErrorList{{File: path, Msg: fmt.Sprintf("the guard policy is a symbolic link to %s, outside the repository root %s; copy the policy into the repository or name it with --policy", target, absRoot)}}
 	}
 	return nil
@@ -148,7 +165,14 @@ type HookOptions struct {
 	// NoState skips the session store and the audit log (guard check).
 	NoState bool
 	Now     func() time.Time
+	// Dir is the working directory relative Policy, Root and TraceDir
+	// are taken against ("" for this process's own): the hook server
+	// decides for clients working elsewhere without changing its own.
+	Dir string
 }
+
+// at is p taken relative to o.Dir.
+func (o *HookOptions) at(p string) string { return yamldoc.At(o.Dir, p) }
 
 // Paths under Root.
 func (o *HookOptions) cacheDir() string { return filepath.Join(o.Root, ".vouch", "cache") }
@@ -194,6 +218,9 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	out.Phase = Pre
 	var pol *Policy
 	var cnt Counters
+	// Messages name o.Root and o.Policy as given; the files are opened
+	// at o.Dir.
+	root := o.at(o.Root)
 	fail := func(err error) Outcome {
 		out.Err = err
 		out.Decision = ErrorDecision(err)
@@ -201,7 +228,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 			rec := NewAuditRecord(start, out.Call, pol, out.Decision, cnt, o.Now().Sub(start))
 			rec.Harness = o.Harness
 			rec.Error = err.Error()
-			_ = AppendAudit(o.Root, rec)
+			_ = AppendAudit(root, rec)
 		}
 		return out
 	}
@@ -218,17 +245,17 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	if !o.NoState {
 		cacheDir = o.cacheDir()
 	}
-	if err := CheckPolicyLocation(o.Policy, o.Root); err != nil {
+	if err := CheckPolicyLocationAt(o.Dir, o.Policy, o.Root); err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
-	pol, err = LoadPolicyFile(o.Policy, cacheDir)
+	pol, err = LoadPolicyFileAt(o.Dir, o.Policy, cacheDir)
 	if err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
-	derived := Derive(call, o.Home, o.Root)
+	derived := Derive(call, o.Home, root)
 	var sess *Session
 	if !o.NoState {
-		store := &Store{Root: o.Root, Dir: filepath.Join(".vouch", "guard", "sessions")}
+		store := &Store{Root: root, Dir: filepath.Join(".vouch", "guard", "sessions")}
 		sess, err = store.Open(call.SessionID)
 		if err != nil {
 			return fail(err)
@@ -241,7 +268,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 		return fail(fmt.Errorf("evaluation failed: %w", err))
 	}
 	if o.TraceDir != "" {
-		if err := WriteTrace(o.TraceDir, ev, d); err != nil {
+		if err := WriteTrace(o.at(o.TraceDir), ev, d); err != nil {
 			return fail(err)
 		}
 	}
@@ -260,7 +287,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 		if call.Phase == Post {
 			rec.FilesWritten = HashFiles(derived.Writes)
 		}
-		if err := AppendAudit(o.Root, rec); err != nil {
+		if err := AppendAudit(root, rec); err != nil {
 			// An unrecorded decision is not trusted: deny.
 			return fail(err)
 		}
@@ -338,14 +365,15 @@ func ParsePrincipal(s string) (map[string]any, error) {
 // loadInline reads the policy written under guard.policy in the
 // configuration file (vouch.yaml), with its positions in that file. The
 // cache key covers the whole file, marked as an inline policy.
-func loadInline(file, cacheDir string) (*Policy, error) {
-	if fi, err := os.Stat(file); err == nil && !fi.Mode().IsRegular() {
+func loadInline(dir, file, cacheDir string) (*Policy, error) {
+	if fi, err := os.Stat(yamldoc.At(dir, file)); err == nil && !fi.Mode().IsRegular() {
 		return nil, yamldoc.ErrorList{{File: file, Msg: "the configuration is not a regular file (" + safeopen.Kind(fi.Mode()) + ")"}}
 	}
-	data, err := yamldoc.ReadFile(file, "vouch.yaml", MaxPolicyBytes)
+	f, err := yamldoc.ReadFileAt(dir, file, "vouch.yaml", MaxPolicyBytes, "")
 	if err != nil {
 		return nil, err
 	}
+	data := f.Data
 	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), cacheDir, func() (*Policy, error) {
 		return LoadInlinePolicy(file, data)
 	})

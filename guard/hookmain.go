@@ -95,6 +95,13 @@ stderr); a flag error exits 2.
 // Main runs the lean hook binary, vouch-guard: args are its arguments
 // without the program name. It returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool), version string) int {
+	return Invocation{LookupEnv: lookupEnv}.Main(args, stdin, stdout, stderr, version)
+}
+
+// Main is the package's Main run as inv says: the hook server runs it for
+// each client, so a client gets the bytes and exit code a vouch-guard
+// process of its own would have given.
+func (inv Invocation) Main(args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
 	if len(args) == 1 {
 		switch args[0] {
 		case "-h", "-help", "--help", "help":
@@ -115,7 +122,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv fu
 		fmt.Fprintf(stderr, "vouch-guard: %v; run 'vouch-guard --help'\n", err)
 		return 2
 	}
-	a, err := Hook(req, stdin, lookupEnv)
+	a, err := inv.Hook(req, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "vouch-guard: %v\n", err)
 		return 2

@@ -26,17 +26,33 @@ type Setup struct {
 	Env Env
 	// Home is the user's home directory, for paths written with ~.
 	Home string
+	// Dir is the working directory Root and Policy are relative to (""
+	// for this process's own).
+	Dir string
 }
 
 // LoadSetup resolves a Setup from vouch.yaml found from the working
 // directory; policy is the --policy flag ("" for none) and lookupEnv reads
 // VOUCH_PRINCIPAL (os.LookupEnv in the CLI).
 func LoadSetup(policy string, lookupEnv func(string) (string, bool)) (*Setup, error) {
-	cfg, err := config.Load(".", "")
+	return LoadSetupAt("", policy, lookupEnv)
+}
+
+// LoadSetupAt is LoadSetup as run in directory dir ("" for this
+// process's own) with the environment lookupEnv: the hook server answers
+// for clients in other directories with other environments, without
+// changing its own. With dir set, the home directory is lookupEnv's HOME
+// (what os.UserHomeDir reads on the Unix systems the server runs on).
+func LoadSetupAt(dir, policy string, lookupEnv func(string) (string, bool)) (*Setup, error) {
+	wd := "."
+	if dir != "" {
+		wd = dir
+	}
+	cfg, err := config.Load(wd, "")
 	if err != nil {
 		return nil, fmt.Errorf("invalid configuration:\n%w", err)
 	}
-	s := &Setup{Root: cfg.Root, Policy: PolicyPath(cfg, policy)}
+	s := &Setup{Root: cfg.Root, Policy: PolicyPath(cfg, policy), Dir: dir}
 	if cfg.Guard != nil {
 		s.Env.Principal = cfg.Guard.Principal
 	}
@@ -48,7 +64,11 @@ func LoadSetup(policy string, lookupEnv func(string) (string, bool)) (*Setup, er
 		s.Env.Principal = p
 	}
 	s.Env.Getenv = lookupEnv
-	s.Home, _ = os.UserHomeDir()
+	if dir == "" {
+		s.Home, _ = os.UserHomeDir()
+	} else {
+		s.Home, _ = lookupEnv("HOME")
+	}
 	return s, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,7 +112,19 @@ func ReadFile(path, what string, max int64) ([]byte, error) {
 // through an os.Root, so no symlink leads out); root "" opens the path as
 // given. It returns the exact bytes read and their sha256.
 func ReadFileIn(path, what string, max int64, root string) (*safeopen.File, error) {
-	f, err := safeopen.Read(path, safeopen.Options{Root: root, MaxBytes: max})
+	return ReadFileAt("", path, what, max, root)
+}
+
+// ReadFileAt is ReadFileIn for a path and root taken relative to dir
+// instead of the working directory ("" is the working directory), for a
+// server that answers for a client working elsewhere. Messages name path
+// and root as given, so they read exactly as ReadFileIn's run in dir.
+func ReadFileAt(dir, path, what string, max int64, root string) (*safeopen.File, error) {
+	openRoot := root
+	if root != "" {
+		openRoot = At(dir, root)
+	}
+	f, err := safeopen.Read(At(dir, path), safeopen.Options{Root: openRoot, MaxBytes: max})
 	switch {
 	case errors.Is(err, safeopen.ErrTooLarge):
 		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("%s is larger than %d bytes", what, max)}}
@@ -120,7 +133,17 @@ func ReadFileIn(path, what string, max int64, root string) (*safeopen.File, erro
 	case err != nil:
 		return nil, ErrorList{{File: path, Msg: "cannot read " + what + ": " + safeopen.Reason(err), Err: err}}
 	}
+	f.Path = path
 	return f, nil
+}
+
+// At is path taken relative to dir: path itself when it is absolute or
+// dir is "" (the working directory).
+func At(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // Reason is an OS error without the path, which the message already names.
