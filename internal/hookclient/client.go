@@ -1,0 +1,329 @@
+// Package hookclient is vouch-hook: the small client an agent harness runs
+// on every tool call in fast mode. It hands the call to the warm
+// `vouch-guard --serve` of its own user and its own vouch-guard binary, and
+// when that cannot answer for any reason it runs vouch-guard itself, so
+// the answer is always the one vouch-guard gives (docs/guard.md, "Fast
+// mode"). It links only the standard library: its start-up is what a hook
+// call costs on top of the server's decision.
+package hookclient
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vouch-dev/vouch/internal/hookwire"
+)
+
+const (
+	// defaultTimeout is vouch-guard's own --timeout default
+	// (guard.DefaultReadTimeout).
+	defaultTimeout = 5 * time.Second
+	// maxReplyWait bounds the wait for the server: a wedged server costs
+	// at most this before the direct run.
+	maxReplyWait = 2 * time.Second
+	// childWaitDelay bounds how long the direct run waits, once
+	// vouch-guard has exited, for its stdout and stderr copies (when they
+	// are not files) to finish: a grandchild holding them open must not
+	// hold vouch-hook.
+	childWaitDelay = 200 * time.Millisecond
+)
+
+// Client is one vouch-hook invocation.
+type Client struct {
+	// Guard is the vouch-guard binary: the server must run it and the
+	// fallback runs it.
+	Guard string
+	// Dir is the working directory, Env the environment (KEY=VALUE),
+	// both sent to the server and given to the direct run.
+	Dir string
+	Env []string
+	// Stdin, Stdout and Stderr are the invocation's own.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Start starts a server in the background when none answered, so
+	// later calls are fast.
+	Start bool
+	// UID is the user the server must run as (os.Getuid()).
+	UID int
+}
+
+// Main is vouch-hook's entry point: args are its arguments without the
+// program name, which it passes to vouch-guard. It returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--serve" || args[0] == "-serve") {
+		fmt.Fprintf(stderr, "vouch-hook: --serve is vouch-guard's flag; run 'vouch-guard --serve'\n")
+		return 2
+	}
+	guardBin, err := findGuard()
+	if err != nil {
+		// Exit 2 with the reason on stderr blocks the call in Claude
+		// Code: a broken install fails closed.
+		fmt.Fprintf(stderr, "vouch-hook: %v\n", err)
+		return 2
+	}
+	dir, _ := os.Getwd()
+	c := &Client{Guard: guardBin, Dir: dir, Env: os.Environ(), Stdin: stdin, Stdout: stdout, Stderr: stderr, Start: true, UID: os.Getuid()}
+	return c.Run(args)
+}
+
+// findGuard is the vouch-guard installed beside the running vouch-hook.
+func findGuard() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find its own binary to find %s beside it: %w", hookwire.GuardBinary, err)
+	}
+	p := filepath.Join(filepath.Dir(exe), hookwire.GuardBinary)
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+		return "", fmt.Errorf("%s is not installed beside vouch-hook (looked for %s); install both from the same vouch release (docs/install.md)", hookwire.GuardBinary, p)
+	}
+	return p, nil
+}
+
+// Run answers one call with args: through the server when it answers in
+// time, else by running vouch-guard.
+func (c *Client) Run(args []string) int {
+	timeout := timeoutFlag(args)
+	in := readInput(c.Stdin, hookwire.MaxStdin, timeout)
+	if in.complete {
+		rep, absent, err := c.ask(args, in.data, min(timeout, maxReplyWait))
+		if err == nil {
+			// A failed write has no one to tell: the harness reads what
+			// arrived, as it would from vouch-guard.
+			_, _ = c.Stdout.Write(rep.Stdout)
+			_, _ = c.Stderr.Write(rep.Stderr)
+			return rep.Exit
+		}
+		if absent && c.Start {
+			c.startServer()
+		}
+	}
+	return c.direct(args, in.reader())
+}
+
+// ask sends the call to the server. absent reports that no server was
+// listening (so one may be started); any error means the caller runs
+// vouch-guard itself.
+func (c *Client) ask(args []string, stdin []byte, wait time.Duration) (rep *hookwire.Reply, absent bool, err error) {
+	if c.Dir == "" {
+		return nil, false, errors.New("no working directory")
+	}
+	id, err := hookwire.IdentityOf(c.Guard)
+	if err != nil {
+		return nil, false, err
+	}
+	getenv := envLookup(c.Env)
+	dir, err := hookwire.SocketDir(getenv, c.UID, false)
+	if err != nil {
+		// A missing directory is a server never started; one that is
+		// someone else's is refused, and starting a server would not
+		// help: it refuses the directory too.
+		return nil, errors.Is(err, os.ErrNotExist), err
+	}
+	deadline := time.Now().Add(wait)
+	conn, err := net.DialTimeout("unix", hookwire.SocketPath(dir, id), wait)
+	if err != nil {
+		return nil, true, err
+	}
+	defer conn.Close()
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return nil, false, errors.New("not a Unix socket")
+	}
+	if err := hookwire.CheckServer(uc, c.UID, id); err != nil {
+		return nil, false, err
+	}
+	if err := uc.SetDeadline(deadline); err != nil {
+		return nil, false, err
+	}
+	req := &hookwire.Request{Dir: c.Dir, Args: args, Env: c.Env, Stdin: stdin}
+	if err := hookwire.WriteRequest(uc, req); err != nil {
+		return nil, false, err
+	}
+	rep, err = hookwire.ReadReply(uc)
+	if err != nil {
+		return nil, false, err
+	}
+	return rep, false, nil
+}
+
+// direct runs vouch-guard with args and stdin, the invocation's own
+// stdout and stderr, and returns its exit code.
+func (c *Client) direct(args []string, stdin io.Reader) int {
+	cmd := exec.Command(c.Guard, args...)
+	cmd.Dir, cmd.Env = c.Dir, c.Env
+	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
+	cmd.WaitDelay = childWaitDelay
+	// vouch-guard reads its stdin from a pipe of ours, fed by a goroutine
+	// nobody waits for: exec's own copy would be waited for, and a stdin
+	// that never closes would then hold vouch-hook past vouch-guard's
+	// deadline.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "vouch-hook: running %s: %v\n", c.Guard, err)
+		return 2
+	}
+	cmd.Stdin = pr
+	go func() {
+		_, _ = io.Copy(pw, stdin)
+		pw.Close()
+	}()
+	err = cmd.Run()
+	pr.Close()
+	if cmd.ProcessState != nil && cmd.ProcessState.Exited() {
+		return cmd.ProcessState.ExitCode()
+	}
+	// Not started, or killed by a signal: no answer from vouch-guard,
+	// so block the call with the reason.
+	fmt.Fprintf(c.Stderr, "vouch-hook: running %s: %v\n", c.Guard, err)
+	return 2
+}
+
+// timeoutFlag is the --timeout vouch-guard will use, read as vouch-guard
+// reads it; anything it would refuse counts as the default (vouch-guard
+// reports the flag error itself).
+func timeoutFlag(args []string) time.Duration {
+	for i, a := range args {
+		name, value, inline := strings.Cut(a, "=")
+		if name != "--timeout" && name != "-timeout" {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(args) {
+				break
+			}
+			value = args[i+1]
+		}
+		if d, err := time.ParseDuration(value); err == nil && d > 0 {
+			return d
+		}
+		break
+	}
+	return defaultTimeout
+}
+
+// envLookup is os.Getenv over env (the last entry of a name wins).
+func envLookup(env []string) func(string) string {
+	return func(k string) string {
+		v := ""
+		for _, e := range env {
+			if name, val, ok := strings.Cut(e, "="); ok && name == k {
+				v = val
+			}
+		}
+		return v
+	}
+}
+
+// input is stdin as far as it was read before the deadline.
+type input struct {
+	data []byte
+	// complete: data is all of stdin (it ended, within the bound).
+	complete bool
+	// more delivers what is read after data when not complete.
+	more <-chan chunk
+}
+
+type chunk struct {
+	data []byte
+	err  error
+}
+
+// readInput reads r until it ends, passes max bytes or the deadline
+// passes, as vouch-guard would read it. Reading continues in the
+// background when it stopped early, for the direct run.
+func readInput(r io.Reader, max int, timeout time.Duration) input {
+	ch := make(chan chunk, 4)
+	go func() {
+		defer close(ch)
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			if n > 0 {
+				ch <- chunk{data: buf[:n]}
+			}
+			if err != nil {
+				if err != io.EOF {
+					ch <- chunk{err: err}
+				}
+				return
+			}
+		}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var in input
+	for {
+		select {
+		case ck, ok := <-ch:
+			switch {
+			case !ok:
+				in.complete = true
+				return in
+			case ck.err != nil:
+				// Let vouch-guard meet the same error.
+				in.more = prepend(ck, ch)
+				return in
+			}
+			in.data = append(in.data, ck.data...)
+			if len(in.data) > max {
+				in.more = ch
+				return in
+			}
+		case <-timer.C:
+			in.more = ch
+			return in
+		}
+	}
+}
+
+// prepend is ch with ck first.
+func prepend(ck chunk, ch <-chan chunk) <-chan chunk {
+	out := make(chan chunk, 1)
+	go func() {
+		defer close(out)
+		out <- ck
+		for c := range ch {
+			out <- c
+		}
+	}()
+	return out
+}
+
+// reader is the whole of stdin again: what was read, then the rest.
+func (in input) reader() io.Reader {
+	if in.complete || in.more == nil {
+		return bytes.NewReader(in.data)
+	}
+	return io.MultiReader(bytes.NewReader(in.data), &chanReader{ch: in.more})
+}
+
+// chanReader reads the chunks of a background read.
+type chanReader struct {
+	ch  <-chan chunk
+	buf []byte
+}
+
+func (r *chanReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		ck, ok := <-r.ch
+		if !ok {
+			return 0, io.EOF
+		}
+		if ck.err != nil {
+			return 0, ck.err
+		}
+		r.buf = ck.data
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
