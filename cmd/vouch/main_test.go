@@ -7,15 +7,20 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/vouch-dev/vouch/guard"
+	"github.com/vouch-dev/vouch/internal/hookclient"
+	"github.com/vouch-dev/vouch/internal/hookd"
 )
 
 func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"vouch": func() int { return run(os.Args, os.Stdout, os.Stderr) },
-		// The lean hook binary (cmd/vouch-guard) runs this same function.
+		// The lean hook binary (cmd/vouch-guard) and the fast-mode
+		// client (cmd/vouch-hook) run these same functions.
 		"vouch-guard": func() int {
-			return guard.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, "test")
+			return hookd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, "test")
+		},
+		"vouch-hook": func() int {
+			return hookclient.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		},
 	}))
 }
