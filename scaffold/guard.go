@@ -24,25 +24,46 @@ const GuardPolicyPath = ".vouch/guard.yaml"
 // LeanGuard is the name of the lean hook binary (cmd/vouch-guard).
 const LeanGuard = "vouch-guard"
 
-// guardCommand is the hook command for the guard: the lean vouch-guard
-// when it is installed beside bin (it starts faster on every tool call),
-// else bin's own `guard` command.
-func guardCommand(bin string) string {
-	lean := filepath.Join(filepath.Dir(bin), LeanGuard)
-	if st, err := os.Stat(lean); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-		return shellQuote(lean) + " --harness claude-code"
+// HookClient is the name of the fast-mode hook client (cmd/vouch-hook),
+// which asks a warm vouch-guard --serve and falls back to vouch-guard.
+const HookClient = "vouch-hook"
+
+// guardCommand is the hook command for the guard: with daemon, vouch-hook
+// (it needs vouch-guard beside it, so both must be installed beside bin);
+// else the lean vouch-guard when it is installed beside bin (it starts
+// faster on every tool call), else bin's own `guard` command.
+func guardCommand(bin string, daemon bool) (string, error) {
+	dir := filepath.Dir(bin)
+	if daemon {
+		for _, name := range []string{HookClient, LeanGuard} {
+			if !executable(filepath.Join(dir, name)) {
+				return "", fmt.Errorf("--daemon runs %s, which needs %s and %s installed beside vouch in %s; %s is missing: install both (go install github.com/vouch-dev/vouch/cmd/vouch-hook@VERSION github.com/vouch-dev/vouch/cmd/vouch-guard@VERSION, docs/install.md), or drop --daemon", HookClient, HookClient, LeanGuard, dir, name)
+			}
+		}
+		return shellQuote(filepath.Join(dir, HookClient)) + " --harness claude-code", nil
 	}
-	return shellQuote(bin) + " guard --harness claude-code"
+	if lean := filepath.Join(dir, LeanGuard); executable(lean) {
+		return shellQuote(lean) + " --harness claude-code", nil
+	}
+	return shellQuote(bin) + " guard --harness claude-code", nil
 }
 
-// IsGuardCommand reports whether a hook command runs `vouch guard` or
-// vouch-guard, by whatever path.
+// executable reports whether path is a regular file someone may run.
+func executable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+// IsGuardCommand reports whether a hook command runs `vouch guard`,
+// vouch-guard or vouch-hook, by whatever path.
 func IsGuardCommand(command string) bool {
 	fields := strings.Fields(command)
 	for i, f := range fields {
 		bin := strings.Trim(f, `'"`)
-		if bin == LeanGuard || strings.HasSuffix(bin, "/"+LeanGuard) {
-			return true
+		for _, name := range []string{LeanGuard, HookClient} {
+			if bin == name || strings.HasSuffix(bin, "/"+name) {
+				return true
+			}
 		}
 		if (bin == "vouch" || strings.HasSuffix(bin, "/vouch")) && i+1 < len(fields) && fields[i+1] == "guard" {
 			return true
@@ -74,7 +95,10 @@ func RunGuard(opts Options) (*Result, error) {
 	default:
 		f.Action = Merged
 	}
-	cmd := guardCommand(opts.Binary)
+	cmd, err := guardCommand(opts.Binary, opts.Daemon)
+	if err != nil {
+		return nil, err
+	}
 	installed := 0
 	for _, event := range []string{"PreToolUse", "PostToolUse"} {
 		out, already, err := MergeClaudeHook(f.Path, data, ClaudeHook{Event: event, Command: cmd, Timeout: GuardHookTimeout}, IsGuardCommand)

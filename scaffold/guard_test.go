@@ -87,3 +87,57 @@ func TestRunGuardLean(t *testing.T) {
 		}
 	}
 }
+
+// With Daemon the hooks run vouch-hook, which needs vouch-guard beside
+// it: a missing one is an error naming what to install, and nothing is
+// written.
+func TestRunGuardDaemon(t *testing.T) {
+	tests := []struct {
+		name      string
+		installed []string
+		want      string // the hook command, or the error's text
+		wantErr   bool
+	}{
+		{"both installed", []string{"vouch", LeanGuard, HookClient}, "/" + HookClient + " --harness claude-code", false},
+		{"no vouch-hook", []string{"vouch", LeanGuard}, "vouch-hook is missing", true},
+		{"no vouch-guard", []string{"vouch", HookClient}, "vouch-guard is missing", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, bin := t.TempDir(), t.TempDir()
+			for _, name := range tt.installed {
+				if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := RunGuard(Options{Root: root, Binary: filepath.Join(bin, "vouch"), Daemon: true})
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "go install") {
+					t.Fatalf("RunGuard = %v, want an error containing %q", err, tt.want)
+				}
+				if _, err := os.Stat(filepath.Join(root, ".claude", "settings.json")); err == nil {
+					t.Fatal("settings written despite the error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `"command": "` + bin + tt.want + `"`; !strings.Contains(string(data), want) {
+				t.Errorf("settings lack %s:\n%s", want, data)
+			}
+			// A second run sees the vouch-hook hooks as installed.
+			res, err := RunGuard(Options{Root: root, Binary: filepath.Join(bin, "vouch"), Daemon: true})
+			if err != nil || res.Files[len(res.Files)-1].Action != Installed {
+				t.Fatalf("second run: %+v, %v", res, err)
+			}
+		})
+	}
+	if !IsGuardCommand("'/opt/vouch/bin/vouch-hook' --harness claude-code") {
+		t.Error("IsGuardCommand does not know vouch-hook")
+	}
+}

@@ -16,6 +16,9 @@ type InitOptions struct {
 	Argv0 string
 	// Guard sets up vouch guard (RunGuard) instead of the gate (Run).
 	Guard bool
+	// Daemon (with Guard) makes the hooks run vouch-hook, the fast-mode
+	// client of a warm vouch-guard --serve.
+	Daemon bool
 }
 
 // Init is `vouch init`: it finds the root and the binary the hooks run,
@@ -42,7 +45,7 @@ func Init(o InitOptions, w io.Writer) error {
 	if o.Guard {
 		// The guard's hooks are always merged; no CI job is installed.
 		write = (*Result).WriteGuardText
-		res, err = RunGuard(Options{Root: o.Root, Force: o.Force, Binary: o.Binary})
+		res, err = RunGuard(Options{Root: o.Root, Force: o.Force, Binary: o.Binary, Daemon: o.Daemon})
 	} else {
 		res, err = Run(o.Options)
 	}

@@ -36,6 +36,9 @@ type Options struct {
 	// command is not found exits 127, which Claude Code treats as a
 	// non-blocking error, so the gate would silently not run.
 	Binary string
+	// Daemon makes the guard's hooks run vouch-hook (installed beside
+	// Binary) instead of vouch-guard or vouch guard.
+	Daemon bool
 	// InstallRef is the version or commit CI installs; "" installs the
 	// main branch, and the result says to pin it.
 	InstallRef string

@@ -32,12 +32,16 @@ merge into it. A settings file that cannot be merged stops init before it writes
 
 With --guard it sets up 'vouch guard' instead: .vouch/guard.yaml (a starter policy in observe
 mode) and the PreToolUse and PostToolUse hooks, running this binary by its absolute path,
-merged into .claude/settings.json ("already installed" when hooks there run vouch guard).`,
+merged into .claude/settings.json ("already installed" when hooks there run vouch guard).
+With --guard --daemon the hooks run vouch-hook instead, the fast mode: a small client that asks
+a warm 'vouch-guard --serve' and falls back to running vouch-guard (both must be installed
+beside vouch; docs/guard.md, "Fast mode").`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "install the hooks and the CI job as files"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that already exist"},
 			&cli.StringFlag{Name: "root", Usage: "repository `DIR` (default: the git top level, else the working directory)"},
 			&cli.BoolFlag{Name: "guard", Usage: "set up vouch guard instead: a starter policy in observe mode and the PreToolUse/PostToolUse hooks merged into .claude/settings.json"},
+			&cli.BoolFlag{Name: "daemon", Usage: "with --guard: the hooks run vouch-hook, which asks a warm vouch-guard --serve (fast mode; Linux)"},
 		},
 		Action: runInit,
 	}
@@ -47,8 +51,11 @@ func runInit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("init takes no arguments, got %q", c.Args().First()))
 	}
+	if c.Bool("daemon") && !c.Bool("guard") {
+		return fail(exitError, fmt.Errorf("--daemon sets up the guard's fast mode; use it with --guard"))
+	}
 	if err := scaffold.Init(scaffold.InitOptions{Options: scaffold.Options{Root: c.String("root"), Write: c.Bool("write"),
-		Force: c.Bool("force"), InstallRef: buildinfo.InstallRef(version)}, Argv0: os.Args[0], Guard: c.Bool("guard")}, c.App.Writer); err != nil {
+		Force: c.Bool("force"), InstallRef: buildinfo.InstallRef(version)}, Argv0: os.Args[0], Guard: c.Bool("guard"), Daemon: c.Bool("daemon")}, c.App.Writer); err != nil {
 		return fail(exitError, err)
 	}
 	return nil
