@@ -80,6 +80,11 @@ describe the policy, the harnesses and the audit log.
 
 Usage:
   vouch-guard [--policy FILE] [--harness NAME] [--timeout DURATION] [--trace DIR] < event.json
+  vouch-guard --serve [--idle DURATION]
+
+--serve runs the warm server that vouch-hook (the fast mode, Linux) asks instead of starting
+vouch-guard on every call; it exits after --idle (default 10m, or $VOUCH_GUARD_IDLE) without a
+request. docs/guard.md, "Fast mode", says what it does and why it is safe.
 
 Flags:
   -p, --policy FILE     guard policy (default: guard.policy in vouch.yaml, else .vouch/guard.yaml)
