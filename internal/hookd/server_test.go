@@ -98,7 +98,7 @@ type fixture struct {
 
 // setup makes a repository and runs a server for the test binary, whose
 // requests it counts.
-func setup(t *testing.T) *fixture {
+func setup(t testing.TB) *fixture {
 	t.Helper()
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
@@ -124,7 +124,7 @@ func setup(t *testing.T) *fixture {
 
 // serve runs a server named for the binary at bin (its socket is where a
 // client whose vouch-guard is bin looks), until the test ends.
-func (f *fixture) serve(t *testing.T, bin string) {
+func (f *fixture) serve(t testing.TB, bin string) {
 	t.Helper()
 	id, err := hookwire.IdentityOf(bin)
 	if err != nil {
@@ -164,7 +164,7 @@ func (f *fixture) serve(t *testing.T, bin string) {
 	}
 }
 
-func write(t *testing.T, path, s string) {
+func write(t testing.TB, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
@@ -426,5 +426,22 @@ func TestServeFlags(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errb.String(), tt.want)
 			}
 		})
+	}
+}
+
+// BenchmarkRoundTrip is one hook call through the server, in process:
+// the client's request and the server's whole vouch-guard run (policy
+// from the cache, decision, session and audit writes) and reply. A whole
+// vouch-hook process adds its own start-up (testdata/bench/vs-edictum.sh).
+func BenchmarkRoundTrip(b *testing.B) {
+	f := setup(b)
+	ev := `{"session_id":"bench","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"t"}`
+	for b.Loop() {
+		if got := f.client(f.repo, f.env, nil, ev); got.exit != 0 {
+			b.Fatalf("%+v", got)
+		}
+	}
+	if n := f.requests.Load(); n < int64(b.N) {
+		b.Fatalf("the server answered %d of %d calls", n, b.N)
 	}
 }

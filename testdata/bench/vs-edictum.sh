@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whole-process comparison of `vouch guard` and Edictum's Go gate
+# Whole-process comparison of `vouch guard`, vouch-guard, vouch-hook (the
+# fast mode, against a warm `vouch-guard --serve`) and Edictum's Go gate
 # (`edictum gate check --format claude-code`) on the 12-rule policy of
 # guard/testdata/bench12.yaml (an edictum/v1 ruleset both tools read
 # unchanged) and the same recorded Claude Code PreToolUse events, with an
@@ -13,6 +14,10 @@
 # (Edictum's gate has no "ask" answer and denies instead, so vouch's ask
 # counts as not-allowed), then times each command RUNS times (default 50)
 # after 5 warm-up runs and prints the medians, means and CPU time.
+#
+# The server vouch-hook talks to is started by the first vouch-hook call
+# (the consistency check below), listens under $work (TMPDIR) and exits 30 s
+# after the last call (VOUCH_GUARD_IDLE).
 #
 # hyperfine 1.15 cannot feed stdin to a command it runs without a shell,
 # so every command runs as `sh -c 'CMD < event.json'`; hyperfine measures
@@ -32,9 +37,12 @@ if [[ -n $edictum && ! -x $edictum ]]; then
 fi
 [[ -z $edictum ]] && echo "vs-edictum: edictum not found (set EDICTUM=/path/to/edictum); timing vouch and the floor only" >&2
 
-echo "building vouch (CGO_ENABLED=0, -tags urfave_cli_no_docs), vouch-guard and an empty Go program"
+echo "building vouch (CGO_ENABLED=0, -tags urfave_cli_no_docs), vouch-guard, vouch-hook and an empty Go program"
 (cd "$root" && CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$work/vouch" ./cmd/vouch)
 (cd "$root" && CGO_ENABLED=0 go build -o "$work/vouch-guard" ./cmd/vouch-guard)
+(cd "$root" && CGO_ENABLED=0 go build -o "$work/vouch-hook" ./cmd/vouch-hook)
+export TMPDIR=$work VOUCH_GUARD_IDLE=30s
+unset XDG_RUNTIME_DIR
 mkdir -p "$work/hello"
 cat > "$work/hello/main.go" <<'GO'
 package main
@@ -67,6 +75,7 @@ events=(bash-ok bash-rm bash-push bash-curl bash-prod read-ok read-env read-ssh 
 
 vouch_hook="$work/vouch guard --policy $work/policy.yaml"
 vouch_lean="$work/vouch-guard --policy $work/policy.yaml"
+vouch_fast="$work/vouch-hook --policy $work/policy.yaml"
 vouch_check="$work/vouch guard check --policy $work/policy.yaml"
 edictum_check="$edictum gate check --format claude-code --rules $work/policy.yaml"
 
@@ -87,6 +96,13 @@ for e in "${events[@]}"; do
 		echo "vs-edictum: vouch-guard says $l where vouch guard says $v on $e" >&2
 		exit 1
 	fi
+	# vouch-hook must give vouch-guard's bytes and exit code exactly.
+	want=$(cd "$repo" && { $vouch_lean < "$work/$e.json" 2>&1; echo "rc=$?"; })
+	got=$(cd "$repo" && { $vouch_fast < "$work/$e.json" 2>&1; echo "rc=$?"; })
+	if [[ $got != "$want" ]]; then
+		echo "vs-edictum: vouch-hook answers differently from vouch-guard on $e" >&2
+		exit 1
+	fi
 	d=-
 	if [[ -n $edictum ]]; then
 		d=$(cd "$repo" && $edictum_check < "$work/$e.json" 2>/dev/null | decision || true)
@@ -104,8 +120,8 @@ echo
 results="$work/results"
 mkdir -p "$results"
 for e in bash-ok bash-rm; do
-	cmds=("$work/hello-bin < $work/$e.json" "$vouch_check < $work/$e.json" "$vouch_hook < $work/$e.json" "$vouch_lean < $work/$e.json")
-	names=(empty-go "vouch guard check" "vouch guard (hook)" "vouch-guard (hook)")
+	cmds=("$work/hello-bin < $work/$e.json" "$vouch_check < $work/$e.json" "$vouch_hook < $work/$e.json" "$vouch_lean < $work/$e.json" "$vouch_fast < $work/$e.json")
+	names=(empty-go "vouch guard check" "vouch guard (hook)" "vouch-guard (hook)" "vouch-hook (warm server)")
 	if [[ -n $edictum ]]; then
 		cmds+=("$edictum_check < $work/$e.json")
 		names+=("edictum gate check")
