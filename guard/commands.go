@@ -45,6 +45,9 @@ type Invocation struct {
 	LookupEnv func(string) (string, bool)
 	// Engine decides the call; nil prepares one for it.
 	Engine *Engine
+	// Policies, when set, keeps compiled policies in memory across
+	// invocations (the server's; a hook process has one call).
+	Policies *PolicyCache
 }
 
 // Hook runs one hook invocation end to end: it resolves the setup,
@@ -73,7 +76,7 @@ func (inv Invocation) Hook(req HookRequest, stdin io.Reader) (Answer, error) {
 	}
 	out := RunHook(context.Background(), e, stdin, HookOptions{
 		Harness: req.Harness, Policy: s.Policy, Root: s.Root, Env: s.Env, Home: s.Home,
-		Timeout: req.Timeout, TraceDir: req.TraceDir, Dir: inv.Dir,
+		Timeout: req.Timeout, TraceDir: req.TraceDir, Dir: inv.Dir, Policies: inv.Policies,
 	})
 	a := Render(req.Harness, out.Phase, out.Event, out.Decision)
 	if out.Err != nil && req.Harness != ClaudeCode {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/mangle/ast"
@@ -34,9 +35,15 @@ func LoadPolicyFile(path, cacheDir string) (*Policy, error) {
 // relative to dir ("" for the working directory). Messages name path as
 // given, as a run in dir would.
 func LoadPolicyFileAt(dir, path, cacheDir string) (*Policy, error) {
+	return loadPolicyFile(dir, path, cacheDir, nil)
+}
+
+// loadPolicyFile is LoadPolicyFileAt with a compiled-policy cache in
+// memory in front of the one in cacheDir (mem nil for none).
+func loadPolicyFile(dir, path, cacheDir string, mem *PolicyCache) (*Policy, error) {
 	cacheDir = yamldoc.At(dir, cacheDir)
 	if file, ok := strings.CutSuffix(path, config.InlinePolicy); ok {
-		return loadInline(dir, file, cacheDir)
+		return loadInline(dir, file, cacheDir, mem)
 	}
 	// Opening a FIFO blocks until a writer appears and a device can
 	// stream forever: refuse anything but a regular file before opening
@@ -48,7 +55,7 @@ func LoadPolicyFileAt(dir, path, cacheDir string) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadPolicyCached(path, f.Data, cacheDir)
+	return loadCached(path, f.Data, cacheDir, mem, func() (*Policy, error) { return LoadPolicy(path, f.Data) })
 }
 
 // CheckPolicyLocation refuses a policy that is a symbolic link leading
@@ -92,33 +99,80 @@ func CheckPolicyLocationAt(dir, path, root string) error {
 
 // LoadPolicyCached is LoadPolicyFile for bytes already read.
 func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error) {
-	return loadCached(path, data, cacheDir, func() (*Policy, error) { return LoadPolicy(path, data) })
+	return loadCached(path, data, cacheDir, nil, func() (*Policy, error) { return LoadPolicy(path, data) })
+}
+
+// PolicyCache holds compiled policies in memory by the same key as the
+// cache under .vouch/cache (the policy's bytes and this binary's fixed
+// programs), for a process that decides many calls: the hook server
+// skips reading, decoding and preparing the cached policy on each. It is
+// safe for concurrent use; the zero value is empty and ready.
+type PolicyCache struct {
+	mu sync.Mutex
+	m  map[string]*Policy
+}
+
+// maxCachedPolicies bounds a PolicyCache: a server sees a few
+// repositories' policies, each edited now and then.
+const maxCachedPolicies = 64
+
+func (c *PolicyCache) get(key, path string) *Policy {
+	c.mu.Lock()
+	p := c.m[key]
+	c.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	// A policy is read-only once prepared; only its name is per call,
+	// as a hit in the disk cache names the path it was loaded by.
+	cp := *p
+	cp.File = path
+	return &cp
+}
+
+func (c *PolicyCache) put(key string, p *Policy) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedPolicies {
+		c.m = map[string]*Policy{}
+	}
+	c.m[key] = p
 }
 
 // loadCached returns the policy compiled from keyData: from the cache
 // when an entry exists, else loaded and stored there. path names the
 // policy in what it reports.
-func loadCached(path string, keyData []byte, cacheDir string, load func() (*Policy, error)) (*Policy, error) {
+func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, load func() (*Policy, error)) (p *Policy, err error) {
 	if cacheDir == "" {
 		return load()
 	}
 	// The cache key covers the loader's own code too: a cached policy
 	// from another vouch build could hold another compilation.
 	key := cacheKey(keyData)
+	if mem != nil {
+		if p := mem.get(key, path); p != nil {
+			return p, nil
+		}
+		defer func() {
+			if err == nil {
+				mem.put(key, p)
+			}
+		}()
+	}
 	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
 	// Read without blocking and only as a regular file: a FIFO planted
 	// as the cache entry must not hang the hook (a hook that never
 	// answers lets the tool run).
 	if f, err := safeopen.Read(cfile, safeopen.Options{MaxBytes: 4 * MaxPolicyBytes}); err == nil {
 		b := f.Data
-		var p Policy
-		if json.Unmarshal(b, &p) == nil && p.SHA256 != "" {
-			p.File = path
-			p.Prepare()
-			return &p, nil
+		var cached Policy
+		if json.Unmarshal(b, &cached) == nil && cached.SHA256 != "" {
+			cached.File = path
+			cached.Prepare()
+			return &cached, nil
 		}
 	}
-	p, err := load()
+	p, err = load()
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +223,8 @@ type HookOptions struct {
 	// are taken against ("" for this process's own): the hook server
 	// decides for clients working elsewhere without changing its own.
 	Dir string
+	// Policies, when set, keeps compiled policies in memory across calls.
+	Policies *PolicyCache
 }
 
 // at is p taken relative to o.Dir.
@@ -248,7 +304,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	if err := CheckPolicyLocationAt(o.Dir, o.Policy, o.Root); err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
-	pol, err = LoadPolicyFileAt(o.Dir, o.Policy, cacheDir)
+	pol, err = loadPolicyFile(o.Dir, o.Policy, cacheDir, o.Policies)
 	if err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
@@ -365,7 +421,7 @@ func ParsePrincipal(s string) (map[string]any, error) {
 // loadInline reads the policy written under guard.policy in the
 // configuration file (vouch.yaml), with its positions in that file. The
 // cache key covers the whole file, marked as an inline policy.
-func loadInline(dir, file, cacheDir string) (*Policy, error) {
+func loadInline(dir, file, cacheDir string, mem *PolicyCache) (*Policy, error) {
 	if fi, err := os.Stat(yamldoc.At(dir, file)); err == nil && !fi.Mode().IsRegular() {
 		return nil, yamldoc.ErrorList{{File: file, Msg: "the configuration is not a regular file (" + safeopen.Kind(fi.Mode()) + ")"}}
 	}
@@ -374,7 +430,7 @@ func loadInline(dir, file, cacheDir string) (*Policy, error) {
 		return nil, err
 	}
 	data := f.Data
-	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), cacheDir, func() (*Policy, error) {
+	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), cacheDir, mem, func() (*Policy, error) {
 		return LoadInlinePolicy(file, data)
 	})
 }

@@ -40,9 +40,12 @@ type Handler func(*hookwire.Request) *hookwire.Reply
 // GuardHandler runs each request as vouch-guard (guard.Invocation.Main)
 // in the client's directory and environment, deciding with e.
 func GuardHandler(e *guard.Engine, version string) Handler {
+	// Compiled policies are kept by the disk cache's key (the policy's
+	// bytes), so an edited policy is a miss, as it is on disk.
+	policies := &guard.PolicyCache{}
 	return func(req *hookwire.Request) *hookwire.Reply {
 		var out, errb bytes.Buffer
-		inv := guard.Invocation{Dir: req.Dir, LookupEnv: req.LookupEnv(), Engine: e}
+		inv := guard.Invocation{Dir: req.Dir, LookupEnv: req.LookupEnv(), Engine: e, Policies: policies}
 		code := inv.Main(req.Args, bytes.NewReader(req.Stdin), &out, &errb, version)
 		return &hookwire.Reply{Stdout: out.Bytes(), Stderr: errb.Bytes(), Exit: code}
 	}

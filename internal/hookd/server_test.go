@@ -445,3 +445,19 @@ func BenchmarkRoundTrip(b *testing.B) {
 		b.Fatalf("the server answered %d of %d calls", n, b.N)
 	}
 }
+
+// TestPolicyEditSeen: the server keeps compiled policies in memory, by
+// the policy's bytes: an edit between two calls is the next call's
+// policy, as it is for a direct run.
+func TestPolicyEditSeen(t *testing.T) {
+	f := setup(t)
+	ev := `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make all"},"tool_use_id":"t"}`
+	if got := f.client(f.repo, f.env, nil, ev); got.exit != 0 {
+		t.Fatalf("before the edit: %+v", got)
+	}
+	write(t, filepath.Join(f.repo, ".vouch", "guard.yaml"), strings.Replace(policy, "starts_with: \"kubectl apply\"", "starts_with: \"make\"", 1))
+	got := f.client(f.repo, f.env, nil, ev)
+	if want := direct(t, f.repo, f.env, nil, ev); got != want || !strings.Contains(got.stdout, "Deploys need approval") {
+		t.Fatalf("after the edit: %+v, direct %+v", got, want)
+	}
+}
