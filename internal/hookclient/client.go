@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,15 +128,11 @@ func (c *Client) ask(args []string, stdin []byte, wait time.Duration) (rep *hook
 		return nil, errors.Is(err, os.ErrNotExist), err
 	}
 	deadline := time.Now().Add(wait)
-	conn, err := net.DialTimeout("unix", hookwire.SocketPath(dir, id), wait)
+	uc, err := hookwire.Dial(hookwire.SocketPath(dir, id))
 	if err != nil {
 		return nil, true, err
 	}
-	defer conn.Close()
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return nil, false, errors.New("not a Unix socket")
-	}
+	defer uc.Close()
 	if err := hookwire.CheckServer(uc, c.UID, id); err != nil {
 		return nil, false, err
 	}

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"sync"
 	"time"
@@ -83,15 +82,11 @@ func (s *Server) Run(ctx context.Context) error {
 	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove stale hook socket: %w", err)
 	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	ln, err := hookwire.Listen(sock)
 	if err != nil {
 		return fmt.Errorf("hook server: %w", err)
 	}
-	ln.SetUnlinkOnClose(true)
 	defer ln.Close()
-	if err := os.Chmod(sock, 0o600); err != nil {
-		return fmt.Errorf("hook server: %w", err)
-	}
 	stop := context.AfterFunc(ctx, func() { ln.SetDeadline(time.Now()) })
 	defer stop()
 	var wg sync.WaitGroup
@@ -103,10 +98,9 @@ func (s *Server) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		c, err := ln.AcceptUnix()
+		c, err := ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if hookwire.IsTimeout(err) {
 				return nil // idle, or ctx ended
 			}
 			return fmt.Errorf("hook server: %w", err)
@@ -122,7 +116,7 @@ func (s *Server) Run(ctx context.Context) error {
 // serve answers one connection. Whatever goes wrong, the connection is
 // closed without a reply, and the client runs vouch-guard itself: the
 // answer is then the direct one, fail-closed deny included.
-func (s *Server) serve(c *net.UnixConn) {
+func (s *Server) serve(c *hookwire.Conn) {
 	defer c.Close()
 	defer func() { _ = recover() }()
 	if err := hookwire.CheckClient(c, s.UID); err != nil {
@@ -139,7 +133,7 @@ func (s *Server) serve(c *net.UnixConn) {
 	if rep == nil {
 		return
 	}
-	if err := c.SetWriteDeadline(time.Now().Add(ioTimeout)); err != nil {
+	if err := c.SetDeadline(time.Now().Add(ioTimeout)); err != nil {
 		return
 	}
 	_ = hookwire.WriteReply(c, rep)

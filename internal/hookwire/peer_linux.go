@@ -3,7 +3,6 @@ package hookwire
 import (
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"strconv"
 	"syscall"
@@ -30,11 +29,100 @@ func IdentityOf(path string) (Identity, error) {
 	return Identity{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: fi.Size(), ModNanos: fi.ModTime().UnixNano()}, nil
 }
 
+func unixAddr(path string) (*syscall.SockaddrUnix, error) {
+	if len(path) >= 108 {
+		return nil, fmt.Errorf("socket path %s is longer than a Unix socket address allows", path)
+	}
+	return &syscall.SockaddrUnix{Name: path}, nil
+}
+
+func newSocket() (int, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("socket: %w", err)
+	}
+	return fd, nil
+}
+
+// Dial connects to the socket at path. A Unix socket connects at once or
+// fails (no server, a full backlog): there is nothing to wait for.
+func Dial(path string) (*Conn, error) {
+	addr, err := unixAddr(path)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := newSocket()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Connect(fd, addr)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("connect %s: %w", path, err)
+	}
+	// A non-blocking descriptor joins the runtime's poller, so reads
+	// and writes honour deadlines.
+	return &Conn{f: os.NewFile(uintptr(fd), path)}, nil
+}
+
+// Listen listens at path, which must not exist; the socket file gets
+// mode 0600.
+func Listen(path string) (*Listener, error) {
+	addr, err := unixAddr(path)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := newSocket()
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Bind(fd, addr); err != nil {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("bind %s: %w", path, err)
+	}
+	l := &Listener{f: os.NewFile(uintptr(fd), path), path: path}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("listen %s: %w", path, err)
+	}
+	if err := syscall.Listen(fd, 128); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("listen %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// Accept waits for a connection, until the listener's deadline.
+func (l *Listener) Accept() (*Conn, error) {
+	raw, err := l.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd := -1
+	var aerr error
+	err = raw.Read(func(fd uintptr) bool {
+		nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC)
+		return aerr != syscall.EAGAIN
+	})
+	if err != nil {
+		return nil, err
+	}
+	if aerr != nil {
+		return nil, fmt.Errorf("accept: %w", aerr)
+	}
+	return &Conn{f: os.NewFile(uintptr(nfd), l.path)}, nil
+}
+
 // PeerCred is the process id and user id of the process at the other end
 // of c, as the kernel recorded them (SO_PEERCRED): when it connected, or
 // for a listening server, when it listened.
-func PeerCred(c *net.UnixConn) (pid, uid int, err error) {
-	raw, err := c.SyscallConn()
+func PeerCred(c *Conn) (pid, uid int, err error) {
+	raw, err := c.f.SyscallConn()
 	if err != nil {
 		return 0, 0, fmt.Errorf("peer credentials: %w", err)
 	}
@@ -53,7 +141,7 @@ func PeerCred(c *net.UnixConn) (pid, uid int, err error) {
 
 // CheckClient refuses a client that is not the server's own user: the
 // server reads and writes that user's repositories on its behalf.
-func CheckClient(c *net.UnixConn, uid int) error {
+func CheckClient(c *Conn, uid int) error {
 	_, peer, err := PeerCred(c)
 	if err != nil {
 		return err
@@ -69,7 +157,7 @@ func CheckClient(c *net.UnixConn, uid int) error {
 // that can bind the socket path (an agent runs commands as the user)
 // could answer otherwise; a vouch-guard, whoever started it, decides
 // honestly because everything it uses comes from the request.
-func CheckServer(c *net.UnixConn, uid int, bin Identity) error {
+func CheckServer(c *Conn, uid int, bin Identity) error {
 	pid, peer, err := PeerCred(c)
 	if err != nil {
 		return err

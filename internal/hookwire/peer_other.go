@@ -2,10 +2,7 @@
 
 package hookwire
 
-import (
-	"io/fs"
-	"net"
-)
+import "io/fs"
 
 func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
 
@@ -13,11 +10,20 @@ func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
 // fast mode, so elsewhere it is ErrUnsupported.
 func IdentityOf(path string) (Identity, error) { return Identity{}, ErrUnsupported }
 
+// Dial is ErrUnsupported outside Linux.
+func Dial(path string) (*Conn, error) { return nil, ErrUnsupported }
+
+// Listen is ErrUnsupported outside Linux.
+func Listen(path string) (*Listener, error) { return nil, ErrUnsupported }
+
+// Accept is ErrUnsupported outside Linux.
+func (l *Listener) Accept() (*Conn, error) { return nil, ErrUnsupported }
+
 // PeerCred is ErrUnsupported outside Linux.
-func PeerCred(c *net.UnixConn) (pid, uid int, err error) { return 0, 0, ErrUnsupported }
+func PeerCred(c *Conn) (pid, uid int, err error) { return 0, 0, ErrUnsupported }
 
 // CheckClient is ErrUnsupported outside Linux.
-func CheckClient(c *net.UnixConn, uid int) error { return ErrUnsupported }
+func CheckClient(c *Conn, uid int) error { return ErrUnsupported }
 
 // CheckServer is ErrUnsupported outside Linux.
-func CheckServer(c *net.UnixConn, uid int, bin Identity) error { return ErrUnsupported }
+func CheckServer(c *Conn, uid int, bin Identity) error { return ErrUnsupported }

@@ -3,7 +3,6 @@
 package hookwire
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -147,14 +146,17 @@ func TestIdentity(t *testing.T) {
 func TestPeerChecks(t *testing.T) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s")
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	ln, err := Listen(sock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode: %v, %v", fi.Mode(), err)
+	}
 	go func() {
 		for {
-			c, err := ln.AcceptUnix()
+			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
@@ -182,7 +184,7 @@ func TestPeerChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: sock, Net: "unix"})
+			c, err := Dial(sock)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -195,5 +197,29 @@ func TestPeerChecks(t *testing.T) {
 				t.Fatalf("CheckServer = %v, want an error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// An Accept past the listener's deadline is a timeout (the server's idle
+// exit), and Close removes the socket file.
+func TestListenerDeadline(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s")
+	ln, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetDeadline(time.Now().Add(20 * time.Millisecond))
+	if _, err := ln.Accept(); !IsTimeout(err) {
+		t.Fatalf("Accept past the deadline: %v", err)
+	}
+	ln.Close()
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Fatalf("socket left after Close: %v", err)
+	}
+	if _, err := Dial(sock); err == nil {
+		t.Fatal("Dial reached a closed listener")
+	}
+	if _, err := Listen(filepath.Join(t.TempDir(), strings.Repeat("x", 120))); err == nil {
+		t.Fatal("Listen accepted a path too long for a socket address")
 	}
 }
