@@ -259,10 +259,24 @@ func RunHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) Out
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, fmt.Errorf("vouch guard took longer than %v", o.Timeout))
 	defer cancel()
 	done := make(chan Outcome, 1)
-	go func() { done <- decideHook(ctx, e, stdin, o) }()
+	// A panic while deciding is raised again in the caller's goroutine:
+	// a hook process crashes as it always has (exit 2, which blocks in
+	// Claude Code), and the hook server's per-request recover sees it and
+	// closes the connection, so its client runs vouch-guard itself.
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				panicked <- r
+			}
+		}()
+		done <- decideHook(ctx, e, stdin, o)
+	}()
 	select {
 	case out := <-done:
 		return out
+	case r := <-panicked:
+		panic(r)
 	case <-ctx.Done():
 		err := fmt.Errorf("deadline: %w", context.Cause(ctx))
 		return Outcome{Phase: Pre, Decision: ErrorDecision(err), Err: err}

@@ -2,6 +2,9 @@ package guard
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,4 +63,25 @@ func TestLeanMain(t *testing.T) {
 	if code, _, errs := run(); code != 2 || !strings.Contains(errs, "bad hook event") {
 		t.Errorf("bad event: %d %q", code, errs)
 	}
+}
+
+// A panic while deciding reaches RunHook's caller rather than killing the
+// process from another goroutine, so the hook server can recover it.
+func TestRunHookRaisesPanicInCaller(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic reached the caller")
+		}
+	}()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".vouch"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(root, ".vouch", "guard.yaml")
+	if err := os.WriteFile(policy, []byte("apiVersion: vouch/v1\nkind: Ruleset\nrules:\n  - {id: r, type: pre, tool: Bash, when: {args.command: {contains: x}}, then: {action: deny, message: m}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A nil engine panics when it decides.
+	RunHook(context.Background(), nil, strings.NewReader(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}`),
+		HookOptions{Harness: ClaudeCode, Policy: policy, Root: root})
 }

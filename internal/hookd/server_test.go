@@ -461,3 +461,51 @@ func TestPolicyEditSeen(t *testing.T) {
 		t.Fatalf("after the edit: %+v, direct %+v", got, want)
 	}
 }
+
+// TestPanicFallsBack: a request whose run panics in the server is not
+// answered; the client runs vouch-guard itself, and the server lives on.
+func TestPanicFallsBack(t *testing.T) {
+	f := setup(t)
+	id, _ := hookwire.IdentityOf(f.exe)
+	// A second server, whose handler panics once, in a socket directory
+	// of its own (the fixture's server holds the lock of the first).
+	var once atomic.Bool
+	e, _ := guard.NewEngine()
+	h := hookd.GuardHandler(e, "test")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	panicky := &hookd.Server{Identity: id, Idle: time.Minute, UID: os.Getuid(), Handle: func(r *hookwire.Request) *hookwire.Reply {
+		if once.CompareAndSwap(false, true) {
+			panic("boom")
+		}
+		return h(r)
+	}}
+	env2 := []string{"TMPDIR=" + t.TempDir(), "HOME=/nonexistent", asGuard + "=1"}
+	dir2, err := hookwire.SocketDir(envGet(env2), os.Getuid(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	panicky.Dir = dir2
+	done := make(chan error, 1)
+	go func() { done <- panicky.Run(ctx) }()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(hookwire.SocketPath(dir2, id)); err == nil {
+			break
+		}
+		if i == 200 {
+			t.Fatal("server did not listen")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ev := `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t1"}`
+	for i := range 2 {
+		got := f.client(f.repo, env2, nil, ev)
+		if want := direct(t, f.repo, env2, nil, ev); got != want || got.exit != 2 {
+			t.Fatalf("call %d: %+v, direct %+v", i, got, want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
