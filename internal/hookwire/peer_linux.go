@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
@@ -172,6 +173,30 @@ func CheckServer(c *Conn, uid int, bin Identity) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || uint64(st.Dev) != bin.Dev || uint64(st.Ino) != bin.Ino {
 		return fmt.Errorf("hook server process %d does not run %s", pid, GuardBinary)
+	}
+	return sameView("/proc", pid)
+}
+
+// sameView refuses a server that sees another file system than the
+// client. The genuine vouch-guard binary started by the agent inside its
+// own mount namespace (unshare -rm, then a bind mount over the policy) or
+// a chroot would decide honestly on files that are not the repository's.
+// What makes up that view: the mount and user namespaces and the root
+// directory. proc is the proc file system's mount point (a test passes a
+// fake one).
+func sameView(proc string, pid int) error {
+	for _, name := range []string{"ns/mnt", "ns/user", "root"} {
+		mine, err := os.Stat(filepath.Join(proc, "self", name))
+		if err != nil {
+			return fmt.Errorf("hook client's own %s: %w", name, err)
+		}
+		theirs, err := os.Stat(filepath.Join(proc, strconv.Itoa(pid), name))
+		if err != nil {
+			return fmt.Errorf("hook server process %d: %w", pid, err)
+		}
+		if !os.SameFile(mine, theirs) {
+			return fmt.Errorf("hook server process %d has another %s than its client: it sees other files", pid, name)
+		}
 	}
 	return nil
 }
