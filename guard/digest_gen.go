@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "ac27dbe4cac178ca7e8c770cd33ce607191d27fa9b9e0249c0f1e85057555b3f"
+const fixedDigest = "878bc42edf611026eee3d9fe62d2341c85416c273d80495ada81ff3159bb0b0a"
