@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -68,9 +69,52 @@ func WriteTargets(targets []Target, render func(format string, w io.Writer) erro
 		if err := render(t.Format, &b); err != nil {
 			return fmt.Errorf("--output %s=%s: %w", t.Format, t.Path, err)
 		}
-		if err := atomicfile.Write(t.Path, b.Bytes(), 0o644); err != nil {
+		if err := writeReport(t.Path, b.Bytes()); err != nil {
 			return fmt.Errorf("--output %s=%s: %w", t.Format, t.Path, err)
 		}
+	}
+	return nil
+}
+
+// writeReport writes a report to path, which the user named. A regular
+// file (or a new one) is replaced atomically. A symlink is written
+// through: its target, resolved, is replaced atomically when it is a
+// regular file, so the link stays a link. Anything else (a device such
+// as /dev/stdout, a FIFO) is opened and written in place: renaming a
+// file over it would replace, say, /dev/stdout in a CI container run
+// as root with a regular file.
+func writeReport(path string, data []byte) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil || fi.Mode().IsRegular():
+		return atomicfile.Write(path, data, 0o644)
+	case fi.Mode()&os.ModeSymlink != 0:
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// A dangling link: create what it points at.
+			return writeInPlace(path, data)
+		}
+		if tfi, err := os.Stat(target); err == nil && tfi.IsDir() {
+			return fmt.Errorf("%s is a link to a directory", path)
+		}
+		return writeReport(target, data)
+	case fi.IsDir():
+		return fmt.Errorf("%s is a directory", path)
+	}
+	return writeInPlace(path, data)
+}
+
+// writeInPlace opens path for writing, following links and creating it
+// if missing, and writes data.
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
