@@ -19,8 +19,9 @@ import (
 // if, while, for or with starts a regex in JS; 5: a syntax error records
 // whether extraction stopped there; 6: Python files are read in the
 // encoding their coding line declares; 7: JS lines also end at CR, U+2028
-// and U+2029, and Unicode white space separates tokens.)
-const extractorVersion = 7
+// and U+2029, and Unicode white space separates tokens; 8: a Python
+// TYPE_CHECKING block counts only when the name is typing's.)
+const extractorVersion = 8
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

@@ -20,6 +20,23 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	// scan is in (0: none); a statement starting at or left of it ends
 	// the block, which is how Python's indentation closes it.
 	tcCol := 0
+	// tcQual is the block's condition: "" for a bare `TYPE_CHECKING`,
+	// X for `X.TYPE_CHECKING`; tcQuals holds it for every marked site so
+	// trustTypeChecking can unmark the blocks whose name is not typing's.
+	tcQual := ""
+	var tcQuals map[int]string
+	mark := func(from int) {
+		if tcCol == 0 {
+			return
+		}
+		if tcQuals == nil {
+			tcQuals = make(map[int]string)
+		}
+		for i := from; i < len(sites); i++ {
+			sites[i].TypeChecking = true
+			tcQuals[i] = tcQual
+		}
+	}
 	for {
 		t := lx.next()
 		if atStmtStart && tcCol > 0 && t.kind != pyNewline && t.kind != pyEOF && t.col <= tcCol && t.line > lx.tcLine {
@@ -28,17 +45,22 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 		n := len(sites)
 		switch t.kind {
 		case pyEOF:
+			if tcQuals != nil {
+				trustTypeChecking(src, sites, tcQuals)
+			}
 			return sites, lx.errs
 		case pyNewline:
 			atStmtStart = true
 			continue
 		case pyName:
 			switch {
-			case atStmtStart && bytes.Equal(t.text, []byte("if")) && typeCheckingCondition(lx):
+			case atStmtStart && bytes.Equal(t.text, []byte("if")):
 				// The condition and its ':' are consumed; the body
 				// follows on this line or on more-indented lines.
-				if tcCol == 0 {
-					tcCol, lx.tcLine = t.col, t.line
+				if qual, ok := typeCheckingCondition(lx); ok {
+					if tcCol == 0 {
+						tcCol, lx.tcLine, tcQual = t.col, t.line, qual
+					}
 				}
 				atStmtStart = true
 				continue
@@ -48,13 +70,13 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 				// a `from` statement; this keeps extraction right even
 				// where statement boundaries are hard to see.
 				sites = parsePyImport(lx, t, sites)
-				markTypeChecking(sites[n:], tcCol)
+				mark(n)
 				atStmtStart = false
 				continue
 			case atStmtStart && bytes.Equal(t.text, []byte("from")):
 				// `from` elsewhere is `yield from` or `raise ... from`.
 				sites = parsePyFrom(lx, t, sites)
-				markTypeChecking(sites[n:], tcCol)
+				mark(n)
 				atStmtStart = false
 				continue
 			}
@@ -74,33 +96,31 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 // typeCheckingCondition reads the rest of an `if` header after `if` and
 // reports whether it is `TYPE_CHECKING` or `X.TYPE_CHECKING` (typing's
 // constant, as import-linter's exclude_type_checking_imports recognises
-// it) followed by ':'. Any other header is consumed up to its ':' too, or
-// to the end of the logical line.
-func typeCheckingCondition(lx *pyLexer) bool {
+// it) followed by ':', and X ("" for the bare name); whether that name
+// really is typing's is trustTypeChecking's question. Any other header is
+// consumed up to its ':' too, or to the end of the logical line.
+func typeCheckingCondition(lx *pyLexer) (string, bool) {
 	var toks []string // the condition's tokens, names and dots only
 	ok := true
 	for {
 		t := lx.next()
 		switch {
 		case t.kind == pyEOF || t.kind == pyNewline:
-			return false
+			return "", false
 		case t.kind == pyOp && t.text[0] == ':' && lx.depth == 0:
 			n := len(toks)
-			return ok && (n == 1 || n == 3 && toks[1] == ".") && toks[n-1] == "TYPE_CHECKING"
+			if !ok || !(n == 1 || n == 3 && toks[1] == ".") || toks[n-1] != "TYPE_CHECKING" {
+				return "", false
+			}
+			if n == 3 {
+				return toks[0], true
+			}
+			return "", true
 		case t.kind == pyName || t.kind == pyOp && t.text[0] == '.':
 			toks = append(toks, string(t.text))
 		default:
 			ok = false
 		}
-	}
-}
-
-func markTypeChecking(sites []Site, tcCol int) {
-	if tcCol == 0 {
-		return
-	}
-	for i := range sites {
-		sites[i].TypeChecking = true
 	}
 }
 

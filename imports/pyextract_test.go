@@ -43,7 +43,8 @@ func TestExtractPython(t *testing.T) {
 		{"nested", "def f():\n    import a\nclass C:\n    from b import c\nif TYPE_CHECKING: import t\ntry: import u\nexcept ImportError: u = None\nx = 1; import v\n", []Site{
 			{Line: 2, Column: 12, Kind: KindImport, Spec: "a"},
 			{Line: 4, Column: 19, Kind: KindFrom, Spec: "b", Names: []string{"c"}},
-			{Line: 5, Column: 26, Kind: KindImport, Spec: "t", TypeChecking: true},
+			// TYPE_CHECKING is not imported from typing: the import runs.
+			{Line: 5, Column: 26, Kind: KindImport, Spec: "t"},
 			{Line: 6, Column: 13, Kind: KindImport, Spec: "u"},
 			{Line: 8, Column: 15, Kind: KindImport, Spec: "v"},
 		}, 0},
@@ -54,7 +55,8 @@ func TestExtractPython(t *testing.T) {
 			{Line: 10, Column: 16, Kind: KindImport, Spec: "c", TypeChecking: true},
 			{Line: 12, Column: 12, Kind: KindImport, Spec: "d"},
 			{Line: 13, Column: 8, Kind: KindImport, Spec: "e"},
-			{Line: 16, Column: 16, Kind: KindImport, Spec: "g", TypeChecking: true},
+			// Only typing.TYPE_CHECKING is typing's in this file.
+			{Line: 16, Column: 16, Kind: KindImport, Spec: "g"},
 			{Line: 17, Column: 12, Kind: KindImport, Spec: "h"},
 			{Line: 19, Column: 12, Kind: KindImport, Spec: "i"},
 			{Line: 21, Column: 12, Kind: KindImport, Spec: "j"},
@@ -87,6 +89,64 @@ func TestExtractPython(t *testing.T) {
 			}
 			if len(errs) != tt.errs {
 				t.Errorf("got %d syntax errors %v, want %d", len(errs), errs, tt.errs)
+			}
+		})
+	}
+}
+
+// TestPythonTypeCheckingTrust checks that an `if TYPE_CHECKING:` block is
+// excluded only when the name is typing's constant, never rebound.
+func TestPythonTypeCheckingTrust(t *testing.T) {
+	const body = "\nif TYPE_CHECKING:\n    from app.infra import db\n"
+	const qbody = "\nif typing.TYPE_CHECKING:\n    from app.infra import db\n"
+	tests := []struct {
+		name string
+		src  string
+		want bool // whether the app.infra import is marked type-checking only
+	}{
+		{"from typing", "from typing import TYPE_CHECKING" + body, true},
+		{"from typing_extensions", "from typing_extensions import TYPE_CHECKING" + body, true},
+		{"parenthesised list", "from typing import (\n    Any,\n    TYPE_CHECKING,\n)" + body, true},
+		{"read elsewhere", "from typing import TYPE_CHECKING\nx = 1 if TYPE_CHECKING else 2\nif not TYPE_CHECKING: pass" + body, true},
+		{"import typing", "import typing" + qbody, true},
+		{"import typing as t", "import typing as t\nx: t.Any = 1\nif t.TYPE_CHECKING:\n    from app.infra import db\n", true},
+		{"typing_extensions alias", "import typing_extensions as typing" + qbody, true},
+		{"local assignment", "TYPE_CHECKING = True" + body, false},
+		{"assignment after import", "from typing import TYPE_CHECKING\nTYPE_CHECKING = True" + body, false},
+		{"annotated assignment", "from typing import TYPE_CHECKING\nTYPE_CHECKING: bool = True" + body, false},
+		{"tuple assignment", "from typing import TYPE_CHECKING\na, TYPE_CHECKING = 1, True" + body, false},
+		{"walrus in header", "from typing import TYPE_CHECKING\nif (TYPE_CHECKING := True): pass" + body, false},
+		{"walrus bare header", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:= True:\n    from app.infra import db\n", false},
+		{"global in function", "from typing import TYPE_CHECKING\ndef f():\n    global TYPE_CHECKING\n    TYPE_CHECKING = 1\nf()" + body, false},
+		{"for target", "from typing import TYPE_CHECKING\nfor TYPE_CHECKING in [True]: pass" + body, false},
+		{"def", "from typing import TYPE_CHECKING\ndef TYPE_CHECKING(): pass" + body, false},
+		{"import from elsewhere", "from app.flags import TYPE_CHECKING" + body, false},
+		{"aliased elsewhere", "from typing import TYPE_CHECKING\nfrom app import on as TYPE_CHECKING" + body, false},
+		{"alias to the name", "from typing import cast as TYPE_CHECKING" + body, false},
+		{"star import", "from typing import TYPE_CHECKING\nfrom app.flags import *" + body, false},
+		{"globals string", "from typing import TYPE_CHECKING\nglobals()['TYPE_CHECKING'] = True" + body, false},
+		{"not imported", body, false},
+		{"typing not imported", qbody, false},
+		{"typing rebound", "import typing\ntyping = object()" + qbody, false},
+		{"typing from elsewhere", "from app import typing" + qbody, false},
+		{"attribute assigned", "import typing\ntyping.TYPE_CHECKING = True" + qbody, false},
+		{"setattr", "import typing\nsetattr(typing, 'X', 1)" + qbody, false},
+		{"other module alias", "import os as typing" + qbody, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sites, _ := extractPython([]byte(tt.src))
+			found := false
+			for _, s := range sites {
+				if s.Spec == "app.infra" {
+					found = true
+					if s.TypeChecking != tt.want {
+						t.Errorf("app.infra TypeChecking = %v, want %v", s.TypeChecking, tt.want)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("app.infra import not extracted: %+v", sites)
 			}
 		})
 	}
