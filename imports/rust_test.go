@@ -52,6 +52,17 @@ func TestExtractRustForms(t *testing.T) {
 		{"comments", "// use a;\n/* use b; /* nested */ mod c; */\n/// use d;\n//! mod e;\nuse f;", []Site{use(5, 5, "f", "f", "")}},
 		{"char literal vs lifetime", "fn f<'a>(x: &'a str) -> char { '{' }\nuse q;\nlet c = '\"'; let d = '\\''; use r;", []Site{
 			use(2, 5, "q", "q", ""), use(3, 32, "r", "r", "")}},
+		// rustc compiles each of these with the `use` (checked with
+		// rustc 2021): Pattern_White_Space separates tokens, and a
+		// leading byte order mark is dropped.
+		{"U+2028 before use", "let x = 1;\u2028use std::process;", []Site{use(1, 23, "std::process", "process", "")}},
+		{"U+2029 before use", "let x = 1;\u2029use std::process;", []Site{use(1, 23, "std::process", "process", "")}},
+		{"U+0085 before use", "let x = 1;\u0085use std::fs;", []Site{use(1, 22, "std::fs", "fs", "")}},
+		{"U+200E and U+200F around use", "x;\u200euse\u200fstd::env;", []Site{use(1, 17, "std::env", "env", "")}},
+		{"white space ends a number and a lifetime", "let n = 1\u2028; 'a\u2028: loop {}\u2028use a::b;", []Site{use(1, 39, "a::b", "b", "")}},
+		{"byte order mark", "\ufeffuse std::process;", []Site{use(1, 10, "std::process", "process", "")}},
+		{"byte order mark then shebang", "\ufeff#!/usr/bin/env run\nuse a;", []Site{use(2, 5, "a", "a", "")}},
+		{"other non-ASCII stays in the name", "let x\u00e9use = 1; let \u00e9 = 2;", nil},
 		{"raw identifier", "use r#mod::r#use;", []Site{use(1, 12, "mod::use", "use", "")}},
 		{"macro_rules body skipped", "macro_rules! m { () => { use $crate::x; } }\nuse y;", []Site{use(2, 5, "y", "y", "")}},
 		{"quote body skipped", "let t = quote! { use ::serde::Serialize; };\nlet u = quote_spanned! {span=> mod m; };", nil},

@@ -51,6 +51,39 @@ func isRustIdentStart(c byte) bool {
 
 func isRustIdentPart(c byte) bool { return isRustIdentStart(c) || (c >= '0' && c <= '9') }
 
+// rustSpaceLen returns the byte length of the non-ASCII white space rustc
+// skips between tokens at src[i] (Pattern_White_Space: U+0085, U+200E,
+// U+200F, U+2028, U+2029), or 0. Read as identifier bytes, they would
+// glue a following keyword to them: rustc compiles `x;\u2028use a::b;`
+// with the `use`, which must not vanish into an identifier here.
+func rustSpaceLen(src []byte, i int) int {
+	switch {
+	case i+1 < len(src) && src[i] == 0xC2 && src[i+1] == 0x85:
+		return 2
+	case i+2 < len(src) && src[i] == 0xE2 && src[i+1] == 0x80:
+		switch src[i+2] {
+		case 0x8E, 0x8F, 0xA8, 0xA9:
+			return 3
+		}
+	}
+	return 0
+}
+
+// identEnd returns where the identifier characters starting at i end.
+// Other non-ASCII bytes stay identifier bytes: rustc rejects those that
+// are not XID characters, so they cannot hide code that compiles.
+func (lx *rustLexer) identEnd(i int) int {
+	src := lx.src
+	for i < len(src) {
+		c := src[i]
+		if c < 0x80 && !isRustIdentPart(c) || c >= 0x80 && rustSpaceLen(src, i) > 0 {
+			break
+		}
+		i++
+	}
+	return i
+}
+
 func lexRust(src []byte) ([]rustTok, []SyntaxError) {
 	lx := &rustLexer{}
 	lx.lex(src, nil)
@@ -64,8 +97,13 @@ func (lx *rustLexer) lex(src []byte, toks []rustTok) {
 		toks = make([]rustTok, 0, len(src)/6)
 	}
 	*lx = rustLexer{src: src, line: 1, toks: toks[:0]}
+	// rustc drops a leading byte order mark; read as identifier bytes it
+	// would hide a `use` on the first line.
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		lx.pos, lx.lineStart = 3, 3
+	}
 	// A shebang line (but not an inner attribute #![...]) is not Rust.
-	if len(src) > 2 && src[0] == '#' && src[1] == '!' && src[2] != '[' {
+	if len(src) > lx.pos+2 && src[lx.pos] == '#' && src[lx.pos+1] == '!' && src[lx.pos+2] != '[' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
 			lx.pos++
 		}
@@ -111,6 +149,8 @@ func (lx *rustLexer) next() {
 		lx.skipTo(p + 1)
 	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 		lx.pos++
+	case c >= 0x80 && rustSpaceLen(src, p) > 0:
+		lx.pos += rustSpaceLen(src, p)
 	case c == '/' && lx.at(p+1) == '/':
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
 			lx.pos++
@@ -128,10 +168,7 @@ func (lx *rustLexer) next() {
 		lx.pos++
 		lx.charLit(start, line, lineStart)
 	case c == 'r' && lx.at(p+1) == '#' && isRustIdentStart(lx.at(p+2)):
-		lx.pos += 2
-		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
-			lx.pos++
-		}
+		lx.pos = lx.identEnd(p + 2)
 		lx.emitIdent(start, p+2, line, lineStart)
 	case c == 'r' && (lx.at(p+1) == '"' || lx.at(p+1) == '#'):
 		lx.pos++
@@ -140,14 +177,17 @@ func (lx *rustLexer) next() {
 		lx.pos += 2
 		lx.rawString(start, line, lineStart)
 	case isRustIdentStart(c):
-		for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
-			lx.pos++
-		}
+		lx.pos = lx.identEnd(p)
 		lx.emitIdent(start, p, line, lineStart)
 	case c >= '0' && c <= '9':
-		for lx.pos < len(src) && (isRustIdentPart(src[lx.pos]) ||
-			src[lx.pos] == '.' && lx.at(lx.pos+1) >= '0' && lx.at(lx.pos+1) <= '9') {
-			lx.pos++
+		for lx.pos < len(src) {
+			if e := lx.identEnd(lx.pos); e > lx.pos {
+				lx.pos = e
+			} else if src[lx.pos] == '.' && lx.at(lx.pos+1) >= '0' && lx.at(lx.pos+1) <= '9' {
+				lx.pos++
+			} else {
+				break
+			}
 		}
 		lx.emit(rustNumber, start, line, lineStart, 0, 0)
 	case c == ':' && lx.at(p+1) == ':':
@@ -250,10 +290,7 @@ func (lx *rustLexer) quote() {
 		lx.emit(rustChar, start, line, lineStart, 0, 0)
 		return
 	}
-	lx.pos++
-	for lx.pos < len(src) && isRustIdentPart(src[lx.pos]) {
-		lx.pos++
-	}
+	lx.pos = lx.identEnd(lx.pos + 1)
 	lx.emit(rustLifetime, start, line, lineStart, 0, 0)
 }
 
