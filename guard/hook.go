@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,11 +106,24 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 // PolicyCache holds compiled policies in memory by the same key as the
 // cache under .vouch/cache (the policy's bytes and this binary's fixed
 // programs), for a process that decides many calls: the hook server
-// skips reading, decoding and preparing the cached policy on each. It is
-// safe for concurrent use; the zero value is empty and ready.
+// skips reading, compiling and preparing the policy on each. Entries are
+// only ever compiled from a policy's source, never read from a
+// repository's disk cache (which whoever works in that repository can
+// edit), so one entry is safe to share between repositories whose
+// policies have the same bytes. The least recently used entry goes first
+// when the cache is full. It is safe for concurrent use; the zero value
+// is empty and ready.
 type PolicyCache struct {
 	mu sync.Mutex
-	m  map[string]*Policy
+	m  map[string]*list.Element
+	// lru orders the entries (*cachedPolicy), most recently used first.
+	lru list.List
+}
+
+// cachedPolicy is one PolicyCache entry.
+type cachedPolicy struct {
+	key string
+	p   *Policy
 }
 
 // maxCachedPolicies bounds a PolicyCache: a server sees a few
@@ -118,7 +132,11 @@ const maxCachedPolicies = 64
 
 func (c *PolicyCache) get(key, path string) *Policy {
 	c.mu.Lock()
-	p := c.m[key]
+	var p *Policy
+	if el := c.m[key]; el != nil {
+		c.lru.MoveToFront(el)
+		p = el.Value.(*cachedPolicy).p
+	}
 	c.mu.Unlock()
 	if p == nil {
 		return nil
@@ -133,15 +151,33 @@ func (c *PolicyCache) get(key, path string) *Policy {
 func (c *PolicyCache) put(key string, p *Policy) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedPolicies {
-		c.m = map[string]*Policy{}
+	if c.m == nil {
+		c.m = map[string]*list.Element{}
 	}
-	c.m[key] = p
+	if el := c.m[key]; el != nil {
+		// Two calls compiled the same policy at once: keep one.
+		c.lru.MoveToFront(el)
+		return
+	}
+	// Evicting one entry at a time, not clearing the whole cache: a
+	// client that sends many policies must not be able to flush the
+	// entries every other repository's calls use.
+	for c.lru.Len() >= maxCachedPolicies {
+		c.remove(c.lru.Back())
+	}
+	c.m[key] = c.lru.PushFront(&cachedPolicy{key: key, p: p})
+}
+
+// remove drops one entry; c.mu is held.
+func (c *PolicyCache) remove(el *list.Element) {
+	delete(c.m, el.Value.(*cachedPolicy).key)
+	c.lru.Remove(el)
 }
 
 // loadCached returns the policy compiled from keyData: from the cache
 // when an entry exists, else loaded and stored there. path names the
-// policy in what it reports.
+// policy in what it reports. With mem, the compiled policy is kept in
+// memory and the disk cache is written but never read: see PolicyCache.
 func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, load func() (*Policy, error)) (p *Policy, err error) {
 	if cacheDir == "" {
 		return load()
@@ -149,17 +185,19 @@ func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, 
 	// The cache key covers the loader's own code too: a cached policy
 	// from another vouch build could hold another compilation.
 	key := cacheKey(keyData)
+	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
 	if mem != nil {
 		if p := mem.get(key, path); p != nil {
 			return p, nil
 		}
-		defer func() {
-			if err == nil {
-				mem.put(key, p)
-			}
-		}()
+		p, err = load()
+		if err != nil {
+			return nil, err
+		}
+		mem.put(key, p)
+		writeCache(cacheDir, cfile, p)
+		return p, nil
 	}
-	cfile := filepath.Join(cacheDir, "guard-"+key+".json")
 	// Read without blocking and only as a regular file: a FIFO planted
 	// as the cache entry must not hang the hook (a hook that never
 	// answers lets the tool run).
@@ -176,12 +214,19 @@ func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, 
 	if err != nil {
 		return nil, err
 	}
+	writeCache(cacheDir, cfile, p)
+	return p, nil
+}
+
+// writeCache stores p as the disk cache entry cfile, for the next
+// process's call. A cache that cannot be written is not an error: that
+// call compiles again.
+func writeCache(cacheDir, cfile string, p *Policy) {
 	if b, err := json.Marshal(p); err == nil {
 		if os.MkdirAll(cacheDir, 0o755) == nil {
 			_ = atomicfile.Write(cfile, b, 0o644)
 		}
 	}
-	return p, nil
 }
 
 // cacheFormat changes whenever the compiled Policy's shape or meaning

@@ -40,7 +40,10 @@ type Handler func(*hookwire.Request) *hookwire.Reply
 // in the client's directory and environment, deciding with e.
 func GuardHandler(e *guard.Engine, version string) Handler {
 	// Compiled policies are kept by the disk cache's key (the policy's
-	// bytes), so an edited policy is a miss, as it is on disk.
+	// bytes), so an edited policy is a miss, as it is on disk. They are
+	// compiled from the policy itself, never read from a repository's
+	// disk cache, so one entry can serve every repository with those
+	// bytes.
 	policies := &guard.PolicyCache{}
 	return func(req *hookwire.Request) *hookwire.Reply {
 		var out, errb bytes.Buffer

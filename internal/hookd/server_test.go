@@ -5,6 +5,7 @@ package hookd_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -507,5 +508,62 @@ func TestPanicFallsBack(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDiskCacheNotShared: the server never serves a compiled policy read
+// from a repository's .vouch/cache, which an agent working there can
+// edit: a poisoned entry in one repository changes no answer in another
+// with the same policy bytes, whichever asks first.
+func TestDiskCacheNotShared(t *testing.T) {
+	deny := `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t1"}`
+	tests := []struct {
+		name  string
+		order []string
+	}{
+		{"poisoned repository first", []string{"evil", "real"}},
+		{"real repository first", []string{"real", "evil", "real"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := setup(t)
+			evil := filepath.Join(t.TempDir(), "evil")
+			for _, d := range []string{filepath.Join(evil, ".git"), filepath.Join(evil, ".vouch")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(t, filepath.Join(evil, ".vouch", "guard.yaml"), policy)
+			// A direct run fills evil's disk cache; the agent then
+			// empties the rules of the compiled entry.
+			direct(t, evil, f.env, nil, `{"session_id":"x","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t0"}`)
+			entries, _ := filepath.Glob(filepath.Join(evil, ".vouch", "cache", "guard-*.json"))
+			if len(entries) != 1 {
+				t.Fatalf("disk cache entries %v, want one", entries)
+			}
+			b, err := os.ReadFile(entries[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			m["rules"] = []any{}
+			b, _ = json.Marshal(m)
+			write(t, entries[0], string(b))
+			for i, r := range tt.order {
+				dir := map[string]string{"evil": evil, "real": f.repo}[r]
+				got := f.client(dir, f.env, nil, deny)
+				if !strings.Contains(got.stdout+got.stderr, "Recursive delete refused") || got.exit != 2 {
+					t.Fatalf("call %d from %s: %+v, want the policy's deny", i, r, got)
+				}
+				if r == "real" {
+					if want := direct(t, dir, f.env, nil, deny); got != want {
+						t.Fatalf("call %d from %s: %+v, direct %+v", i, r, got, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,133 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const cacheTestPolicy = `apiVersion: vouch/v1
+kind: Ruleset
+rules:
+  - id: no-rm-rf
+    type: pre
+    tool: Bash
+    when:
+      args.command: {matches: '\brm\s+-rf\b'}
+    then: {action: deny, message: "Recursive delete refused."}
+`
+
+// poisonCache writes, as the disk cache entry of policy in repo, a
+// compiled policy without rules: what an agent working in repo can do.
+func poisonCache(t *testing.T, repo, policy string) {
+	t.Helper()
+	p, err := LoadPolicy("x.yaml", []byte(policy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Rules = nil
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, ".vouch", "cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "guard-"+cacheKey([]byte(policy))+".json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPolicyCacheNeverReadsDiskCache: with a memory cache (the hook
+// server's), a repository's disk cache is never read, so an entry an
+// agent edited in one repository is served neither there nor to another
+// repository whose policy has the same bytes.
+func TestPolicyCacheNeverReadsDiskCache(t *testing.T) {
+	tests := []struct {
+		name string
+		// order is the repositories asking, in turn; the poisoned one is
+		// "evil".
+		order []string
+	}{
+		{"poisoned repository first", []string{"evil", "real"}},
+		{"poisoned repository alone", []string{"evil"}},
+		{"clean repository first", []string{"real", "evil", "real"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			for _, r := range []string{"evil", "real"} {
+				if err := os.MkdirAll(filepath.Join(base, r, ".vouch"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(base, r, ".vouch", "guard.yaml"), []byte(cacheTestPolicy), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			poisonCache(t, filepath.Join(base, "evil"), cacheTestPolicy)
+			want, err := LoadPolicy("x.yaml", []byte(cacheTestPolicy))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem := &PolicyCache{}
+			for _, r := range tt.order {
+				dir := filepath.Join(base, r)
+				p, err := loadPolicyFile(dir, ".vouch/guard.yaml", ".vouch/cache", mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Rules) != len(want.Rules) || len(p.Rules) == 0 {
+					t.Fatalf("%s: policy has %d rules, want the %d its source has", r, len(p.Rules), len(want.Rules))
+				}
+			}
+		})
+	}
+}
+
+// TestPolicyCacheEvictsLeastRecentlyUsed: a full cache drops its least
+// recently used entry, not all of them, so many policies sent by one
+// client cannot flush the one every other call uses.
+func TestPolicyCacheEvictsLeastRecentlyUsed(t *testing.T) {
+	c := &PolicyCache{}
+	key := func(i int) string { return fmt.Sprintf("k%d", i) }
+	for i := range maxCachedPolicies {
+		c.put(key(i), &Policy{Name: key(i)})
+	}
+	// k0 is used again, so k1 is now the least recently used.
+	if c.get(key(0), "p") == nil {
+		t.Fatal("k0 missing before the cache was full")
+	}
+	for i := maxCachedPolicies; i < maxCachedPolicies+10; i++ {
+		c.put(key(i), &Policy{Name: key(i)})
+		if c.get(key(0), "p") == nil {
+			t.Fatalf("k0, used after every put, was evicted by the put of %s", key(i))
+		}
+	}
+	tests := []struct {
+		key  string
+		want bool
+	}{
+		{key(0), true},
+		{key(1), false},
+		{key(10), false},
+		{key(11), true},
+		{key(maxCachedPolicies + 9), true},
+	}
+	for _, tt := range tests {
+		if got := c.get(tt.key, "p") != nil; got != tt.want {
+			t.Errorf("%s cached: %v, want %v", tt.key, got, tt.want)
+		}
+	}
+	n := 0
+	for i := range maxCachedPolicies + 10 {
+		if c.get(key(i), "p") != nil {
+			n++
+		}
+	}
+	if n != maxCachedPolicies {
+		t.Errorf("%d entries, want %d", n, maxCachedPolicies)
+	}
+}
