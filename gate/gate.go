@@ -139,6 +139,11 @@ type Lint struct {
 	Verdict  string
 	Blocking map[int]bool
 	Observed map[int]bool
+	// BlockingNotices and BlockingStale mark the report's notices and
+	// stale baseline entries (by index) that block: under strict, as
+	// vouch lint --strict fails on them, unless observed.
+	BlockingNotices map[int]bool
+	BlockingStale   map[int]bool
 }
 
 // Run runs the whole gate. It never passes on an error, and no receipt
@@ -275,6 +280,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	}
 	if g.Lint != nil {
 		g.Lint.Verdict, g.Lint.Blocking, g.Lint.Observed = d.LintVerdict, d.Blocking, d.Observed
+		g.Lint.BlockingNotices, g.Lint.BlockingStale = d.BlockingNotices, d.BlockingStale
 	}
 	if d.Stale {
 		g.Stale = true

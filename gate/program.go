@@ -43,6 +43,10 @@ type decision struct {
 	// Blocking and Observed are the findings (by index) lint_enforced and
 	// lint_observed derived.
 	Blocking, Observed map[int]bool
+	// BlockingNotices and BlockingStale are the notices and stale baseline
+	// entries (by index) lint_notice_enforced and lint_stale_enforced
+	// derived.
+	BlockingNotices, BlockingStale map[int]bool
 	// Facts are the program's extensional facts, sorted.
 	Facts []ast.Atom
 	// Stale is set when the program derived stale_envelope.
@@ -83,6 +87,12 @@ func facts(rulespecVerdict string, l *Lint, st *staleness) ([]ast.Atom, error) {
 				out = append(out, ast.NewAtom("baselined", ast.Number(int64(i))))
 			}
 		}
+		for i, n := range l.Report.Notices {
+			out = append(out, ast.NewAtom("lint_notice", ast.Number(int64(i)), ast.String(n.Error())))
+		}
+		for i := range l.Report.Stale {
+			out = append(out, ast.NewAtom("stale_baseline", ast.Number(int64(i))))
+		}
 	}
 	out = append(out, st.facts()...)
 	datalog.SortAtoms(out)
@@ -101,7 +111,7 @@ func decide(rulespecVerdict string, l *Lint, st *staleness) (*decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the gate program did not complete: %w", err)
 	}
-	d := &decision{Facts: fs, Blocking: map[int]bool{}, Observed: map[int]bool{}}
+	d := &decision{Facts: fs, Blocking: map[int]bool{}, Observed: map[int]bool{}, BlockingNotices: map[int]bool{}, BlockingStale: map[int]bool{}}
 	one := func(rel string, want int) (string, error) {
 		got := res.Facts(rel, 1)
 		if len(got) != want {
@@ -127,7 +137,8 @@ func decide(rulespecVerdict string, l *Lint, st *staleness) (*decision, error) {
 	if d.LintVerdict, err = one("lint_verdict", lintWant); err != nil {
 		return nil, err
 	}
-	for rel, set := range map[string]map[int]bool{"lint_enforced": d.Blocking, "lint_observed": d.Observed} {
+	for rel, set := range map[string]map[int]bool{"lint_enforced": d.Blocking, "lint_observed": d.Observed,
+		"lint_notice_enforced": d.BlockingNotices, "lint_stale_enforced": d.BlockingStale} {
 		for _, f := range res.Facts(rel, 1) {
 			if n, ok := datalog.Number(f.Args[0]); ok {
 				set[int(n)] = true

@@ -71,6 +71,66 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// TestDecideNotices: lint notices and stale baseline entries block the
+// gate exactly when vouch lint --strict fails on them (strict), unless
+// observed; and the written program replays to the same verdict.
+func TestDecideNotices(t *testing.T) {
+	tests := []struct {
+		name                    string
+		notices, stale          int
+		strict, observe         bool
+		want                    string
+		blockNotice, blockStale int
+	}{
+		{name: "notice, not strict", notices: 1, want: "pass"},
+		{name: "notice, strict", notices: 1, strict: true, want: "fail", blockNotice: 1},
+		{name: "two notices, strict", notices: 2, strict: true, want: "fail", blockNotice: 2},
+		{name: "notice, strict, observed", notices: 1, strict: true, observe: true, want: "pass"},
+		{name: "stale entry, not strict", stale: 1, want: "pass"},
+		{name: "stale entry, strict", stale: 1, strict: true, want: "fail", blockStale: 1},
+		{name: "nothing, strict", strict: true, want: "pass"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &lint.Report{Findings: []lint.Finding{}}
+			for i := range tt.notices {
+				rep.Notices = append(rep.Notices, &lint.ConfigError{File: "web/b.js", Msg: "relative import \"./x\" resolves to no file " + strings.Repeat("!", i)})
+			}
+			for range tt.stale {
+				rep.Stale = append(rep.Stale, lint.StaleEntry{})
+			}
+			l := &Lint{Report: rep, Strict: tt.strict, Observe: tt.observe}
+			d, err := decide("pass", l, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Verdict != tt.want || d.LintVerdict != tt.want || len(d.BlockingNotices) != tt.blockNotice || len(d.BlockingStale) != tt.blockStale {
+				t.Errorf("gate %s, lint %s, notices %v, stale %v; want %s, %d, %d",
+					d.Verdict, d.LintVerdict, d.BlockingNotices, d.BlockingStale, tt.want, tt.blockNotice, tt.blockStale)
+			}
+			if got := rep.Fails(tt.strict) && !tt.observe; got != (tt.want == "fail") {
+				t.Errorf("vouch lint would fail = %v, the gate says %s", got, tt.want)
+			}
+			path, _, err := writeProgram(t.TempDir(), d.Facts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := datalog.Eval(string(src), nil, datalog.Options{})
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			v, _ := ast.Name("/" + tt.want)
+			if !res.Has(ast.NewAtom("gate_verdict", v)) || len(res.Facts("gate_verdict", 1)) != 1 {
+				t.Errorf("replay derived %v, want gate_verdict(/%s)", res.Facts("gate_verdict", 1), tt.want)
+			}
+		})
+	}
+}
+
 // TestDecideFailsClosed: a verdict the program does not know derives no
 // gate_verdict, which is an error, never a pass.
 func TestDecideFailsClosed(t *testing.T) {

@@ -88,9 +88,13 @@ type JSONLint struct {
 	Observe bool   `json:"observe"`
 	Config  string `json:"config"`
 	// Blocking and Observed are indexes into findings.
-	Blocking    []int  `json:"blocking"`
-	Observed    []int  `json:"observed"`
-	GateProgram string `json:"gate_program,omitempty"`
+	Blocking []int `json:"blocking"`
+	Observed []int `json:"observed"`
+	// BlockingNotices and BlockingStale are indexes into notices and
+	// stale_baseline: those that block (under strict).
+	BlockingNotices []int  `json:"blocking_notices,omitempty"`
+	BlockingStale   []int  `json:"blocking_stale_baseline,omitempty"`
+	GateProgram     string `json:"gate_program,omitempty"`
 	*lint.Report
 }
 
@@ -117,7 +121,8 @@ func NewJSON(g *Result) JSON {
 	}
 	if l := g.Lint; l != nil && l.Report != nil {
 		j.Lint = &JSONLint{Verdict: l.Verdict, Strict: l.Strict, Observe: l.Observe, Config: l.Source,
-			Blocking: l.indexes(l.Blocking), Observed: l.indexes(l.Observed), GateProgram: filepath.ToSlash(g.Program), Report: l.Report}
+			Blocking: l.indexes(l.Blocking), Observed: l.indexes(l.Observed), GateProgram: filepath.ToSlash(g.Program), Report: l.Report,
+			BlockingNotices: sortedIndexes(l.BlockingNotices, len(l.Report.Notices)), BlockingStale: sortedIndexes(l.BlockingStale, len(l.Report.Stale))}
 		if j.Lint.Verdict == "" {
 			j.Lint.Verdict = "fail" // the rules did not finish: never a pass
 		}
@@ -131,6 +136,17 @@ func WriteJSON(w io.Writer, g *Result) error { return output.WriteJSON(w, NewJSO
 func (l *Lint) indexes(set map[int]bool) []int {
 	out := []int{}
 	for i := range l.Report.Findings {
+		if set[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// sortedIndexes are the indexes below n in set, ascending; nil when none.
+func sortedIndexes(set map[int]bool, n int) []int {
+	var out []int
+	for i := range n {
 		if set[i] {
 			out = append(out, i)
 		}
@@ -352,13 +368,38 @@ func (l *Lint) writeFixes(b *strings.Builder) {
 		n++
 		fmt.Fprintf(b, "%d. %s\n", n, findingLine(f))
 	}
+	// Under strict the gate also fails on what vouch lint --strict fails
+	// on besides findings: the agent has to see those to finish.
+	for i, e := range l.Report.Notices {
+		if l.BlockingNotices[i] {
+			if n == 0 {
+				b.WriteString("Fix these architecture problems and finish again:\n")
+			}
+			n++
+			fmt.Fprintf(b, "%d. notice (strict): %s\n", n, e.Error())
+		}
+	}
+	for i, e := range l.Report.Stale {
+		if l.BlockingStale[i] {
+			if n == 0 {
+				b.WriteString("Fix these architecture problems and finish again:\n")
+			}
+			n++
+			fmt.Fprintf(b, "%d. stale baseline entry (strict): %s; update the baseline\n", n, e.Describe())
+		}
+	}
 }
 
 // summary counts the findings as the gate program counted them.
 func (l *Lint) summary() string {
 	s := l.Report.Summary
-	return fmt.Sprintf("%s: %s, %s, %d blocking, %d observed, %d in the baseline",
-		strings.ToUpper(l.Verdict), output.Count(s.Errors, "error"), output.Count(s.Warnings, "warning"), len(l.Blocking), len(l.Observed), s.Baselined)
+	notices := ""
+	if n := len(l.Report.Notices); n > 0 {
+		notices = ", " + output.Count(n, "notice")
+	}
+	return fmt.Sprintf("%s: %s, %s%s, %d blocking, %d observed, %d in the baseline",
+		strings.ToUpper(l.Verdict), output.Count(s.Errors, "error"), output.Count(s.Warnings, "warning"), notices,
+		len(l.Blocking)+len(l.BlockingNotices)+len(l.BlockingStale), len(l.Observed), s.Baselined)
 }
 
 // writeText lists every architecture finding with how the gate counted it.
@@ -371,8 +412,19 @@ func (l *Lint) writeText(b *strings.Builder) {
 		}
 		b.WriteString(line + "\n")
 	}
-	for _, e := range l.Report.Stale {
-		fmt.Fprintf(b, "  STALE %s\n", e.Describe())
+	for i, e := range l.Report.Notices {
+		mark := "NOTICE"
+		if l.BlockingNotices[i] {
+			mark = "BLOCK NOTICE"
+		}
+		fmt.Fprintf(b, "  %s %s\n", mark, e.Error())
+	}
+	for i, e := range l.Report.Stale {
+		mark := "STALE"
+		if l.BlockingStale[i] {
+			mark = "BLOCK STALE"
+		}
+		fmt.Fprintf(b, "  %s %s\n", mark, e.Describe())
 	}
 	fmt.Fprintf(b, "architecture: %s\n", l.summary())
 }
@@ -395,6 +447,13 @@ func (l *Lint) annotations() []output.Annotation {
 			msg += " [observed: not blocking]"
 		}
 		as = append(as, output.Annotation{Level: level, File: f.File, Line: f.Line, Title: "vouch lint " + f.Rule, Message: msg})
+	}
+	for i, e := range l.Report.Notices {
+		level := "warning"
+		if l.BlockingNotices[i] {
+			level = "error"
+		}
+		as = append(as, output.Annotation{Level: level, File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Msg})
 	}
 	return as
 }

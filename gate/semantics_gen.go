@@ -52,6 +52,23 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Constant{Type: ast.StringType, Symbol: "Finding Id (its index in the report) of Rule, derived by architecture.compiled.dl; Severity is /error or /warn.", NumValue: -8495453081953213462},
 			}},
 		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+			ast.Variable{Symbol: "Message"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Notice Id (its index in the lint report's notices): a warning about the lint run itself, such as an unresolved relative import; vouch lint --strict fails on it, and so does the gate under /strict.", NumValue: -4997603773168174536},
+			}},
+		}},
+		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Stale baseline entry Id (its index in the lint report): recorded more times than it occurs; vouch lint --strict fails on it, and so does the gate under /strict.", NumValue: 4317662129437849447},
+			}},
+		}},
 		ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "baselined", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Id"},
 		}}, Descr: []ast.Atom{
@@ -157,6 +174,47 @@ func semanticsUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Id"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Id"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Constant{Symbol: "/fail", NumValue: -6718953489452278436},
 		}}, Premises: []ast.Term{
@@ -250,22 +308,26 @@ func semanticsAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "baselined", Arity: 1}:           struct{}{},
 		ast.PredicateSym{Symbol: "envelope_stamped", Arity: 1}:    struct{}{},
 		ast.PredicateSym{Symbol: "finding", Arity: 4}:             struct{}{},
+		ast.PredicateSym{Symbol: "lint_notice", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "lint_ran", Arity: 1}:            struct{}{},
 		ast.PredicateSym{Symbol: "newer_than_envelope", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "option", Arity: 1}:              struct{}{},
 		ast.PredicateSym{Symbol: "rulespec_verdict", Arity: 1}:    struct{}{},
+		ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}:      struct{}{},
 		ast.PredicateSym{Symbol: "stamp_digest", Arity: 1}:        struct{}{},
 		ast.PredicateSym{Symbol: "work_digest", Arity: 1}:         struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:  struct{}{},
-		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:   struct{}{},
-		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}: struct{}{},
+		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:        struct{}{},
+		ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}:  struct{}{},
+		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:         struct{}{},
+		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}:       struct{}{},
 	}, Rules: []ast.Clause{
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Id"},
@@ -320,6 +382,47 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Id"},
+				ast.Variable{Symbol: "_"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "Id"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/strict", NumValue: 708404877585268775},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "option", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Symbol: "/observe", NumValue: -9163722546262142892},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "_"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_failing", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Constant{Symbol: "/yes", NumValue: -2314222937340273159},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
@@ -563,6 +666,38 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "lint_notice", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+			ast.Variable{Symbol: "Message"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Notice Id (its index in the lint report's notices): a warning about the lint run itself, such as an unresolved relative import; vouch lint --strict fails on it, and so does the gate under /strict.", NumValue: -4997603773168174536},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_observed", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "Id"},
 		}}, Descr: []ast.Atom{
@@ -585,6 +720,21 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, Symbol: "The architecture rules were evaluated.", NumValue: -1890717251921275868},
 			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
+		ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
@@ -653,6 +803,21 @@ func semanticsAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
+		ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_baseline", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "Id"},
+		}}, Descr: []ast.Atom{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "extensional"}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Constant{Type: ast.StringType, Symbol: "Stale baseline entry Id (its index in the lint report): recorded more times than it occurs; vouch lint --strict fails on it, and so does the gate under /strict.", NumValue: 4317662129437849447},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
+		}, Bounds: []ast.BoundDecl{
+			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+			}},
+		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
+			nil,
+		}}},
 		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "X0"},
 		}}, Descr: []ast.Atom{
@@ -703,6 +868,12 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
+			ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}: struct{}{},
+		},
+		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -727,14 +898,16 @@ func semanticsAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}: struct{}{},
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
-		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:   7,
-		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:   6,
-		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:   8,
-		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:  0,
-		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:  2,
-		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:   4,
-		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:  3,
-		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:   5,
-		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}: 1,
+		ast.PredicateSym{Symbol: "gate_blocked", Arity: 1}:         9,
+		ast.PredicateSym{Symbol: "gate_blocker", Arity: 1}:         8,
+		ast.PredicateSym{Symbol: "gate_verdict", Arity: 1}:         10,
+		ast.PredicateSym{Symbol: "lint_blocking", Arity: 1}:        0,
+		ast.PredicateSym{Symbol: "lint_enforced", Arity: 1}:        4,
+		ast.PredicateSym{Symbol: "lint_failing", Arity: 1}:         6,
+		ast.PredicateSym{Symbol: "lint_notice_enforced", Arity: 1}: 1,
+		ast.PredicateSym{Symbol: "lint_observed", Arity: 1}:        5,
+		ast.PredicateSym{Symbol: "lint_stale_enforced", Arity: 1}:  2,
+		ast.PredicateSym{Symbol: "lint_verdict", Arity: 1}:         7,
+		ast.PredicateSym{Symbol: "stale_envelope", Arity: 1}:       3,
 	}}
 }
