@@ -157,7 +157,13 @@ func CheckClient(c *Conn, uid int) error {
 // binary bin (compared by device and inode of /proc/PID/exe). Anything
 // that can bind the socket path (an agent runs commands as the user)
 // could answer otherwise; a vouch-guard, whoever started it, decides
-// honestly because everything it uses comes from the request.
+// honestly because everything it uses comes from the request. The
+// process checked must also see the client's files (sameView), hold the
+// server end of c itself (checkHolder: the pid SO_PEERCRED reports is the
+// one that listened, which may since have exec'd vouch-guard while
+// another process answers), and be neither traced nor under other
+// seccomp filters than the client (sameConfinement). It may wait up to
+// holderWait for the server to accept c.
 func CheckServer(c *Conn, uid int, bin Identity) error {
 	pid, peer, err := PeerCred(c)
 	if err != nil {
@@ -166,6 +172,26 @@ func CheckServer(c *Conn, uid int, bin Identity) error {
 	if peer != uid {
 		return fmt.Errorf("hook server runs as uid %d, not %d", peer, uid)
 	}
+	if err := runsBinary(pid, bin); err != nil {
+		return err
+	}
+	if err := sameView("/proc", pid); err != nil {
+		return err
+	}
+	if err := sameConfinement("/proc", pid); err != nil {
+		return err
+	}
+	if err := checkHolder(c, "/proc", pid); err != nil {
+		return err
+	}
+	// Again: a process that exited after the first look would leave its
+	// pid to another, which could hold the connection. To pass, the pid
+	// would have to go round the whole pid space twice within the check.
+	return runsBinary(pid, bin)
+}
+
+// runsBinary refuses a process pid whose /proc/PID/exe is not bin.
+func runsBinary(pid int, bin Identity) error {
 	fi, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
 	if err != nil {
 		return fmt.Errorf("hook server process %d: %w", pid, err)
@@ -174,7 +200,7 @@ func CheckServer(c *Conn, uid int, bin Identity) error {
 	if !ok || uint64(st.Dev) != bin.Dev || uint64(st.Ino) != bin.Ino {
 		return fmt.Errorf("hook server process %d does not run %s", pid, GuardBinary)
 	}
-	return sameView("/proc", pid)
+	return nil
 }
 
 // sameView refuses a server that sees another file system than the

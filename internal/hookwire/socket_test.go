@@ -3,6 +3,7 @@
 package hookwire
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -163,7 +164,12 @@ func TestPeerChecks(t *testing.T) {
 			if err := CheckClient(c, os.Getuid()); err != nil {
 				t.Errorf("CheckClient refused its own user: %v", err)
 			}
-			c.Close()
+			// Held until the client closes, as the server holds it
+			// until it has answered: CheckServer looks for it.
+			go func() {
+				io.Copy(io.Discard, c)
+				c.Close()
+			}()
 		}
 	}()
 	exe, _ := os.Executable()
