@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -92,6 +93,58 @@ type fileOut struct {
 	// how: 0 extracted, 1 cache hit by stat, 2 cache hit by hash, 3 skipped
 	how   int
 	bytes int64
+	// path is the file's, set for the files followJSTargets adds.
+	path string
+}
+
+// jsAssetExts are extensions a JS/TS import names to have a bundler load
+// the file as an asset (webpack's and Vite's loaders), not to run it;
+// .json and .node are what node itself loads otherwise. Scanning them as
+// JavaScript would report CSS and images as syntax errors or unreadable.
+var jsAssetExts = map[string]bool{
+	".json": true, ".node": true, ".wasm": true,
+	".css": true, ".scss": true, ".sass": true, ".less": true, ".styl": true,
+	".svg": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".avif": true, ".ico": true, ".bmp": true,
+	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".eot": true,
+	".mp3": true, ".mp4": true, ".webm": true, ".wav": true, ".ogg": true, ".pdf": true,
+	".html": true, ".htm": true, ".md": true, ".mdx": true, ".vue": true, ".svelte": true, ".graphql": true, ".gql": true,
+}
+
+// followJSTargets scans as JavaScript the files that JS/TS imports
+// resolve to but that no JS/TS extension selected: node runs
+// require("./helper.txt") (and a loader import "./x.data") as JavaScript,
+// so their imports are the importer's dependencies too. It follows what
+// those files import in turn, each file once (scanned holds the files
+// already read as JS/TS, and grows), so loops end; the work is bounded by
+// the files actually referenced. Type-only imports are erased and run
+// nothing; asset extensions (jsAssetExts) are left to bundlers.
+func followJSTargets(outs []fileOut, scanned map[string]bool, scan func(rel string) fileOut) []fileOut {
+	var extra []fileOut
+	visit := func(recs []Record) {
+		for _, r := range recs {
+			if r.Lang != JavaScript && r.Lang != TypeScript || r.Kind == KindTypeOnly || r.Resolution.Kind != Internal {
+				continue
+			}
+			t := r.Resolution.Target
+			if scanned[t] {
+				continue
+			}
+			scanned[t] = true
+			if l, ok := LangOf(t); ok && (l == JavaScript || l == TypeScript) || jsAssetExts[strings.ToLower(path.Ext(t))] {
+				continue
+			}
+			o := scan(t)
+			o.path = t
+			extra = append(extra, o)
+		}
+	}
+	for i := range outs {
+		visit(outs[i].records)
+	}
+	for i := 0; i < len(extra); i++ {
+		visit(extra[i].records)
+	}
+	return extra
 }
 
 // langNames lists the selected languages for messages.
@@ -296,6 +349,28 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var extra []fileOut
+	if opts.Only == "" && (want[JavaScript] || want[TypeScript]) {
+		lang := JavaScript
+		if !want[JavaScript] {
+			lang = TypeScript
+		}
+		scanned := make(map[string]bool)
+		for _, s := range sources {
+			if s.lang == JavaScript || s.lang == TypeScript {
+				scanned[s.rel] = true
+			}
+		}
+		extra = followJSTargets(outs, scanned, func(rel string) fileOut {
+			// Neither read from nor written to the cache: these files are
+			// few, and a path cached under another language would make
+			// the two entries evict each other run after run.
+			return scanFile(abs, rel, lang, opts.MaxFileSize, &cache{}, resolvers[lang], start)
+		})
+		for _, o := range extra {
+			sources = append(sources, source{o.path, lang})
+		}
+	}
 
 	res.Stats.Files = len(sources)
 	res.Files = make([]string, len(sources))
@@ -333,6 +408,17 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	// prunes them.
 	if len(entries) != len(c.byPath) {
 		dirty = true
+	}
+	for i := range extra {
+		o := &extra[i]
+		res.Records = append(res.Records, o.records...)
+		res.Warnings = append(res.Warnings, o.warnings...)
+		res.Stats.Bytes += o.bytes
+		if o.how == 3 {
+			res.Stats.Skipped++
+		} else {
+			res.Stats.Extracted++
+		}
 	}
 	if !opts.NoCache && dirty && opts.Only == "" {
 		if err := saveCache(abs, entries); err != nil {

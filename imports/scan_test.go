@@ -2,6 +2,7 @@ package imports
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/vouch-dev/vouch/internal/fsstat"
 )
@@ -490,5 +492,73 @@ func TestScanImportsThroughLinkedDirectories(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, siteKeys(res.Records)); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}
+
+// TestScanFollowsJSIntoOtherExtensions: a file JS/TS requires or imports
+// is run by node as JavaScript whatever its extension, so it is scanned as
+// JavaScript, transitively and once each, loops included; assets,
+// JSON, type-only imports and unreferenced files are not.
+func TestScanFollowsJSIntoOtherExtensions(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		want   []string // "file:line spec -> target" of the records outside the .js/.ts files
+		unread []string
+	}{
+		{"require of a .txt", map[string]string{
+			"web/a.js":       `require("./helper.txt")`,
+			"web/helper.txt": `require("../infra/db")`,
+			"infra/db.js":    ``,
+			"web/unused.txt": `require("../infra/db")`,
+		}, []string{"web/helper.txt:1 ../infra/db -> infra/db.js"}, nil},
+		{"import, transitive, loop", map[string]string{
+			"web/a.ts":   `import "./x.data"`,
+			"web/x.data": "import \"./y\"\nrequire('./x.data')",
+			"web/y":      `require("child_process")`,
+		}, []string{"web/x.data:1 ./y -> web/y", "web/x.data:2 ./x.data -> web/x.data", "web/y:1 child_process -> child_process"}, nil},
+		{"a python file run by node", map[string]string{
+			"web/a.js":    `require("./tool.py")`,
+			"web/tool.py": `require("fs") // import os`,
+		}, []string{"web/tool.py:1 fs -> fs"}, nil},
+		{"assets, json and type-only imports are not run", map[string]string{
+			"web/a.ts":     "import './s.css'\nimport logo from './logo.png'\nimport d from './d.json'\nimport type { T } from './t.txt'",
+			"web/s.css":    `require("child_process")`,
+			"web/logo.png": "\x89PNG\x00",
+			"web/d.json":   `{}`,
+			"web/t.txt":    `require("child_process")`,
+		}, nil, nil},
+		{"an unreadable referenced file is unread", map[string]string{
+			"web/a.js":    `require("./bin.dat")`,
+			"web/bin.dat": "\x00require('child_process')",
+		}, nil, []string{"web/bin.dat"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, tt.files)
+			res := mustScan(t, root, Options{NoCache: true})
+			var got []string
+			for _, r := range res.Records {
+				if l, ok := LangOf(r.File); ok && (l == JavaScript || l == TypeScript || l == r.Lang) {
+					continue // the file's own language
+				}
+				if r.Lang != JavaScript {
+					t.Errorf("%s scanned as %s, want js", r.File, r.Lang)
+				}
+				got = append(got, fmt.Sprintf("%s:%d %s -> %s", r.File, r.Line, r.Spec, r.Resolution.Target))
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			var unread []string
+			for _, w := range res.Warnings {
+				if w.Unread {
+					unread = append(unread, w.File)
+				}
+			}
+			if diff := cmp.Diff(tt.unread, unread, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("unread (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
