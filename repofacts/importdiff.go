@@ -26,7 +26,12 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	if len(langs) == 0 {
 		return
 	}
-	files, err := g.run(ctx, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+	// The files imports resolve against, listed as vouch lint lists them
+	// (imports/walk.go): .gitignore files only, never .git/info/exclude
+	// or core.excludesFile, which the work can write to hide a target
+	// and so change what an import resolves to (baseArgs already turn off
+	// core.ignorecase, the untracked cache and fsmonitor).
+	files, err := g.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore", "--", ".")
 	if err != nil {
 		d.Warnings = append(d.Warnings, "imports: list the repository's files: "+err.Error())
 		return

@@ -1,0 +1,59 @@
+package repofacts
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestImportDiffIgnoresGitExcludes: the files imports resolve against are
+// listed as vouch lint lists them, from .gitignore files only, so a file
+// the work hides through .git/info/exclude or core.excludesFile (both
+// writable by the agent) still is the internal target of an import, while
+// one a .gitignore ignores is not.
+func TestImportDiffIgnoresGitExcludes(t *testing.T) {
+	tests := []struct {
+		name   string
+		hide   func(r *repo)
+		target string // Resolution.Target of web/a.js's import, "" unresolved
+	}{
+		{"not hidden", func(r *repo) {}, "web/helper.js"},
+		{".git/info/exclude", func(r *repo) {
+			r.write(map[string]string{".git/info/exclude": "web/helper.js\n"})
+		}, "web/helper.js"},
+		{"core.excludesFile", func(r *repo) {
+			r.write(map[string]string{"excludes": "helper.js\n"})
+			r.git("config", "core.excludesFile", filepath.Join(r.dir, "excludes"))
+		}, "web/helper.js"},
+		{".gitignore", func(r *repo) {
+			r.write(map[string]string{"web/.gitignore": "helper.js\n"})
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.commit(map[string]string{"README": "x\n"})
+			r.write(map[string]string{"web/a.js": "require(\"./helper\")\n", "web/helper.js": "module.exports = 1\n"})
+			tt.hide(r)
+			d, err := Collect(context.Background(), Options{Root: r.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, rec := range d.ImportsAdded {
+				if rec.File == "web/a.js" {
+					got = append(got, string(rec.Resolution.Kind)+" "+rec.Resolution.Target)
+				}
+			}
+			kind := "internal "
+			if tt.target == "" {
+				kind = "unresolved "
+			}
+			if diff := cmp.Diff([]string{kind + tt.target}, got); diff != "" {
+				t.Errorf("web/a.js's import (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
