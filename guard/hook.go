@@ -111,24 +111,36 @@ func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error
 // repository's disk cache (which whoever works in that repository can
 // edit), so one entry is safe to share between repositories whose
 // policies have the same bytes. The least recently used entry goes first
-// when the cache is full. It is safe for concurrent use; the zero value
-// is empty and ready.
+// when the cache is full: past maxCachedPolicies entries or
+// maxCachedPolicyBytes of policy source. It is safe for concurrent use;
+// the zero value is empty and ready.
 type PolicyCache struct {
 	mu sync.Mutex
 	m  map[string]*list.Element
 	// lru orders the entries (*cachedPolicy), most recently used first.
 	lru list.List
+	// size is the sum of the entries' sizes.
+	size int
 }
 
 // cachedPolicy is one PolicyCache entry.
 type cachedPolicy struct {
 	key string
 	p   *Policy
+	// size is the length of the source the policy was compiled from.
+	size int
 }
 
 // maxCachedPolicies bounds a PolicyCache: a server sees a few
 // repositories' policies, each edited now and then.
 const maxCachedPolicies = 64
+
+// maxCachedPolicyBytes bounds a PolicyCache by the total length of the
+// policies' sources, which a compiled policy's memory grows with: 64
+// policies of up to MaxPolicyBytes each would hold over a gigabyte. Real
+// policies are a few KiB; a policy longer than this is compiled for each
+// call and not kept.
+const maxCachedPolicyBytes = 32 << 20
 
 func (c *PolicyCache) get(key, path string) *Policy {
 	c.mu.Lock()
@@ -148,7 +160,11 @@ func (c *PolicyCache) get(key, path string) *Policy {
 	return &cp
 }
 
-func (c *PolicyCache) put(key string, p *Policy) {
+// put keeps p, compiled from size bytes of source, under key.
+func (c *PolicyCache) put(key string, p *Policy, size int) {
+	if size > maxCachedPolicyBytes {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -162,15 +178,18 @@ func (c *PolicyCache) put(key string, p *Policy) {
 	// Evicting one entry at a time, not clearing the whole cache: a
 	// client that sends many policies must not be able to flush the
 	// entries every other repository's calls use.
-	for c.lru.Len() >= maxCachedPolicies {
+	for c.lru.Len() >= maxCachedPolicies || (c.lru.Len() > 0 && c.size+size > maxCachedPolicyBytes) {
 		c.remove(c.lru.Back())
 	}
-	c.m[key] = c.lru.PushFront(&cachedPolicy{key: key, p: p})
+	c.m[key] = c.lru.PushFront(&cachedPolicy{key: key, p: p, size: size})
+	c.size += size
 }
 
 // remove drops one entry; c.mu is held.
 func (c *PolicyCache) remove(el *list.Element) {
-	delete(c.m, el.Value.(*cachedPolicy).key)
+	e := el.Value.(*cachedPolicy)
+	delete(c.m, e.key)
+	c.size -= e.size
 	c.lru.Remove(el)
 }
 
@@ -194,7 +213,7 @@ func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, 
 		if err != nil {
 			return nil, err
 		}
-		mem.put(key, p)
+		mem.put(key, p, len(keyData))
 		writeCache(cacheDir, cfile, p)
 		return p, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -94,14 +95,14 @@ func TestPolicyCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	c := &PolicyCache{}
 	key := func(i int) string { return fmt.Sprintf("k%d", i) }
 	for i := range maxCachedPolicies {
-		c.put(key(i), &Policy{Name: key(i)})
+		c.put(key(i), &Policy{Name: key(i)}, 1)
 	}
 	// k0 is used again, so k1 is now the least recently used.
 	if c.get(key(0), "p") == nil {
 		t.Fatal("k0 missing before the cache was full")
 	}
 	for i := maxCachedPolicies; i < maxCachedPolicies+10; i++ {
-		c.put(key(i), &Policy{Name: key(i)})
+		c.put(key(i), &Policy{Name: key(i)}, 1)
 		if c.get(key(0), "p") == nil {
 			t.Fatalf("k0, used after every put, was evicted by the put of %s", key(i))
 		}
@@ -129,5 +130,46 @@ func TestPolicyCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 	if n != maxCachedPolicies {
 		t.Errorf("%d entries, want %d", n, maxCachedPolicies)
+	}
+}
+
+// TestPolicyCacheBoundsBytes: the cache holds at most
+// maxCachedPolicyBytes of policy source, dropping the least recently
+// used entries to make room, and keeps no policy longer than that.
+func TestPolicyCacheBoundsBytes(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		name  string
+		sizes []int
+		// want is which entries are cached at the end.
+		want []bool
+	}{
+		{"small entries all kept", []int{mib, mib, mib}, []bool{true, true, true}},
+		{"over the bound drops the oldest", []int{16 * mib, 16 * mib, 16 * mib}, []bool{false, true, true}},
+		{"one large entry drops several", []int{10 * mib, 10 * mib, 10 * mib, 30 * mib}, []bool{false, false, false, true}},
+		{"exactly the bound is kept", []int{mib, maxCachedPolicyBytes}, []bool{false, true}},
+		{"over the bound is not kept and drops nothing", []int{mib, maxCachedPolicyBytes + 1}, []bool{true, false}},
+		{"policies of MaxPolicyBytes", slices.Repeat([]int{MaxPolicyBytes}, 10), append([]bool{false, false}, slices.Repeat([]bool{true}, 8)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &PolicyCache{}
+			for i, n := range tt.sizes {
+				c.put(fmt.Sprint(i), &Policy{}, n)
+			}
+			total := 0
+			for i, want := range tt.want {
+				got := c.get(fmt.Sprint(i), "p") != nil
+				if got != want {
+					t.Errorf("entry %d (%d bytes) cached: %v, want %v", i, tt.sizes[i], got, want)
+				}
+				if got {
+					total += tt.sizes[i]
+				}
+			}
+			if total > maxCachedPolicyBytes {
+				t.Errorf("cached %d bytes of source, over the bound %d", total, maxCachedPolicyBytes)
+			}
+		})
 	}
 }
