@@ -149,9 +149,46 @@ func stringsOf(v any) []string {
 // urlKeys hold a URL a tool fetches.
 var urlKeys = []string{"endpoint", "uri", "url"}
 
-// Derive computes a call's facts. home expands ~; root is the repository
-// root for the *_outside_root facts ("" to skip them).
+// Derive computes a call's facts as this process sees its surroundings
+// (its working directory and temporary directory). home expands ~; root
+// is the repository root for the *_outside_root facts ("" to skip them).
 func Derive(c *Call, home, root string) *CallFacts {
+	return DeriveIn(c, DeriveContext{Home: home, Root: root, TempDir: os.TempDir()})
+}
+
+// DeriveContext is what Derive takes from the invocation a call is
+// decided in rather than from the call: a hook server decides for clients
+// in other directories and environments, and must take none of it from
+// its own process.
+type DeriveContext struct {
+	// Home expands ~; Root is the repository root for the
+	// *_outside_root facts ("" to skip them).
+	Home, Root string
+	// Dir is the invocation's working directory, against which a call
+	// without a usable cwd is resolved when Root is unknown ("" for this
+	// process's own).
+	Dir string
+	// TempDir is the system's temporary directory, whose contents are
+	// not outside the repository ("" for none): TempDirOf the
+	// invocation's environment.
+	TempDir string
+}
+
+// TempDirOf is the temporary directory os.TempDir names on Unix in the
+// environment lookupEnv reads: $TMPDIR, else /tmp. lookupEnv nil is an
+// empty environment.
+func TempDirOf(lookupEnv func(string) (string, bool)) string {
+	if lookupEnv != nil {
+		if v, _ := lookupEnv("TMPDIR"); v != "" {
+			return v
+		}
+	}
+	return "/tmp"
+}
+
+// DeriveIn computes a call's facts in the invocation x describes.
+func DeriveIn(c *Call, x DeriveContext) *CallFacts {
+	home, root := x.Home, x.Root
 	f := &CallFacts{Cwd: c.Cwd, Home: home}
 	if f.Cwd == "" || !filepath.IsAbs(f.Cwd) || strings.IndexByte(f.Cwd, 0) >= 0 {
 		// An event without a usable cwd: relative paths resolve against
@@ -159,6 +196,9 @@ func Derive(c *Call, home, root string) *CallFacts {
 		// hook's own directory, never "/", where a sandbox's relative
 		// paths would land outside every rule.
 		base := root
+		if base == "" {
+			base = x.Dir
+		}
 		if base == "" {
 			base, _ = os.Getwd()
 		}
@@ -281,7 +321,10 @@ func Derive(c *Call, home, root string) *CallFacts {
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
 	if f.Root != "" {
-		tmp, _ := canonpath.Canonical(os.TempDir(), "/", "")
+		tmp := ""
+		if x.TempDir != "" {
+			tmp, _ = canonpath.Canonical(x.TempDir, "/", "")
+		}
 		outside := func(p string) bool {
 			// Inside the temporary directory is fine; the directory
 			// itself is not (rm -rf /tmp is not scratch work).

@@ -386,7 +386,10 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	if err != nil {
 		return fail(fmt.Errorf("guard policy does not load: %w", err))
 	}
-	derived := Derive(call, o.Home, root)
+	// The temporary directory is the invocation's, not this process's:
+	// a server started with TMPDIR=$HOME must not count writes to
+	// ~/.bashrc as scratch work for a client whose TMPDIR is unset.
+	derived := DeriveIn(call, DeriveContext{Home: o.Home, Root: root, Dir: o.Dir, TempDir: TempDirOf(o.Env.Getenv)})
 	var sess *Session
 	if !o.NoState {
 		store := &Store{Root: root, Dir: filepath.Join(".vouch", "guard", "sessions")}

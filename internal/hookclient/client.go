@@ -205,6 +205,26 @@ func timeoutFlag(args []string) time.Duration {
 	return defaultTimeout
 }
 
+// serverEnv is the environment of a server started from a client whose
+// environment is env. It holds only what the server reads for itself:
+// where it listens (XDG_RUNTIME_DIR, TMPDIR, read by hookwire.SocketDir
+// as the client reads them, so it listens where the client looks) and
+// how long it lives (VOUCH_GUARD_IDLE). Every decision takes its
+// environment from the request; whatever else the first client's
+// environment holds stays out of the server's, so nothing of it can reach
+// a later client's decision. The result is never nil: exec gives a nil
+// environment the parent's whole.
+func serverEnv(env []string) []string {
+	get := envLookup(env)
+	out := []string{}
+	for _, k := range [...]string{"TMPDIR", "VOUCH_GUARD_IDLE", "XDG_RUNTIME_DIR"} {
+		if v := get(k); v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
+
 // envLookup is os.Getenv over env (the last entry of a name wins).
 func envLookup(env []string) func(string) string {
 	return func(k string) string {

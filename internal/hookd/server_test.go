@@ -567,3 +567,45 @@ func TestDiskCacheNotShared(t *testing.T) {
 		})
 	}
 }
+
+// TestServerEnvironmentUnused: the server decides with the client's
+// TMPDIR, not its own: a server started with TMPDIR=$HOME (as an agent
+// could start one) does not count writes to ~/.bashrc as scratch work.
+func TestServerEnvironmentUnused(t *testing.T) {
+	f := setup(t)
+	home := envGet(f.env)("HOME")
+	ctmp := envGet(f.env)("TMPDIR")
+	repo := filepath.Join(home, "outside")
+	for _, d := range []string{filepath.Join(repo, ".git"), filepath.Join(repo, ".vouch")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(repo, ".vouch", "guard.yaml"), "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [writes-outside-repo]\nrules: []\n")
+	tests := []struct {
+		name, event string
+		wantExit    int
+	}{
+		{"Write ~/.bashrc", `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"~/.bashrc","content":"x"},"tool_use_id":"t1"}`, 2},
+		{"append to ~/.bashrc", `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo evil >> ~/.bashrc"},"tool_use_id":"t2"}`, 2},
+		{"write in the client's TMPDIR", `{"session_id":"s","cwd":"` + repo + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` + ctmp + `/x","content":"x"},"tool_use_id":"t3"}`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The server runs in this process: its TMPDIR is the home
+			// directory, the client's is ctmp.
+			t.Setenv("TMPDIR", home)
+			before := f.requests.Load()
+			got := f.client(repo, f.env, nil, tt.event)
+			if f.requests.Load() != before+1 {
+				t.Fatal("the server did not answer the call")
+			}
+			// A direct run is a process with the client's environment.
+			t.Setenv("TMPDIR", ctmp)
+			t.Setenv("HOME", home)
+			if want := direct(t, repo, f.env, nil, tt.event); got != want || got.exit != tt.wantExit {
+				t.Fatalf("through the server %+v, direct %+v, want exit %d", got, want, tt.wantExit)
+			}
+		})
+	}
+}
