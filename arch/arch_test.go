@@ -193,6 +193,15 @@ rules:
 			`architecture.yaml:3:27: bad glob "[": syntax error in pattern`,
 			`architecture.yaml:4:5: rule name "r1" is used twice (first at architecture.yaml:2:5)`,
 		}},
+		{"reserved rule name beside a parse error", `rules:
+  - name: ok
+    forbid_import: {from: "[", to: "x"}
+  - name: unreadable-source
+    deny: {from: {}, to: {}}
+`, []string{
+			`architecture.yaml:3:27: bad glob "[": syntax error in pattern`,
+			`architecture.yaml:4:5: rule name "unreadable-source" is reserved for vouch's finding that a source file could not be read; choose another name`,
+		}},
 		{"until not a date, once", `rules:
   - name: r
     deny: {from: {}, to: {}}

@@ -217,6 +217,11 @@ func autoFileKind(file string) string {
 	return "js_module"
 }
 
+// ReservedRuleUnreadable is the name of vouch lint's built-in finding
+// that a source file could not be read (lint.RuleUnreadable); no
+// configured rule may take it.
+const ReservedRuleUnreadable = "unreadable-source"
+
 // crossCheck adds to a loaded model's parse errors the cross-reference
 // problems that can be decided without the source files: all of them when
 // the model declares nodes, else only duplicate rule names (derived nodes
@@ -282,6 +287,12 @@ func (m *Model) check(nodesKnown bool) ErrorList {
 	}
 	rules := map[string]Pos{}
 	for _, r := range m.Rules {
+		if r.Name == ReservedRuleUnreadable {
+			// The built-in finding's name: a user rule under it would make
+			// its findings, exemptions and baseline entries
+			// indistinguishable from vouch's own.
+			errs = append(errs, errAt(r.Pos, fmt.Sprintf("rule name %q is reserved for vouch's finding that a source file could not be read; choose another name", r.Name)))
+		}
 		if r.Name != "" {
 			if p, dup := rules[r.Name]; dup {
 				errs = append(errs, errAt(r.Pos, fmt.Sprintf("rule name %q is used twice (first at %s)", r.Name, p)))

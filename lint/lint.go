@@ -47,8 +47,9 @@ const (
 	// scoped out. Its findings belong to no configured rule; they are
 	// named RuleUnreadable.
 	TypeUnreadable = "unreadable_source"
-	// RuleUnreadable is the rule name TypeUnreadable findings carry.
-	RuleUnreadable = "unreadable-source"
+	// RuleUnreadable is the rule name TypeUnreadable findings carry; the
+	// loader rejects a configured rule of that name.
+	RuleUnreadable = arch.ReservedRuleUnreadable
 )
 
 // Finding is one result of a lint run.
