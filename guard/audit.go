@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -126,22 +128,38 @@ var auditName = filepath.Join(".vouch", "guard", "audit.jsonl")
 // ~/.bashrc .vouch/guard/audit.jsonl`) is an error, so the hook denies
 // rather than write into another file.
 func AppendAudit(root string, r AuditRecord) error {
-	line, err := json.Marshal(r)
+	f, err := openAudit(context.Background(), root)
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+		return err
 	}
-	line = append(line, '\n')
+	defer f.Close()
+	return writeAudit(f, r)
+}
+
+// openAudit opens the audit log under root for appending and locks it,
+// waiting for the lock until ctx ends. The caller closes it.
+func openAudit(ctx context.Context, root string) (*os.File, error) {
 	if root == "" {
 		root = "."
 	}
 	f, err := safeopen.Append(root, auditName, 0o644)
 	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
+		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return fmt.Errorf("audit: lock: %w", err)
+	if err := lockFile(ctx, f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: lock: %w", err)
 	}
+	return f, nil
+}
+
+// writeAudit appends r to f, an audit log openAudit opened.
+func writeAudit(f *os.File, r AuditRecord) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	line = append(line, '\n')
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/mangle/ast"
@@ -323,6 +324,25 @@ func RunHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) Out
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Timeout, fmt.Errorf("vouch guard took longer than %v", o.Timeout))
 	defer cancel()
 	done := make(chan Outcome, 1)
+	// The deadline deny is only the answer while nothing is recorded:
+	// decideHook commits (takes the decision as the answer) just before
+	// its first record, and only before the deadline; once the deadline
+	// passed uncommitted, it records nothing. So a direct run and the
+	// server (whose goroutine outlives the answer) record the same: what
+	// the harness was told, or nothing.
+	var state atomic.Int32
+	commit := func() bool {
+		if ctx.Err() != nil {
+			state.CompareAndSwap(deciding, abandoned)
+		} else {
+			state.CompareAndSwap(deciding, committed)
+		}
+		return state.Load() == committed
+	}
+	deadline := func() Outcome {
+		err := fmt.Errorf("deadline: %w", context.Cause(ctx))
+		return Outcome{Phase: Pre, Decision: ErrorDecision(err), Err: err}
+	}
 	// A panic while deciding is raised again in the caller's goroutine:
 	// a hook process crashes as it always has (exit 2, which blocks in
 	// Claude Code), and the hook server's per-request recover sees it and
@@ -334,20 +354,49 @@ func RunHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) Out
 				panicked <- r
 			}
 		}()
-		done <- decideHook(ctx, e, stdin, o)
+		done <- decideHook(ctx, e, stdin, o, commit)
 	}()
+	// decided is decideHook's outcome, unless it found the deadline
+	// passed before committing (and so recorded nothing).
+	decided := func(out Outcome) Outcome {
+		if state.Load() == abandoned {
+			return deadline()
+		}
+		return out
+	}
 	select {
 	case out := <-done:
-		return out
+		return decided(out)
 	case r := <-panicked:
 		panic(r)
 	case <-ctx.Done():
-		err := fmt.Errorf("deadline: %w", context.Cause(ctx))
-		return Outcome{Phase: Pre, Decision: ErrorDecision(err), Err: err}
+		if state.CompareAndSwap(deciding, abandoned) || state.Load() == abandoned {
+			return deadline()
+		}
+		// Committed before the deadline: the records are being written
+		// (no lock is waited for after committing), and what they record
+		// is the answer.
+		select {
+		case out := <-done:
+			return decided(out)
+		case r := <-panicked:
+			panic(r)
+		}
 	}
 }
 
-func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) (out Outcome) {
+// The states of a decision in RunHook.
+const (
+	deciding int32 = iota
+	committed
+	abandoned
+)
+
+// decideHook decides one call for RunHook. commit reports whether its
+// decision is still the answer (the deadline has not passed), and makes
+// it so: it is called, with the audit log locked, before anything is
+// recorded, and nothing is recorded when it returns false.
+func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, commit func() bool) (out Outcome) {
 	start := o.Now()
 	out.Phase = Pre
 	var pol *Policy
@@ -355,14 +404,34 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	// Messages name o.Root and o.Policy as given; the files are opened
 	// at o.Dir.
 	root := o.at(o.Root)
+	// audit is the audit log, locked, once opened: the lock is taken
+	// before committing, so nothing waits for a lock after the decision
+	// is the answer.
+	var audit *os.File
+	defer func() {
+		if audit != nil {
+			audit.Close()
+		}
+	}()
+	lockAudit := func() error {
+		if audit != nil {
+			return nil
+		}
+		f, err := openAudit(ctx, root)
+		if err != nil {
+			return err
+		}
+		audit = f
+		return nil
+	}
 	fail := func(err error) Outcome {
 		out.Err = err
 		out.Decision = ErrorDecision(err)
-		if !o.NoState {
+		if !o.NoState && lockAudit() == nil && commit() {
 			rec := NewAuditRecord(start, out.Call, pol, out.Decision, cnt, o.Now().Sub(start))
 			rec.Harness = o.Harness
 			rec.Error = err.Error()
-			_ = AppendAudit(root, rec)
+			_ = writeAudit(audit, rec)
 		}
 		return out
 	}
@@ -393,7 +462,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	var sess *Session
 	if !o.NoState {
 		store := &Store{Root: root, Dir: filepath.Join(".vouch", "guard", "sessions")}
-		sess, err = store.Open(call.SessionID)
+		sess, err = store.OpenContext(ctx, call.SessionID)
 		if err != nil {
 			return fail(err)
 		}
@@ -407,6 +476,16 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 	if o.TraceDir != "" {
 		if err := WriteTrace(o.at(o.TraceDir), ev, d); err != nil {
 			return fail(err)
+		}
+	}
+	if !o.NoState {
+		if err := lockAudit(); err != nil {
+			return fail(err)
+		}
+		if !commit() {
+			// Past the deadline: the answer is RunHook's deny, and
+			// this decision is recorded nowhere.
+			return fail(fmt.Errorf("deadline: %w", context.Cause(ctx)))
 		}
 	}
 	if sess != nil {
@@ -424,7 +503,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions) 
 		if call.Phase == Post {
 			rec.FilesWritten = HashFiles(derived.Writes)
 		}
-		if err := AppendAudit(root, rec); err != nil {
+		if err := writeAudit(audit, rec); err != nil {
 			// An unrecorded decision is not trusted: deny.
 			return fail(err)
 		}

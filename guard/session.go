@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -103,6 +104,11 @@ func (s *Store) sessionFile(id string) (root, name string) {
 
 // Open locks and reads a session's log, creating it if needed.
 func (s *Store) Open(id string) (*Session, error) {
+	return s.OpenContext(context.Background(), id)
+}
+
+// OpenContext is Open waiting for the lock only until ctx ends.
+func (s *Store) OpenContext(ctx context.Context, id string) (*Session, error) {
 	root, name := s.sessionFile(id)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
@@ -111,7 +117,7 @@ func (s *Store) Open(id string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}
-	if err := lockFile(f); err != nil {
+	if err := lockFile(ctx, f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("session store: lock: %w", err)
 	}

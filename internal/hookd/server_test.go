@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -605,6 +606,56 @@ func TestServerEnvironmentUnused(t *testing.T) {
 			t.Setenv("HOME", home)
 			if want := direct(t, repo, f.env, nil, tt.event); got != want || got.exit != tt.wantExit {
 				t.Fatalf("through the server %+v, direct %+v, want exit %d", got, want, tt.wantExit)
+			}
+		})
+	}
+}
+
+// TestDeadlineRecordsNothing: a call whose decision passes its deadline
+// waiting for the audit log's lock is answered with the deadline deny,
+// as a direct run answers it, and neither records anything once the
+// lock is released (the direct run's process has exited by then; the
+// server's goroutine must not outlive its answer to record an allow).
+func TestDeadlineRecordsNothing(t *testing.T) {
+	f := setup(t)
+	ev := `{"session_id":"dl","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}`
+	audit := filepath.Join(f.repo, ".vouch", "guard", "audit.jsonl")
+	tests := []struct {
+		name string
+		run  func(t *testing.T, args []string) result
+	}{
+		{"through the server", func(t *testing.T, args []string) result {
+			before := f.requests.Load()
+			r := f.client(f.repo, f.env, args, ev)
+			if f.requests.Load() != before+1 {
+				t.Fatal("the server was not asked")
+			}
+			return r
+		}},
+		{"direct", func(t *testing.T, args []string) result { return direct(t, f.repo, f.env, args, ev) }},
+	}
+	if got := f.client(f.repo, f.env, nil, ev); got.exit != 0 {
+		t.Fatalf("first call: %+v", got)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(audit)
+			lf, err := os.OpenFile(audit, os.O_RDWR|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+				t.Fatal(err)
+			}
+			got := tt.run(t, []string{"--timeout", "300ms"})
+			time.Sleep(100 * time.Millisecond)
+			lf.Close()
+			if got.exit != 2 || !strings.Contains(got.stdout+got.stderr, "deadline") {
+				t.Fatalf("answer %+v, want the deadline deny", got)
+			}
+			time.Sleep(400 * time.Millisecond)
+			if after, _ := os.ReadFile(audit); !bytes.Equal(after, before) {
+				t.Fatalf("the audit log grew after the deadline deny:\n%s", after[len(before):])
 			}
 		})
 	}
