@@ -52,6 +52,11 @@ type Client struct {
 	Start bool
 	// UID is the user the server must run as (os.Getuid()).
 	UID int
+	// Wait, when set, replaces both waits for the server: for it to
+	// accept the connection (hookwire.HolderWait) and to answer (2 s, or
+	// --timeout if shorter). Tests that need the server's answer on a
+	// loaded machine set it long; vouch-hook leaves it 0.
+	Wait time.Duration
 }
 
 // Main is vouch-hook's entry point: args are its arguments without the
@@ -93,7 +98,11 @@ func (c *Client) Run(args []string) int {
 	timeout := timeoutFlag(args)
 	in := readInput(c.Stdin, hookwire.MaxStdin, timeout)
 	if in.complete {
-		rep, absent, err := c.ask(args, in.data, min(timeout, maxReplyWait))
+		wait := min(timeout, maxReplyWait)
+		if c.Wait > 0 {
+			wait = c.Wait
+		}
+		rep, absent, err := c.ask(args, in.data, wait)
 		if err == nil {
 			// A failed write has no one to tell: the harness reads what
 			// arrived, as it would from vouch-guard.
@@ -133,7 +142,7 @@ func (c *Client) ask(args []string, stdin []byte, wait time.Duration) (rep *hook
 		return nil, true, err
 	}
 	defer uc.Close()
-	if err := hookwire.CheckServer(uc, c.UID, id); err != nil {
+	if err := hookwire.CheckServer(uc, c.UID, id, c.Wait); err != nil {
 		return nil, false, err
 	}
 	if err := uc.SetDeadline(deadline); err != nil {

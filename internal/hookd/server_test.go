@@ -192,7 +192,11 @@ type result struct {
 // client runs vouch-hook's client in dir against the test binary.
 func (f *fixture) client(dir string, env []string, args []string, stdin string) result {
 	var out, errb bytes.Buffer
-	c := &hookclient.Client{Guard: f.exe, Dir: dir, Env: env, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, UID: os.Getuid()}
+	// A loaded machine (go test ./... runs packages side by side) can
+	// keep the server from being scheduled past the client's default
+	// waits, and the call would go to the direct run: these tests are
+	// about the server's answer, so they wait for it.
+	c := &hookclient.Client{Guard: f.exe, Dir: dir, Env: env, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, UID: os.Getuid(), Wait: time.Minute}
 	code := c.Run(args)
 	return result{out.String(), errb.String(), code}
 }

@@ -39,14 +39,14 @@ const (
 	// diagTimeout bounds the wait for the kernel's reply, which is in
 	// practice queued before sendto returns.
 	diagTimeout = 200 * time.Millisecond
-	// holderWait bounds the wait for the server to accept: the kernel
+	// HolderWait bounds the wait for the server to accept: the kernel
 	// completes connect() before the server's accept(), and until then the
 	// server end has no inode and no process holds it. A warm server
 	// accepts within microseconds, but one on a loaded machine may not be
 	// scheduled for tens of milliseconds; a process that never accepts
 	// costs this once before the direct run (a wedged server costs up to
 	// maxReplyWait, 2 s, anyway).
-	holderWait = 250 * time.Millisecond
+	HolderWait = 250 * time.Millisecond
 )
 
 // errNotAccepted is a server end that no accept() has taken yet (or that
@@ -55,7 +55,7 @@ var errNotAccepted = errors.New("the hook server has not accepted the connection
 
 // checkHolder requires that process pid holds the server end of c.
 // proc is the proc file system's mount point.
-func checkHolder(c *Conn, proc string, pid int) error {
+func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
 	raw, err := c.f.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("hook connection: %w", err)
@@ -68,7 +68,7 @@ func checkHolder(c *Conn, proc string, pid int) error {
 	if serr != nil {
 		return serr
 	}
-	deadline := time.Now().Add(holderWait)
+	deadline := time.Now().Add(wait)
 	pause := 20 * time.Microsecond
 	for {
 		peer, err := peerInode(own)

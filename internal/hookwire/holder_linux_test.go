@@ -121,22 +121,22 @@ func TestCheckHolderLive(t *testing.T) {
 	}
 	defer c.Close()
 	// Before accept() the server end has no inode: the check waits
-	// (holderWait) and then refuses.
-	if err := checkHolder(c, "/proc", os.Getpid()); !errors.Is(err, errNotAccepted) {
+	// (HolderWait) and then refuses.
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); !errors.Is(err, errNotAccepted) {
 		t.Fatalf("checkHolder before accept = %v, want errNotAccepted", err)
 	}
 	s, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkHolder(c, "/proc", os.Getpid()); err != nil {
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); err != nil {
 		t.Fatalf("checkHolder after accept = %v", err)
 	}
-	if err := checkHolder(c, "/proc", os.Getppid()); err == nil || !strings.Contains(err.Error(), "does not hold") {
+	if err := checkHolder(c, "/proc", os.Getppid(), HolderWait); err == nil || !strings.Contains(err.Error(), "does not hold") {
 		t.Fatalf("checkHolder of the parent process = %v, want a refusal", err)
 	}
 	s.Close()
-	if err := checkHolder(c, "/proc", os.Getpid()); !errors.Is(err, errNotAccepted) {
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); !errors.Is(err, errNotAccepted) {
 		t.Fatalf("checkHolder after the server closed = %v, want errNotAccepted", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestExecTrick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = CheckServer(c, os.Getuid(), self)
+	err = CheckServer(c, os.Getuid(), self, 0)
 	if err == nil || !strings.Contains(err.Error(), "does not hold the server end") {
 		t.Fatalf("CheckServer with the answer from another process = %v, want a refusal", err)
 	}
@@ -263,7 +263,7 @@ func BenchmarkCheckServer(b *testing.B) {
 			}
 		})
 	}
-	run("whole", func() error { return CheckServer(c, uid, self) })
+	run("whole", func() error { return CheckServer(c, uid, self, 0) })
 	run("before", func() error {
 		if _, _, err := PeerCred(c); err != nil {
 			return err
@@ -273,6 +273,6 @@ func BenchmarkCheckServer(b *testing.B) {
 		}
 		return sameView("/proc", pid)
 	})
-	run("holder", func() error { return checkHolder(c, "/proc", pid) })
+	run("holder", func() error { return checkHolder(c, "/proc", pid, HolderWait) })
 	run("confinement", func() error { return sameConfinement("/proc", pid) })
 }

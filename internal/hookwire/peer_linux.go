@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 func fileOwner(fi fs.FileInfo) (int, bool) {
@@ -162,9 +163,9 @@ func CheckClient(c *Conn, uid int) error {
 // server end of c itself (checkHolder: the pid SO_PEERCRED reports is the
 // one that listened, which may since have exec'd vouch-guard while
 // another process answers), and be neither traced nor under other
-// seccomp filters than the client (sameConfinement). It may wait up to
-// holderWait for the server to accept c.
-func CheckServer(c *Conn, uid int, bin Identity) error {
+// seccomp filters than the client (sameConfinement). It waits up to
+// acceptWait for the server to accept c (0: HolderWait).
+func CheckServer(c *Conn, uid int, bin Identity, acceptWait time.Duration) error {
 	pid, peer, err := PeerCred(c)
 	if err != nil {
 		return err
@@ -181,7 +182,10 @@ func CheckServer(c *Conn, uid int, bin Identity) error {
 	if err := sameConfinement("/proc", pid); err != nil {
 		return err
 	}
-	if err := checkHolder(c, "/proc", pid); err != nil {
+	if acceptWait <= 0 {
+		acceptWait = HolderWait
+	}
+	if err := checkHolder(c, "/proc", pid, acceptWait); err != nil {
 		return err
 	}
 	// Again: a process that exited after the first look would leave its

@@ -2,7 +2,10 @@
 
 package hookwire
 
-import "io/fs"
+import (
+	"io/fs"
+	"time"
+)
 
 func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
 
@@ -26,4 +29,6 @@ func PeerCred(c *Conn) (pid, uid int, err error) { return 0, 0, ErrUnsupported }
 func CheckClient(c *Conn, uid int) error { return ErrUnsupported }
 
 // CheckServer is ErrUnsupported outside Linux.
-func CheckServer(c *Conn, uid int, bin Identity) error { return ErrUnsupported }
+func CheckServer(c *Conn, uid int, bin Identity, acceptWait time.Duration) error {
+	return ErrUnsupported
+}

@@ -195,7 +195,7 @@ func TestPeerChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			err = CheckServer(c, tt.uid, tt.bin)
+			err = CheckServer(c, tt.uid, tt.bin, 0)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("CheckServer = %v", err)
