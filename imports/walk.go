@@ -92,6 +92,23 @@ func listFiles(ctx context.Context, root string, exclude []string) (listing, err
 	return walkFiles(ctx, root, exclude)
 }
 
+// ListRepo lists the files under root (absolute) that imports resolve
+// against, as vouch lint lists them with no exclude globs: git's listing
+// (.gitignore files only) without the default excluded directories,
+// symlinked directories inside root recorded as Links. Repository facts
+// resolve the imports a change adds against it, so both resolve alike.
+func ListRepo(ctx context.Context, root string) (*Repo, error) {
+	l, err := listFiles(ctx, root, nil)
+	if err != nil {
+		return nil, err
+	}
+	repo := &Repo{Root: root, Files: make(map[string]bool, len(l.files)), Links: l.links}
+	for _, f := range l.files {
+		repo.Files[f] = true
+	}
+	return repo, nil
+}
+
 // gitListArgs list the tracked files and the untracked ones no .gitignore
 // file ignores. Ignore rules outside the work tree's files are not read:
 // .git/info/exclude and core.excludesFile are written by whoever can

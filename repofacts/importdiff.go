@@ -26,19 +26,14 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	if len(langs) == 0 {
 		return
 	}
-	// The files imports resolve against, listed as vouch lint lists them
-	// (imports/walk.go): .gitignore files only, never .git/info/exclude
-	// or core.excludesFile, which the work can write to hide a target
-	// and so change what an import resolves to (baseArgs already turn off
-	// core.ignorecase, the untracked cache and fsmonitor).
-	files, err := g.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore", "--", ".")
+	// The files imports resolve against, listed by the code vouch lint
+	// lists them with, so an import resolves alike in both (through
+	// symlinked directories too); .git/info/exclude and core.excludesFile,
+	// which the work can write, play no part.
+	repo, err := imports.ListRepo(ctx, root)
 	if err != nil {
 		d.Warnings = append(d.Warnings, "imports: list the repository's files: "+err.Error())
 		return
-	}
-	repo := &imports.Repo{Root: root, Files: map[string]bool{}}
-	for _, f := range splitZ(files) {
-		repo.Files[f] = true
 	}
 	var want []imports.Lang
 	for l := range langs {
