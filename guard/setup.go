@@ -26,9 +26,6 @@ type Setup struct {
 	Env Env
 	// Home is the user's home directory, for paths written with ~.
 	Home string
-	// Dir is the working directory Root and Policy are relative to (""
-	// for this process's own).
-	Dir string
 }
 
 // LoadSetup resolves a Setup from vouch.yaml found from the working
@@ -52,7 +49,7 @@ func LoadSetupAt(dir, policy string, lookupEnv func(string) (string, bool)) (*Se
 	if err != nil {
 		return nil, fmt.Errorf("invalid configuration:\n%w", err)
 	}
-	s := &Setup{Root: cfg.Root, Policy: PolicyPath(cfg, policy), Dir: dir}
+	s := &Setup{Root: cfg.Root, Policy: PolicyPath(cfg, policy)}
 	if cfg.Guard != nil {
 		s.Env.Principal = cfg.Guard.Principal
 	}

@@ -236,15 +236,7 @@ func serverEnv(env []string) []string {
 
 // envLookup is os.Getenv over env (the last entry of a name wins).
 func envLookup(env []string) func(string) string {
-	return func(k string) string {
-		v := ""
-		for _, e := range env {
-			if name, val, ok := strings.Cut(e, "="); ok && name == k {
-				v = val
-			}
-		}
-		return v
-	}
+	return hookwire.Getenv(hookwire.EnvLookup(env))
 }
 
 // input is stdin as far as it was read before the deadline.

@@ -87,9 +87,8 @@ func Serve(ctx context.Context, idle time.Duration, lookupEnv func(string) (stri
 	if err != nil {
 		return err
 	}
-	getenv := func(k string) string { v, _ := lookupEnv(k); return v }
 	uid := os.Getuid()
-	dir, err := hookwire.SocketDir(getenv, uid, true)
+	dir, err := hookwire.SocketDir(hookwire.Getenv(lookupEnv), uid, true)
 	if err != nil {
 		return err
 	}

@@ -173,16 +173,9 @@ func write(t testing.TB, path, s string) {
 	}
 }
 
-func envGet(env []string) func(string) string {
-	return func(k string) string {
-		v, _ := envLookup(env)(k)
-		return v
-	}
-}
+func envGet(env []string) func(string) string { return hookwire.Getenv(hookwire.EnvLookup(env)) }
 
-func envLookup(env []string) func(string) (string, bool) {
-	return (&hookwire.Request{Env: env}).LookupEnv()
-}
+func envLookup(env []string) func(string) (string, bool) { return hookwire.EnvLookup(env) }
 
 type result struct {
 	stdout, stderr string
@@ -462,7 +455,12 @@ func TestPolicyEditSeen(t *testing.T) {
 		t.Fatalf("before the edit: %+v", got)
 	}
 	write(t, filepath.Join(f.repo, ".vouch", "guard.yaml"), strings.Replace(policy, "starts_with: \"kubectl apply\"", "starts_with: \"make\"", 1))
+	before := f.requests.Load()
 	got := f.client(f.repo, f.env, nil, ev)
+	if f.requests.Load() != before+1 {
+		// A direct run would read the edit whatever the server keeps.
+		t.Fatal("the server did not answer the call after the edit")
+	}
 	if want := direct(t, f.repo, f.env, nil, ev); got != want || !strings.Contains(got.stdout, "Deploys need approval") {
 		t.Fatalf("after the edit: %+v, direct %+v", got, want)
 	}

@@ -103,17 +103,28 @@ func (r *Request) Check() error {
 	return nil
 }
 
-// LookupEnv returns an os.LookupEnv for r's environment: the last entry
-// of a name wins, as in a process environment read by Go.
-func (r *Request) LookupEnv() func(string) (string, bool) {
-	m := make(map[string]string, len(r.Env))
-	for _, e := range r.Env {
+// LookupEnv returns an os.LookupEnv for r's environment.
+func (r *Request) LookupEnv() func(string) (string, bool) { return EnvLookup(r.Env) }
+
+// EnvLookup returns an os.LookupEnv over env, KEY=VALUE entries: the last
+// entry of a name wins, as in a process environment read by Go.
+func EnvLookup(env []string) func(string) (string, bool) {
+	m := make(map[string]string, len(env))
+	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
 		m[k] = v
 	}
 	return func(k string) (string, bool) {
 		v, ok := m[k]
 		return v, ok
+	}
+}
+
+// Getenv is os.Getenv over lookup: an unset name reads as "".
+func Getenv(lookup func(string) (string, bool)) func(string) string {
+	return func(k string) string {
+		v, _ := lookup(k)
+		return v
 	}
 }
 
