@@ -49,9 +49,10 @@ const maxProofDepth = 64
 // claim's presence) once. Callers must not modify a returned Proof.
 //
 // Prove may be called from several goroutines at once: the search only
-// reads the evaluated store, and the shared proofs are guarded. Which
-// goroutine proves a shared fact first does not change any proof, since
-// only proofs that do not depend on where they were searched are shared.
+// reads the evaluated store, and the shared proofs are guarded. For a
+// program without recursion, which goroutine proves a shared fact first
+// does not change any proof; in a recursive one, or when the step budget
+// runs out, it may, so lint (recursive rules) proves one fact at a time.
 func (r *Result) Prove(fact ast.Atom) (*Proof, error) {
 	if !r.store.Contains(fact) {
 		return nil, fmt.Errorf("prove %s: %w", fact, ErrNoFact)
