@@ -2,6 +2,7 @@ package repofacts
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -30,6 +31,14 @@ func TestImportDiffIgnoresGitExcludes(t *testing.T) {
 		{".gitignore", func(r *repo) {
 			r.write(map[string]string{"web/.gitignore": "helper.js\n"})
 		}, ""},
+		// Through a symlinked directory inside the root, as vouch lint
+		// resolves it: web/link -> ../infra.
+		{"symlinked directory", func(r *repo) {
+			r.write(map[string]string{"web/a.js": "require(\"./link/db.js\")\n", "infra/db.js": "module.exports = 1\n"})
+			if err := os.Symlink("../infra", filepath.Join(r.dir, "web", "link")); err != nil {
+				t.Fatal(err)
+			}
+		}, "infra/db.js"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
