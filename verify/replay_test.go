@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,8 +171,10 @@ func withoutTimings(s string) string {
 // TestTraceDeterministicMultiSolution covers proofs whose body has several
 // solutions (any_of over a multi-element array, aggregated member hits): the
 // engine hands solutions back in map order, so the trace must pick one by a
-// fixed order. Twenty runs must give one trace.
+// fixed order. Twenty runs must give one trace, whether the trace's
+// proofs run on one worker or several (GOMAXPROCS 1, 2 and 8 in turn).
 func TestTraceDeterministicMultiSolution(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	rs, err := rulespec.Parse("r.yaml", []byte(`
 claims:
   - {name: arr, selector: arr}
@@ -191,6 +194,7 @@ predicates:
 	}
 	var first string
 	for i := range 20 {
+		runtime.GOMAXPROCS([]int{1, 2, 8}[i%3])
 		o, err := RunLoaded(rs, env, false, 0, 0)
 		if err != nil {
 			t.Fatal(err)
