@@ -145,7 +145,13 @@ func ConditionCheck(i int) string { return fmt.Sprintf("w%d", i) }
 
 // Compile selects every claim from facts and builds the program.
 func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
-	c := &compiler{prog: &Program{}, claims: make(map[string]*claimInfo), ranks: make(map[string]int64), cited: make(map[string]bool)}
+	// Sized once: on large rulespecs, growing these slices of large
+	// structs was most of compiling's time.
+	prog := &Program{
+		Claims:   make([]ClaimValue, 0, len(rs.Claims)),
+		Sections: make([]Section, 0, len(rs.Predicates)+len(rs.Claims)+3),
+	}
+	c := &compiler{prog: prog, claims: make(map[string]*claimInfo, len(rs.Claims)), ranks: make(map[string]int64), cited: make(map[string]bool)}
 	var warnings []string
 	uses := usesOf(rs)
 	docs := map[rulespec.From]*selectors.Doc{rulespec.FromEnvelope: selectors.NewDoc(facts)}
@@ -196,7 +202,7 @@ func Compile(rs *rulespec.Rulespec, facts gjson.Result, opts Options) *Program {
 		})
 	}
 	for _, p := range rs.Predicates {
-		sec := Section{Comment: describePredicate(p)}
+		sec := Section{Comment: describePredicate(p), Facts: make([]ast.Atom, 0, 6)}
 		ch := PredicateCheck(p.Index)
 		sec.Facts = append(sec.Facts, atom("predicate", num(int64(p.Index)), str(ch)))
 		if rs.Observed(p) {
