@@ -385,7 +385,7 @@ func (l *Lint) writeFixes(b *strings.Builder) {
 				b.WriteString("Fix these architecture problems and finish again:\n")
 			}
 			n++
-			fmt.Fprintf(b, "%d. stale baseline entry (strict): %s; update the baseline\n", n, e.Describe())
+			fmt.Fprintf(b, "%d. %s (strict; vouch lint --update-baseline rewrites the baseline)\n", n, e.Describe())
 		}
 	}
 }
@@ -429,9 +429,9 @@ func (l *Lint) writeText(b *strings.Builder) {
 	fmt.Fprintf(b, "architecture: %s\n", l.summary())
 }
 
-// annotations are a GitHub annotation per architecture finding: ::error
-// for a blocking one, ::warning for the rest (baseline findings are left
-// out, as vouch lint leaves them out).
+// annotations are a GitHub annotation per architecture finding, notice
+// and stale baseline entry: ::error for a blocking one, ::warning for the
+// rest (baseline findings are left out, as vouch lint leaves them out).
 func (l *Lint) annotations() []output.Annotation {
 	var as []output.Annotation
 	for i, f := range l.Report.Findings {
@@ -454,6 +454,15 @@ func (l *Lint) annotations() []output.Annotation {
 			level = "error"
 		}
 		as = append(as, output.Annotation{Level: level, File: e.File, Line: e.Line, Title: "vouch lint", Message: e.Msg})
+	}
+	// A stale entry names no place in the code (its finding is gone), so
+	// its annotation has no file, as vouch lint --format github gives it.
+	for i, e := range l.Report.Stale {
+		level := "warning"
+		if l.BlockingStale[i] {
+			level = "error"
+		}
+		as = append(as, output.Annotation{Level: level, Title: "vouch lint " + e.Rule, Message: e.Describe()})
 	}
 	return as
 }
