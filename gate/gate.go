@@ -252,10 +252,6 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	if g.expired(ctx) {
 		return path
 	}
-	if err := out.WriteArtifacts(dir); err != nil {
-		g.Err = err
-		return path
-	}
 	if withLint {
 		g.Lint, err = runLint(ctx, opts, cfg, dir)
 		if err != nil {
@@ -271,10 +267,29 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		return path
 	}
 	d, err := decide(out.Report.Verdict, g.Lint, st)
-	if err == nil {
-		g.Program, g.programSHA256, err = writeProgram(dir, d.Facts)
-	}
 	if err != nil {
+		g.Err = err
+		return path
+	}
+	if d.Verdict == "pass" && key == nil {
+		// An unsigned pass never silently replaces a signed receipt:
+		// whoever checks it with --require-signed would find it gone.
+		// The check comes before the program and trace are rewritten,
+		// since the signed receipt pins their hashes: the run is an
+		// error and leaves the receipt and what it pins as they were.
+		if prev, err := receipt.Read(path); err == nil && prev.MAC != nil {
+			g.Err = fmt.Errorf("%s is a signed receipt and this run has no key, so it is not replaced by an unsigned one: "+
+				"set VOUCH_KEY (or --key-file) to sign, or delete %s to accept unsigned receipts", path, path)
+			return ""
+		}
+	}
+	// Artifacts are written once the verdict is known, failures
+	// included: they are how a failure is audited.
+	if err := out.WriteArtifacts(dir); err != nil {
+		g.Err = err
+		return path
+	}
+	if g.Program, g.programSHA256, err = writeProgram(dir, d.Facts); err != nil {
 		g.Err = err
 		return path
 	}
@@ -289,18 +304,6 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	g.Report = out.Report
 	if d.Verdict != "pass" {
 		return path
-	}
-	if key == nil {
-		// An unsigned pass never silently replaces a signed receipt:
-		// whoever checks it with --require-signed would find it gone.
-		// The signed one stays (it no longer matches the files, so
-		// receipt verify refuses it) and the run is an error.
-		if prev, err := receipt.Read(path); err == nil && prev.MAC != nil {
-			g.Err = fmt.Errorf("%s is a signed receipt and this run has no key, so it is not replaced by an unsigned one: "+
-				"set VOUCH_KEY (or --key-file) to sign, or delete %s to accept unsigned receipts", path, path)
-			g.Report = nil
-			return ""
-		}
 	}
 	work, err := receiptWork(ctx, so, st)
 	if err != nil {
