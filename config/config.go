@@ -88,6 +88,11 @@ type Architecture struct {
 	// Baseline is the JSON file of accepted findings, joined to the root;
 	// "" means none.
 	Baseline string
+	// BaselineFile, BaselineLine and BaselineCol locate the
+	// architecture.baseline value in vouch.yaml, for messages about the
+	// file it names.
+	BaselineFile              string
+	BaselineLine, BaselineCol int
 	// Strict makes warnings (and inert rules) fail.
 	Strict bool
 	// Observe reports architecture findings in the gate without blocking
@@ -374,6 +379,7 @@ func (p *parser) architecture(v *yaml.Node, root string) *Architecture {
 		case "baseline":
 			if s, ok := p.path(av, "architecture.baseline"); ok {
 				a.Baseline = filepath.Join(root, s)
+				a.BaselineFile, a.BaselineLine, a.BaselineCol = p.File, av.Line, av.Column
 			}
 		case "strict":
 			a.Strict, _ = p.boolean(av, "architecture.strict")

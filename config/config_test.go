@@ -34,7 +34,7 @@ func TestParseArchitecture(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Architecture{Config: filepath.Join("repo", ".beadloom", "_graph"), Baseline: filepath.Join("repo", ".vouch", "arch-baseline.json"),
-		Strict: true, Observe: true, Line: 3, Col: 3}
+		BaselineFile: "vouch.yaml", BaselineLine: 4, BaselineCol: 13, Strict: true, Observe: true, Line: 3, Col: 3}
 	if cfg.Architecture == nil || *cfg.Architecture != want {
 		t.Errorf("got %+v\nwant %+v", cfg.Architecture, want)
 	}

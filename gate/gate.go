@@ -356,7 +356,7 @@ func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) 
 	strict := opts.Strict != nil && *opts.Strict
 	l := &Lint{Strict: strict || a.Strict, Observe: opts.Observe || a.Observe}
 	rep, err := lint.Check(ctx, cfg.Root, lint.Config{
-		File: a.Config, Baseline: a.Baseline, Strict: l.Strict, NoCache: opts.NoCache, Fresh: true,
+		File: a.Config, Baseline: a.Baseline, BaselineAt: lint.BaselineAt(a), Strict: l.Strict, NoCache: opts.NoCache, Fresh: true,
 		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy, Progress: opts.Progress,
 	})
 	var ce *lint.ConfigErrors

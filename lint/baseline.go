@@ -134,19 +134,23 @@ func ReadBaseline(path string) ([]BaselineEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
 	}
-	return ParseBaseline(path, data)
+	entries, err := parseBaseline(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return entries, nil
 }
 
-// ParseBaseline parses a baseline file's bytes; path is for messages.
-func ParseBaseline(path string, data []byte) ([]BaselineEntry, error) {
+// parseBaseline parses a baseline file's bytes.
+func parseBaseline(data []byte) ([]BaselineEntry, error) {
 	var bf baselineFile
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&bf); err != nil {
-		return nil, fmt.Errorf("%s: not a vouch lint baseline: %w", path, err)
+		return nil, fmt.Errorf("not a vouch lint baseline: %w; rewrite it with vouch lint --update-baseline", err)
 	}
 	if bf.Version != BaselineVersion {
-		return nil, fmt.Errorf("%s: baseline version %d; want %d", path, bf.Version, BaselineVersion)
+		return nil, fmt.Errorf("baseline version %d; want %d; rewrite it with vouch lint --update-baseline", bf.Version, BaselineVersion)
 	}
 	return bf.Entries, nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -35,6 +36,10 @@ type Config struct {
 	File string
 	// Baseline is a JSON file of accepted findings; "" for none.
 	Baseline string
+	// BaselineAt is where Baseline was named (vouch.yaml's
+	// architecture.baseline: its File and Pos; Msg is unused), so that a
+	// baseline that cannot be read is reported there; zero for --baseline.
+	BaselineAt yamldoc.Error
 	// SkipBaseline leaves the baseline unread, for a run that is about to
 	// rewrite it (--update-baseline).
 	SkipBaseline bool
@@ -164,13 +169,12 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	var baseline []BaselineEntry
 	if cfg.Baseline != "" && !cfg.SkipBaseline {
 		data, err := os.ReadFile(cfg.Baseline)
-		if err == nil {
-			baseline, err = ParseBaseline(cfg.Baseline, data)
-		} else {
-			err = fmt.Errorf("read baseline: %w", err)
-		}
 		if err != nil {
-			return nil, &ConfigErrors{yamldoc.ErrorList{{Msg: err.Error()}}}
+			return nil, &ConfigErrors{yamldoc.ErrorList{baselineReadError(cfg, err)}}
+		}
+		if baseline, err = parseBaseline(data); err != nil {
+			// The problem is in the baseline file itself.
+			return nil, &ConfigErrors{yamldoc.ErrorList{{File: cfg.Baseline, Msg: err.Error(), Err: err}}}
 		}
 		files = append(files, cfg.Baseline)
 		sum := sha256.Sum256(data)
@@ -471,4 +475,18 @@ func relativeSpec(r *imports.Record) bool {
 		return strings.HasPrefix(r.Spec, ".")
 	}
 	return false
+}
+
+// baselineReadError reports a baseline that cannot be read where it was
+// named: at vouch.yaml's architecture.baseline, or (for --baseline) on the
+// path itself.
+func baselineReadError(cfg Config, err error) *yamldoc.Error {
+	what := "cannot read the baseline " + cfg.Baseline + ": " + yamldoc.Reason(err)
+	if errors.Is(err, fs.ErrNotExist) {
+		what += "; record one with vouch lint --update-baseline, or fix the path"
+	}
+	if cfg.BaselineAt.File != "" {
+		return &yamldoc.Error{File: cfg.BaselineAt.File, Pos: cfg.BaselineAt.Pos, Msg: "architecture.baseline: " + what, Err: err}
+	}
+	return &yamldoc.Error{Msg: "--baseline: " + what, Err: err}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/yamldoc"
 )
 
 // Request is what `vouch lint` was asked on its command line. Resolve
@@ -60,6 +61,9 @@ func Resolve(req Request) (string, Config, error) {
 		PythonRoots: req.PythonRoots}
 	if req.Strict != nil {
 		cfg.Strict = *req.Strict
+	}
+	if req.Baseline == "" {
+		cfg.BaselineAt = BaselineAt(arc)
 	}
 	if req.UpdateBaseline && cfg.Baseline == "" {
 		return "", Config{}, errors.New("--update-baseline needs --baseline FILE (or architecture.baseline in vouch.yaml)")
@@ -169,4 +173,13 @@ func ErrorsOf(err error) []*ConfigError {
 		return ce.List
 	}
 	return []*ConfigError{{Msg: err.Error()}}
+}
+
+// BaselineAt is where vouch.yaml's architecture section names the
+// baseline, for Config.BaselineAt.
+func BaselineAt(a *config.Architecture) yamldoc.Error {
+	if a == nil {
+		return yamldoc.Error{}
+	}
+	return yamldoc.Error{File: a.BaselineFile, Pos: yamldoc.Pos{Line: a.BaselineLine, Col: a.BaselineCol}}
 }
