@@ -219,7 +219,7 @@ func Resolve(root string, cites []string, opts Options) (map[string]Info, error)
 	sort.Strings(uniq)
 	uniq = slices.Compact(uniq)
 	if len(uniq) > lim.MaxCitations {
-		return nil, &LimitError{Msg: fmt.Sprintf("the envelope cites %d distinct paths, more than the limit of %d; cite fewer, or raise the limit with --max-citations", len(uniq), lim.MaxCitations)}
+		return nil, &LimitError{Msg: fmt.Sprintf("the envelope cites %d distinct citations (a path with lines counts apart from the bare path), more than the limit of %d; cite fewer, or raise the limit with --max-citations", len(uniq), lim.MaxCitations)}
 	}
 	out := make(map[string]Info, len(uniq))
 	var rootErr string

@@ -47,7 +47,7 @@ func TestResolveLimits(t *testing.T) {
 		{"hard link hashed once", []string{"a.txt", "link.txt", "a.txt:1-2"}, Limits{MaxHashBytes: 1000}, ""},
 		{"two copies exceed the budget", []string{"a.txt", "copy.txt"}, Limits{MaxHashBytes: 1000}, "more than 1000 bytes to hash"},
 		{"sparse file over the default budget", []string{"sparse.bin"}, Limits{}, "sparse.bin alone is 3221225472 bytes"},
-		{"too many citations", []string{"a", "b", "c", "a"}, Limits{MaxCitations: 2}, "cites 3 distinct paths, more than the limit of 2"},
+		{"too many citations", []string{"a", "b", "c", "a"}, Limits{MaxCitations: 2}, "cites 3 distinct citations (a path with lines counts apart from the bare path), more than the limit of 2"},
 		{"at the citation limit", []string{"a", "b", "a"}, Limits{MaxCitations: 2}, ""},
 	}
 	for _, tt := range tests {

@@ -109,7 +109,7 @@ func sessionFlag(def string) cli.Flag {
 
 func maxCitationsFlag() cli.Flag {
 	return &cli.IntFlag{Name: "max-citations", Value: evidence.DefaultMaxCitations,
-		Usage: "refuse (exit 2) an envelope citing more than `N` distinct paths for file_exists/no_file_exists"}
+		Usage: "refuse (exit 2) an envelope citing more than `N` distinct citations for file_exists/no_file_exists (a path with lines counts apart from the bare path)"}
 }
 
 func maxEvidenceBytesFlag() cli.Flag {

@@ -1,6 +1,7 @@
 // Package buildinfo says which vouch this binary is: the version given with
 // -ldflags at link time, else the module version the Go toolchain recorded
-// (go install module@version), else the VCS revision of a checkout build.
+// (go install module@version, or since Go 1.24 a pseudo-version for a
+// checkout build), else the VCS revision of a checkout build.
 package buildinfo
 
 import (
@@ -70,7 +71,11 @@ func installRef(ldflags string, info *debug.BuildInfo) string {
 		return ""
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
+		// Go 1.24 and later stamp a checkout build with a pseudo-version,
+		// marked +dirty when the tree had changes; go install refuses
+		// that suffix, and the commit the version names is the nearest
+		// thing it can install.
+		return strings.TrimSuffix(v, "+dirty")
 	}
 	for _, s := range info.Settings {
 		if s.Key == "vcs.revision" && s.Value != "" {
