@@ -113,7 +113,7 @@ func replayLog(e *Engine, p *Policy, r io.Reader, log string, env Env, home, roo
 		}
 		if len(line) > 0 {
 			var rec AuditRecord
-			if json.Unmarshal(line, &rec) != nil {
+			if json.Unmarshal(line, &rec) != nil || !isRecord(&rec) {
 				rep.Skipped++
 			} else {
 				records++
@@ -169,4 +169,16 @@ func (r *ReplayReport) add(res ReplayResult, max int) {
 		return
 	}
 	r.Results = append(r.Results, res)
+}
+
+// isRecord tells a record the guard wrote from any other JSON object: it
+// holds one of the three decisions. Without this, any object counted as a
+// record, and a file that is not an audit log replayed as "0 decisions
+// replayed" and passed.
+func isRecord(rec *AuditRecord) bool {
+	switch rec.Decision {
+	case Allow, Deny, Ask:
+		return true
+	}
+	return false
 }

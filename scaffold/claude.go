@@ -261,3 +261,104 @@ func lineCol(data []byte, off int64) (int, int) {
 	}
 	return line, col
 }
+
+// SwitchClaudeHookCommand sets the command of every hook of event whose
+// command matches from to command, keeping everything else in the file
+// (other hooks, each hook's other fields, key order). switched reports
+// whether any hook changed. It lets init move an installed hook to
+// another binary (vouch-guard to vouch-hook and back) instead of adding
+// a second one beside it.
+func SwitchClaudeHookCommand(file string, data []byte, event string, from func(command string) bool, command string) (out []byte, switched bool, err error) {
+	if strings.TrimSpace(string(data)) == "" {
+		return data, false, nil
+	}
+	top, err := decodeObject(data)
+	if err != nil {
+		return nil, false, settingsError(file, data, err)
+	}
+	hooksRaw, ok := top.get("hooks")
+	if !ok {
+		return data, false, nil
+	}
+	hooks, err := decodeObject(hooksRaw)
+	if err != nil {
+		return nil, false, &SettingsError{File: file, Msg: `"hooks" must be an object of event names: ` + err.Error()}
+	}
+	raw, ok := hooks.get(event)
+	if !ok {
+		return data, false, nil
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, false, &SettingsError{File: file, Msg: fmt.Sprintf("hooks.%s must be an array of {matcher, hooks} entries: %v", event, err)}
+	}
+	for i, e := range entries {
+		entry, err := decodeObject(e)
+		if err != nil {
+			return nil, false, &SettingsError{File: file, Msg: fmt.Sprintf("hooks.%s[%d] is not a {matcher, hooks} entry: %v", event, i, err)}
+		}
+		listRaw, ok := entry.get("hooks")
+		if !ok {
+			continue
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(listRaw, &list); err != nil {
+			return nil, false, &SettingsError{File: file, Msg: fmt.Sprintf("hooks.%s[%d].hooks must be an array: %v", event, i, err)}
+		}
+		changed := false
+		for j, h := range list {
+			hook, err := decodeObject(h)
+			if err != nil {
+				return nil, false, &SettingsError{File: file, Msg: fmt.Sprintf("hooks.%s[%d].hooks[%d] is not an object: %v", event, i, j, err)}
+			}
+			c, _ := hook.get("command")
+			var cmd string
+			if json.Unmarshal(c, &cmd) != nil || !from(cmd) || cmd == command {
+				continue
+			}
+			v, err := marshal(command)
+			if err != nil {
+				return nil, false, err
+			}
+			hook.set("command", v)
+			if list[j], err = hook.marshal(); err != nil {
+				return nil, false, err
+			}
+			changed = true
+		}
+		if !changed {
+			continue
+		}
+		if listRaw, err = marshal(list); err != nil {
+			return nil, false, err
+		}
+		entry.set("hooks", listRaw)
+		if entries[i], err = entry.marshal(); err != nil {
+			return nil, false, err
+		}
+		switched = true
+	}
+	if !switched {
+		return data, false, nil
+	}
+	list, err := marshal(entries)
+	if err != nil {
+		return nil, false, err
+	}
+	hooks.set(event, list)
+	hooksOut, err := hooks.marshal()
+	if err != nil {
+		return nil, false, err
+	}
+	top.set("hooks", hooksOut)
+	flat, err := top.marshal()
+	if err != nil {
+		return nil, false, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, flat, "", "  "); err != nil {
+		return nil, false, fmt.Errorf("format %s: %w", file, err)
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), true, nil
+}

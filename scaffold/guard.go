@@ -54,6 +54,18 @@ func executable(path string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
+// runsHookClient reports whether a hook command runs vouch-hook, the
+// fast mode's client.
+func runsHookClient(command string) bool {
+	for _, f := range strings.Fields(command) {
+		bin := strings.Trim(f, `'"`)
+		if bin == HookClient || strings.HasSuffix(bin, "/"+HookClient) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsGuardCommand reports whether a hook command runs `vouch guard`,
 // vouch-guard or vouch-hook, by whatever path.
 func IsGuardCommand(command string) bool {
@@ -99,8 +111,18 @@ func RunGuard(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A guard hook of the other mode (direct, or --daemon's vouch-hook) is
+	// switched to this one rather than joined by a second: both would run
+	// on every call, and going back to the direct hook must be possible.
+	otherMode := func(c string) bool { return IsGuardCommand(c) && runsHookClient(c) != opts.Daemon }
+	switched := false
 	installed := 0
 	for _, event := range []string{"PreToolUse", "PostToolUse"} {
+		out, sw, err := SwitchClaudeHookCommand(f.Path, data, event, otherMode, cmd)
+		if err != nil {
+			return nil, err
+		}
+		data, switched = out, switched || sw
 		out, already, err := MergeClaudeHook(f.Path, data, ClaudeHook{Event: event, Command: cmd, Timeout: GuardHookTimeout}, IsGuardCommand)
 		if err != nil {
 			return nil, err
@@ -110,7 +132,11 @@ func RunGuard(opts Options) (*Result, error) {
 		}
 		data = out
 	}
-	if installed == 2 {
+	switch {
+	case switched:
+		f.Action = Switched
+		f.Command = cmd
+	case installed == 2:
 		f.Action = Installed
 	}
 	f.content = data
@@ -120,7 +146,7 @@ func RunGuard(opts Options) (*Result, error) {
 	}
 	for i := range res.Files {
 		f := &res.Files[i]
-		if f.Action != Wrote && f.Action != Merged {
+		if f.Action != Wrote && f.Action != Merged && f.Action != Switched {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
@@ -144,12 +170,18 @@ func (r *Result) WriteGuardText(w io.Writer) error {
 			fmt.Fprintf(&b, "merged the vouch guard PreToolUse and PostToolUse hooks into %s\n", f.Path)
 		case Installed:
 			fmt.Fprintf(&b, "%s: the vouch guard hooks are already installed\n", f.Path)
+		case Switched:
+			fmt.Fprintf(&b, "switched the vouch guard hooks in %s to run %s\n", f.Path, f.Command)
 		case Kept:
 			fmt.Fprintf(&b, "kept %s: it exists (use --force to overwrite)\n", f.Path)
 		}
 	}
-	b.WriteString("\nThe starter policy is in observe mode: decisions are recorded in .vouch/guard/audit.jsonl\n" +
-		"and nothing is blocked. Review them (vouch guard replay), then set defaults.mode: enforce.\n")
+	// Only a policy written now is known to be the starter in observe
+	// mode; a kept one may enforce.
+	if len(r.Files) > 0 && r.Files[0].Action == Wrote {
+		b.WriteString("\nThe starter policy is in observe mode: decisions are recorded in .vouch/guard/audit.jsonl\n" +
+			"and nothing is blocked. Review them (vouch guard replay), then set defaults.mode: enforce.\n")
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}

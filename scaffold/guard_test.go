@@ -141,3 +141,34 @@ func TestRunGuardDaemon(t *testing.T) {
 		t.Error("IsGuardCommand does not know vouch-hook")
 	}
 }
+
+func TestSwitchClaudeHookCommand(t *testing.T) {
+	isHook := func(c string) bool { return strings.Contains(c, "vouch-hook") }
+	tests := []struct {
+		name, in, want string
+		switched       bool
+	}{
+		{"empty file", "", "", false},
+		{"no hooks", `{"model": "opus"}`, `{"model": "opus"}`, false},
+		{"other event only", `{"hooks": {"Stop": [{"hooks": [{"command": "/b/vouch-hook"}]}]}}`, `{"hooks": {"Stop": [{"hooks": [{"command": "/b/vouch-hook"}]}]}}`, false},
+		{"no match", `{"hooks": {"PreToolUse": [{"hooks": [{"command": "/b/vouch-guard"}]}]}}`, `{"hooks": {"PreToolUse": [{"hooks": [{"command": "/b/vouch-guard"}]}]}}`, false},
+		{"switched, other fields kept in order",
+			`{"z": 1, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/b/vouch-hook --harness claude-code", "timeout": 30}, {"type": "command", "command": "other"}]}]}}`,
+			"{\n  \"z\": 1,\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"/b/vouch-guard --harness claude-code\",\n            \"timeout\": 30\n          },\n          {\n            \"type\": \"command\",\n            \"command\": \"other\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+			true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, switched, err := SwitchClaudeHookCommand("settings.json", []byte(tt.in), "PreToolUse", isHook, "/b/vouch-guard --harness claude-code")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if switched != tt.switched || string(out) != tt.want {
+				t.Errorf("got %v %q, want %v %q", switched, out, tt.switched, tt.want)
+			}
+		})
+	}
+	if _, _, err := SwitchClaudeHookCommand("settings.json", []byte(`{"hooks": {"PreToolUse": {}}}`), "PreToolUse", isHook, "x"); err == nil {
+		t.Error("a PreToolUse that is not an array was accepted")
+	}
+}

@@ -63,6 +63,10 @@ const (
 	// Skipped: the file could not be placed; Reason says why and Snippet
 	// is what to install by hand.
 	Skipped
+	// Switched: the file's vouch guard hooks ran the other mode's
+	// binary (vouch-hook, or vouch-guard / vouch guard) and now run
+	// Command.
+	Switched
 )
 
 // File is one file init considered.
@@ -76,7 +80,9 @@ type File struct {
 	// Skipped.
 	Snippet string
 	// Reason explains Skipped.
-	Reason  string
+	Reason string
+	// Command is what Switched hooks now run.
+	Command string
 	content []byte
 	perm    os.FileMode
 }

@@ -41,7 +41,7 @@ Examples:
 			&cli.StringFlag{Name: "envelope", Aliases: []string{"e"}, Usage: "envelope `FILE` (default: vouch.yaml's envelope, else .vouch/envelope.yaml)"},
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's rulespec, else analysis/rulespec.yaml)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json, claude-hook, github or junit"},
-			outputFlag(),
+			outputFlag(gate.Formats()...),
 			colorFlag(),
 			progressFlag(),
 			&cli.BoolFlag{Name: "observe", Usage: "report failures without failing the gate (roll out rules safely)"},

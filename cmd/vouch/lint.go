@@ -36,7 +36,7 @@ Exit codes: 0 no error findings (warnings fail only with --strict; info findings
 2 configuration or input error. See docs/lint.md.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, porcelain, github, sarif or junit"},
-			outputFlag(),
+			outputFlag(lint.Formats()...),
 			colorFlag(),
 			progressFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "warnings and inert rules fail the run"},

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/vouch-dev/vouch/output"
@@ -33,8 +36,17 @@ func setBool(c *cli.Context, name string) *bool {
 }
 
 // outputFlag is --output, shared by the commands that write reports.
-func outputFlag() cli.Flag {
-	return &cli.StringSliceFlag{Name: "output", Usage: "also write the report to a file, as `[FORMAT=]FILE` (repeatable; FILE alone takes the format of its extension: .json, .sarif, .xml for junit, .txt); standard output keeps --format"}
+func outputFlag(formats ...string) cli.Flag {
+	// The help names only the extensions of formats this command
+	// writes: a .sarif file for a command without SARIF is refused.
+	var exts []string
+	for _, e := range []struct{ ext, format string }{{".json", "json"}, {".sarif", "sarif"}, {".xml for junit", "junit"}, {".txt", "text"}} {
+		if slices.Contains(formats, e.format) {
+			exts = append(exts, e.ext)
+		}
+	}
+	return &cli.StringSliceFlag{Name: "output", Usage: "also write the report to a file, as `[FORMAT=]FILE` (repeatable; FILE alone takes the format of its extension: " +
+		strings.Join(exts, ", ") + "); standard output keeps --format"}
 }
 
 // emit renders a two-format report (output.RenderReport) and exits 1

@@ -47,7 +47,7 @@ Examples:
 			&cli.StringFlag{Name: "rulespec", Aliases: []string{"r"}, Usage: "rulespec `FILE` (default: vouch.yaml's, else analysis/rulespec.yaml under the root)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write artifacts into `DIR` (default: the envelope's directory)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json or junit"},
-			outputFlag(),
+			outputFlag(verify.Formats()...),
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously (absent claim or empty array) or whose when: reads an absent claim, and a run that checked nothing"},
 			&cli.BoolFlag{Name: "no-artifacts", Usage: "do not write the .dl program and trace"},
 			&cli.Int64Flag{Name: "max-envelope-bytes", Value: lim.MaxBytes, Usage: "refuse envelopes larger than `N` bytes"},
