@@ -349,8 +349,13 @@ func renderClaude(phase Phase, event string, d *Decision, reason string, exit2 b
 			return Answer{Stdout: jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
 				"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": r}})}
 		}
-		return Answer{Stdout: jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": event, "permissionDecision": "ask", "permissionDecisionReason": reason}})}
+		out := map[string]any{"hookEventName": event, "permissionDecision": "ask", "permissionDecisionReason": reason}
+		if w := d.warnings(); w != "" {
+			// The person asked sees the reason; the model should
+			// still get the warnings an allow would have carried.
+			out["additionalContext"] = w
+		}
+		return Answer{Stdout: jsonLine(map[string]any{"hookSpecificOutput": out})}
 	}
 	if w := d.warnings(); w != "" && exit2 {
 		return Answer{Stdout: jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
