@@ -1,8 +1,7 @@
 package hookwire
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,10 +28,37 @@ type Identity struct {
 	ModNanos int64
 }
 
-// Hash names the identity in socket and lock file names.
+// Hash names the identity in socket and lock file names: 16 hex digits of
+// the 64-bit FNV-1a hash of the four numbers.
+//
+// The name needs no cryptographic hash. It only keeps servers of
+// different vouch-guard binaries apart; it guards nothing. The directory
+// is the user's own and private (CheckDir), anyone who can write in it
+// can put a socket at any name whatever the hash, and the client trusts
+// what answers there only after CheckServer: the peer's /proc/PID/exe
+// must be the client's own vouch-guard by device and inode, among the
+// other checks. A collision between two binaries' identities would at
+// worst send a client to the other binary's server, which those checks
+// refuse (a direct run). FNV keeps package crypto and its FIPS module's
+// initialisation out of vouch-hook, whose start-up is the hook's cost.
 func (id Identity) Hash() string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%d %d %d %d", id.Dev, id.Ino, id.Size, id.ModNanos)))
-	return hex.EncodeToString(sum[:8])
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	var b [8]byte
+	for _, v := range [...]uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModNanos)} {
+		binary.LittleEndian.PutUint64(b[:], v)
+		for _, c := range b {
+			h ^= uint64(c)
+			h *= prime
+		}
+	}
+	const digits = "0123456789abcdef"
+	var out [16]byte
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = digits[h&0xf]
+		h >>= 4
+	}
+	return string(out[:])
 }
 
 // SocketPath is where the server for binary id listens, in dir.

@@ -3,6 +3,9 @@
 package hookwire
 
 import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -228,4 +231,36 @@ func TestListenerDeadline(t *testing.T) {
 	if _, err := Listen(filepath.Join(t.TempDir(), strings.Repeat("x", 120))); err == nil {
 		t.Fatal("Listen accepted a path too long for a socket address")
 	}
+}
+
+// TestIdentityHash pins the socket name's hash (FNV-1a 64 over the four
+// numbers, little-endian): both sides compute it, and a change renames
+// every server. Each field changes it.
+func TestIdentityHash(t *testing.T) {
+	base := Identity{Dev: 2049, Ino: 1234567, Size: 7763489, ModNanos: 1764162209000000000}
+	if got, want := base.Hash(), fnvRef(base); got != want || len(got) != 16 {
+		t.Fatalf("Hash = %q, want %q", got, want)
+	}
+	if got := (Identity{}).Hash(); got != "0c8210784d8af5a5" {
+		t.Errorf("zero identity's Hash = %q, want FNV-1a of 32 zero bytes, 0c8210784d8af5a5", got)
+	}
+	for _, id := range []Identity{
+		{Dev: base.Dev + 1, Ino: base.Ino, Size: base.Size, ModNanos: base.ModNanos},
+		{Dev: base.Dev, Ino: base.Ino + 1, Size: base.Size, ModNanos: base.ModNanos},
+		{Dev: base.Dev, Ino: base.Ino, Size: base.Size + 1, ModNanos: base.ModNanos},
+		{Dev: base.Dev, Ino: base.Ino, Size: base.Size, ModNanos: base.ModNanos + 1},
+	} {
+		if id.Hash() == base.Hash() {
+			t.Errorf("%+v has the hash of %+v", id, base)
+		}
+	}
+}
+
+// fnvRef is hash/fnv's FNV-1a 64 of the identity.
+func fnvRef(id Identity) string {
+	h := fnv.New64a()
+	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.ModNanos)} {
+		h.Write(binary.LittleEndian.AppendUint64(nil, v))
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
 }
