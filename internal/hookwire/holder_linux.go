@@ -1,12 +1,12 @@
 package hookwire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,13 +56,9 @@ var errNotAccepted = errors.New("the hook server has not accepted the connection
 // checkHolder requires that process pid holds the server end of c.
 // proc is the proc file system's mount point.
 func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
-	raw, err := c.f.SyscallConn()
-	if err != nil {
-		return fmt.Errorf("hook connection: %w", err)
-	}
 	var own uint32
 	var serr error
-	if err := raw.Control(func(fd uintptr) { own, serr = socketInode(int(fd)) }); err != nil {
+	if err := c.control(func(fd int) { own, serr = socketInode(fd) }); err != nil {
 		return fmt.Errorf("hook connection: %w", err)
 	}
 	if serr != nil {
@@ -70,11 +66,12 @@ func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
 	}
 	deadline := time.Now().Add(wait)
 	pause := 20 * time.Microsecond
+	buf := make([]byte, diagReplyMax)
 	for {
-		peer, err := peerInode(own)
+		peer, err := peerInode(own, buf)
 		if err == nil {
 			var held bool
-			held, err = holdsSocket(proc, pid, peer)
+			held, err = holdsSocket(proc, pid, peer, buf)
 			if err == nil && !held {
 				err = fmt.Errorf("hook server process %d does not hold the server end of its connection (socket:[%d]): another process answers", pid, peer)
 			}
@@ -106,7 +103,8 @@ func socketInode(fd int) (uint32, error) {
 
 // peerInode asks the kernel (sock_diag) for the inode of the socket at the
 // other end of the Unix socket with inode ino.
-func peerInode(ino uint32) (uint32, error) {
+// buf receives the reply (diagReplyMax bytes).
+func peerInode(ino uint32, buf []byte) (uint32, error) {
 	fd, err := syscall.Socket(syscall.AF_NETLINK, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, netlinkSockDiag)
 	if err != nil {
 		return 0, fmt.Errorf("sock_diag socket: %w", err)
@@ -120,7 +118,6 @@ func peerInode(ino uint32) (uint32, error) {
 	if err := syscall.Sendto(fd, unixDiagRequest(ino, seq), 0, &syscall.SockaddrNetlink{Family: syscall.AF_NETLINK}); err != nil {
 		return 0, fmt.Errorf("sock_diag query: %w", err)
 	}
-	buf := make([]byte, diagReplyMax)
 	for {
 		n, _, flags, from, err := syscall.Recvmsg(fd, buf, nil, 0)
 		if err == syscall.EINTR {
@@ -228,30 +225,51 @@ func parseUnixDiagPeer(b []byte, ino, seq uint32) (uint32, error) {
 func nlmsgAlign(n int) int { return (n + 3) &^ 3 }
 
 // holdsSocket reports whether process pid has the socket with inode ino
-// open, reading its /proc/PID/fd links.
-func holdsSocket(proc string, pid int, ino uint32) (bool, error) {
-	dir := filepath.Join(proc, strconv.Itoa(pid), "fd")
-	f, err := os.Open(dir)
+// open, reading its /proc/PID/fd links; buf is scratch space for the
+// directory listing. The links are read from the highest descriptor down:
+// the server's newest descriptor, the connection it accepted last, is
+// usually the one sought, so a genuine server is found at the first or
+// second link. Every descriptor is still looked at before a refusal.
+func holdsSocket(proc string, pid int, ino uint32, buf []byte) (bool, error) {
+	dir := proc + "/" + strconv.Itoa(pid) + "/fd"
+	fd, err := openNoEINTR(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
 	if err != nil {
-		return false, fmt.Errorf("hook server process %d: %w", pid, err)
+		return false, fmt.Errorf("hook server process %d: %w", pid, &os.PathError{Op: "open", Path: dir, Err: err})
 	}
-	defer f.Close()
-	want := "socket:[" + strconv.FormatUint(uint64(ino), 10) + "]"
+	var names []string
 	for {
-		names, err := f.Readdirnames(128)
-		for _, name := range names {
-			// A descriptor closed since the listing has no link: skip it.
-			if target, lerr := os.Readlink(dir + "/" + name); lerr == nil && target == want {
-				return true, nil
-			}
+		n, err := syscall.Getdents(fd, buf)
+		if err == syscall.EINTR {
+			continue
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return false, nil
-			}
-			return false, fmt.Errorf("hook server process %d: %w", pid, err)
+			syscall.Close(fd)
+			return false, fmt.Errorf("hook server process %d: %w", pid, &os.PathError{Op: "getdents", Path: dir, Err: err})
+		}
+		if n <= 0 {
+			break
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+	syscall.Close(fd)
+	// Descending numeric order: a longer name of digits is a larger
+	// number.
+	slices.SortFunc(names, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(b, a)
+	})
+	want := "socket:[" + strconv.FormatUint(uint64(ino), 10) + "]"
+	var target [64]byte // longer than want: a longer link cannot match
+	for _, name := range names {
+		// A descriptor closed since the listing has no link: skip it.
+		n, err := syscall.Readlink(dir+"/"+name, target[:])
+		if err == nil && string(target[:n]) == want {
+			return true, nil
 		}
 	}
+	return false, nil
 }
 
 // sameConfinement refuses a server that is being traced or has other
@@ -261,58 +279,79 @@ func holdsSocket(proc string, pid int, ino uint32) (bool, error) {
 // (SECCOMP_IOCTL_NOTIF_ADDFD) and answer its system calls, and that needs
 // a filter of the agent's on it. A tracer shows as TracerPid.
 func sameConfinement(proc string, pid int) error {
-	mine, err := statusFields(filepath.Join(proc, "self", "status"))
+	buf := make([]byte, 0, statusReadSize)
+	mine, err := statusFields(proc+"/self/status", buf)
 	if err != nil {
 		return fmt.Errorf("hook client's own status: %w", err)
 	}
-	theirs, err := statusFields(filepath.Join(proc, strconv.Itoa(pid), "status"))
+	theirs, err := statusFields(proc+"/"+strconv.Itoa(pid)+"/status", buf)
 	if err != nil {
 		return fmt.Errorf("hook server process %d: %w", pid, err)
 	}
-	if t := theirs["TracerPid"]; t != "0" {
-		return fmt.Errorf("hook server process %d is traced by process %s", pid, t)
+	if theirs.tracerPid != "0" {
+		return fmt.Errorf("hook server process %d is traced by process %s", pid, theirs.tracerPid)
 	}
-	for _, k := range []string{"Seccomp", "Seccomp_filters"} {
-		if mine[k] != theirs[k] {
-			return fmt.Errorf("hook server process %d has %s %q, its client %q", pid, k, theirs[k], mine[k])
-		}
+	if mine.seccomp != theirs.seccomp {
+		return fmt.Errorf("hook server process %d has %s %q, its client %q", pid, "Seccomp", theirs.seccomp, mine.seccomp)
+	}
+	if mine.filters != theirs.filters {
+		return fmt.Errorf("hook server process %d has %s %q, its client %q", pid, "Seccomp_filters", theirs.filters, mine.filters)
 	}
 	return nil
 }
 
+const (
+	// statusReadSize is the first read of a /proc/PID/status file, which
+	// is about 1.5 KiB: one read and the one that sees its end.
+	statusReadSize = 4 << 10
+	// statusMax bounds what is read of it.
+	statusMax = 16 << 10
+)
+
+// confinement is what sameConfinement compares of a /proc/PID/status
+// file: "" for a field the file lacks.
+type confinement struct {
+	tracerPid, seccomp, filters string
+}
+
 // statusFields reads the fields sameConfinement compares from a
-// /proc/PID/status file. TracerPid must be there; the seccomp fields are
-// missing on kernels without seccomp (Seccomp) or older than 5.9
-// (Seccomp_filters), for the client and the server alike.
-func statusFields(path string) (map[string]string, error) {
-	b, err := readBounded(path, 16<<10)
+// /proc/PID/status file, into buf's space. TracerPid must be there; the
+// seccomp fields are missing on kernels without seccomp (Seccomp) or
+// older than 5.9 (Seccomp_filters), for the client and the server alike.
+func statusFields(path string, buf []byte) (confinement, error) {
+	b, err := readProcFile(path, buf, statusMax)
 	if err != nil {
-		return nil, err
+		return confinement{}, err
 	}
-	want := map[string]bool{"TracerPid": true, "Seccomp": true, "Seccomp_filters": true}
-	got := make(map[string]string, len(want))
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && want[k] {
-			got[k] = strings.TrimSpace(v)
-		}
-	}
-	if _, ok := got["TracerPid"]; !ok {
-		return nil, fmt.Errorf("%s has no TracerPid field", path)
+	got, ok := parseStatus(b)
+	if !ok {
+		return confinement{}, fmt.Errorf("%s has no TracerPid field", path)
 	}
 	return got, nil
 }
 
-// readBounded reads at most max bytes of the file at path.
-func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// parseStatus picks the confinement fields out of a status file's
+// "Name:\tvalue" lines; ok reports a TracerPid line.
+func parseStatus(b []byte) (c confinement, ok bool) {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		k, v, found := bytes.Cut(line, []byte(":"))
+		if !found {
+			continue
+		}
+		switch string(k) {
+		case "TracerPid":
+			c.tracerPid, ok = string(bytes.TrimSpace(v)), true
+		case "Seccomp":
+			c.seccomp = string(bytes.TrimSpace(v))
+		case "Seccomp_filters":
+			c.filters = string(bytes.TrimSpace(v))
+		}
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return b, nil
+	return c, ok
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -67,9 +66,9 @@ func Dial(path string) (*Conn, error) {
 		syscall.Close(fd)
 		return nil, fmt.Errorf("connect %s: %w", path, err)
 	}
-	// A non-blocking descriptor joins the runtime's poller, so reads
-	// and writes honour deadlines.
-	return &Conn{f: os.NewFile(uintptr(fd), path)}, nil
+	// Not in the runtime's poller: reads and writes wait in ppoll for
+	// the deadline (Conn).
+	return &Conn{fd: fd}, nil
 }
 
 // Listen listens at path, which must not exist; the socket file gets
@@ -117,21 +116,17 @@ func (l *Listener) Accept() (*Conn, error) {
 	if aerr != nil {
 		return nil, fmt.Errorf("accept: %w", aerr)
 	}
-	return &Conn{f: os.NewFile(uintptr(nfd), l.path)}, nil
+	return &Conn{f: os.NewFile(uintptr(nfd), l.path), fd: -1}, nil
 }
 
 // PeerCred is the process id and user id of the process at the other end
 // of c, as the kernel recorded them (SO_PEERCRED): when it connected, or
 // for a listening server, when it listened.
 func PeerCred(c *Conn) (pid, uid int, err error) {
-	raw, err := c.f.SyscallConn()
-	if err != nil {
-		return 0, 0, fmt.Errorf("peer credentials: %w", err)
-	}
 	var cred *syscall.Ucred
 	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err := c.control(func(fd int) {
+		cred, cerr = syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	}); err != nil {
 		return 0, 0, fmt.Errorf("peer credentials: %w", err)
 	}
@@ -196,12 +191,11 @@ func CheckServer(c *Conn, uid int, bin Identity, acceptWait time.Duration) error
 
 // runsBinary refuses a process pid whose /proc/PID/exe is not bin.
 func runsBinary(pid int, bin Identity) error {
-	fi, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
+	dev, ino, err := statID("/proc/" + strconv.Itoa(pid) + "/exe")
 	if err != nil {
 		return fmt.Errorf("hook server process %d: %w", pid, err)
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || uint64(st.Dev) != bin.Dev || uint64(st.Ino) != bin.Ino {
+	if dev != bin.Dev || ino != bin.Ino {
 		return fmt.Errorf("hook server process %d does not run %s", pid, GuardBinary)
 	}
 	return nil
@@ -215,16 +209,18 @@ func runsBinary(pid int, bin Identity) error {
 // directory. proc is the proc file system's mount point (a test passes a
 // fake one).
 func sameView(proc string, pid int) error {
-	for _, name := range []string{"ns/mnt", "ns/user", "root"} {
-		mine, err := os.Stat(filepath.Join(proc, "self", name))
+	self, server := proc+"/self/", proc+"/"+strconv.Itoa(pid)+"/"
+	for _, name := range [...]string{"ns/mnt", "ns/user", "root"} {
+		mdev, mino, err := statID(self + name)
 		if err != nil {
 			return fmt.Errorf("hook client's own %s: %w", name, err)
 		}
-		theirs, err := os.Stat(filepath.Join(proc, strconv.Itoa(pid), name))
+		tdev, tino, err := statID(server + name)
 		if err != nil {
 			return fmt.Errorf("hook server process %d: %w", pid, err)
 		}
-		if !os.SameFile(mine, theirs) {
+		// os.SameFile's test: the same device and inode.
+		if mdev != tdev || mino != tino {
 			return fmt.Errorf("hook server process %d has another %s than its client: it sees other files", pid, name)
 		}
 	}

@@ -32,3 +32,7 @@ func CheckClient(c *Conn, uid int) error { return ErrUnsupported }
 func CheckServer(c *Conn, uid int, bin Identity, acceptWait time.Duration) error {
 	return ErrUnsupported
 }
+
+func (c *Conn) rawRead(p []byte) (int, error)  { return 0, ErrUnsupported }
+func (c *Conn) rawWrite(p []byte) (int, error) { return 0, ErrUnsupported }
+func (c *Conn) rawClose() error                { return ErrUnsupported }
