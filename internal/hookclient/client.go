@@ -244,8 +244,8 @@ type input struct {
 	data []byte
 	// complete: data is all of stdin (it ended, within the bound).
 	complete bool
-	// more delivers what is read after data when not complete.
-	more <-chan chunk
+	// more reads what follows data when not complete.
+	more io.Reader
 }
 
 type chunk struct {
@@ -255,8 +255,14 @@ type chunk struct {
 
 // readInput reads r until it ends, passes max bytes or the deadline
 // passes, as vouch-guard would read it. Reading continues in the
-// background when it stopped early, for the direct run.
+// background when it stopped early, for the direct run. A file (the
+// hook's own stdin) is read without a goroutine (readFileInput).
 func readInput(r io.Reader, max int, timeout time.Duration) input {
+	if f, ok := r.(*os.File); ok {
+		if in, ok := readFileInput(f, max, timeout); ok {
+			return in
+		}
+	}
 	ch := make(chan chunk, 4)
 	go func() {
 		defer close(ch)
@@ -286,16 +292,16 @@ func readInput(r io.Reader, max int, timeout time.Duration) input {
 				return in
 			case ck.err != nil:
 				// Let vouch-guard meet the same error.
-				in.more = prepend(ck, ch)
+				in.more = &chanReader{ch: prepend(ck, ch)}
 				return in
 			}
 			in.data = append(in.data, ck.data...)
 			if len(in.data) > max {
-				in.more = ch
+				in.more = &chanReader{ch: ch}
 				return in
 			}
 		case <-timer.C:
-			in.more = ch
+			in.more = &chanReader{ch: ch}
 			return in
 		}
 	}
@@ -319,7 +325,7 @@ func (in input) reader() io.Reader {
 	if in.complete || in.more == nil {
 		return bytes.NewReader(in.data)
 	}
-	return io.MultiReader(bytes.NewReader(in.data), &chanReader{ch: in.more})
+	return io.MultiReader(bytes.NewReader(in.data), in.more)
 }
 
 // chanReader reads the chunks of a background read.

@@ -82,7 +82,11 @@ func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
 		if time.Now().Add(pause).After(deadline) {
 			return err
 		}
-		time.Sleep(pause)
+		// The thread sleeps, not the goroutine: a timer would start
+		// the runtime's poller (an epoll instance and eventfd) in a
+		// hook process that otherwise never needs one.
+		ts := syscall.NsecToTimespec(int64(pause))
+		_ = syscall.Nanosleep(&ts, nil)
 		pause = min(2*pause, time.Millisecond)
 	}
 }
