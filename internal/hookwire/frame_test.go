@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -228,4 +230,39 @@ func FuzzReadReply(f *testing.F) {
 			t.Fatalf("exit code %d", rep.Exit)
 		}
 	})
+}
+
+// The wire format, byte for byte: magic, then big-endian u32 lengths and
+// counts before each field (the reply's exit code a single byte).
+func TestFrameBytes(t *testing.T) {
+	var b bytes.Buffer
+	req := &Request{Dir: "/r", Args: []string{"-x"}, Env: []string{"A=1", "B="}, Stdin: []byte("{}")}
+	if err := WriteRequest(&b, req); err != nil {
+		t.Fatal(err)
+	}
+	want := "VHQ1" + "\x00\x00\x00\x02/r" + "\x00\x00\x00\x01" + "\x00\x00\x00\x02-x" +
+		"\x00\x00\x00\x02" + "\x00\x00\x00\x03A=1" + "\x00\x00\x00\x02B=" + "\x00\x00\x00\x02{}"
+	if b.String() != want {
+		t.Errorf("request frame %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteReply(&b, &Reply{Stdout: []byte("out"), Stderr: nil, Exit: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "VHR1\x02" + "\x00\x00\x00\x03out" + "\x00\x00\x00\x00"; b.String() != want {
+		t.Errorf("reply frame %q, want %q", b.String(), want)
+	}
+}
+
+// A request is built in one buffer allocated at its final size: a hook
+// process pays a fresh page for each size class a growing buffer passes.
+func TestWriteRequestAllocs(t *testing.T) {
+	env := make([]string, 40)
+	for i := range env {
+		env[i] = fmt.Sprintf("VAR%d=%s", i, strings.Repeat("v", 40))
+	}
+	req := &Request{Dir: "/work/repo", Args: []string{"--policy", "policy.yaml"}, Env: env, Stdin: bytes.Repeat([]byte("e"), 300)}
+	if n := testing.AllocsPerRun(20, func() { WriteRequest(io.Discard, req) }); n > 1 {
+		t.Errorf("WriteRequest made %v allocations, want 1", n)
+	}
 }

@@ -55,7 +55,8 @@ var errNotAccepted = errors.New("the hook server has not accepted the connection
 
 // checkHolder requires that process pid holds the server end of c.
 // proc is the proc file system's mount point.
-func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
+// buf is scratch space of at least diagReplyMax bytes (newScratch).
+func checkHolder(c *Conn, proc string, pid int, wait time.Duration, buf []byte) error {
 	var own uint32
 	var serr error
 	if err := c.control(func(fd int) { own, serr = socketInode(fd) }); err != nil {
@@ -66,7 +67,6 @@ func checkHolder(c *Conn, proc string, pid int, wait time.Duration) error {
 	}
 	deadline := time.Now().Add(wait)
 	pause := 20 * time.Microsecond
-	buf := make([]byte, diagReplyMax)
 	for {
 		peer, err := peerInode(own, buf)
 		if err == nil {
@@ -282,8 +282,10 @@ func holdsSocket(proc string, pid int, ino uint32, buf []byte) (bool, error) {
 // agent's (SECCOMP_RET_USER_NOTIF) can put a descriptor into the process
 // (SECCOMP_IOCTL_NOTIF_ADDFD) and answer its system calls, and that needs
 // a filter of the agent's on it. A tracer shows as TracerPid.
-func sameConfinement(proc string, pid int) error {
-	buf := make([]byte, 0, statusReadSize)
+//
+// buf is scratch space whose capacity is the first read of each file
+// (newScratch).
+func sameConfinement(proc string, pid int, buf []byte) error {
 	mine, err := statusFields(proc+"/self/status", buf)
 	if err != nil {
 		return fmt.Errorf("hook client's own status: %w", err)
@@ -304,13 +306,20 @@ func sameConfinement(proc string, pid int) error {
 	return nil
 }
 
-const (
-	// statusReadSize is the first read of a /proc/PID/status file, which
-	// is about 1.5 KiB: one read and the one that sees its end.
-	statusReadSize = 4 << 10
-	// statusMax bounds what is read of it.
-	statusMax = 16 << 10
-)
+// statusMax bounds what is read of a /proc/PID/status file (about 1.5
+// KiB: one read of scratchSize and the one that sees its end).
+const statusMax = 16 << 10
+
+// scratchSize is the scratch buffer CheckServer's checks share: a status
+// file, a sock_diag reply (diagReplyMax), a /proc/PID/fd listing.
+const scratchSize = 4 << 10
+
+// newScratch is a scratch buffer on the heap. A 4 KiB array the
+// compiler kept on the stack made the checks' frames 4.5 KiB, so the hook
+// process's goroutine stack grew (and was copied) twice to hold them.
+//
+//go:noinline
+func newScratch() []byte { return make([]byte, scratchSize) }
 
 // confinement is what sameConfinement compares of a /proc/PID/status
 // file: "" for a field the file lacks.

@@ -121,22 +121,22 @@ func TestCheckHolderLive(t *testing.T) {
 	}
 	defer c.Close()
 	// Before accept() the server end has no inode: the check waits
-	// (HolderWait) and then refuses.
-	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); !errors.Is(err, errNotAccepted) {
+	// (HolderWait, newScratch()) and then refuses.
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait, newScratch()); !errors.Is(err, errNotAccepted) {
 		t.Fatalf("checkHolder before accept = %v, want errNotAccepted", err)
 	}
 	s, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); err != nil {
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait, newScratch()); err != nil {
 		t.Fatalf("checkHolder after accept = %v", err)
 	}
-	if err := checkHolder(c, "/proc", os.Getppid(), HolderWait); err == nil || !strings.Contains(err.Error(), "does not hold") {
+	if err := checkHolder(c, "/proc", os.Getppid(), HolderWait, newScratch()); err == nil || !strings.Contains(err.Error(), "does not hold") {
 		t.Fatalf("checkHolder of the parent process = %v, want a refusal", err)
 	}
 	s.Close()
-	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait); !errors.Is(err, errNotAccepted) {
+	if err := checkHolder(c, "/proc", os.Getpid(), HolderWait, newScratch()); !errors.Is(err, errNotAccepted) {
 		t.Fatalf("checkHolder after the server closed = %v, want errNotAccepted", err)
 	}
 }
@@ -273,6 +273,6 @@ func BenchmarkCheckServer(b *testing.B) {
 		}
 		return sameView("/proc", pid)
 	})
-	run("holder", func() error { return checkHolder(c, "/proc", pid, HolderWait) })
-	run("confinement", func() error { return sameConfinement("/proc", pid) })
+	run("holder", func() error { return checkHolder(c, "/proc", pid, HolderWait, newScratch()) })
+	run("confinement", func() error { return sameConfinement("/proc", pid, newScratch()) })
 }

@@ -174,13 +174,14 @@ func CheckServer(c *Conn, uid int, bin Identity, acceptWait time.Duration) error
 	if err := sameView("/proc", pid); err != nil {
 		return err
 	}
-	if err := sameConfinement("/proc", pid); err != nil {
+	buf := newScratch()
+	if err := sameConfinement("/proc", pid, buf); err != nil {
 		return err
 	}
 	if acceptWait <= 0 {
 		acceptWait = HolderWait
 	}
-	if err := checkHolder(c, "/proc", pid, acceptWait); err != nil {
+	if err := checkHolder(c, "/proc", pid, acceptWait, buf); err != nil {
 		return err
 	}
 	// Again: a process that exited after the first look would leave its

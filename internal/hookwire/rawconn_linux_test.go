@@ -125,7 +125,7 @@ func TestReadProcFile(t *testing.T) {
 		p := filepath.Join(dir, "f")
 		data := bytes.Repeat([]byte{'x'}, size)
 		os.WriteFile(p, data, 0o644)
-		got, err := readProcFile(p, make([]byte, 0, 4096), 16<<10)
+		got, err := readProcFile(p, newScratch()[:0], 16<<10)
 		if want := data[:min(size, 16<<10)]; err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("size %d: %d bytes, %v; want %d", size, len(got), err, len(want))
 		}
@@ -153,12 +153,12 @@ func TestHoldsSocketFake(t *testing.T) {
 		ino  uint32
 		want bool
 	}{{5, true}, {7, true}, {77, true}, {3, false}, {777, false}, {0, false}} {
-		got, err := holdsSocket(proc, 10, tt.ino, make([]byte, 4096))
+		got, err := holdsSocket(proc, 10, tt.ino, newScratch())
 		if err != nil || got != tt.want {
 			t.Errorf("holdsSocket(socket:[%d]) = %v, %v; want %v", tt.ino, got, err, tt.want)
 		}
 	}
-	if _, err := holdsSocket(proc, 11, 5, make([]byte, 4096)); err == nil || !strings.Contains(err.Error(), "hook server process 11") {
+	if _, err := holdsSocket(proc, 11, 5, newScratch()); err == nil || !strings.Contains(err.Error(), "hook server process 11") {
 		t.Errorf("holdsSocket of a missing process = %v", err)
 	}
 }
