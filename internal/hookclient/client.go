@@ -106,8 +106,14 @@ func (c *Client) Run(args []string) int {
 		if err == nil {
 			// A failed write has no one to tell: the harness reads what
 			// arrived, as it would from vouch-guard.
-			_, _ = c.Stdout.Write(rep.Stdout)
-			_, _ = c.Stderr.Write(rep.Stderr)
+			// An empty one is not written: a write of nothing has no
+			// effect but a system call.
+			if len(rep.Stdout) > 0 {
+				_, _ = c.Stdout.Write(rep.Stdout)
+			}
+			if len(rep.Stderr) > 0 {
+				_, _ = c.Stderr.Write(rep.Stderr)
+			}
 			return rep.Exit
 		}
 		if absent && c.Start {
@@ -234,9 +240,21 @@ func serverEnv(env []string) []string {
 	return out
 }
 
-// envLookup is os.Getenv over env (the last entry of a name wins).
+// envLookup is os.Getenv over env (the last entry of a name wins, as
+// in hookwire.EnvLookup, which the server uses). It scans env on each
+// call rather than building hookwire.EnvLookup's map: the client looks up
+// two or three names, and a map of the whole environment is a hook
+// process's fresh pages.
 func envLookup(env []string) func(string) string {
-	return hookwire.Getenv(hookwire.EnvLookup(env))
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			name, v, _ := strings.Cut(env[i], "=")
+			if name == k {
+				return v
+			}
+		}
+		return ""
+	}
 }
 
 // input is stdin as far as it was read before the deadline.

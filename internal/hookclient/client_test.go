@@ -3,6 +3,8 @@ package hookclient
 import (
 	"slices"
 	"testing"
+
+	"github.com/vouch-dev/vouch/internal/hookwire"
 )
 
 // TestServerEnv: a server vouch-hook starts gets only the variables that
@@ -28,5 +30,29 @@ func TestServerEnv(t *testing.T) {
 				t.Fatalf("serverEnv(%q) = %#v, want %#v", tt.env, got, tt.want)
 			}
 		})
+	}
+}
+
+// envLookup answers as the server's hookwire.EnvLookup does, for every
+// name of every environment: the last entry of a name wins, a name is
+// matched whole (TMP is not TMPDIR), an entry without '=' is a name with
+// an empty value.
+func TestEnvLookupMatchesServer(t *testing.T) {
+	envs := [][]string{
+		nil,
+		{"TMPDIR=/a", "TMPDIR=/b"},
+		{"TMPDIR=/a", "TMPDIRX=/x", "TMP=/t", "XDG_RUNTIME_DIR=/run/user/1"},
+		{"A==b", "A=", "B"},
+		{"TMPDIR=/a", "TMPDIR"},
+	}
+	names := []string{"TMPDIR", "TMP", "TMPDIRX", "XDG_RUNTIME_DIR", "A", "B", "C", ""}
+	for _, env := range envs {
+		want := hookwire.Getenv(hookwire.EnvLookup(env))
+		got := envLookup(env)
+		for _, k := range names {
+			if got(k) != want(k) {
+				t.Errorf("env %q: envLookup(%q) = %q, server's %q", env, k, got(k), want(k))
+			}
+		}
 	}
 }
