@@ -95,6 +95,11 @@ func findGuard() (string, error) {
 // Run answers one call with args: through the server when it answers in
 // time, else by running vouch-guard.
 func (c *Client) Run(args []string) int {
+	if infoOnly(args) {
+		// --help and --version decide no call: no stdin to read, no
+		// server to ask or start.
+		return c.direct(args, strings.NewReader(""))
+	}
 	timeout := timeoutFlag(args)
 	in := readInput(c.Stdin, hookwire.MaxStdin, timeout)
 	if in.complete {
@@ -366,4 +371,17 @@ func (r *chanReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// infoOnly reports whether args only ask vouch-guard for its usage or
+// version (the words guard.Invocation.Main answers without a call).
+func infoOnly(args []string) bool {
+	if len(args) != 1 {
+		return false
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help", "-version", "--version", "version":
+		return true
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package hookclient
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vouch-dev/vouch/internal/hookwire"
@@ -53,6 +54,17 @@ func TestEnvLookupMatchesServer(t *testing.T) {
 			if got(k) != want(k) {
 				t.Errorf("env %q: envLookup(%q) = %q, server's %q", env, k, got(k), want(k))
 			}
+		}
+	}
+}
+
+func TestInfoOnly(t *testing.T) {
+	for args, want := range map[string]bool{
+		"--help": true, "-h": true, "help": true, "--version": true, "version": true, "-version": true,
+		"--policy p.yaml": false, "--help --policy p.yaml": false, "": false, "--harness claude-code": false,
+	} {
+		if got := infoOnly(strings.Fields(args)); got != want {
+			t.Errorf("infoOnly(%q) = %v, want %v", args, got, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -42,5 +43,35 @@ func TestStartServerEnvironment(t *testing.T) {
 	}
 	if want := []string{"TMPDIR=" + dir}; !slices.Equal(got, want) {
 		t.Fatalf("server environment %q, want %q", got, want)
+	}
+}
+
+// TestCloseInheritedOnExec: a descriptor the hook inherited without
+// close-on-exec (here a pipe made without it) is marked before the
+// server is started, so the server does not hold it; stdio is left alone.
+func TestCloseInheritedOnExec(t *testing.T) {
+	var p [2]int
+	if err := syscall.Pipe(p[:]); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(p[0])
+	defer syscall.Close(p[1])
+	cloexec := func(fd int) bool {
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if errno != 0 {
+			t.Fatalf("fcntl %d: %v", fd, errno)
+		}
+		return flags&syscall.FD_CLOEXEC != 0
+	}
+	if cloexec(p[0]) || cloexec(p[1]) {
+		t.Fatal("the test pipe is already close-on-exec")
+	}
+	stdinBefore := cloexec(0)
+	closeInheritedOnExec()
+	if !cloexec(p[0]) || !cloexec(p[1]) {
+		t.Error("an inherited descriptor stays open across exec")
+	}
+	if cloexec(0) != stdinBefore {
+		t.Error("stdin's close-on-exec flag changed")
 	}
 }
