@@ -25,6 +25,7 @@ import (
 
 	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/safeopen"
+	"github.com/vouch-dev/vouch/internal/yamlfast"
 	"github.com/vouch-dev/vouch/suggest"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -251,6 +252,11 @@ func parseYAML(file string, data []byte, lim Limits, sum [sha256.Size]byte) (*En
 // decodeSingle decodes exactly one YAML document. yaml.Unmarshal would
 // silently ignore a second document, and an agent could hide facts there.
 func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
+	// The fast path answers only for one document it builds exactly as
+	// yaml.v3 would; anything else, errors included, is yaml.v3's.
+	if doc, ok := yamlfast.Parse(data); ok {
+		return doc, nil
+	}
 	defer func() {
 		// yaml.v3 recovers its own panics, but a bug there must still not
 		// crash vouch on hostile input.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/internal/safeopen"
+	"github.com/vouch-dev/vouch/internal/yamlfast"
 	"github.com/vouch-dev/vouch/suggest"
 )
 
@@ -162,6 +163,11 @@ var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 // document is an error: yaml.Unmarshal would silently drop it and anything
 // written there. what names the kind of file in messages.
 func Decode(file string, data []byte, what string) (doc *yaml.Node, err error) {
+	// The fast path answers only for one document it builds exactly as
+	// yaml.v3 would; anything else, errors included, is yaml.v3's.
+	if root, ok := yamlfast.Parse(data); ok {
+		return docValue(root), nil
+	}
 	// yaml.v3 panics on some malformed input; that is bad input, not a
 	// crash.
 	defer func() {
@@ -187,10 +193,16 @@ func Decode(file string, data []byte, what string) (doc *yaml.Node, err error) {
 		}
 		return nil, ErrorList{e}
 	}
+	return docValue(&root), nil
+}
+
+// docValue is the root value of a decoded document, or nil for an empty
+// document (no content, or just null).
+func docValue(root *yaml.Node) *yaml.Node {
 	if root.Kind == 0 || len(root.Content) == 0 || IsNull(root.Content[0]) {
-		return nil, nil
+		return nil
 	}
-	return root.Content[0], nil
+	return root.Content[0]
 }
 
 // syntaxError positions one of yaml.v3's syntax errors. yaml.v3 reports a
