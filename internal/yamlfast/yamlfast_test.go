@@ -141,6 +141,10 @@ var accepted = []string{
 	"a: [a, [b, [c, [d]]]]\n",
 	"- {a: b}\n- [c]\n",
 	"a: 'x # y'\n",
+	"a: x\u00a0\n\u00a0b: c\n",
+	"\u00e9\u00e9: [\u00e9, {\u00e9: \u00e9}, '\u00e9']\n",
+	"a: \U0001F600 \U0001F600\nb: {\U0001F600: [x]}\n",
+	"- \u4e2d: \u6587\n  b: [\u4e2d]\n",
 	"a: \"x # y\"\n",
 }
 
