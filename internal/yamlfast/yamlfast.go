@@ -12,16 +12,18 @@
 // every unusual construct still goes through yaml.v3 alone. Differential
 // tests and a fuzz target hold the two parsers to that.
 //
-// The subset: one implicit document whose root is a block mapping or block
-// sequence starting at column 1; block mappings and sequences indented
-// with spaces (including sequences at their key's indentation and
-// "- key: value" items); keys that are one-line plain or quoted scalars;
-// values that are one-line plain, single-quoted or double-quoted scalars,
-// or flow mappings and sequences on one line. Declined: comments, tabs,
-// carriage returns, control characters, a byte order mark, document
-// markers and directives, anchors, aliases, tags, block scalars, scalars
-// over several lines, empty (null) values, complex keys, merge keys,
-// trailing commas and deep nesting.
+// The subset: one implicit document whose root starts at column 1 (a block
+// mapping or sequence, or a one-line scalar or flow collection); block
+// mappings and sequences indented with spaces (including sequences at
+// their key's indentation and "- key: value" items); keys that are
+// one-line plain or quoted scalars; values that are one-line plain,
+// single-quoted or double-quoted scalars, or flow mappings and sequences
+// on one line. Declined: comments, tabs, carriage returns, control
+// characters, a byte order mark, document markers and directives,
+// anchors, aliases, tags, block scalars, scalars and flow collections over
+// several lines, empty
+// (null) values, complex keys, merge keys, trailing commas and deep
+// nesting.
 package yamlfast
 
 import (
@@ -561,7 +563,7 @@ func plainTag(n *yaml.Node) string {
 }
 
 // maybeResolved marks the first bytes for which yaml.v3's resolver may
-// return a tag other than !!str.
+// return a tag other than !!str. It is a constant table, never written.
 var maybeResolved = [256]bool{
 	'+': true, '-': true, '.': true, '~': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true,
@@ -610,7 +612,7 @@ func (p *parser) singleQuoted() (*yaml.Node, bool) {
 }
 
 // simpleEscapes maps the one-character escapes of double-quoted scalars to
-// what yaml.v3 writes for them.
+// what yaml.v3 writes for them. It is a constant table, never written.
 var simpleEscapes = [256]string{
 	'0': "\x00", 'a': "\x07", 'b': "\x08", 't': "\x09", 'n': "\x0a",
 	'v': "\x0b", 'f': "\x0c", 'r': "\x0d", 'e': "\x1b", ' ': " ",
