@@ -21,9 +21,8 @@
 // on one line. Declined: comments, tabs, carriage returns, control
 // characters, a byte order mark, document markers and directives,
 // anchors, aliases, tags, block scalars, scalars and flow collections over
-// several lines, empty
-// (null) values, complex keys, merge keys, trailing commas and deep
-// nesting.
+// several lines, empty (null) values, complex keys, merge keys, trailing
+// commas and deep nesting.
 package yamlfast
 
 import (
