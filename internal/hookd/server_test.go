@@ -242,7 +242,6 @@ func TestRoundTripMatchesDirect(t *testing.T) {
 		{"env selector from the client", f.repo, prod, nil, `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make release"},"tool_use_id":"t9"}`, "Frozen in prod"},
 		{"env selector unset", f.repo, f.env, nil, `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make release"},"tool_use_id":"t10"}`, ""},
 		{"flag error", f.repo, f.env, []string{"--polcy", "x"}, `{}`, "did you mean --policy"},
-		{"version", f.repo, f.env, []string{"--version"}, ``, "vouch-guard test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,6 +262,18 @@ func TestRoundTripMatchesDirect(t *testing.T) {
 			}
 		})
 	}
+	// --version decides no call: the client answers it from vouch-guard
+	// without the server, with the same bytes.
+	t.Run("version", func(t *testing.T) {
+		before := f.requests.Load()
+		got := f.client(f.repo, f.env, []string{"--version"}, "")
+		if f.requests.Load() != before {
+			t.Fatal("the server was asked for what decides no call")
+		}
+		if want := direct(t, f.repo, f.env, []string{"--version"}, ""); got != want || !strings.Contains(got.stdout, "vouch-guard") {
+			t.Fatalf("client %+v, direct %+v", got, want)
+		}
+	})
 }
 
 // TestRefusedPeerFallsBack: a server that does not run the client's
