@@ -80,6 +80,10 @@ type CallFacts struct {
 	DeletesOutsideRoot []string
 	// ShellError is set when a shell command does not parse.
 	ShellError string
+	// ShellTruncated is set when a shell command is too long to analyse
+	// whole (shellfacts.Facts.Truncated): what follows the analysed
+	// part may do anything.
+	ShellTruncated string
 	// Dynamic is set when some word of a shell command is not static.
 	Dynamic bool
 }
@@ -383,6 +387,9 @@ func (f *CallFacts) shell(cmd string) {
 	if f.ShellError == "" {
 		f.ShellError = sf.ParseError
 	}
+	if f.ShellTruncated == "" {
+		f.ShellTruncated = sf.Truncated
+	}
 	f.Dynamic = f.Dynamic || sf.Incomplete
 	f.Reads = append(f.Reads, sf.Reads...)
 	f.Writes = append(f.Writes, sf.Writes...)
@@ -537,6 +544,11 @@ func (f *CallFacts) derivedSelector(name string) any {
 			return missing
 		}
 		return f.ShellError
+	case "shell_truncated":
+		if f.ShellTruncated == "" {
+			return missing
+		}
+		return f.ShellTruncated
 	case "dynamic":
 		return f.Dynamic
 	}
@@ -544,7 +556,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_repository", "writes_trees", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

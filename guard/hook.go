@@ -251,7 +251,7 @@ func writeCache(cacheDir, cfile string, p *Policy) {
 
 // cacheFormat changes whenever the compiled Policy's shape or meaning
 // changes, so stale caches are never read.
-const cacheFormat = "guard-policy-v1"
+const cacheFormat = "guard-policy-v2"
 
 func cacheKey(data []byte) string {
 	// The built-in rule sets are compiled into a policy that names them,

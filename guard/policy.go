@@ -29,6 +29,11 @@ const (
 // that do not parse (deny when strict: true, warn otherwise).
 const UnparsedShellRule = "vouch-unparsed-shell"
 
+// TruncatedShellRule is the rule vouch/v1 policies get for shell commands
+// too long to analyse whole (ask, deny when strict: true): the part past
+// the bound was not looked at, so no rule could have matched it.
+const TruncatedShellRule = "vouch-truncated-shell"
+
 // MaxPolicyBytes caps a policy file.
 const MaxPolicyBytes = 4 << 20
 
@@ -416,6 +421,15 @@ func (p *loader) top(root *yaml.Node) {
 		}
 	}
 	if p.ext {
+		// A command too long to analyse whole is not malformed, but its
+		// unanalysed part could hold anything: a person decides.
+		long := ActAsk
+		if p.pol.Strict {
+			long = ActDeny
+		}
+		p.pol.Rules = append(p.pol.Rules, Rule{ID: TruncatedShellRule, Kind: KindPre, Enabled: true, Tools: []string{"*"}, Action: long,
+			When:    &Cond{Selector: "derived.shell_truncated", Op: "exists", Value: true},
+			Message: "the shell command is too long for vouch to analyse whole, so it cannot tell what the rest does: {derived.shell_truncated}"})
 		// A shell command that does not parse cannot be checked: strict
 		// policies deny it, others flag it.
 		act := ActWarn

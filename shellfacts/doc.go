@@ -96,7 +96,9 @@
 // Parse never runs anything and never panics. It reads the file system
 // only through canonpath (lstat, readlink), to expand globs and to find the
 // repository's top for git REV:path, and its work is bounded: MaxInput
-// bytes of input, MaxCommands commands, MaxMaxDepth levels of nested
+// bytes of code (up to MaxHeredocInput bytes of input when the rest is the
+// bodies of quoted here-documents; a longer command is analysed up to
+// MaxInput and sets Truncated and Unknown), MaxCommands commands, MaxMaxDepth levels of nested
 // strings, 128 levels of brackets, and caps on nested text, paths, globs
 // and brace expansion. Reaching a bound sets Incomplete.
 package shellfacts

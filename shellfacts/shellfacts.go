@@ -22,9 +22,19 @@ const (
 	DefaultMaxDepth = 4
 	// MaxMaxDepth is the largest MaxDepth accepted.
 	MaxMaxDepth = 16
-	// MaxInput is the longest command line analysed, in bytes; longer
-	// input is cut there and reported as a parse error.
+	// MaxInput is the most shell code analysed, in bytes: the command
+	// line less the bodies of here-documents whose delimiter is quoted
+	// (<<'EOF', literal text the parser only copies). A longer command
+	// line is analysed up to MaxInput bytes and Facts.Truncated says so.
 	MaxInput = 64 << 10
+	// MaxHeredocInput is the longest command line analysed when all but
+	// MaxInput bytes of it are the bodies of quoted here-documents
+	// (cat > f <<'EOF' writing a big file). The parser copies such a
+	// body, so it costs per byte, not per word as code does:
+	// BenchmarkParseHeredoc measured 30 to 120 ms per MiB on a loaded
+	// 2-core machine (2026-11-27), so 1 MiB keeps the worst such call
+	// near a tenth of a second; events may be 16 MiB (guard.MaxEventBytes).
+	MaxHeredocInput = 1 << 20
 	// MaxCommands is the most commands recorded.
 	MaxCommands = 1000
 	// maxNested is the total size of all nested strings (bash -c, eval,
@@ -85,6 +95,11 @@ type Facts struct {
 	URLs        []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
 	Incomplete  bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
 	ParseError  string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
+	// Truncated is non-empty when the command line is too long to analyse
+	// whole (see MaxInput): only its start was analysed, and what follows
+	// may run anything. Unlike ParseError it does not say the command is
+	// malformed, only that part of it was not looked at.
+	Truncated string
 
 	// Unresolved says briefly why Incomplete is set ("variable in argument
 	// of rm", "nesting deeper than 4"), sorted and unique, at most 32.
@@ -181,13 +196,134 @@ func Parse(command string, opts Options) (facts *Facts, err error) {
 			facts, err = w.finish(), nil
 		}
 	}()
-	if len(command) > MaxInput {
-		w.parseError(fmt.Errorf("command is %d bytes long; only the first %d were analysed", len(command), MaxInput))
+	if len(command) > MaxInput && !w.heredocScript(command) {
+		w.facts.Truncated = fmt.Sprintf("command is %d bytes long; only the first %d were analysed", len(command), MaxInput)
 		w.incomplete("command too long")
-		command = command[:MaxInput]
+		w.unknownCode(fmt.Sprintf("the command past its first %d bytes", MaxInput))
+		w.script(command[:MaxInput], 0, "")
+		return w.finish(), nil
 	}
 	w.script(command, 0, "")
 	return w.finish(), nil
+}
+
+// heredocScript analyses a command line longer than MaxInput when the
+// bodies of its quoted here-documents make up the excess, and reports
+// whether it did. A cheap scan for <<'DELIM' decides whether the parse is
+// worth trying (so plain long code is cut at once); the parse then
+// decides, from the syntax tree, whether the code outside those bodies
+// is within MaxInput. Nothing is walked unless it is.
+func (w *walker) heredocScript(command string) bool {
+	if len(command) > MaxHeredocInput || len(command)-quotedHeredocBytes(command) > MaxInput {
+		return false
+	}
+	if nesting(command) > maxNesting {
+		return false
+	}
+	if w.parser == nil {
+		w.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	file, err := w.parser.Parse(strings.NewReader(command), "")
+	if err != nil {
+		return false
+	}
+	body := 0
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && quotedDelim(r.Word) {
+			body += int(r.Hdoc.End().Offset() - r.Hdoc.Pos().Offset())
+		}
+		return true
+	})
+	if len(command)-body > MaxInput {
+		return false
+	}
+	saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
+	w.src, w.depth, w.ast = command, 0, 0
+	w.stmts(file.Stmts, ctx{})
+	w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
+	return true
+}
+
+// quotedDelim reports whether a here-document's delimiter is quoted, so
+// its body is literal text.
+func quotedDelim(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, p := range word.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.(*syntax.Lit).Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quotedHeredocBytes estimates, without parsing, how many bytes of src
+// are bodies of here-documents with a quoted delimiter (<<'EOF', <<"EOF",
+// <<\EOF, <<-'EOF'): from the line after the operator to the delimiter
+// line. It only decides whether parsing src whole is worth trying, so it
+// may be fooled (<<'EOF' inside quotes); the parse decides.
+func quotedHeredocBytes(src string) int {
+	total := 0
+	for i := 0; i < len(src); {
+		j := strings.Index(src[i:], "<<")
+		if j < 0 {
+			break
+		}
+		k := i + j + 2
+		dash := k < len(src) && src[k] == '-'
+		if dash {
+			k++
+		}
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+			k++
+		}
+		var delim string
+		switch {
+		case k < len(src) && (src[k] == '\'' || src[k] == '"'):
+			if e := strings.IndexByte(src[k+1:], src[k]); e > 0 {
+				delim = src[k+1 : k+1+e]
+			}
+		case k < len(src) && src[k] == '\\':
+			e := k + 1
+			for e < len(src) && (src[e] == '_' || src[e] >= 'a' && src[e] <= 'z' || src[e] >= 'A' && src[e] <= 'Z' || src[e] >= '0' && src[e] <= '9') {
+				e++
+			}
+			delim = src[k+1 : e]
+		}
+		if delim == "" || strings.ContainsAny(delim, "\n") {
+			i = k
+			continue
+		}
+		nl := strings.IndexByte(src[k:], '\n')
+		if nl < 0 {
+			break
+		}
+		start := k + nl + 1
+		end, pos := len(src), start
+		for pos < len(src) {
+			line, next := src[pos:], len(src)
+			if e := strings.IndexByte(line, '\n'); e >= 0 {
+				line, next = line[:e], pos+e+1
+			}
+			if dash {
+				line = strings.TrimLeft(line, "\t")
+			}
+			if line == delim {
+				end = pos
+				break
+			}
+			pos = next
+		}
+		total += end - start
+		i = max(end, k)
+	}
+	return total
 }
 
 // walker carries the state of one Parse.

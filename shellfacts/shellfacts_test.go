@@ -540,8 +540,8 @@ func TestParseBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !f.Incomplete || f.ParseError == "" || len(f.Commands) == 0 || f.Commands[0].Name != "rm" {
-			t.Errorf("long input: incomplete %v, parse error %q, commands %d", f.Incomplete, f.ParseError, len(f.Commands))
+		if !f.Incomplete || f.Truncated == "" || len(f.Unknown) == 0 || len(f.Commands) == 0 || f.Commands[0].Name != "rm" {
+			t.Errorf("long input: incomplete %v, truncated %q, unknown %q, commands %d", f.Incomplete, f.Truncated, f.Unknown, len(f.Commands))
 		}
 	})
 	t.Run("long and chain", func(t *testing.T) {

@@ -1,0 +1,110 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+)
+
+// reviewCase is one command the adversarial review of the built-in sets
+// found allowed, or a common command the fixes must keep allowed, decided
+// by every built-in set as the starter policy enables them.
+type reviewCase struct {
+	command  string
+	decision string
+	rule     string // "" for any rule
+	strict   string // the decision with strict: true, when it differs
+}
+
+// decideReview runs cases against all built-in sets, without and with
+// strict: true, in a call at /repo.
+func decideReview(t *testing.T, tests []reviewCase) {
+	t.Helper()
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(strict bool) *Policy {
+		src := "apiVersion: vouch/v1\nkind: Ruleset\ndefaults: {mode: enforce}\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"
+		if strict {
+			src += "strict: true\n"
+		}
+		p, err := LoadPolicy("review.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	normal, strict := load(false), load(true)
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
+		for _, strictMode := range []bool{false, true} {
+			p, want := normal, tt.decision
+			if strictMode {
+				p = strict
+				if tt.strict != "" {
+					want = tt.strict
+				}
+			}
+			f := Derive(&c, "/home/u", "/repo")
+			d, _, err := e.Decide(p, &c, Counters{}, Env{}, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != want || (tt.rule != "" && d.Rule() != tt.rule) {
+				cmd := tt.command
+				if len(cmd) > 200 {
+					cmd = cmd[:100] + "..." + cmd[len(cmd)-100:]
+				}
+				t.Errorf("%q (strict %v): %s by %q, want %s by %q", cmd, strictMode, d.Decision, d.Rule(), want, tt.rule)
+			}
+		}
+	}
+}
+
+// TestReviewLongCommands: a command past what shellfacts analyses must not
+// pass because its tail was never looked at; a big file written through a
+// quoted here-document is analysed whole.
+func TestReviewLongCommands(t *testing.T) {
+	pad := strings.Repeat(strings.Repeat("x", 69)+"\n", 1000)
+	quoted := "cat > notes.txt <<'EOF'\n" + pad + "EOF\n"
+	unquoted := "cat > notes.txt <<EOF\n" + pad + "EOF\n"
+	decideReview(t, []reviewCase{
+		{quoted + "git push --force origin main", Deny, "destructive-force-push", ""},
+		{quoted + "rm -rf /etc", Deny, "", ""},
+		{quoted + "cat ~/.ssh/id_rsa", Deny, "sensitive-reads-files", ""},
+		{quoted + "go test ./...", Allow, "", ""},
+		{unquoted + "git push --force origin main", Ask, "", Deny},
+		{unquoted + "go test ./...", Ask, "", Deny},
+		{"echo '" + strings.Repeat("y", 70000) + "'; rm -rf /etc", Ask, "", Deny},
+		{"cat > big.txt <<'EOF'\n" + strings.Repeat(pad, 16) + "EOF\nrm -rf /etc", Ask, "", Deny},
+	})
+}
+
+// TestReviewTruncatedRule: the rule vouch/v1 policies get for a command
+// too long to analyse asks, with no built-in set enabled, and denies under
+// strict: true.
+func TestReviewTruncatedRule(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "echo '" + strings.Repeat("y", 70000) + "'; git push --force origin main"
+	rule := "rules:\n  - {id: no-curl, type: pre, tool: Bash, when: {derived.commands: {contains: curl}}, then: {action: deny, message: no}}\n"
+	for src, want := range map[string]string{
+		"apiVersion: vouch/v1\nkind: Ruleset\n" + rule:               Ask,
+		"apiVersion: vouch/v1\nkind: Ruleset\nstrict: true\n" + rule: Deny,
+	} {
+		p, err := LoadPolicy("t.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": cmd}}
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != want || d.Rule() != "vouch-truncated-shell" {
+			t.Errorf("%q: %s by %q, want %s by vouch-truncated-shell", src, d.Decision, d.Rule(), want)
+		}
+	}
+}
