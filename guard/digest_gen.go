@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "878bc42edf611026eee3d9fe62d2341c85416c273d80495ada81ff3159bb0b0a"
+const fixedDigest = "02dce2f4afb1bd9017346210aeb89ab628b593c34f63cb125501fe59e493ca00"

@@ -108,3 +108,67 @@ func TestReviewTruncatedRule(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewProtectedBranches: main and master by their full ref names,
+// and git switch -C / checkout -B, which reset a branch as branch -f does.
+func TestReviewProtectedBranches(t *testing.T) {
+	decideReview(t, []reviewCase{
+		{"git push origin :refs/heads/main", Deny, "destructive-history-rewrite", ""},
+		{"git push origin :refs/heads/master", Deny, "destructive-history-rewrite", ""},
+		{"git push origin --delete refs/heads/main", Deny, "destructive-history-rewrite", ""},
+		{"git push -d origin refs/heads/main", Deny, "destructive-history-rewrite", ""},
+		{"git push origin :main", Deny, "destructive-history-rewrite", ""},
+		{"git push origin +refs/heads/main", Deny, "destructive-force-push", ""},
+		{"git push origin +HEAD:refs/heads/main", Deny, "destructive-force-push", ""},
+		{"git push --force origin HEAD:refs/heads/main", Deny, "destructive-force-push", ""},
+		{"git switch -C main", Deny, "destructive-history-rewrite", ""},
+		{"git switch --force-create main", Deny, "destructive-history-rewrite", ""},
+		{"git checkout -B master origin/x", Deny, "destructive-history-rewrite", ""},
+		{"git branch --force main HEAD~1", Deny, "destructive-history-rewrite", ""},
+		{"git update-ref -d refs/heads/main", Deny, "destructive-history-rewrite", ""},
+		// Ordinary pushes and branch work are no history rewrite (a
+		// branch switch rewrites the work tree, which protect-vouch asks
+		// about).
+		{"git push origin main", Allow, "", ""},
+		{"git push origin HEAD:refs/heads/main", Allow, "", ""},
+		{"git push origin HEAD:main", Allow, "", ""},
+		{"git push origin :refs/heads/old-feature", Allow, "", ""},
+		{"git switch -c feature main", Ask, "protect-vouch-trees", Deny},
+		{"git checkout -B feature main", Ask, "protect-vouch-trees", Deny},
+		{"git switch main", Ask, "protect-vouch-trees", Deny},
+	})
+}
+
+// TestReviewEnvDumps: every way of printing the environment the review
+// found, and commands that only look like one.
+func TestReviewEnvDumps(t *testing.T) {
+	decideReview(t, []reviewCase{
+		{"env FOO=bar", Deny, "sensitive-reads-env-dump", ""},
+		{"env --", Deny, "sensitive-reads-env-dump", ""},
+		{"env -v", Deny, "sensitive-reads-env-dump", ""},
+		{"env --debug", Deny, "sensitive-reads-env-dump", ""},
+		{"env -C /", Deny, "sensitive-reads-env-dump", ""},
+		{"env --unset HOME", Deny, "sensitive-reads-env-dump", ""},
+		{"env --unset=HOME -0", Deny, "sensitive-reads-env-dump", ""},
+		{"env 'A=x y'", Deny, "sensitive-reads-env-dump", ""},
+		{"env", Deny, "sensitive-reads-env-dump", ""},
+		{"cat /proc/$PPID/environ", Deny, "sensitive-reads-files", ""},
+		{"cat /proc/$$/environ", Deny, "sensitive-reads-files", ""},
+		{`tr '\0' '\n' < "/proc/$PID/environ"`, Deny, "sensitive-reads-files", ""},
+		{"head /proc/thread-self/environ", Deny, "sensitive-reads-files", ""},
+		{"strings /proc/self/task/*/environ", Deny, "sensitive-reads-files", ""},
+		{"cat /proc/1/task/1/environ", Deny, "sensitive-reads-files", ""},
+		{"ps eww", Deny, "sensitive-reads-env-dump", ""},
+		{"ps auxe", Deny, "sensitive-reads-env-dump", ""},
+		{"compgen -v", Deny, "sensitive-reads-env-dump", ""},
+		{"env FOO=1 make", Allow, "", ""},
+		{"env -u HOME go test ./...", Allow, "", ""},
+		{"env -S 'go test ./...'", Allow, "", ""},
+		{"ps aux", Allow, "", ""},
+		{"ps -ef", Allow, "", ""},
+		{"ps -e -o pid,user", Allow, "", ""},
+		{"printenv HOME", Allow, "", ""},
+		{"cat /proc/$$/status", Allow, "", ""},
+		{"compgen -c", Allow, "", ""},
+	})
+}

@@ -211,6 +211,11 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 	switch {
 	case !f.static:
 		w.incomplete("dynamic path in " + what)
+		if p := procEnviron(f.raw); p != "" {
+			// /proc/$PPID/environ, /proc/$$/environ: some process's
+			// environment, whichever process it is.
+			set[p] = true
+		}
 		if !(w.findRoots != nil && strings.Contains(f.raw, "{}")) {
 			// find -exec's {} is what find finds below its starting
 			// points, which fromFind records instead.
@@ -224,6 +229,24 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 	default:
 		w.addPath(f.s, set, what)
 	}
+}
+
+// procEnviron returns raw, its quotes removed, when it names a process's
+// environment file through a process id only known at run time
+// (/proc/$PPID/environ, "/proc/$$/task/$TID/environ"), else "".
+func procEnviron(raw string) string {
+	s := strings.NewReplacer(`"`, "", "'", "").Replace(raw)
+	rest, ok := strings.CutPrefix(s, "/proc/")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(strings.TrimRight(rest, "/"), "/")
+	switch {
+	case len(parts) == 2 && parts[1] == "environ",
+		len(parts) == 4 && parts[1] == "task" && parts[3] == "environ":
+		return s
+	}
+	return ""
 }
 
 // addPath records the file p names in set and returns its canonical
