@@ -172,3 +172,23 @@ func TestReviewEnvDumps(t *testing.T) {
 		{"compgen -c", Allow, "", ""},
 	})
 }
+
+// TestReviewGitConfigEnv: git configuration given through the environment
+// is read as the git -c options it amounts to.
+func TestReviewGitConfigEnv(t *testing.T) {
+	hooks := "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null"
+	alias := `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0="push --force"`
+	decideReview(t, []reviewCase{
+		{hooks + " git commit -m x", Deny, "destructive-no-verify", ""},
+		{"export " + hooks + "; git commit -m x", Deny, "destructive-no-verify", ""},
+		{"env " + hooks + " git commit -m x", Deny, "destructive-no-verify", ""},
+		{hooks + " sudo git -C sub commit -m x", Deny, "destructive-no-verify", ""},
+		{alias + " git p", Deny, "destructive-force-push", ""},
+		{"export " + alias + " && git p origin main", Deny, "destructive-force-push", ""},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.ci GIT_CONFIG_VALUE_0="commit --no-verify" git ci -m x`, Deny, "destructive-no-verify", ""},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.mirror GIT_CONFIG_VALUE_0=true git push`, Deny, "destructive-force-push", ""},
+		{`GIT_CONFIG_PARAMETERS="'alias.p'='push --force'" git p`, Deny, "destructive-force-push", ""},
+		{`GIT_CONFIG_PARAMETERS="'core.hooksPath'='/dev/null'" git commit -m x`, Deny, "destructive-no-verify", ""},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git commit -m x`, Allow, "", ""},
+	})
+}

@@ -18,6 +18,10 @@ type call struct {
 	args   []field // after the program name
 	redirs []*syntax.Redirect
 	idx    int // index in Facts.Commands
+	// envConfig is how many leading args are the -c options git
+	// configuration in the environment amounts to (gitEnvConfig): envCode
+	// analysed their values already.
+	envConfig int
 }
 
 // call handles a simple command: assignments, words, wrappers, and then
@@ -114,6 +118,13 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if len(wrappers) > 32 {
 		wrappers = wrappers[:32]
 	}
+	envConfig := 0
+	if fs[0].known() && baseName(fs[0].s) == "git" {
+		if cfg := w.gitEnvConfig(); len(cfg) > 0 {
+			fs = append(append([]field{fs[0]}, cfg...), fs[1:]...)
+			envConfig = len(cfg)
+		}
+	}
 	cmd := Command{
 		Path:     fs[0].arg(),
 		Name:     baseName(fs[0].arg()),
@@ -151,7 +162,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if !w.add(cmd) {
 		return
 	}
-	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1}
+	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig}
 	if after != nil {
 		after()
 	}

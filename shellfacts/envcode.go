@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -49,6 +50,18 @@ func (w *walker) envCode(as []assignment) {
 	keys := map[string]assignment{}
 	values := map[string]assignment{}
 	for _, a := range as {
+		if a.static && (a.name == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(a.name, "GIT_CONFIG_KEY_") || strings.HasPrefix(a.name, "GIT_CONFIG_VALUE_")) {
+			// Kept for every later git command of the line, which reads
+			// them as -c options (gitEnvConfig). An assignment that may
+			// not run, or one in front of another program, is kept too:
+			// over-reading is the safe side.
+			if w.gitEnv == nil {
+				w.gitEnv = map[string]string{}
+			}
+			if len(w.gitEnv) < 256 {
+				w.gitEnv[a.name] = a.value
+			}
+		}
 		switch {
 		case a.unknown:
 			w.incomplete("a declaration whose variable is only known at run time")
@@ -115,4 +128,71 @@ func assignmentsOf(words []string) []assignment {
 		}
 	}
 	return as
+}
+
+// gitEnvConfig is the git configuration the command line put in the
+// environment (GIT_CONFIG_KEY_n with GIT_CONFIG_VALUE_n, and
+// GIT_CONFIG_PARAMETERS), as the -c options it amounts to: git reads
+// them exactly as it reads `git -c key=value`, so a git command gets them
+// in front of its own arguments and every rule on -c sees them. Keys are
+// taken whatever GIT_CONFIG_COUNT says (it may be set elsewhere).
+func (w *walker) gitEnvConfig() []field {
+	if len(w.gitEnv) == 0 {
+		return nil
+	}
+	var settings []string
+	for name, key := range w.gitEnv {
+		n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_")
+		if !ok {
+			continue
+		}
+		if v, ok := w.gitEnv["GIT_CONFIG_VALUE_"+n]; ok {
+			settings = append(settings, key+"="+v)
+		} else {
+			settings = append(settings, key)
+		}
+	}
+	slices.Sort(settings)
+	if p, ok := w.gitEnv["GIT_CONFIG_PARAMETERS"]; ok {
+		settings = append(settings, gitConfigParameters(p)...)
+	}
+	var fs []field
+	for _, kv := range settings {
+		fs = append(fs, field{s: "-c", static: true, raw: "-c"}, field{s: kv, static: true, raw: shellQuote(field{s: kv, static: true})})
+	}
+	return fs
+}
+
+// gitConfigParameters splits GIT_CONFIG_PARAMETERS as git does: words
+// separated by spaces, each 'key'='value' or 'key=value' in single quotes
+// ('\” for a quote inside).
+func gitConfigParameters(s string) []string {
+	var out []string
+	var b strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			quoted = !quoted
+			inWord = true
+		case c == '\\' && !quoted && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+			inWord = true
+		case (c == ' ' || c == '\t' || c == '\n') && !quoted:
+			if inWord {
+				out = append(out, b.String())
+				b.Reset()
+				inWord = false
+			}
+		default:
+			b.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -34,7 +34,9 @@ func gitArgs(w *walker, c *call) {
 			}
 		case "-c":
 			if i+1 < len(args) {
-				w.gitConfig(args[i+1])
+				if i >= c.envConfig {
+					w.gitConfig(args[i+1])
+				}
 				if k := args[i+1]; k.known() {
 					key, _, _ := strings.Cut(k.s, "=")
 					w.setOptions(c, []string{"-c " + strings.ToLower(key)})
