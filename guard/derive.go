@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,6 +33,13 @@ type CallFacts struct {
 	// entries, but not the directories themselves (find . -name '*.o'
 	// -delete): shellfacts.Facts.DeletesBelow.
 	DeletesBelow []string
+	// WritesBelow are directories below which a call writes files it
+	// does not name (find . -name '*.go' -exec sed -i ... {} +):
+	// shellfacts.Facts.WritesBelow.
+	WritesBelow []string
+	// belowNames are the -name tests of the finds acting below each
+	// DeletesBelow and WritesBelow directory (shellfacts.BelowFilter).
+	belowNames map[string][][]string
 	// DeletesRepository are deleted paths that take the repository with
 	// them: its root, a directory above it, or its .git directory.
 	DeletesRepository []string
@@ -317,7 +326,8 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		}
 	}
 	f.Reads, f.Writes, f.Deletes, f.DeletesBelow = uniq(f.Reads), uniq(f.Writes), uniq(f.Deletes), uniq(f.DeletesBelow)
-	f.Paths = uniq(append(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...), f.DeletesBelow...))
+	f.WritesBelow = uniq(f.WritesBelow)
+	f.Paths = uniq(append(append(append(append(append([]string{}, f.Reads...), f.Writes...), f.Deletes...), f.DeletesBelow...), f.WritesBelow...))
 	f.Commands, f.CommandLines, f.Pipes = uniq(f.Commands), uniq(f.CommandLines), uniq(f.Pipes)
 	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
 	f.DeletesUnresolved, f.WritesUnresolved = uniq(f.DeletesUnresolved), uniq(f.WritesUnresolved)
@@ -356,6 +366,24 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
 			}
 		}
+		for _, p := range f.WritesBelow {
+			// As DeletesBelow: files below the temporary directory are
+			// scratch.
+			if !canonpath.Within(p, f.Root) && !(tmp != "" && canonpath.Within(p, tmp)) {
+				f.OutsideRoot = append(f.OutsideRoot, p)
+			}
+		}
+		// A find that removes or rewrites entries below a directory
+		// (find . -name audit.jsonl -delete, find . -name '*.yaml' -exec
+		// sed -i ... {} +) may change files it does not name there, as
+		// a tree write does, unless its -name tests cannot match any of
+		// vouch's own files nor a directory on the way to them.
+		for _, d := range uniq(append(slices.Clone(f.DeletesBelow), f.WritesBelow...)) {
+			if f.belowMayReachVouch(d) {
+				f.WritesTrees = append(f.WritesTrees, d)
+			}
+		}
+		f.WritesTrees = uniq(f.WritesTrees)
 		for _, p := range f.WritesTrees {
 			switch {
 			case canonpath.Within(f.Root, p):
@@ -395,6 +423,26 @@ func (f *CallFacts) shell(cmd string) {
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)
 	f.DeletesBelow = append(f.DeletesBelow, sf.DeletesBelow...)
+	f.WritesBelow = append(f.WritesBelow, sf.WritesBelow...)
+	filtered := map[string]bool{}
+	for _, b := range sf.BelowFilters {
+		filtered[b.Dir] = true
+		if _, any := f.belowNames[b.Dir]; any && f.belowNames[b.Dir] == nil {
+			continue // an earlier command line acts on any entry there
+		}
+		if f.belowNames == nil {
+			f.belowNames = map[string][][]string{}
+		}
+		f.belowNames[b.Dir] = append(f.belowNames[b.Dir], b.Names...)
+	}
+	for _, d := range append(slices.Clone(sf.DeletesBelow), sf.WritesBelow...) {
+		if !filtered[d] {
+			if f.belowNames == nil {
+				f.belowNames = map[string][][]string{}
+			}
+			f.belowNames[d] = nil // any entry
+		}
+	}
 	f.WritesTrees = append(f.WritesTrees, sf.WritesTrees...)
 	f.URLs = append(f.URLs, sf.URLs...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)
@@ -521,6 +569,8 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.DeletesOutsideRoot)
 	case "deletes_below":
 		return list(f.DeletesBelow)
+	case "writes_below":
+		return list(f.WritesBelow)
 	case "deletes_repository":
 		return list(f.DeletesRepository)
 	case "options":
@@ -556,7 +606,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_repository", "writes_trees", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_below", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.
@@ -573,3 +623,57 @@ func canonicalDir(d string, f *CallFacts) string {
 }
 
 func within(path, dir string) bool { return canonpath.Within(path, dir) }
+
+// vouchNames are the names on the way to vouch's own files below the
+// repository root (see protect-vouch), and samples of the names vouch
+// gives the files it keeps in .vouch/guard and .vouch/cache: a find whose
+// -name tests match none of them cannot reach those files.
+var vouchNames = []string{".vouch", "guard.yaml", "guard.yml", "guard", "cache", "verification.json", ".gitignore",
+	"vouch.yaml", "vouch.yml", ".claude", "settings.json", "settings.local.json",
+	// .vouch/guard: the audit log, the session store and its files.
+	"audit.jsonl", "sessions", "0123456789abcdef.json", "session-x.json", "x.lock", "x.tmp",
+	// .vouch/cache: compiled policies and the imports cache.
+	"guard-0123456789abcdef.json", "imports.bin", "imports.bin.tmp123"}
+
+// belowMayReachVouch reports whether a find acting below d (DeletesBelow,
+// WritesBelow) may reach one of vouch's own files: d holds the root or
+// lies inside it, and some find's -name tests could all match one of
+// vouchNames, or a directory between d and the root. Patterns are matched
+// ignoring case (so -iname is covered, and a case-insensitive file
+// system); one that does not parse may match anything.
+func (f *CallFacts) belowMayReachVouch(d string) bool {
+	if !canonpath.Within(d, f.Root) && !canonpath.Within(f.Root, d) {
+		return false
+	}
+	alts, ok := f.belowNames[d]
+	if !ok || alts == nil {
+		return true
+	}
+	names := slices.Clone(vouchNames)
+	if rel, err := filepath.Rel(d, f.Root); err == nil && rel != "." && canonpath.Within(f.Root, d) {
+		names = append(names, strings.Split(filepath.ToSlash(rel), "/")...)
+	}
+	for _, alt := range alts {
+		for _, n := range names {
+			all := true
+			for _, pat := range alt {
+				if !fnmatchFold(pat, n) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fnmatchFold matches a find -name pattern against a name ignoring case;
+// a pattern path.Match cannot read matches.
+func fnmatchFold(pat, name string) bool {
+	pat = strings.ReplaceAll(strings.ToLower(pat), "[!", "[^")
+	ok, err := path.Match(pat, strings.ToLower(name))
+	return ok || err != nil
+}

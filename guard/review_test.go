@@ -192,3 +192,43 @@ func TestReviewGitConfigEnv(t *testing.T) {
 		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git commit -m x`, Allow, "", ""},
 	})
 }
+
+// TestReviewFindXargsWriters: a writer fed by xargs, parallel or find
+// -exec's {}, and a find that removes entries below a directory, may
+// change vouch's own files or files outside the repository; a find whose
+// -name tests cannot match them does not ask.
+func TestReviewFindXargsWriters(t *testing.T) {
+	decideReview(t, []reviewCase{
+		{"grep -rl enforce . | xargs sed -i s/enforce/observe/", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"git ls-files | xargs sed -i s/enforce/observe/", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"ls | parallel truncate -s0 {}", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"ls | xargs -I% cp evil %", Ask, "protect-vouch-unresolved-writes", Deny},
+		{`find . -name "*.yaml" -exec sed -i s/enforce/observe/ {} \;`, Ask, "protect-vouch-trees", Deny},
+		{`find . -name guard.yaml -exec truncate -s0 {} +`, Ask, "protect-vouch-trees", Deny},
+		{`find . -name "*.yaml" -exec cp evil {} \;`, Ask, "protect-vouch-trees", Deny},
+		{`find . -iname 'GUARD.*' -exec sed -i d {} +`, Ask, "protect-vouch-trees", Deny},
+		{`find . -type f -exec sed -i s/a/b/ {} +`, Ask, "protect-vouch-trees", Deny},
+		{`find . -name '*.yaml' -o -name '*.go' -exec sed -i s/a/b/ {} +`, Ask, "protect-vouch-trees", Deny},
+		{`find /etc -name "*.conf" -exec sed -i s/a/b/ {} +`, Deny, "writes-outside-repo", ""},
+		{"echo /etc/passwd | xargs sed -i d", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"ls /etc/*.conf | xargs truncate -s0", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"xargs -a list cp -t /etc", Deny, "writes-outside-repo", ""},
+		{"find .vouch -type f -delete", Ask, "protect-vouch-trees", Deny},
+		{"find . -name audit.jsonl -delete", Ask, "protect-vouch-trees", Deny},
+		{"find . -name '*.json' -delete", Ask, "protect-vouch-trees", Deny},
+		{"find . -name .claude -exec rm -rf {} +", Ask, "protect-vouch-trees", Deny},
+		{"find . -name guard.yaml -exec mv {} /repo/x \\;", Ask, "protect-vouch-trees", Deny},
+		{"find .. -name repo -exec rm -rf {} +", Deny, "", ""},
+		{"find . -type f -exec rm {} +", Ask, "protect-vouch-trees", Deny},
+		// Common commands that cannot reach vouch's files stay allowed.
+		{"find . -name '*.pyc' -delete", Allow, "", ""},
+		{"find . -name '__pycache__' -prune -exec rm -rf {} +", Allow, "", ""},
+		{"find . -name '*.go' -exec gofmt -w {} +", Allow, "", ""},
+		{"find . -name '*.go' -exec sed -i s/a/b/ {} +", Allow, "", ""},
+		{"find src -type f -exec sed -i s/a/b/ {} +", Allow, "", ""},
+		{"find . -name '*.o' -delete", Allow, "", ""},
+		{"git ls-files | xargs grep -n TODO", Allow, "", ""},
+		{"find . -name '*.go' | xargs gofmt -l", Allow, "", ""},
+		{"find . -name '*.tmp' -exec cat {} +", Allow, "", ""},
+	})
+}

@@ -76,7 +76,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		return
 	}
 	wrappers := slices.Clone(c.wrappers)
-	stdinArgs := false
+	stdinArgs, inputRepl := false, ""
 	var after func()
 	// A wrapper that changes directory (env -C, sudo -D) does so for the
 	// wrapped command only.
@@ -105,7 +105,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		env = append(env, res.env...)
 		w.envCode(assignmentsOf(res.env))
 		envDynamic = envDynamic || res.envDynamic
-		stdinArgs = stdinArgs || res.stdinArgs
+		if res.stdinArgs {
+			stdinArgs, inputRepl = true, res.inputRepl
+		}
 		if res.chdir != nil {
 			if restore == nil {
 				d := w.saveDir()
@@ -163,6 +165,11 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		return
 	}
 	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig}
+	if stdinArgs && !isShellName(cmd.Name) {
+		// (A shell's code string with the input in it is unknown code:
+		// see wrapXargs.)
+		cl.args = inputArgs(cl.args, inputRepl)
+	}
 	if after != nil {
 		after()
 	}
@@ -184,6 +191,25 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		h(w, cl)
 	}
 	w.anyURLs(cmd.Name, cl.args)
+}
+
+// inputArgs are the arguments a program run by xargs or parallel gets:
+// the input replaces repl where it appears, or else comes after them. Each
+// such argument is a word only known at run time, so the program's
+// handler sees a write, removal or read whose target is unresolved (xargs
+// sed -i, xargs truncate), while an operand that is static stays a plain
+// path (xargs cp -t /etc writes into /etc).
+func inputArgs(args []field, repl string) []field {
+	out := slices.Clone(args)
+	if repl == "" {
+		return append(out, field{raw: "{arguments from input}"})
+	}
+	for i, f := range out {
+		if !f.known() || strings.Contains(f.s, repl) {
+			out[i] = field{raw: f.raw}
+		}
+	}
+	return out
 }
 
 func nameOr(name string) string {
@@ -227,9 +253,11 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 			// environment, whichever process it is.
 			set[p] = true
 		}
-		if !(w.findRoots != nil && strings.Contains(f.raw, "{}")) {
+		if w.findRoots != nil && strings.Contains(f.raw, "{}") {
 			// find -exec's {} is what find finds below its starting
-			// points, which fromFind records instead.
+			// points: written or removed below them.
+			w.fromFindMatch(set, what)
+		} else {
 			w.unresolvedRemoval(f.raw)
 			w.unresolvedWrite(set, f.raw)
 		}

@@ -44,7 +44,12 @@
 //     only the directories above the last component resolved: `rm -rf
 //     link` removes the link, while `rm -rf link/` and `link/x` reach
 //     what it points to. A remover run by find -exec with the match ({})
-//     is recorded as removing find's starting points.
+//     is recorded as removing find's starting points (or below them,
+//     Facts.DeletesBelow, when a test picks the matches), and a writer
+//     given {} as writing below them (Facts.WritesBelow); the find's -name
+//     tests are kept (Facts.BelowFilters). A writer run by xargs or
+//     parallel gets the input as operands only known at run time, so
+//     sed -i or truncate under xargs writes an unresolved target.
 //   - Trees (Facts.WritesTrees): a command that may rewrite files it does
 //     not name, below a directory, records that directory: a recursive
 //     copy or sync into it (cp -r src/. dst, rsync -a src/ dst), an

@@ -565,7 +565,10 @@ func (w *walker) fromFind(operands []field, name string) {
 	}
 	for _, f := range operands {
 		if !f.known() {
-			w.entriesTo(w.findRoots, w.findSet, "find -exec "+name)
+			roots := w.findRoots
+			w.findRoots = nil
+			w.addBelow(roots, w.findSet, w.findNames, true, true, "find -exec "+name)
+			w.findRoots = roots
 			return
 		}
 	}
@@ -934,6 +937,7 @@ func findFiles(w *walker, c *call) {
 	if findFiltered(args[i:]) {
 		removed = w.below
 	}
+	names := findNameFilter(args[i:])
 	for ; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
@@ -947,7 +951,7 @@ func findFiles(w *walker, c *call) {
 		case "-delete":
 			// find does not follow a starting point that is a link
 			// (without -H or -L): it deletes the link.
-			w.removeTo(roots, removed, true, "find -delete")
+			w.addBelow(roots, removed, names, true, true, "find -delete")
 			w.incomplete("find -delete removes whatever matches")
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
@@ -983,10 +987,10 @@ func findFiles(w *walker, c *call) {
 				if f.s == "-execdir" || f.s == "-okdir" {
 					w.dirKnown = false
 				}
-				saveRoots, saveSet := w.findRoots, w.findSet
-				w.findRoots, w.findSet = roots, removed
+				saveRoots, saveSet, saveNames := w.findRoots, w.findSet, w.findNames
+				w.findRoots, w.findSet, w.findNames = roots, removed, names
 				w.simple(sub, nil, false, nil, inner)
-				w.findRoots, w.findSet = saveRoots, saveSet
+				w.findRoots, w.findSet, w.findNames = saveRoots, saveSet, saveNames
 				w.restoreDir(dir)
 			}
 			i = j

@@ -79,6 +79,15 @@ type Facts struct {
 	// whose tests pick what -delete or -exec rm removes (`find . -name
 	// '*.o' -delete`). Sorted and unique.
 	DeletesBelow []string
+	// WritesBelow are directories below which some files are written
+	// that the command does not name: the starting points of a find
+	// whose -exec writer is given the match (`find . -name '*.go' -exec
+	// sed -i s/a/b/ {} +`). Sorted and unique.
+	WritesBelow []string
+	// BelowFilters say, for DeletesBelow and WritesBelow directories,
+	// which entries the finds acting there may reach (their -name
+	// tests); a directory without one may have any entry reached.
+	BelowFilters []BelowFilter
 	// WritesTrees are directories (or, for a source that turns out to be
 	// a file, files) whose whole contents a command may replace or
 	// remove without naming what is inside: the destination of a
@@ -375,6 +384,13 @@ type walker struct {
 	// is being walked: a remover given the match ({}) removes below them.
 	findRoots []field
 	findSet   map[string]bool // deletes or below, as the find's expression decides
+	findNames []string        // the find's -name tests (findNameFilter)
+	// writesBelow are directories below which a find -exec writer
+	// writes the matches ({}); belowNames and belowAny are the name
+	// tests of the finds acting below each (BelowFilter).
+	writesBelow map[string]bool
+	belowNames  map[string][][]string
+	belowAny    map[string]bool
 	// gitEnv holds the GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n and
 	// GIT_CONFIG_PARAMETERS the command line assigns (see gitEnvConfig).
 	gitEnv map[string]string
@@ -386,19 +402,20 @@ type walker struct {
 
 func newWalker(opts Options) *walker {
 	return &walker{
-		opts:     opts,
-		facts:    &Facts{},
-		dir:      opts.Cwd,
-		dirKnown: true,
-		vars:     map[string]string{},
-		funcs:    map[string]bool{},
-		reads:    map[string]bool{},
-		writes:   map[string]bool{},
-		deletes:  map[string]bool{},
-		below:    map[string]bool{},
-		urls:     map[string]bool{},
-		reasons:  map[string]bool{},
-		unknown:  map[string]bool{},
+		opts:        opts,
+		facts:       &Facts{},
+		dir:         opts.Cwd,
+		dirKnown:    true,
+		vars:        map[string]string{},
+		funcs:       map[string]bool{},
+		reads:       map[string]bool{},
+		writes:      map[string]bool{},
+		deletes:     map[string]bool{},
+		below:       map[string]bool{},
+		writesBelow: map[string]bool{},
+		urls:        map[string]bool{},
+		reasons:     map[string]bool{},
+		unknown:     map[string]bool{},
 
 		unresolvedDeletes: map[string]bool{},
 		unresolvedWrites:  map[string]bool{},
@@ -411,6 +428,8 @@ func (w *walker) finish() *Facts {
 	f.Writes = sortedKeys(w.writes)
 	f.Deletes = sortedKeys(w.deletes)
 	f.DeletesBelow = sortedKeys(w.below)
+	f.WritesBelow = sortedKeys(w.writesBelow)
+	f.BelowFilters = w.belowFilters()
 	f.WritesTrees = sortedKeys(w.trees)
 	f.URLs = sortedKeys(w.urls)
 	f.Unresolved = sortedKeys(w.reasons)
@@ -425,9 +444,14 @@ func (w *walker) finish() *Facts {
 func (w *walker) unresolvedWrite(set map[string]bool, raw string) {
 	// Maps cannot be compared with ==; the written set is the one map
 	// the walker made for writes.
-	if reflect.ValueOf(set).UnsafePointer() == reflect.ValueOf(w.writes).UnsafePointer() && len(w.unresolvedWrites) < maxReasons {
+	if mapsSame(set, w.writes) && len(w.unresolvedWrites) < maxReasons {
 		w.unresolvedWrites[raw] = true
 	}
+}
+
+// mapsSame reports whether a and b are the same map.
+func mapsSame(a, b map[string]bool) bool {
+	return a != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // unresolvedRemoval records a removal target that cannot be resolved.

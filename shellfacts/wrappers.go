@@ -13,8 +13,12 @@ type wrapResult struct {
 	rest       []field // the wrapped command and its arguments
 	env        []string
 	envDynamic bool
-	stdinArgs  bool   // the wrapped command gets more arguments from input
-	chdir      *field // the wrapped command runs in this directory
+	stdinArgs  bool // the wrapped command gets more arguments from input
+	// inputRepl, with stdinArgs, is the string the input replaces in the
+	// arguments (xargs -I R, parallel's {}), "" when the input is
+	// appended to them instead.
+	inputRepl string
+	chdir     *field // the wrapped command runs in this directory
 	// after runs once the wrapper is recorded as the command itself (a
 	// string it will run, such as env -S or flock -c, is parsed then, so
 	// commands stay in the order they start).
@@ -127,7 +131,15 @@ func wrapParallel(w *walker, args []field) wrapResult {
 		s := rest[0]
 		return wrapResult{after: func() { w.nestedString(s, "parallel") }}
 	}
-	return wrapResult{ok: true, rest: rest, stdinArgs: true}
+	repl := ""
+	for _, f := range rest[1:] {
+		if !f.known() || strings.Contains(f.s, "{") {
+			// {}, {.}, {/} ...: parallel replaces them and appends
+			// nothing.
+			repl = "{"
+		}
+	}
+	return wrapResult{ok: true, rest: rest, stdinArgs: true, inputRepl: repl}
 }
 
 // wrapRunner: environment managers that run a command in a prepared
@@ -364,7 +376,7 @@ func wrapXargs(w *walker, args []field) wrapResult {
 			}
 		}
 	}
-	return wrapResult{ok: true, rest: p.operands, stdinArgs: true}
+	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl}
 }
 
 func wrapIonice(w *walker, args []field) wrapResult {

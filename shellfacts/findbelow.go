@@ -1,0 +1,146 @@
+package shellfacts
+
+import (
+	"slices"
+	"strings"
+)
+
+// BelowFilter says which entries below a DeletesBelow or WritesBelow
+// directory the finds that act there may reach: an entry whose base name
+// matches every pattern of one of the Names lists (a find's -name and
+// -iname tests, in fnmatch syntax as written; -iname ignores case). A
+// directory that some find acts below without such a test has no
+// BelowFilter: any entry below it may be reached.
+type BelowFilter struct {
+	Dir   string
+	Names [][]string
+}
+
+// findNameFilter returns the -name and -iname patterns every entry a
+// find expression acts on must match, or nil when it cannot tell (no
+// such test, or operators, negation or parentheses that may let other
+// entries through, or a word it does not know).
+func findNameFilter(expr []field) []string {
+	var names []string
+	for i := 0; i < len(expr); i++ {
+		f := expr[i]
+		if !f.known() {
+			return nil
+		}
+		switch f.s {
+		case "-name", "-iname":
+			if i+1 >= len(expr) || !expr[i+1].known() {
+				return nil
+			}
+			names = append(names, expr[i+1].s)
+			i++
+		case "-a", "-and", "-true", "-depth", "-d", "-mount", "-xdev", "-follow", "-noleaf", "-ignore_readdir_race",
+			"-noignore_readdir_race", "-daystart", "-warn", "-nowarn", "-delete", "-print", "-print0", "-ls", "-quit",
+			"-prune", "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup", "-false":
+		case "-maxdepth", "-mindepth", "-regextype", "-fprint", "-fprint0", "-fls", "-printf", "-path", "-ipath",
+			"-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype", "-user", "-group", "-uid", "-gid",
+			"-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-newer", "-anewer", "-cnewer",
+			"-samefile", "-inum", "-links", "-fstype", "-lname", "-ilname", "-used", "-context":
+			i++
+		case "-fprintf":
+			i += 2
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(expr) && !(expr[i].known() && (expr[i].s == ";" || expr[i].s == "+")); i++ {
+			}
+		default:
+			// -o, -or, ",", "!", -not, parentheses, and anything else.
+			return nil
+		}
+	}
+	return names
+}
+
+// addBelow records fs (a find's starting points) in set (w.below or
+// w.writesBelow) as directories below which entries matching names are
+// acted on; removal resolves them as removal targets (entries: as
+// directory entries). A starting point only known at run time is an
+// unresolved target.
+func (w *walker) addBelow(fs []field, set map[string]bool, names []string, removal, entries bool, what string) {
+	tmp := map[string]bool{}
+	if removal {
+		w.removeTo(fs, tmp, entries, what)
+	} else {
+		for _, f := range fs {
+			if !f.known() || f.glob {
+				w.unresolvedWrite(w.writes, f.raw)
+			}
+		}
+		w.pathsTo(fs, tmp, what)
+	}
+	for d := range tmp {
+		set[d] = true
+		if set[d] && (mapsSame(set, w.below) || mapsSame(set, w.writesBelow)) {
+			w.belowFilter(d, names)
+		}
+	}
+}
+
+// belowFilter notes that a find acts below d on entries matching names
+// (nil: on any entry).
+func (w *walker) belowFilter(d string, names []string) {
+	if w.belowAny == nil {
+		w.belowAny, w.belowNames = map[string]bool{}, map[string][][]string{}
+	}
+	if names == nil {
+		w.belowAny[d] = true
+		return
+	}
+	for _, have := range w.belowNames[d] {
+		if slices.Equal(have, names) {
+			return
+		}
+	}
+	if len(w.belowNames[d]) < 16 {
+		w.belowNames[d] = append(w.belowNames[d], slices.Clone(names))
+	} else {
+		w.belowAny[d] = true
+	}
+}
+
+// fromFindMatch handles a path operand holding find -exec's {} (the
+// match, below find's starting points): a write target is a write below
+// them, a removal target a removal below them, as the find's tests pick.
+func (w *walker) fromFindMatch(set map[string]bool, what string) {
+	roots, names := w.findRoots, w.findNames
+	switch {
+	case mapsSame(set, w.writes):
+		w.findRoots = nil
+		w.addBelow(roots, w.writesBelow, names, false, false, "find -exec "+what)
+		w.findRoots = roots
+	case w.removing && mapsSame(set, w.deletes):
+		removing, entry := w.removing, w.entry
+		w.findRoots = nil
+		if mapsSame(w.findSet, w.below) {
+			w.addBelow(roots, w.below, names, true, true, "find -exec "+what)
+		} else {
+			w.removeTo(roots, w.findSet, true, "find -exec "+what)
+		}
+		w.findRoots, w.removing, w.entry = roots, removing, entry
+	}
+}
+
+func (w *walker) belowFilters() []BelowFilter {
+	var out []BelowFilter
+	for _, d := range sortedKeys(w.below) {
+		out = w.appendFilter(out, d)
+	}
+	for _, d := range sortedKeys(w.writesBelow) {
+		if !w.below[d] {
+			out = w.appendFilter(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b BelowFilter) int { return strings.Compare(a.Dir, b.Dir) })
+	return out
+}
+
+func (w *walker) appendFilter(out []BelowFilter, d string) []BelowFilter {
+	if w.belowAny[d] || len(w.belowNames[d]) == 0 {
+		return out
+	}
+	return append(out, BelowFilter{Dir: d, Names: w.belowNames[d]})
+}
