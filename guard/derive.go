@@ -354,7 +354,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 				f.OutsideRoot = append(f.OutsideRoot, p)
 				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
 			}
-			if canonpath.Within(f.Root, p) || p == filepath.Join(f.Root, ".git") {
+			if canonpath.Within(f.Root, p) || gitVital(p, filepath.Join(f.Root, ".git")) {
 				f.DeletesRepository = append(f.DeletesRepository, p)
 			}
 		}
@@ -623,6 +623,20 @@ func canonicalDir(d string, f *CallFacts) string {
 }
 
 func within(path, dir string) bool { return canonpath.Within(path, dir) }
+
+// gitVital reports whether removing p loses the repository whose .git
+// directory is dotgit: the directory itself, its object store or anything
+// in it, its refs or their branches and tags, HEAD and packed-refs (rm -rf
+// .git/*, rm -rf .git/objects). Scratch such as .git/rebase-merge or
+// .git/index.lock is not.
+func gitVital(p, dotgit string) bool {
+	switch p {
+	case dotgit, filepath.Join(dotgit, "refs"), filepath.Join(dotgit, "refs", "heads"), filepath.Join(dotgit, "refs", "tags"),
+		filepath.Join(dotgit, "HEAD"), filepath.Join(dotgit, "packed-refs"):
+		return true
+	}
+	return canonpath.Within(p, filepath.Join(dotgit, "objects"))
+}
 
 // vouchNames are the names on the way to vouch's own files below the
 // repository root (see protect-vouch), and samples of the names vouch

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "02dce2f4afb1bd9017346210aeb89ab628b593c34f63cb125501fe59e493ca00"
+const fixedDigest = "048ebac4ab507fc9ea7ee120ba3b100f1ed9ca3e58e6e8d7d326923aac756532"

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -231,4 +233,60 @@ func TestReviewFindXargsWriters(t *testing.T) {
 		{"find . -name '*.go' | xargs gofmt -l", Allow, "", ""},
 		{"find . -name '*.tmp' -exec cat {} +", Allow, "", ""},
 	})
+}
+
+// TestReviewRepositoryAndInPlace: deleting what a repository cannot lose
+// (.git's contents through a glob, its object store, every tracked file by
+// git rm -r), and in-place writers (yq -i, sponge, rename, ed) on vouch's
+// files. The repository is real, so .git/* expands.
+func TestReviewRepositoryAndInPlace(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("review.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\ndefaults: {mode: enforce}\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git/objects/pack", ".git/refs/heads", ".vouch", "src"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", ".vouch/guard.yaml"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ command, decision, rule string }{
+		{"rm -rf .git/*", Deny, "destructive-rm-repository"},
+		{"rm -rf .git/objects", Deny, "destructive-rm-repository"},
+		{"rm -rf .git/refs/heads", Deny, "destructive-rm-repository"},
+		{"git rm -rf .", Deny, "destructive-rm-repository"},
+		{"git rm -r --cached .", Allow, ""},
+		{"rm -rf .git/rebase-merge", Allow, ""},
+		{"rm -f .git/index.lock", Allow, ""},
+		{"git rm -r src", Allow, ""},
+		{"yq -i '.defaults.mode = \"observe\"' .vouch/guard.yaml", Ask, "protect-vouch-writes"},
+		{"yq e -i '.a = 1' .vouch/guard.yaml", Ask, "protect-vouch-writes"},
+		{"yq '.a' .vouch/guard.yaml", Allow, ""},
+		{"sed s/enforce/observe/ .vouch/guard.yaml | sponge .vouch/guard.yaml", Ask, "protect-vouch-writes"},
+		{"rename 's/guard/old/' .vouch/guard.yaml", Ask, ""},
+		{"ed .vouch/guard.yaml", Ask, "protect-vouch-writes"},
+		{"yq -i '.a = 1' src/x.yaml", Allow, ""},
+	} {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: root, Args: map[string]any{"command": tt.command}}
+		f := Derive(&c, "/home/u", root)
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != tt.decision || (tt.rule != "" && d.Rule() != tt.rule) {
+			t.Errorf("%q: %s by %q, want %s by %q (deletes %q, writes %q)", tt.command, d.Decision, d.Rule(), tt.decision, tt.rule, f.Deletes, f.Writes)
+		}
+	}
 }

@@ -53,8 +53,14 @@ func handlerFor(name string) handler {
 		return sedFiles
 	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
 		return awkFiles
-	case "jq", "gojq", "jaq", "yq":
+	case "jq", "gojq", "jaq":
 		return jqFiles
+	case "yq":
+		return yqFiles
+	case "sponge":
+		return spongeFiles
+	case "rename", "file-rename", "prename", "perl-rename":
+		return renameFiles
 	case "source", ".":
 		return sourceFile
 	case "cp", "install":
