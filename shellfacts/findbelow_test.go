@@ -31,6 +31,8 @@ func TestFindXargsWrites(t *testing.T) {
 		{cmd: `echo f | xargs sed -i d`, unresolved: []string{"{arguments from input}"}},
 		{cmd: `ls | xargs -I% cp x %`, unresolved: []string{"%"}},
 		{cmd: `ls | parallel truncate -s0 {}`, unresolved: []string{"{}"}},
+		{cmd: `ls | parallel truncate -s0 {.}.bak`, unresolved: []string{"{.}.bak"}},
+		{cmd: `ls | parallel sed -i 's/{a}/b/'`, unresolved: []string{"{arguments from input}"}},
 		{cmd: `xargs -a list cp -t /etc`, writes: []string{"/etc"}},
 		{cmd: `ls | xargs grep x`},
 	} {

@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -111,6 +112,13 @@ func skipOperands(spec optSpec, n int) wrapFunc {
 	}
 }
 
+// parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
+// {//}, {/.}, {#}, {%}, and the positional {1}, {1.}, {1/} ...
+var parallelRepl = regexp.MustCompile(`\{(\.|/|//|/\.|#|%|[0-9]+[./]*)?\}`)
+
+// parallelInput is the inputRepl of parallel: its replacement strings.
+const parallelInput = "{parallel}"
+
 // wrapParallel: GNU parallel runs its command once per input (from stdin
 // or after :::), like xargs.
 func wrapParallel(w *walker, args []field) wrapResult {
@@ -133,10 +141,10 @@ func wrapParallel(w *walker, args []field) wrapResult {
 	}
 	repl := ""
 	for _, f := range rest[1:] {
-		if !f.known() || strings.Contains(f.s, "{") {
-			// {}, {.}, {/} ...: parallel replaces them and appends
-			// nothing.
-			repl = "{"
+		if !f.known() || parallelRepl.MatchString(f.s) {
+			// {}, {.}, {/}, {1} ...: parallel replaces them and
+			// appends nothing.
+			repl = parallelInput
 		}
 	}
 	return wrapResult{ok: true, rest: rest, stdinArgs: true, inputRepl: repl}
