@@ -205,7 +205,7 @@ func inputArgs(args []field, repl string) []field {
 		return append(out, field{raw: "{arguments from input}"})
 	}
 	for i, f := range out {
-		if !f.known() || (repl == parallelInput && parallelRepl.MatchString(f.s)) || (repl != parallelInput && strings.Contains(f.s, repl)) {
+		if !f.known() || (repl == parallelInput && parallelRepl().MatchString(f.s)) || (repl != parallelInput && strings.Contains(f.s, repl)) {
 			out[i] = field{raw: f.raw}
 		}
 	}

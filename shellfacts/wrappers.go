@@ -1,8 +1,9 @@
 package shellfacts
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // Wrappers are looked up by name; the table is a switch rather than a
@@ -114,7 +115,7 @@ func skipOperands(spec optSpec, n int) wrapFunc {
 
 // parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
 // {//}, {/.}, {#}, {%}, and the positional {1}, {1.}, {1/} ...
-var parallelRepl = regexp.MustCompile(`\{(\.|/|//|/\.|#|%|[0-9]+[./]*)?\}`)
+var parallelRepl = lazyre.New(`\{(\.|/|//|/\.|#|%|[0-9]+[./]*)?\}`)
 
 // parallelInput is the inputRepl of parallel: its replacement strings.
 const parallelInput = "{parallel}"
@@ -141,7 +142,7 @@ func wrapParallel(w *walker, args []field) wrapResult {
 	}
 	repl := ""
 	for _, f := range rest[1:] {
-		if !f.known() || parallelRepl.MatchString(f.s) {
+		if !f.known() || parallelRepl().MatchString(f.s) {
 			// {}, {.}, {/}, {1} ...: parallel replaces them and
 			// appends nothing.
 			repl = parallelInput
