@@ -182,8 +182,8 @@ type CaseResult struct {
 }
 
 // Coverage counts, per rule the policy writes itself (not a built-in
-// set's, nor the implicit vouch-unparsed-shell), the cases in which it
-// fired.
+// set's, nor the implicit vouch-unparsed-shell and vouch-truncated-shell),
+// the cases in which it fired.
 type Coverage struct {
 	Rule  string `json:"rule"`
 	Kind  string `json:"kind"`
@@ -221,10 +221,10 @@ func RunCases(e *Engine, p *Policy, cf *CaseFile, env Env, home, root string) ([
 	var cov []Coverage
 	for _, r := range p.Rules {
 		// Coverage is of the rules the policy's author wrote: a built-in
-		// set's rules and the implicit unparsed-shell rule fire only on
+		// set's rules and the implicit shell rules fire only on
 		// calls the author's cases need not make, and counting them
 		// would fail --coverage for every such policy.
-		if r.Builtin != "" || r.ID == UnparsedShellRule {
+		if r.Builtin != "" || r.ID == UnparsedShellRule || r.ID == TruncatedShellRule {
 			continue
 		}
 		cov = append(cov, Coverage{Rule: r.ID, Kind: r.Kind, Cases: fired[r.ID]})
