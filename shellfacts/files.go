@@ -67,7 +67,7 @@ func handlerFor(name string) handler {
 		return copyFiles
 	case "mv":
 		return moveFiles
-	case "ln":
+	case "ln", "link":
 		return linkFiles
 	case "rm", "rmdir", "unlink", "srm":
 		return removeFiles
@@ -491,16 +491,57 @@ func (w *walker) canonical(p string) (string, error) {
 
 var copySpec = optSpec{withValue: "StgmoZ", long: []string{"suffix", "target-directory", "group", "mode", "owner", "context", "strip-program"}}
 
+// cpLong are GNU cp's long options; it accepts any unambiguous prefix of
+// one (`cp --li` is `cp --link`, `cp --rec` is `cp --recursive`).
+var cpLong = []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "dereference", "force",
+	"interactive", "link", "no-clobber", "no-dereference", "preserve", "no-preserve", "parents", "recursive",
+	"reflink", "remove-destination", "sparse", "strip-trailing-slashes", "symbolic-link", "suffix",
+	"target-directory", "no-target-directory", "update", "verbose", "keep-directory-symlink", "one-file-system",
+	"context", "help", "version"}
+
+var cpSpec = optSpec{withValue: "St", long: []string{"suffix", "target-directory"}, abbrev: cpLong}
+
 func copyFiles(w *walker, c *call) {
-	p := parseOpts(c.args, copySpec)
+	spec := copySpec
+	if c.name == "cp" {
+		spec = cpSpec
+	}
+	p := parseOpts(c.args, spec)
 	if c.name == "install" && p.has("-d", "--directory") {
 		w.pathsTo(p.operands, w.writes, c.name)
 		return
 	}
 	srcs, dest, into := splitDest(p)
 	w.pathsTo(srcs, w.reads, c.name)
+	recursive := p.has("-r", "-R", "-a", "--recursive", "--archive")
+	if c.name == "cp" && p.has("-l", "--link") {
+		// cp -l makes hard links instead of copies: each source can
+		// then be written under its new name.
+		w.hardLinked(srcs, recursive, c.name)
+	}
 	if dest != nil {
-		w.copyDest(c, srcs, *dest, into, p.has("-r", "-R", "-a", "--recursive", "--archive"))
+		w.copyDest(c, srcs, *dest, into, recursive)
+	}
+}
+
+// hardLinked records the sources of hard links. A hard link is a second
+// name for the same file, not a copy: whatever the new name allows, a
+// later write through it (`ln .vouch/guard.yaml n && echo x > n`, or in
+// the next tool call) or a read (`ln ~/.ssh/id_rsa k`, then `cat k`), is
+// done to the source. So each source counts as read and written here,
+// where its real name is still known. A recursive hard-link copy (cp -rl)
+// links every file below a source directory: the directory is a tree
+// written (see tree).
+func (w *walker) hardLinked(srcs []field, recursive bool, what string) {
+	w.pathsTo(srcs, w.reads, what)
+	w.pathsTo(srcs, w.writes, what)
+	if !recursive {
+		return
+	}
+	for _, s := range srcs {
+		if s.known() && !w.isFile(s.s) {
+			w.tree(s.s, what)
+		}
 	}
 }
 
@@ -527,9 +568,28 @@ func splitDest(p parsed) (srcs []field, dest *field, into bool) {
 	return p.operands[:len(p.operands)-1], &last, len(p.operands) > 2
 }
 
+// lnLong are GNU ln's long options; it accepts any unambiguous prefix of
+// one (`ln --sym` is `ln --symbolic`).
+var lnLong = []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "physical",
+	"relative", "symbolic", "suffix", "target-directory", "no-target-directory", "verbose", "help", "version"}
+
+var lnSpec = optSpec{withValue: "St", long: []string{"suffix", "target-directory"}, abbrev: lnLong}
+
+// linkFiles: ln and link. A symbolic link (ln -s) only names its target:
+// making it neither reads nor writes the target, and what is later done
+// through the link is resolved through it. A hard link (ln without -s,
+// link) is another name for its source, which is then read and written
+// (see hardLinked).
 func linkFiles(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{withValue: "St", long: []string{"suffix", "target-directory"}})
+	p := parseOpts(c.args, lnSpec)
+	if c.name == "link" {
+		// link FILE1 FILE2: no options but --help and --version.
+		p = parsed{operands: c.args}
+	}
 	targets, dest, into := splitDest(p)
+	if c.name == "link" || !p.has("-s", "--symbolic") {
+		w.hardLinked(targets, false, c.name)
+	}
 	if dest == nil {
 		// ln TARGET makes a link named after it in the current directory.
 		for _, t := range targets {
