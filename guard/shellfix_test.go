@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,32 +25,56 @@ func TestStarterBypasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// deep is a repository three levels below the temporary directory,
+	// where ~+/../../../x is outside it while ./~+/../../../x (what a
+	// literal ~+ would be) is scratch space.
+	deep := filepath.Join(os.TempDir(), "a", "b", "repo")
+	up := "/../../.." + strings.Repeat("/..", strings.Count(filepath.Clean(os.TempDir()), "/"))
 	tests := []struct {
 		command  string
 		decision string
 		rule     string // "" with Allow
+		cwd      string // /repo when empty
 	}{
 		// Hard links.
-		{`ln .vouch/guard.yaml n && sed 's/mode: enforce/mode: observe/' n > /tmp/n2 && cat /tmp/n2 > n`, Ask, "protect-vouch-writes"},
-		{`ln .claude/settings.json s && echo {} > s`, Ask, "protect-vouch-writes"},
-		{`cp -l .vouch/guard.yaml n`, Ask, "protect-vouch-writes"},
-		{`cp --link .claude/settings.json s`, Ask, "protect-vouch-writes"},
-		{`link .vouch/guard.yaml n`, Ask, "protect-vouch-writes"},
-		{`ln -t /tmp .vouch/guard.yaml`, Ask, "protect-vouch-writes"},
-		{`ln -f src/a.go .vouch/guard.yaml /tmp`, Ask, "protect-vouch-writes"},
-		{`cp -rl .vouch /tmp/v`, Ask, "protect-vouch-writes"},
-		{`cp -al . /tmp/r`, Ask, "protect-vouch-trees"},
-		{`ln ~/.ssh/id_rsa k`, Deny, "sensitive-reads-files"},
-		{`ln ~/.bashrc b`, Deny, "writes-outside-repo"},
-		{`ln -s ../x y`, Allow, ""},
-		{`ln src/a.go b.go`, Allow, ""},
-		{`cp -r src dst`, Allow, ""},
-		{`find . -name '*.pyc' -delete`, Allow, ""},
+		{`ln .vouch/guard.yaml n && sed 's/mode: enforce/mode: observe/' n > /tmp/n2 && cat /tmp/n2 > n`, Ask, "protect-vouch-writes", ""},
+		{`ln .claude/settings.json s && echo {} > s`, Ask, "protect-vouch-writes", ""},
+		{`cp -l .vouch/guard.yaml n`, Ask, "protect-vouch-writes", ""},
+		{`cp --link .claude/settings.json s`, Ask, "protect-vouch-writes", ""},
+		{`link .vouch/guard.yaml n`, Ask, "protect-vouch-writes", ""},
+		{`ln -t /tmp .vouch/guard.yaml`, Ask, "protect-vouch-writes", ""},
+		{`ln -f src/a.go .vouch/guard.yaml /tmp`, Ask, "protect-vouch-writes", ""},
+		{`cp -rl .vouch /tmp/v`, Ask, "protect-vouch-writes", ""},
+		{`cp -al . /tmp/r`, Ask, "protect-vouch-trees", ""},
+		{`ln ~/.ssh/id_rsa k`, Deny, "sensitive-reads-files", ""},
+		{`ln ~/.bashrc b`, Deny, "writes-outside-repo", ""},
+		{`ln -s ../x y`, Allow, "", ""},
+		{`ln src/a.go b.go`, Allow, "", ""},
+		{`cp -r src dst`, Allow, "", ""},
+		{`find . -name '*.pyc' -delete`, Allow, "", ""},
+		// ~+ is the current directory, ~- the previous one, and bash
+		// expands a tilde after the = of an argument that looks like
+		// an assignment.
+		{`rm -rf ~+`, Deny, "destructive-rm-repository", ""},
+		{`rm -rf ~+` + up + `/etc`, Deny, "destructive-rm-outside-repo", deep},
+		{`echo x > ~+` + up + `/etc/cron.d/x`, Deny, "writes-outside-repo", deep},
+		{`cp x ~-/y`, Ask, "protect-vouch-unresolved-writes", ""},
+		{`rm -rf ~-`, Ask, "destructive-rm-unresolved", ""},
+		{`cd /tmp && rm -rf ~-`, Deny, "destructive-rm-repository", ""},
+		{`dd if=payload of=~/.bashrc`, Deny, "writes-outside-repo", ""},
+		{`dd if=~/.ssh/id_rsa of=k`, Deny, "sensitive-reads-files", ""},
+		{`rm -rf {~/proj,x}`, Deny, "destructive-rm-outside-repo", ""},
+		{`cd src && ls ~+ && echo a=~/x`, Allow, "", ""},
+		{`cd /tmp && rm -rf ~-/build`, Allow, "", ""},
 	}
 	for _, tt := range tests {
-		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
+		root := tt.cwd
+		if root == "" {
+			root = "/repo"
+		}
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: root, Args: map[string]any{"command": tt.command}}
 		t.Run(strings.ReplaceAll(tt.command, "/", "_"), func(t *testing.T) {
-			facts := Derive(&c, "/home/u", "/repo")
+			facts := Derive(&c, "/home/u", root)
 			d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
 			if err != nil {
 				t.Fatal(err)

@@ -177,6 +177,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		// A call of a function defined earlier: its body was walked at
 		// the definition, but what it leaves behind (a cd, variables)
 		// is not known here.
+		for n := range w.vars {
+			w.forget(n)
+		}
 		w.vars = map[string]string{}
 		w.dirKnown = false
 		return

@@ -28,7 +28,13 @@
 //   - Variables assigned a static value earlier in the same command line
 //     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
 //     assignment that may not run (in an if, a loop, after && or ||, in a
-//     function) makes the variable unknown instead.
+//     function) makes the variable unknown instead. Tildes are expanded
+//     where bash expands them: ~ and ~user, ~+ (the current directory),
+//     ~- (OLDPWD: known after a cd in the command line, else not
+//     static), ~N (the directory stack: not static), at the start of a
+//     word or of a brace alternative, after the = of an argument that
+//     looks like an assignment (dd of=~/x) and after each : of an
+//     assignment's value (PATH=~/bin:~/x).
 //   - Files: redirections (> >> &> >| < <> and `>& file`; 2>/dev/null
 //     writes /dev/null), and the operands of known readers, writers and
 //     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,

@@ -1079,16 +1079,30 @@ func changeDir(w *walker, c *call) {
 	var target field
 	switch {
 	case len(p.operands) == 0 && c.name == "cd":
-		if w.opts.Home == "" {
+		home, ok := w.varValue("HOME")
+		if !ok && !w.varForgotten("HOME") && w.opts.Home != "" {
+			home, ok = w.opts.Home, true
+		}
+		if !ok {
 			w.dirKnown = false
 			w.incomplete("cd to an unknown home directory")
+			w.movedFrom(dirState{})
 			return
 		}
-		target = field{s: w.opts.Home, static: true}
+		target = field{s: home, static: true}
 	case len(p.operands) == 0:
 		return
 	default:
 		target = p.operands[0]
+	}
+	old := w.dirBefore()
+	defer func() { w.movedFrom(old) }()
+	if target.known() && target.s == "-" && c.name == "cd" {
+		// cd - goes back to OLDPWD, known when a cd before it in the
+		// command line set it.
+		if prev, ok := w.varValue("OLDPWD"); ok && prev != "" {
+			target = field{s: prev, static: true}
+		}
 	}
 	if target.known() && (target.s == "-" || strings.HasPrefix(target.s, "+") || (c.name == "pushd" && strings.HasPrefix(target.s, "-"))) {
 		// cd - and pushd +N go back to a directory Parse may not know.
@@ -1119,6 +1133,28 @@ func changeDir(w *walker, c *call) {
 	}
 }
 
+// dirBefore is the directory a cd leaves, canonical.
+func (w *walker) dirBefore() dirState {
+	if !w.dirKnown {
+		return dirState{}
+	}
+	return dirState{dir: w.cwd(), known: true}
+}
+
+// movedFrom follows what cd, pushd and popd do to PWD and OLDPWD: OLDPWD
+// becomes the directory left (old), PWD the one reached. Either is only
+// known when both directories are; a move that may not happen (in an if,
+// after &&) leaves them unknown.
+func (w *walker) movedFrom(old dirState) {
+	w.setVar("OLDPWD", old.dir, old.known && w.dirKnown && old.dir != "")
+	delete(w.vars, "PWD")
+	if w.cond > 0 || !w.dirKnown {
+		w.forget("PWD")
+	} else {
+		delete(w.forgotten, "PWD")
+	}
+}
+
 // forgetVars: read, unset, mapfile, getopts and printf -v set or clear
 // variables to values Parse cannot know.
 func forgetVars(w *walker, c *call) {
@@ -1138,6 +1174,8 @@ func forgetVars(w *walker, c *call) {
 }
 
 func popDir(w *walker, c *call) {
+	old := w.dirBefore()
+	defer func() { w.movedFrom(old) }()
 	if len(w.dirStack) == 0 {
 		w.dirKnown = false
 		w.incomplete("popd to an unknown directory")

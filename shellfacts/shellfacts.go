@@ -357,6 +357,10 @@ type walker struct {
 	// assignment to one name may then set another, so no variable is
 	// tracked from there on.
 	noVars bool
+	// forgotten are HOME, PWD and OLDPWD when the command line gave
+	// them a value that is not known: their value from before it no
+	// longer holds (see tildeValue).
+	forgotten map[string]bool
 
 	// Work done so far, against the bounds above.
 	paths, globs, braceFields int
@@ -838,11 +842,9 @@ type dirState struct {
 }
 
 func (w *walker) saveDir() dirState {
-	d := dirState{dir: w.dir, known: w.dirKnown, stack: slices.Clone(w.dirStack), vars: w.vars}
-	if len(w.vars) > 0 {
-		d.vars = maps.Clone(w.vars)
-	}
-	return d
+	// Always a copy: a subshell that assigns to an empty map must not
+	// leave the assignment behind ((X=/); rm -rf "$X").
+	return dirState{dir: w.dir, known: w.dirKnown, stack: slices.Clone(w.dirStack), vars: maps.Clone(w.vars)}
 }
 
 func (w *walker) restoreDir(d dirState) {
@@ -856,6 +858,7 @@ func (w *walker) setVar(name, value string, static bool) {
 	}
 	if !static || w.cond > 0 || w.noVars {
 		delete(w.vars, name)
+		w.forget(name)
 		return
 	}
 	if len(w.vars) < 256 {
@@ -971,7 +974,7 @@ func (w *walker) assignValue(a *syntax.Assign) (string, bool) {
 	if a.Value == nil {
 		return name + "=", true
 	}
-	fs := w.fields(a.Value)
+	fs := w.assignFields(a.Value)
 	if len(fs) == 1 && fs[0].static {
 		return name + "=" + fs[0].s, true
 	}

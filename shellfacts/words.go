@@ -77,23 +77,32 @@ func soleSubst(word *syntax.Word) bool {
 
 // fieldsQuiet expands word without walking its substitutions.
 func (w *walker) fieldsQuiet(word *syntax.Word) []field {
+	return w.fieldsMode(word, false)
+}
+
+// assignFields expands the value of an assignment (X=value, export
+// X=value): as fields, except that a tilde also expands after each ':'.
+func (w *walker) assignFields(word *syntax.Word) []field {
+	if word == nil {
+		return nil
+	}
+	first := len(w.facts.Commands)
+	w.substs(word)
+	fs := w.fieldsMode(word, true)
+	if len(fs) == 1 && soleSubst(word) {
+		fs[0].from = w.lastNameSince(first, w.depth+1)
+	}
+	return fs
+}
+
+func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 	if word == nil {
 		return nil
 	}
 	raw := w.rawOf(word)
 	syntax.SplitBraces(word)
-	parts := word.Parts
 	acc := []piece{{}}
-	static := true
-	if len(parts) > 0 {
-		if lit, ok := parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
-			var expanded bool
-			acc, parts, expanded = w.tilde(lit, parts)
-			if !expanded {
-				static = false
-			}
-		}
-	}
+	parts, static := w.tildes(word.Parts, assign)
 	if static {
 		acc, static = w.expand(parts, false, acc)
 	}
@@ -107,34 +116,202 @@ func (w *walker) fieldsQuiet(word *syntax.Word) []field {
 	return out
 }
 
-// tilde expands a leading ~ or ~user. It returns the remaining parts, and
-// false when the expansion cannot be known (no home directory given).
-func (w *walker) tilde(lit *syntax.Lit, parts []syntax.WordPart) ([]piece, []syntax.WordPart, bool) {
-	prefix, rest, slash := strings.Cut(lit.Value[1:], "/")
-	if !slash && len(parts) > 1 {
-		// ~"x": a quoted character in the prefix stops expansion.
-		return []piece{{}}, parts, true
+// tildes does bash's tilde expansion on a word's parts: each tilde-prefix
+// (an unquoted ~ up to the next unquoted /, with nothing quoted or
+// expanded in it) is replaced by its value as a quoted part. A prefix
+// starts a word; in the value of an assignment (assign), or in a word that
+// looks like one after its first = (bash, outside POSIX mode, treats `dd
+// of=~/x` and `make DIR=~/x` so), it also starts after each unquoted ':'
+// and ends at one. It returns false when a value is only known at run
+// time (see tildeValue).
+func (w *walker) tildes(parts []syntax.WordPart, assign bool) ([]syntax.WordPart, bool) {
+	if len(parts) == 0 {
+		return parts, true
 	}
-	var home string
-	if prefix == "" {
-		if w.opts.Home == "" {
-			w.incomplete("~ with no home directory given")
-			return nil, nil, false
+	if b, ok := parts[0].(*syntax.BraceExp); ok && !assign && !b.Sequence {
+		// Bash expands braces first: {~/.ssh,x} is ~/.ssh and x.
+		nb := *b
+		nb.Elems = make([]*syntax.Word, len(b.Elems))
+		for i, e := range b.Elems {
+			ep, ok := w.tildes(e.Parts, false)
+			if !ok {
+				return nil, false
+			}
+			nb.Elems[i] = &syntax.Word{Parts: ep}
 		}
-		home = w.opts.Home
-	} else {
-		dir, err := canonpath.UserHome(prefix)
-		if err != nil {
-			// Bash leaves an unknown ~user as it is.
-			return []piece{{}}, parts, true
+		return append([]syntax.WordPart{&nb}, parts[1:]...), true
+	}
+	first, ok := parts[0].(*syntax.Lit)
+	if !ok {
+		return parts, true
+	}
+	var out []syntax.WordPart
+	if n := assignPrefix(first.Value); !assign && n > 0 {
+		out = append(out, &syntax.Lit{ValuePos: first.ValuePos, ValueEnd: first.ValueEnd, Value: first.Value[:n]})
+		rest := &syntax.Lit{ValuePos: first.ValuePos, ValueEnd: first.ValueEnd, Value: first.Value[n:]}
+		parts = append([]syntax.WordPart{rest}, parts[1:]...)
+		assign = true
+	} else if !strings.HasPrefix(first.Value, "~") && (!assign || !anyColonTilde(parts)) {
+		return parts, true
+	}
+	start := true // a tilde-prefix may begin here
+	for i, part := range parts {
+		l, ok := part.(*syntax.Lit)
+		if !ok {
+			out = append(out, part)
+			start = false
+			continue
 		}
-		home = dir
+		v, last := l.Value, 0
+		for j := 0; j < len(v); j++ {
+			c := v[j]
+			if c == '\\' {
+				j++
+				start = false
+				continue
+			}
+			if start && c == '~' {
+				end := j + 1
+				for end < len(v) && v[end] != '/' && v[end] != '\\' && !(assign && v[end] == ':') {
+					end++
+				}
+				// A prefix that runs into a quoted character or the
+				// next part (~"x", ~$USER) is not expanded.
+				whole := !(end < len(v) && v[end] == '\\') && !(end == len(v) && i+1 < len(parts))
+				if whole {
+					val, expand, known := w.tildeValue(v[j+1 : end])
+					if !known {
+						return nil, false
+					}
+					if expand {
+						out = append(out, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: v[last:j]}, &syntax.SglQuoted{Left: l.ValuePos, Right: l.ValueEnd, Value: val})
+						last, j = end, end-1
+						start = false
+						continue
+					}
+				}
+			}
+			start = assign && c == ':'
+		}
+		out = append(out, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: v[last:]})
 	}
-	restLit := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: rest}
-	if slash {
-		restLit.Value = "/" + rest
+	return out, true
+}
+
+// assignPrefix returns the length of NAME= (or NAME+=, NAME[...]=) at the
+// start of s when s looks like an assignment, else 0.
+func assignPrefix(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+		i++
 	}
-	return []piece{{s: []byte(home), pat: []byte(escapePattern(home))}}, append([]syntax.WordPart{restLit}, parts[1:]...), true
+	if i == 0 {
+		return 0
+	}
+	if i < len(s) && s[i] == '[' {
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 || strings.ContainsAny(s[i:i+j], "\\=") {
+			return 0
+		}
+		i += j + 1
+	}
+	if strings.HasPrefix(s[i:], "+=") {
+		return i + 2
+	}
+	if strings.HasPrefix(s[i:], "=") {
+		return i + 1
+	}
+	return 0
+}
+
+// anyColonTilde reports whether an unquoted ":~" appears in parts.
+func anyColonTilde(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, ":~") {
+			return true
+		}
+	}
+	return false
+}
+
+// tildeValue returns what bash puts in place of the tilde-prefix
+// ~prefix: the home directory (HOME, as assigned in the command line if
+// it is), ~+ the current directory (PWD), ~- the previous one (OLDPWD,
+// known only after a cd in the command line), ~user that user's home.
+// expand is false when bash leaves the prefix as written (no such user);
+// known is false when the value is only known at run time (a directory
+// stack entry ~N, an OLDPWD from before the command, a HOME assigned a
+// value that is not static), and the word is then not static.
+func (w *walker) tildeValue(prefix string) (value string, expand, known bool) {
+	unknown := func(why string) (string, bool, bool) {
+		w.incomplete(why)
+		return "", true, false
+	}
+	if n := strings.TrimLeft(prefix, "+-"); len(prefix)-len(n) <= 1 && isDigits(n) {
+		// ~N, ~+N, ~-N: the directory stack, which starts before
+		// the command line; ~0 and ~+0 are the current directory.
+		if n != strings.Repeat("0", len(n)) || strings.HasPrefix(prefix, "-") {
+			return unknown("~" + prefix + " names the directory stack")
+		}
+		prefix = "+"
+	}
+	switch prefix {
+	case "":
+		if v, ok := w.varValue("HOME"); ok {
+			return v, true, true
+		}
+		if w.varForgotten("HOME") || w.opts.Home == "" {
+			return unknown("~ with no home directory known")
+		}
+		return w.opts.Home, true, true
+	case "+":
+		if v, ok := w.varValue("PWD"); ok {
+			return v, true, true
+		}
+		if w.varForgotten("PWD") || !w.dirKnown {
+			return unknown("~+ in a directory only known at run time")
+		}
+		return w.cwd(), true, true
+	case "-":
+		if v, ok := w.varValue("OLDPWD"); ok {
+			return v, true, true
+		}
+		return unknown("~- names the previous directory, only known at run time")
+	}
+	dir, err := canonpath.UserHome(prefix)
+	if err != nil {
+		// Bash leaves an unknown ~user as it is.
+		return "", false, true
+	}
+	return dir, true, true
+}
+
+// varValue returns a variable's value when it was assigned a static one
+// earlier in the command line.
+func (w *walker) varValue(name string) (string, bool) {
+	if w.noVars {
+		return "", false
+	}
+	v, ok := w.vars[name]
+	return v, ok
+}
+
+// forget records that name was given a value that is not known.
+func (w *walker) forget(name string) {
+	switch name {
+	case "HOME", "PWD", "OLDPWD":
+		if w.forgotten == nil {
+			w.forgotten = map[string]bool{}
+		}
+		w.forgotten[name] = true
+	}
+}
+
+// varForgotten reports whether the command line assigned name a value
+// that is not known (or may have), so that its value from before the
+// command line no longer holds.
+func (w *walker) varForgotten(name string) bool {
+	return w.noVars || w.forgotten[name]
 }
 
 // expand appends parts to every alternative in acc. It returns false when
@@ -198,11 +375,11 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 	}
 	switch p.Param.Value {
 	case "HOME":
-		if w.opts.Home != "" {
+		if w.opts.Home != "" && !w.varForgotten("HOME") {
 			return w.opts.Home, true
 		}
 	case "PWD":
-		if w.dirKnown {
+		if w.dirKnown && !w.varForgotten("PWD") {
 			return w.cwd(), true
 		}
 	}
