@@ -28,7 +28,11 @@
 // name one file), it does not treat '\\' as a separator (on Unix it is an
 // ordinary byte of a file name), and it cannot see the future: a link created
 // after the check, before the tool runs, is not seen (a time-of-check race
-// that only the tool itself can close).
+// that only the tool itself can close). A caller that knows of links that
+// do not exist yet but will when the path is used (a shell command line
+// that runs `ln -s /etc e && rm -rf e/`) passes them as Links to
+// CanonicalFromLinks and EntryFromLinks, which resolve through them as
+// through links on disk.
 package canonpath
 
 import (
@@ -66,7 +70,22 @@ var (
 	ErrTooLong = errors.New("path too long")
 	// ErrLoop is returned when resolving symbolic links does not end.
 	ErrLoop = errors.New("too many levels of symbolic links")
+	// ErrUnknownLink is returned when a path goes through one of the
+	// given Links whose target is only known at run time.
+	ErrUnknownLink = errors.New("goes through a symbolic link whose target is only known at run time")
 )
+
+// Links are symbolic links that will exist when a path is used though the
+// file system does not hold them when it is resolved: a shell command line
+// that makes a link (ln -s TARGET NAME) and then names a path through it
+// in a later command. Each key is where a link will be, as EntryFrom gives
+// it (canonical directories, the link's own name last); its value is the
+// target as the link will hold it, resolved as a link's target is
+// (relative to the link's directory), or "" when the target is only known
+// at run time (symlink(2) refuses an empty target, so "" is never a real
+// one), which makes every path through the link ErrUnknownLink. A key
+// stands for a link whatever the file system holds at its place now.
+type Links map[string]string
 
 // Canonical returns the clean absolute form of p: made absolute against cwd
 // (an absolute directory), URL-style percent escapes such as %2e%2e and %2f
@@ -79,7 +98,7 @@ var (
 // be absolute. Canonical reads the file system (lstat and readlink) but never
 // changes it.
 func Canonical(p, cwd, home string) (string, error) {
-	return canonical(p, cwd, home, false, false)
+	return canonical(p, cwd, home, false, false, nil)
 }
 
 // EntryFrom is CanonicalFrom for a program that acts on the directory
@@ -90,7 +109,7 @@ func Canonical(p, cwd, home string) (string, error) {
 // trailing slash makes the kernel follow a link, so `rm -r link/` acts on
 // the target and is resolved like Canonical).
 func EntryFrom(p, base, home string) (string, error) {
-	return canonical(p, base, home, true, true)
+	return canonical(p, base, home, true, true, nil)
 }
 
 // CanonicalFrom is Canonical for callers whose working directory base is
@@ -98,10 +117,22 @@ func EntryFrom(p, base, home string) (string, error) {
 // looked up again, which saves a system call per component of base on
 // every relative path. A base that is not canonical gives wrong answers.
 func CanonicalFrom(p, base, home string) (string, error) {
-	return canonical(p, base, home, true, false)
+	return canonical(p, base, home, true, false, nil)
 }
 
-func canonical(p, cwd, home string, trusted, entry bool) (string, error) {
+// CanonicalFromLinks is CanonicalFrom that also follows links, the links
+// a command is about to make (see Links). A tilde is not expanded.
+func CanonicalFromLinks(p, base string, links Links) (string, error) {
+	return canonical(p, base, "", true, false, links)
+}
+
+// EntryFromLinks is EntryFrom that also follows links (see Links) in the
+// directories above the last component. A tilde is not expanded.
+func EntryFromLinks(p, base string, links Links) (string, error) {
+	return canonical(p, base, "", true, true, links)
+}
+
+func canonical(p, cwd, home string, trusted, entry bool, links Links) (string, error) {
 	if p == "" {
 		return "", ErrEmpty
 	}
@@ -130,29 +161,29 @@ func canonical(p, cwd, home string, trusted, entry bool) (string, error) {
 			return "", fmt.Errorf("working directory: %w", ErrNUL)
 		}
 		if trusted {
-			return resolveEntry(filepath.Clean(cwd), d, entry)
+			return resolveEntry(filepath.Clean(cwd), d, entry, links)
 		}
 		d = cwd + "/" + d
 	}
-	return resolveEntry("/", d, entry)
+	return resolveEntry("/", d, entry, links)
 }
 
 // resolveEntry resolves rel from start; with entry, the last component is
 // appended without following it when it is a name (not "", "." or "..").
-func resolveEntry(start, rel string, entry bool) (string, error) {
+func resolveEntry(start, rel string, entry bool, links Links) (string, error) {
 	if !entry {
-		return resolve(start, rel)
+		return resolve(start, rel, links)
 	}
 	i := strings.LastIndexByte(rel, '/')
 	last := rel[i+1:]
 	if last == "" || last == "." || last == ".." {
-		return resolve(start, rel)
+		return resolve(start, rel, links)
 	}
 	dir := "."
 	if i >= 0 {
 		dir = rel[:i+1]
 	}
-	d, err := resolve(start, dir)
+	d, err := resolve(start, dir, links)
 	if err != nil {
 		return "", err
 	}
@@ -247,8 +278,8 @@ func expandTilde(p, home string) (string, error) {
 
 // resolve walks the path rel from the real directory start, component by
 // component like the kernel does, replacing existing symbolic links by
-// their targets.
-func resolve(start, rel string) (string, error) {
+// their targets, and names in links by theirs.
+func resolve(start, rel string, links Links) (string, error) {
 	// todo holds the components still to walk, in reverse order so the
 	// next one is at the end and a link target can be pushed cheaply.
 	todo := reversed(strings.Split(rel, "/"))
@@ -257,7 +288,22 @@ func resolve(start, rel string) (string, error) {
 	// kept lexically, and a ".." that climbs back out of them returns to
 	// resolving, so "missing/../link" still follows link.
 	var missing []string
-	links := 0
+	hops := 0
+	// followLink replaces the link at next by target.
+	followLink := func(next, target string) error {
+		hops++
+		if hops > maxLinks {
+			return fmt.Errorf("%s: %w", next, ErrLoop)
+		}
+		if strings.HasPrefix(target, "/") {
+			done, missing = "/", nil
+		}
+		todo = append(todo, reversed(strings.Split(target, "/"))...)
+		if len(todo) > MaxLen {
+			return fmt.Errorf("%s: %w", next, ErrTooLong)
+		}
+		return nil
+	}
 	for len(todo) > 0 {
 		c := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -272,7 +318,25 @@ func resolve(start, rel string) (string, error) {
 			// lexical parent is the kernel's "..".
 			done = filepath.Dir(done)
 			continue
-		case len(missing) > 0:
+		}
+		if len(links) > 0 {
+			// A link still to be made may lie below a directory that
+			// does not exist yet either (mkdir d && ln -s /etc d/e).
+			at := join(done, c)
+			if len(missing) > 0 {
+				at = join(done, strings.Join(missing, "/")+"/"+c)
+			}
+			if target, ok := links[at]; ok {
+				if target == "" {
+					return "", fmt.Errorf("%s: %w", at, ErrUnknownLink)
+				}
+				if err := followLink(at, target); err != nil {
+					return "", err
+				}
+				continue
+			}
+		}
+		if len(missing) > 0 {
 			missing = append(missing, c)
 			continue
 		}
@@ -288,20 +352,12 @@ func resolve(start, rel string) (string, error) {
 			done = next
 			continue
 		}
-		links++
-		if links > maxLinks {
-			return "", fmt.Errorf("%s: %w", next, ErrLoop)
-		}
 		target, err := os.Readlink(next)
 		if err != nil {
 			return "", fmt.Errorf("reading link %s: %w", next, err)
 		}
-		if strings.HasPrefix(target, "/") {
-			done = "/"
-		}
-		todo = append(todo, reversed(strings.Split(target, "/"))...)
-		if len(todo) > MaxLen {
-			return "", fmt.Errorf("%s: %w", next, ErrTooLong)
+		if err := followLink(next, target); err != nil {
+			return "", err
 		}
 	}
 	for _, c := range missing {

@@ -297,3 +297,65 @@ func TestEntryFrom(t *testing.T) {
 		t.Error("EntryFrom accepted a NUL byte")
 	}
 }
+
+// TestLinks: links a command is about to make resolve like links on disk,
+// below directories that do not exist yet too, over what the disk holds
+// at their place, and one with an unknown target makes every path through
+// it ErrUnknownLink; the link itself is still an entry.
+func TestLinks(t *testing.T) {
+	root := tree(t)
+	repo := root + "/repo"
+	links := Links{
+		repo + "/e":         "/etc",
+		repo + "/rel":       "../secret",
+		repo + "/new/up":    "../../secret/sub",
+		repo + "/chain":     "e/ssl",
+		repo + "/src":       "/usr",
+		repo + "/dyn":       "",
+		root + "/secret/in": "/var",
+		repo + "/loopA":     "loopB",
+		repo + "/loopB":     "loopA",
+	}
+	tests := []struct {
+		p, want string
+		entry   bool
+		err     error
+	}{
+		{p: "e", want: "/etc"},
+		{p: "e/", want: "/etc", entry: true},
+		{p: "e", want: repo + "/e", entry: true},
+		{p: "e/cron.d/job", want: "/etc/cron.d/job"},
+		{p: "e/cron.d/job", want: "/etc/cron.d/job", entry: true},
+		{p: "e/..", want: "/"},
+		{p: "rel/key", want: root + "/secret/key"},
+		{p: "new/up/x", want: root + "/secret/sub/x"},
+		{p: "chain/certs", want: "/etc/ssl/certs"},
+		{p: "src/a.go", want: "/usr/a.go"},
+		{p: "out/in/x", want: "/var/x"},
+		{p: "dyn", err: ErrUnknownLink},
+		{p: "dyn/x", err: ErrUnknownLink, entry: true},
+		{p: "dyn", want: repo + "/dyn", entry: true},
+		{p: "loopA", err: ErrLoop},
+		{p: "other/x", want: repo + "/other/x"},
+	}
+	for _, tt := range tests {
+		resolve := CanonicalFromLinks
+		if tt.entry {
+			resolve = EntryFromLinks
+		}
+		got, err := resolve(tt.p, repo, links)
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) {
+				t.Errorf("%q (entry %v): %q, %v; want error %v", tt.p, tt.entry, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%q (entry %v): %q, %v; want %q", tt.p, tt.entry, got, err, tt.want)
+		}
+	}
+	// Without links, the disk decides.
+	if got, err := CanonicalFromLinks("src/a.go", repo, nil); err != nil || got != repo+"/src/a.go" {
+		t.Errorf("no links: %q, %v", got, err)
+	}
+}

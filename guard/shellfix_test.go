@@ -66,6 +66,18 @@ func TestStarterBypasses(t *testing.T) {
 		{`rm -rf {~/proj,x}`, Deny, "destructive-rm-outside-repo", ""},
 		{`cd src && ls ~+ && echo a=~/x`, Allow, "", ""},
 		{`cd /tmp && rm -rf ~-/build`, Allow, "", ""},
+		// A symbolic link made earlier in the command line is not on
+		// disk yet when the hook runs.
+		{`ln -s /etc lnk && rm -rf lnk/`, Deny, "destructive-rm-outside-repo", ""},
+		{`ln -s / r; rm -rf r/etc`, Deny, "destructive-rm-outside-repo", ""},
+		{`ln -s /etc e && echo x > e/cron.d/job`, Deny, "writes-outside-repo", ""},
+		{`ln -s ~/.ssh/id_rsa k && cat k`, Deny, "sensitive-reads-files", ""},
+		{`ln -s .vouch v && echo x > v/guard.yaml`, Ask, "protect-vouch-writes", ""},
+		{`ln -s "$X" k && rm -rf k/`, Ask, "destructive-rm-unresolved", ""},
+		{`ln -s "$X" k && echo x > k`, Ask, "protect-vouch-unresolved-writes", ""},
+		{`cp -s /etc/passwd p && echo x > p`, Deny, "writes-outside-repo", ""},
+		{`ln -s /etc e && mv e f && rm -rf f/`, Deny, "destructive-rm-outside-repo", ""},
+		{`ln -s src/a.go y && cat y && rm -f y`, Allow, "", ""},
 	}
 	for _, tt := range tests {
 		root := tt.cwd

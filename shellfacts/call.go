@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -237,13 +238,23 @@ func (w *walker) cd(f field) {
 	if strings.HasPrefix(target, "~") {
 		target = "./" + target
 	}
-	d, err := canonpath.CanonicalFrom(target, w.cwd(), "")
+	d, err := w.resolve(target, false)
 	if err != nil {
 		w.dirKnown = false
-		w.incomplete("cd to an invalid directory")
+		w.incomplete(fmt.Sprintf("cd: %v", err))
 		return
 	}
 	w.dir = d
+}
+
+// resolve makes p canonical against the current directory, following the
+// links the command line made earlier (see symlinked); entry leaves the
+// last component unfollowed (canonpath.EntryFrom).
+func (w *walker) resolve(p string, entry bool) (string, error) {
+	if entry {
+		return canonpath.EntryFromLinks(p, w.cwd(), w.links)
+	}
+	return canonpath.CanonicalFromLinks(p, w.cwd(), w.links)
 }
 
 // path records the file f names in set.
@@ -308,13 +319,15 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
 		return ""
 	}
-	resolve := canonpath.CanonicalFrom
-	if w.entry {
-		resolve = canonpath.EntryFrom
-	}
-	c, err := resolve(p, w.cwd(), "")
+	c, err := w.resolve(p, w.entry)
 	if err != nil {
 		w.incomplete(fmt.Sprintf("path in %s: %v", what, err))
+		if errors.Is(err, canonpath.ErrUnknownLink) {
+			// Through a link made earlier with a target only known
+			// at run time: the path may be anything.
+			w.unresolvedRemoval(p)
+			w.unresolvedWrite(set, p)
+		}
 		return ""
 	}
 	set[c] = true
@@ -380,8 +393,12 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	if strings.HasPrefix(dir, "~") {
 		dir = "./" + dir
 	}
-	cdir, err := canonpath.CanonicalFrom(dir, w.cwd(), "")
+	cdir, err := w.resolve(dir, false)
 	if err != nil {
+		if errors.Is(err, canonpath.ErrUnknownLink) {
+			w.unresolvedRemoval(f.raw)
+			w.unresolvedWrite(set, f.raw)
+		}
 		return
 	}
 	matches := 0
@@ -489,10 +506,4 @@ func unescapePattern(pat string) string {
 		b.WriteByte(pat[i])
 	}
 	return b.String()
-}
-
-// canonicalIn resolves p against dir, which is always canonical here
-// (Parse canonicalises Options.Cwd, and cd keeps it so).
-func canonicalIn(p, dir string) (string, error) {
-	return canonpath.CanonicalFrom(p, dir, "")
 }

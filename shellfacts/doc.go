@@ -55,7 +55,13 @@
 //     given {} as writing below them (Facts.WritesBelow); the find's -name
 //     tests are kept (Facts.BelowFilters). A writer run by xargs or
 //     parallel gets the input as operands only known at run time, so
-//     sed -i or truncate under xargs writes an unresolved target.
+//     sed -i or truncate under xargs writes an unresolved target. A
+//     symbolic link the command line makes (ln -s, cp -s; moved by mv or
+//     copied as a link by cp -r) is not on disk yet: later paths through
+//     it are resolved through its target (canonpath.Links), or are
+//     unresolved when the target is not static. A hard link (ln, link,
+//     cp -l) makes its source readable and writable under another name,
+//     so the source is recorded as read and written.
 //   - Trees (Facts.WritesTrees): a command that may rewrite files it does
 //     not name, below a directory, records that directory: a recursive
 //     copy or sync into it (cp -r src/. dst, rsync -a src/ dst), an

@@ -1,10 +1,12 @@
 package shellfacts
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/vouch-dev/vouch/canonpath"
 	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
@@ -486,7 +488,7 @@ func (w *walker) canonical(p string) (string, error) {
 	if strings.HasPrefix(p, "~") {
 		p = "./" + p
 	}
-	return canonicalIn(p, w.cwd())
+	return w.resolve(p, false)
 }
 
 var copySpec = optSpec{withValue: "StgmoZ", long: []string{"suffix", "target-directory", "group", "mode", "owner", "context", "strip-program"}}
@@ -522,6 +524,21 @@ func copyFiles(w *walker, c *call) {
 	if dest != nil {
 		w.copyDest(c, srcs, *dest, into, recursive)
 	}
+	if c.name != "cp" {
+		return
+	}
+	deref := !p.has("-T", "--no-target-directory")
+	switch {
+	case p.has("-s", "--symbolic-link"):
+		// cp -s makes symbolic links to the sources, named as they are
+		// written (a recursive one makes a tree of them: taken as a
+		// link to the whole source).
+		w.symlinked(srcs, dest, into, deref, false, c.name)
+	case p.has("-P", "-d", "--no-dereference", "-a", "--archive") ||
+		recursive && !p.has("-L", "--dereference", "-H"):
+		// Without following links, cp copies a link as a link.
+		w.carryLinks(srcs, dest, into, deref)
+	}
 }
 
 // hardLinked records the sources of hard links. A hard link is a second
@@ -554,6 +571,7 @@ func moveFiles(w *walker, c *call) {
 	if dest != nil {
 		w.copyDest(c, srcs, *dest, into, false)
 	}
+	w.carryLinks(srcs, dest, into, !p.has("-T", "--no-target-directory"))
 }
 
 // splitDest separates sources from the destination of cp, mv, install, ln.
@@ -577,9 +595,9 @@ var lnSpec = optSpec{withValue: "St", long: []string{"suffix", "target-directory
 
 // linkFiles: ln and link. A symbolic link (ln -s) only names its target:
 // making it neither reads nor writes the target, and what is later done
-// through the link is resolved through it. A hard link (ln without -s,
-// link) is another name for its source, which is then read and written
-// (see hardLinked).
+// through the link is resolved through it (see symlinked). A hard link (ln
+// without -s, link) is another name for its source, which is then read and
+// written (see hardLinked).
 func linkFiles(w *walker, c *call) {
 	p := parseOpts(c.args, lnSpec)
 	if c.name == "link" {
@@ -587,7 +605,8 @@ func linkFiles(w *walker, c *call) {
 		p = parsed{operands: c.args}
 	}
 	targets, dest, into := splitDest(p)
-	if c.name == "link" || !p.has("-s", "--symbolic") {
+	symbolic := c.name == "ln" && p.has("-s", "--symbolic")
+	if !symbolic {
 		w.hardLinked(targets, false, c.name)
 	}
 	if dest == nil {
@@ -599,9 +618,149 @@ func linkFiles(w *walker, c *call) {
 				w.incomplete("dynamic target of ln")
 			}
 		}
+	} else {
+		w.copyDest(c, targets, *dest, into, false)
+	}
+	if symbolic {
+		// After the writes above: they name the link, not its target.
+		deref := !p.has("-n", "--no-dereference", "-T", "--no-target-directory")
+		w.symlinked(targets, dest, into, deref, p.has("-r", "--relative"), c.name)
+	}
+}
+
+// maxMadeLinks bounds the links one Parse follows (see symlinked).
+const maxMadeLinks = 256
+
+// linkPlaces returns where links to (or copies of) srcs are made, given
+// the destination: below it when it is a directory (into, -t, or one that
+// exists, or one the command line made, unless deref is false: ln -n, -T),
+// else at it; without a destination, in the current directory. A place
+// that is not static is left out.
+func (w *walker) linkPlaces(src field, dest *field, into, deref bool) []string {
+	if dest != nil && !dest.known() {
+		return nil
+	}
+	below := func() []string {
+		if !src.known() {
+			return nil
+		}
+		base := filepath.Base(src.s)
+		if base == "/" || base == "." || base == ".." {
+			return nil
+		}
+		if dest == nil {
+			return []string{base}
+		}
+		return []string{dest.s + "/" + base}
+	}
+	switch {
+	case dest == nil || into:
+		return below()
+	case deref && w.isDir(dest.s):
+		return below()
+	case deref && w.madeHere(dest.s):
+		// A directory made earlier in the command line (mkdir d &&
+		// ln -s /etc d): not on disk yet, so both are possible.
+		return append(below(), dest.s)
+	}
+	return []string{dest.s}
+}
+
+// madeHere reports whether the command line wrote p before (mkdir, a
+// redirection): it may be a directory when a later command runs.
+func (w *walker) madeHere(p string) bool {
+	cp, err := w.canonical(p)
+	return err == nil && w.writes[cp]
+}
+
+func (w *walker) isDir(p string) bool {
+	cp, err := w.canonical(p)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(cp)
+	return err == nil && st.IsDir()
+}
+
+// symlinked records the symbolic links ln -s or cp -s makes, each with
+// the target as written (ln -r: the target's canonical path, as the link
+// will reach it), so that the later paths of the command line that go
+// through one resolve through its target as they will once it exists
+// (`ln -s /etc e && rm -rf e/` removes /etc; see canonpath.Links). A target
+// only known at run time leaves the paths through the link unresolved.
+func (w *walker) symlinked(targets []field, dest *field, into, deref, relative bool, what string) {
+	for _, t := range targets {
+		target := ""
+		if t.known() {
+			if t.s == "" {
+				continue // refused by symlink(2)
+			}
+			target = t.s
+			if relative {
+				abs, err := w.canonical(target)
+				if err != nil {
+					abs = ""
+				}
+				target = abs
+			}
+		}
+		w.madeLinks(w.linkPlaces(t, dest, into, deref), target, what)
+	}
+}
+
+// madeLinks records that symbolic links to target are made at places.
+func (w *walker) madeLinks(places []string, target, what string) {
+	for _, at := range places {
+		if strings.HasPrefix(at, "~") {
+			at = "./" + at
+		}
+		key, err := w.resolve(at, true)
+		if err != nil {
+			continue
+		}
+		if len(w.links) >= maxMadeLinks {
+			w.incomplete(fmt.Sprintf("%s: more than %d links made", what, maxMadeLinks))
+			return
+		}
+		if w.links == nil {
+			w.links = canonpath.Links{}
+		}
+		w.links[key] = target
+	}
+}
+
+// carryLinks: mv, and cp when it copies a link as a link (-P, -d, -a, or
+// -r without -L), put each source that is a symbolic link, on disk or
+// made earlier in the command line, at the destination too, with the same
+// target: `ln -s /etc e && mv e f && rm -rf f/` removes /etc.
+func (w *walker) carryLinks(srcs []field, dest *field, into, deref bool) {
+	if dest == nil || !dest.known() {
 		return
 	}
-	w.copyDest(c, targets, *dest, into, false)
+	for _, s := range srcs {
+		if !s.known() {
+			continue
+		}
+		p := s.s
+		if strings.HasPrefix(p, "~") {
+			p = "./" + p
+		}
+		key, err := w.resolve(p, true)
+		if err != nil {
+			continue
+		}
+		target, ok := w.links[key]
+		if !ok {
+			fi, err := os.Lstat(key)
+			if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				continue
+			}
+			if target, err = os.Readlink(key); err != nil {
+				continue
+			}
+		}
+		w.madeLinks(w.linkPlaces(s, dest, into, deref), target, "link copied")
+	}
 }
 
 // rmShort names rm's short options by their long form.

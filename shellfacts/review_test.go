@@ -161,3 +161,47 @@ func TestParseTildes(t *testing.T) {
 		})
 	}
 }
+
+// TestParseLinksMade pins links made earlier in the same command line:
+// the file system does not hold them when the hook runs, so the later
+// paths through one resolve through its target as they will when they
+// run; a target only known at run time makes them unresolved; mv and cp
+// without following links carry a link (made here or on disk) to its new
+// name. ROOT/repo/link is a link on disk to ROOT/secret.
+func TestParseLinksMade(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		command string
+		want    factsWant
+	}{
+		{"ln -s /etc lnk && rm -rf lnk/", factsWant{writes: []string{"ROOT/repo/lnk"}, deletes: []string{"/etc"}}},
+		{"ln -s / r; rm -rf r/etc", factsWant{writes: []string{"ROOT/repo/r"}, deletes: []string{"/etc"}}},
+		{"ln -s /etc e && echo x > e/cron.d/job", factsWant{writes: []string{"/etc/cron.d/job", "ROOT/repo/e"}}},
+		{"ln -s ~/.ssh/id_rsa k && cat k", factsWant{reads: []string{"ROOT/home/.ssh/id_rsa"}, writes: []string{"ROOT/repo/k"}}},
+		{"ln -sf /etc lnk && rm -rf lnk", factsWant{writes: []string{"ROOT/repo/lnk"}, deletes: []string{"ROOT/repo/lnk"}}},
+		{"ln --symbolic ../secret s && cat s/key", factsWant{reads: []string{"ROOT/secret/key"}, writes: []string{"ROOT/repo/s"}}},
+		{"ln -sr ../secret s && cat s/key", factsWant{reads: []string{"ROOT/secret/key"}, writes: []string{"ROOT/repo/s"}}},
+		{"mkdir -p d && ln -s ../../secret d/s && cat d/s/key", factsWant{reads: []string{"ROOT/secret/key"}, writes: []string{"ROOT/repo/d", "ROOT/repo/d/s"}}},
+		{"ln -s /etc dist && rm -rf dist/etc/", factsWant{writes: []string{"ROOT/repo/dist/etc"}, deletes: []string{"/etc"}}},
+		{"ln -s -t dist /etc && rm -rf dist/etc/x", factsWant{writes: []string{"ROOT/repo/dist/etc"}, deletes: []string{"/etc/x"}}},
+		{"ln -s /etc && rm -rf etc/", factsWant{writes: []string{"ROOT/repo/etc"}, deletes: []string{"/etc"}}},
+		{`ln -s "$X" k && rm -rf k/`, factsWant{writes: []string{"ROOT/repo/k"}, delUnresolv: []string{"k/"}}},
+		{`ln -s "$X" k && echo x > k`, factsWant{writes: []string{"ROOT/repo/k"}, writesUnresolved: []string{"k"}}},
+		{`ln -s "$X" k && rm -rf k/*`, factsWant{writes: []string{"ROOT/repo/k"}, delUnresolv: []string{"k/*"}}},
+		{"ln -s /etc e && mv e f && rm -rf f/", factsWant{reads: []string{"/etc"}, writes: []string{"ROOT/repo/e", "ROOT/repo/f"}, deletes: []string{"/etc", "ROOT/repo/e"}}},
+		{"ln -s /etc e && cp -r e f && rm -rf f/", factsWant{reads: []string{"/etc"}, writes: []string{"ROOT/repo/e", "ROOT/repo/f"}, deletes: []string{"/etc"}}},
+		{"mv link l2 && cat l2/key", factsWant{reads: []string{"ROOT/secret", "ROOT/secret/key"}, writes: []string{"ROOT/repo/l2"}, deletes: []string{"ROOT/repo/link"}}},
+		{"cp -s /etc/passwd p && echo x > p", factsWant{reads: []string{"/etc/passwd"}, writes: []string{"/etc/passwd", "ROOT/repo/p"}}},
+		{"ln -s /etc e; cd e && rm -rf cron.d", factsWant{writes: []string{"ROOT/repo/e"}, deletes: []string{"/etc/cron.d"}}},
+		{"bash -c 'ln -s /etc e' && rm -rf e/x", factsWant{writes: []string{"ROOT/repo/e"}, deletes: []string{"/etc/x"}}},
+		// Harmless links inside the repository stay inside it.
+		{"ln -s src/a.go y && cat y", factsWant{reads: []string{"ROOT/repo/src/a.go"}, writes: []string{"ROOT/repo/y"}}},
+		{"ln -sfn ../x y", factsWant{writes: []string{"ROOT/repo/y"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			checkFacts(t, root, tt.command, opts, tt.want)
+		})
+	}
+}

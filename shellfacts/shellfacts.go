@@ -380,6 +380,10 @@ type walker struct {
 	// target that cannot be resolved is listed in DeletesUnresolved.
 	removing bool
 
+	// links are the symbolic links the command line makes (ln -s),
+	// which later paths resolve through (see symlinked).
+	links canonpath.Links
+
 	// entry is set while recording the operands of programs that act on
 	// a directory entry itself (rm, unlink, rename): their last
 	// component is not followed (see canonpath.EntryFrom).
