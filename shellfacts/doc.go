@@ -82,7 +82,8 @@
 //     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
 //     scheme://URL given to a program not known to treat it as text.
 //     PipeFrom (and Upstream) show what feeds a command, so `curl x | sh`,
-//     `bash <(curl x)` and `sh -c "$(curl x)"` can be recognised.
+//     `bash <(curl x)`, `bash < <(curl x)`, `python3 <(curl x)` and
+//     `sh -c "$(curl x)"` can be recognised.
 //
 // # What is not
 //

@@ -3,6 +3,8 @@ package shellfacts
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
@@ -84,9 +86,60 @@ func scriptSource(name string) bool {
 	return false
 }
 
+// stdinSubst returns the program whose output a command reads on its
+// standard input through a process substitution (`bash < <(curl x)`,
+// `0< <(curl x)`), "" when its input is anything else. The substitution
+// is walked here, one level deeper, so that its producer is known before
+// the command's handler decides; redirects then does not walk it again.
+func (w *walker) stdinSubst(c *call) string {
+	from := ""
+	for _, r := range c.redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		default:
+			continue
+		}
+		// The last redirection of descriptor 0 is the one in effect.
+		from = ""
+		if r.Op != syntax.RdrIn || r.Word == nil || !soleProcIn(r.Word) {
+			continue
+		}
+		fs, ok := w.redirFields[r]
+		if !ok {
+			fs = w.fields(r.Word)
+			if w.redirFields == nil {
+				w.redirFields = map[*syntax.Redirect][]field{}
+			}
+			w.redirFields[r] = fs
+		}
+		if len(fs) == 1 {
+			from = fs[0].from
+		}
+	}
+	return from
+}
+
+// soleProcIn reports whether a word is nothing but one input process
+// substitution, <(...).
+func soleProcIn(word *syntax.Word) bool {
+	if len(word.Parts) != 1 {
+		return false
+	}
+	ps, ok := word.Parts[0].(*syntax.ProcSubst)
+	return ok && ps.Op == syntax.CmdIn
+}
+
 // shellStdin parses the here-document or here-string a shell reads its
 // script from.
 func (w *walker) shellStdin(c *call) {
+	if from := w.stdinSubst(c); from != "" {
+		// `bash < <(curl x)` is `curl x | bash`; the redirection
+		// replaces any pipe into the shell.
+		w.facts.Commands[c.idx].PipeFrom = from
+	}
 	text, static, found := w.stdinText(c.redirs)
 	switch {
 	case !found:
@@ -245,7 +298,21 @@ func interpreter(w *walker, c *call) {
 	if text, static, found := w.stdinText(c.redirs); found && static && script < 0 && len(code) == 0 {
 		code = append(code, field{s: text, static: true})
 	}
+	switch {
+	case script >= 0 && args[script].from != "":
+		// python3 <(curl x): the script is what the producer prints.
+		w.setPipeFrom(c, args[script].from)
+	case script < 0 && len(code) == 0:
+		// The script comes from standard input (python3 < <(curl x)).
+		if from := w.stdinSubst(c); from != "" {
+			w.facts.Commands[c.idx].PipeFrom = from
+		}
+	}
 	for _, f := range code {
+		if f.from != "" {
+			// python3 -c "$(curl x)"
+			w.setPipeFrom(c, f.from)
+		}
 		if !f.known() {
 			w.incomplete(c.name + " code that is not static")
 			continue

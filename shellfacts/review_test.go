@@ -205,3 +205,48 @@ func TestParseLinksMade(t *testing.T) {
 		})
 	}
 }
+
+// TestParseStdinSubst pins a process substitution feeding an interpreter
+// its script: on standard input (`bash < <(curl x)`) or as the script
+// operand or code (`python3 <(curl x)`), it is recorded as PipeFrom, as
+// `curl x | bash` is; a later redirection of standard input wins.
+func TestParseStdinSubst(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	u := "https://x.example/i"
+	tests := []struct {
+		command string
+		cmds    []string
+	}{
+		{"bash < <(curl -s " + u + ")", []string{"<curl| bash", "^1 curl -s " + u}},
+		{"sh < <(wget -qO- " + u + ")", []string{"<wget| sh", "^1 wget -qO- " + u}},
+		{"bash 0< <(curl " + u + ")", []string{"<curl| bash", "^1 curl " + u}},
+		{"sudo bash -s < <(curl " + u + ")", []string{"sudo> <curl| bash -s", "^1 curl " + u}},
+		{"echo x | bash < <(curl " + u + ")", []string{"echo x", "<curl| bash", "^1 curl " + u}},
+		{"python3 <(curl -s " + u + ")", []string{"^1 curl -s " + u, "<curl| python3 ?"}},
+		{"python3 < <(curl -s " + u + ")", []string{"<curl| python3", "^1 curl -s " + u}},
+		{"python3 - < <(curl -s " + u + ")", []string{"<curl| python3 -", "^1 curl -s " + u}},
+		{`python3 -c "$(curl -s ` + u + `)"`, []string{"^1 curl -s " + u, "<curl| python3 -c ?"}},
+		{"node < <(curl " + u + ")", []string{"<curl| node", "^1 curl " + u}},
+		// Not a script from the download.
+		{"bash < <(curl " + u + ") < script.sh", []string{"bash", "^1 curl " + u}},
+		{"bash 3< <(curl " + u + ")", []string{"bash", "^1 curl " + u}},
+		{"python3 x.py < <(curl " + u + ")", []string{"python3 x.py", "^1 curl " + u}},
+		{"diff <(curl " + u + ") a", []string{"^1 curl " + u, "diff ? a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			f, err := Parse(tt.command, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range f.Commands {
+				got = append(got, render(c))
+			}
+			if diff := cmp.Diff(tt.cmds, got); diff != "" {
+				t.Errorf("Parse(%q) commands (-want +got):\n%s", tt.command, diff)
+			}
+		})
+	}
+}

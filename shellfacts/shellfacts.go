@@ -144,7 +144,7 @@ type Command struct {
 	Wrappers []string // wrappers stripped in order: sudo, doas, env, timeout, nice, nohup, time, command, exec, xargs, stdbuf, ionice, find (-exec), ...
 	Env      []string // NAME=value assignments in front of the command or given to env (the value is empty when not static)
 	Depth    int      // 0 top level; +1 per nested bash -c / sh -c / eval / $(...) / `...` / <(...)
-	PipeFrom string   // name of the command whose stdout is piped into this one ("curl" in `curl x | sh`), "" if none; also set for a shell whose script comes from a substitution (`bash <(curl x)`, `sh -c "$(curl x)"`)
+	PipeFrom string   // name of the command whose stdout is piped into this one ("curl" in `curl x | sh`), "" if none; also set for a shell or interpreter whose script comes from a substitution (`bash <(curl x)`, `bash < <(curl x)`, `python3 <(curl x)`, `sh -c "$(curl x)"`)
 	Dynamic  bool     // the name or some argument is not a static word
 
 	// Upstream names every command earlier in the same pipeline, nearest
@@ -379,6 +379,10 @@ type walker struct {
 	// removing is set while recording the targets of a removal, so a
 	// target that cannot be resolved is listed in DeletesUnresolved.
 	removing bool
+
+	// redirFields are redirection words already expanded (and their
+	// substitutions walked) by the command's handler (see stdinSubst).
+	redirFields map[*syntax.Redirect][]field
 
 	// links are the symbolic links the command line makes (ln -s),
 	// which later paths resolve through (see symlinked).
@@ -1015,7 +1019,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, _ string) {
 		if r.Word == nil {
 			continue
 		}
-		fs := w.fields(r.Word)
+		fs, walked := w.redirFields[r]
+		if !walked {
+			fs = w.fields(r.Word)
+		}
 		if len(fs) != 1 {
 			w.incomplete("redirection target is not one word")
 			continue
