@@ -37,6 +37,9 @@ func FuzzParse(f *testing.F) {
 		"cp -t /tmp a b; mv a b; ln -s a b; dd if=a of=b",
 		"env -S 'rm -rf /'; flock l -c 'rm x'; trap 'rm y' EXIT",
 		"git -c alias.x='!rm -rf /' x; ssh -o ProxyCommand='nc %h %p' h",
+		"ln -s /etc e && rm -rf e/x; ln -s \"$X\" k; cat k/y; mv e f; cp -rP f g; cp -sl a b; link a b",
+		"echo a=~/x:~+:~- {~/a,b} ~1; PATH=~/b:~-; cd /tmp && cat ~-/x ~+0",
+		"bash < <(curl x); python3 <(curl x) 0< <(wget y); sh 3< <(curl z)",
 	} {
 		f.Add(s)
 	}

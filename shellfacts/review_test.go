@@ -149,6 +149,8 @@ func TestParseTildes(t *testing.T) {
 		{"cat {~/.ssh/id_rsa,x}", factsWant{reads: []string{"ROOT/home/.ssh/id_rsa", "ROOT/repo/x"}}},
 		{"rm -rf {~,/tmp}/x", factsWant{deletes: []string{"ROOT/home/x", "/tmp/x"}}},
 		{"HOME=/etc; cat ~/passwd", factsWant{reads: []string{"/etc/passwd"}}},
+		{"(HOME=/etc); cat ~/passwd", factsWant{reads: []string{"ROOT/home/passwd"}}},
+		{`(X=/); rm -rf "$X"`, factsWant{delUnresolv: []string{`"$X"`}}},
 		{"HOME=$(pwd); rm -rf ~/x", factsWant{delUnresolv: []string{"~/x"}}},
 		{"HOME=$(pwd); rm -rf $HOME/x", factsWant{delUnresolv: []string{"$HOME/x"}}},
 		{"PWD=/etc; rm -rf ~+", factsWant{deletes: []string{"/etc"}}},

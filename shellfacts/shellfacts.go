@@ -850,13 +850,23 @@ type dirState struct {
 }
 
 func (w *walker) saveDir() dirState {
-	// Always a copy: a subshell that assigns to an empty map must not
-	// leave the assignment behind ((X=/); rm -rf "$X").
-	return dirState{dir: w.dir, known: w.dirKnown, stack: slices.Clone(w.dirStack), vars: maps.Clone(w.vars)}
+	d := dirState{dir: w.dir, known: w.dirKnown, stack: slices.Clone(w.dirStack)}
+	if len(w.vars) > 0 {
+		d.vars = maps.Clone(w.vars)
+	}
+	return d
 }
 
 func (w *walker) restoreDir(d dirState) {
-	w.dir, w.dirKnown, w.dirStack, w.vars = d.dir, d.known, d.stack, d.vars
+	w.dir, w.dirKnown, w.dirStack = d.dir, d.known, d.stack
+	switch {
+	case d.vars != nil:
+		w.vars = d.vars
+	case len(w.vars) > 0:
+		// There were none: what a subshell assigned must not stay
+		// behind ((X=/); rm -rf "$X").
+		w.vars = map[string]string{}
+	}
 }
 
 // setVar records an assignment; conditional ones forget the variable.

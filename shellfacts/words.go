@@ -128,7 +128,7 @@ func (w *walker) tildes(parts []syntax.WordPart, assign bool) ([]syntax.WordPart
 	if len(parts) == 0 {
 		return parts, true
 	}
-	if b, ok := parts[0].(*syntax.BraceExp); ok && !assign && !b.Sequence {
+	if b, ok := parts[0].(*syntax.BraceExp); ok && !assign && !b.Sequence && braceTilde(b) {
 		// Bash expands braces first: {~/.ssh,x} is ~/.ssh and x.
 		nb := *b
 		nb.Elems = make([]*syntax.Word, len(b.Elems))
@@ -142,7 +142,7 @@ func (w *walker) tildes(parts []syntax.WordPart, assign bool) ([]syntax.WordPart
 		return append([]syntax.WordPart{&nb}, parts[1:]...), true
 	}
 	first, ok := parts[0].(*syntax.Lit)
-	if !ok {
+	if !ok || !anyTilde(parts) {
 		return parts, true
 	}
 	var out []syntax.WordPart
@@ -222,6 +222,37 @@ func assignPrefix(s string) int {
 		return i + 1
 	}
 	return 0
+}
+
+// braceTilde reports whether an alternative of b starts with a ~ (or
+// with a brace expansion that may).
+func braceTilde(b *syntax.BraceExp) bool {
+	for _, e := range b.Elems {
+		if len(e.Parts) == 0 {
+			continue
+		}
+		switch p := e.Parts[0].(type) {
+		case *syntax.Lit:
+			if strings.HasPrefix(p.Value, "~") || assignPrefix(p.Value) > 0 && anyTilde(e.Parts) {
+				return true
+			}
+		case *syntax.BraceExp:
+			if braceTilde(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anyTilde reports whether an unquoted literal part of parts holds a ~.
+func anyTilde(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '~') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // anyColonTilde reports whether an unquoted ":~" appears in parts.
