@@ -69,6 +69,12 @@ func shell(w *walker, c *call) {
 	if first.from != "" {
 		w.setPipeFrom(c, first.from)
 	}
+	if first.known() && stdinPath(first.s) {
+		// bash /dev/stdin < <(curl x)
+		if from := w.stdinSubst(c); from != "" {
+			w.facts.Commands[c.idx].PipeFrom = from
+		}
+	}
 	if !first.known() {
 		// `bash <(echo ...)`, `sh "$SCRIPT"`: the script is not known.
 		w.unknownCode(c.name + " " + first.raw)
@@ -120,6 +126,15 @@ func (w *walker) stdinSubst(c *call) string {
 		}
 	}
 	return from
+}
+
+// stdinPath reports whether a script operand names standard input.
+func stdinPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
 }
 
 // soleProcIn reports whether a word is nothing but one input process
@@ -302,7 +317,7 @@ func interpreter(w *walker, c *call) {
 	case script >= 0 && args[script].from != "":
 		// python3 <(curl x): the script is what the producer prints.
 		w.setPipeFrom(c, args[script].from)
-	case script < 0 && len(code) == 0:
+	case script < 0 && len(code) == 0, script >= 0 && args[script].known() && stdinPath(args[script].s):
 		// The script comes from standard input (python3 < <(curl x)).
 		if from := w.stdinSubst(c); from != "" {
 			w.facts.Commands[c.idx].PipeFrom = from

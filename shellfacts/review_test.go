@@ -230,6 +230,8 @@ func TestParseStdinSubst(t *testing.T) {
 		{"python3 - < <(curl -s " + u + ")", []string{"<curl| python3 -", "^1 curl -s " + u}},
 		{`python3 -c "$(curl -s ` + u + `)"`, []string{"^1 curl -s " + u, "<curl| python3 -c ?"}},
 		{"node < <(curl " + u + ")", []string{"<curl| node", "^1 curl " + u}},
+		{"bash /dev/stdin < <(curl " + u + ")", []string{"<curl| bash /dev/stdin", "^1 curl " + u}},
+		{"python3 /dev/fd/0 a < <(curl " + u + ")", []string{"<curl| python3 /dev/fd/0 a", "^1 curl " + u}},
 		// Not a script from the download.
 		{"bash < <(curl " + u + ") < script.sh", []string{"bash", "^1 curl " + u}},
 		{"bash 3< <(curl " + u + ")", []string{"bash", "^1 curl " + u}},
