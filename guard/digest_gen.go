@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "048ebac4ab507fc9ea7ee120ba3b100f1ed9ca3e58e6e8d7d326923aac756532"
+const fixedDigest = "fca651de2cc5a13aa363594979efaccd19cc30bf4deb2e77c92543b5551e667c"
