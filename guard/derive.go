@@ -464,10 +464,17 @@ func (f *CallFacts) shell(cmd string) {
 			f.Options = append(f.Options, prefix+o)
 		}
 		if deleters[name] && fromInput(c.Wrappers) {
-			// xargs/parallel hand the command paths vouch cannot see, so
-			// they cannot be shown to lie inside the root: record an
-			// unresolved target that lies within no directory.
-			f.Deletes = append(f.Deletes, "unresolved:arguments of "+name+" from input")
+			// xargs/parallel hand the command paths vouch cannot see. A
+			// recursive removal of them may be anything, / included: a
+			// target that lies within no directory, so outside the root
+			// (refused). Any other is an unresolved target, which
+			// destructive-rm-from-input asks about: find ... | xargs rm
+			// is everyday work.
+			if slices.Contains(c.Options, "--recursive") {
+				f.Deletes = append(f.Deletes, "unresolved:arguments of "+name+" from input")
+			} else {
+				f.DeletesUnresolved = append(f.DeletesUnresolved, "{arguments of "+name+" from input}")
+			}
 		}
 		f.CommandLines = append(f.CommandLines, strings.TrimSpace(name+" "+strings.Join(c.Args, " ")))
 		from := append(append([]string{}, c.Upstream...), c.PipeFrom)

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "fca651de2cc5a13aa363594979efaccd19cc30bf4deb2e77c92543b5551e667c"
+const fixedDigest = "892755ac25954a12cacb57284ccbf5e96603a76d8426beee709f43f1bea9012e"

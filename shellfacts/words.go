@@ -546,7 +546,7 @@ func unescapeLit(v string, quoted bool) (s, pat string, glob bool) {
 			i++
 			b.WriteByte(n)
 			p.WriteString(escapePattern(string(n)))
-		case !quoted && (c == '*' || c == '?' || c == '['):
+		case !quoted && (c == '*' || c == '?' || c == '[' && closesBracket(v, i)):
 			glob = true
 			b.WriteByte(c)
 			p.WriteByte(c)
@@ -652,4 +652,13 @@ func ansiC(s string) string {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// closesBracket reports whether the '[' at v[i] opens a bracket
+// expression: a ']' follows, with at least one character between them
+// (a ']' right after '[' is a member, not the end). An unmatched '[' is
+// an ordinary character to bash, so the test command '[' is a static
+// name, not a pattern.
+func closesBracket(v string, i int) bool {
+	return i+2 < len(v) && strings.IndexByte(v[i+2:], ']') >= 0
 }

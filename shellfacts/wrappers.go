@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/vouch-dev/vouch/internal/lazyre"
@@ -126,10 +127,21 @@ func wrapParallel(w *walker, args []field) wrapResult {
 	p := parseOpts(args, optSpec{withValue: "jaSdEIJLnNs", long: []string{"jobs", "arg-file", "sshlogin", "delimiter", "eof", "joblog", "results", "tmpdir", "workdir", "env", "colsep", "timeout", "retries", "halt", "memfree", "load", "delay", "basefile", "return", "transfer-file", "tagstring", "header", "max-args", "max-lines", "max-replace-args"}, posix: true})
 	w.pathsTo(p.values("-a", "--arg-file"), w.reads, "parallel")
 	rest := p.operands
+	var inputs []field
+	staticInputs := false
 	for i, f := range rest {
 		if f.known() && (f.s == ":::" || f.s == "::::" || f.s == ":::+" || f.s == "::::+") {
+			inputs, staticInputs = rest[i:], true
 			rest = rest[:i]
 			break
+		}
+	}
+	// parallel CMD ::: a b: the inputs are on the command line. When
+	// every one is static and given with ::: (not read from a file with
+	// ::::), CMD runs on exactly those words, appended.
+	for _, f := range inputs {
+		if !f.known() || f.s == "::::" || f.s == "::::+" {
+			staticInputs = false
 		}
 	}
 	if len(rest) == 0 {
@@ -147,6 +159,15 @@ func wrapParallel(w *walker, args []field) wrapResult {
 			// appends nothing.
 			repl = parallelInput
 		}
+	}
+	if staticInputs && repl == "" {
+		var args []field
+		for _, f := range inputs {
+			if f.s != ":::" && f.s != ":::+" {
+				args = append(args, f)
+			}
+		}
+		return wrapResult{ok: true, rest: append(slices.Clone(rest), args...)}
 	}
 	return wrapResult{ok: true, rest: rest, stdinArgs: true, inputRepl: repl}
 }
