@@ -415,6 +415,12 @@ func sourceFile(w *walker, c *call) {
 	if f.from != "" {
 		w.setPipeFrom(c, f.from)
 	}
+	if f.known() && stdinPath(f.s) {
+		// source /dev/stdin <<< "$(curl x)", source /dev/stdin < <(curl x)
+		if from := w.stdinSubst(c); from != "" {
+			w.facts.Commands[c.idx].PipeFrom = from
+		}
+	}
 	w.path(f, w.reads, c.name)
 }
 

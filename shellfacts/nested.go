@@ -94,7 +94,8 @@ func scriptSource(name string) bool {
 
 // stdinSubst returns the program whose output a command reads on its
 // standard input through a process substitution (`bash < <(curl x)`,
-// `0< <(curl x)`), "" when its input is anything else. The substitution
+// `0< <(curl x)`) or a here-string that is one command substitution
+// (`bash <<< "$(curl x)"`), "" when its input is anything else. The substitution
 // is walked here, one level deeper, so that its producer is known before
 // the command's handler decides; redirects then does not walk it again.
 func (w *walker) stdinSubst(c *call) string {
@@ -110,7 +111,14 @@ func (w *walker) stdinSubst(c *call) string {
 		}
 		// The last redirection of descriptor 0 is the one in effect.
 		from = ""
-		if r.Op != syntax.RdrIn || r.Word == nil || !soleProcIn(r.Word) {
+		switch {
+		case r.Word == nil:
+			continue
+		case r.Op == syntax.RdrIn && soleProcIn(r.Word):
+		case r.Op == syntax.WordHdoc && soleCmdSubst(r.Word):
+			// bash <<< "$(curl x)", source /dev/stdin <<< "$(curl x)":
+			// the here-string is the producer's output.
+		default:
 			continue
 		}
 		fs, ok := w.redirFields[r]
@@ -135,6 +143,23 @@ func stdinPath(p string) bool {
 		return true
 	}
 	return false
+}
+
+// soleCmdSubst reports whether a word is nothing but one command
+// substitution, $(...) or `...`, quoted or not.
+func soleCmdSubst(word *syntax.Word) bool {
+	if len(word.Parts) != 1 {
+		return false
+	}
+	part := word.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) != 1 {
+			return false
+		}
+		part = dq.Parts[0]
+	}
+	_, ok := part.(*syntax.CmdSubst)
+	return ok
 }
 
 // soleProcIn reports whether a word is nothing but one input process
@@ -170,6 +195,11 @@ func (w *walker) shellStdin(c *call) {
 		}
 	case !static:
 		w.incomplete(c.name + " reads a script that is not static")
+		if from := w.facts.Commands[c.idx].PipeFrom; from != "" && scriptSource(from) {
+			// bash <<< "$(curl x)": the fetched script, which Pipes
+			// reports to the network rules, as for curl x | bash.
+			break
+		}
 		w.unknownCode(c.name + " <<here-document")
 	default:
 		w.script(text, w.depth+1, c.name+" here-document")
