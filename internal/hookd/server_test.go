@@ -154,12 +154,18 @@ func (f *fixture) serve(t testing.TB, bin string) {
 			t.Errorf("server: %v", err)
 		}
 	})
+	// Wait for a connection to succeed, not for the socket file: the
+	// file exists from bind(), and a client connecting before listen()
+	// is refused and runs vouch-guard itself, so a loaded machine (CI
+	// runs test binaries side by side) made the first call of a test
+	// miss the server.
 	sock := hookwire.SocketPath(dir, id)
 	for i := 0; ; i++ {
-		if _, err := os.Stat(sock); err == nil {
+		if c, err := hookwire.Dial(sock); err == nil {
+			c.Close()
 			return
 		}
-		if i == 200 {
+		if i == 2000 {
 			t.Fatal("server did not listen")
 		}
 		time.Sleep(5 * time.Millisecond)
