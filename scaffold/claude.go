@@ -86,26 +86,33 @@ func MergeClaudeHook(file string, data []byte, h ClaudeHook, same func(command s
 		return nil, false, err
 	}
 	entries = append(entries, entry)
+	out, err = withEntries(file, top, hooks, h.Event, entries)
+	return out, false, err
+}
+
+// withEntries is the settings top with hooks.<event> set to entries,
+// formatted as init writes settings (two-space indent, final newline).
+func withEntries(file string, top, hooks *object, event string, entries []json.RawMessage) ([]byte, error) {
 	list, err := marshal(entries)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	hooks.set(h.Event, list)
+	hooks.set(event, list)
 	hooksOut, err := hooks.marshal()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	top.set("hooks", hooksOut)
 	flat, err := top.marshal()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, flat, "", "  "); err != nil {
-		return nil, false, fmt.Errorf("format %s: %w", file, err)
+		return nil, fmt.Errorf("format %s: %w", file, err)
 	}
 	b.WriteByte('\n')
-	return b.Bytes(), false, nil
+	return b.Bytes(), nil
 }
 
 // claudeEntry is the JSON of one hooks.<Event>[] entry, fields in the
@@ -341,24 +348,6 @@ func SwitchClaudeHookCommand(file string, data []byte, event string, from func(c
 	if !switched {
 		return data, false, nil
 	}
-	list, err := marshal(entries)
-	if err != nil {
-		return nil, false, err
-	}
-	hooks.set(event, list)
-	hooksOut, err := hooks.marshal()
-	if err != nil {
-		return nil, false, err
-	}
-	top.set("hooks", hooksOut)
-	flat, err := top.marshal()
-	if err != nil {
-		return nil, false, err
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, flat, "", "  "); err != nil {
-		return nil, false, fmt.Errorf("format %s: %w", file, err)
-	}
-	b.WriteByte('\n')
-	return b.Bytes(), true, nil
+	out, err = withEntries(file, top, hooks, event, entries)
+	return out, err == nil, err
 }
