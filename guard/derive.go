@@ -691,10 +691,11 @@ func (f *CallFacts) belowMayReachVouch(d string) bool {
 	return false
 }
 
-// fnmatchFold matches a find -name pattern against a name ignoring case;
-// a pattern path.Match cannot read matches.
+// fnmatchFold matches a find -name pattern against a name ignoring case
+// (lowering a bracket's ranges only widens them); a pattern path.Match
+// cannot read matches.
 func fnmatchFold(pat, name string) bool {
-	pat = strings.ReplaceAll(strings.ToLower(pat), "[!", "[^")
+	pat = strings.ToLower(shellfacts.GoPattern(pat))
 	ok, err := path.Match(pat, strings.ToLower(name))
 	return ok || err != nil
 }

@@ -222,6 +222,9 @@ func TestReviewFindXargsWriters(t *testing.T) {
 		{"find . -name guard.yaml -exec mv {} /repo/x \\;", Ask, "protect-vouch-trees", Deny},
 		{"find .. -name repo -exec rm -rf {} +", Deny, "", ""},
 		{"find . -type f -exec rm {} +", Ask, "protect-vouch-trees", Deny},
+		// A bracket class matches guard.yaml as bash reads it.
+		{"find . -name '[[:alpha:]]*.yaml' -delete", Ask, "protect-vouch-trees", Deny},
+		{"find . -name '[!0-9]uard.yaml' -delete", Ask, "protect-vouch-trees", Deny},
 		// Common commands that cannot reach vouch's files stay allowed.
 		{"find . -name '*.pyc' -delete", Allow, "", ""},
 		{"find . -name '__pycache__' -prune -exec rm -rf {} +", Allow, "", ""},

@@ -371,7 +371,7 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 		w.incomplete(fmt.Sprintf("more than %d globs", maxGlobs))
 		return
 	}
-	pat := goPattern(f.pat)
+	pat := GoPattern(f.pat)
 	dirPat, basePat := "", pat
 	if i := strings.LastIndexByte(pat, '/'); i >= 0 {
 		dirPat, basePat = pat[:i+1], pat[i+1:]
@@ -446,12 +446,12 @@ func (w *walker) globDirs(pat string, set map[string]bool, what string) {
 	}
 }
 
-// goPattern turns a bash glob into one filepath.Match reads alike:
+// GoPattern turns a bash glob into one filepath.Match reads alike:
 // bash's negated bracket [!x] is Go's [^x], and a character class inside
 // brackets ([[:alpha:]]) becomes the ranges it stands for, or any
 // character for classes without a short spelling, so the pattern matches
 // at least what bash's would.
-func goPattern(pat string) string {
+func GoPattern(pat string) string {
 	if !strings.Contains(pat, "[") {
 		return pat
 	}
