@@ -121,8 +121,8 @@ func NewJSON(g *Result) JSON {
 	}
 	if l := g.Lint; l != nil && l.Report != nil {
 		j.Lint = &JSONLint{Verdict: l.Verdict, Strict: l.Strict, Observe: l.Observe, Config: l.Source,
-			Blocking: l.indexes(l.Blocking), Observed: l.indexes(l.Observed), GateProgram: filepath.ToSlash(g.Program), Report: l.Report,
-			BlockingNotices: sortedIndexes(l.BlockingNotices, len(l.Report.Notices)), BlockingStale: sortedIndexes(l.BlockingStale, len(l.Report.Stale))}
+			Blocking: indexes(l.Blocking, len(l.Report.Findings)), Observed: indexes(l.Observed, len(l.Report.Findings)), GateProgram: filepath.ToSlash(g.Program), Report: l.Report,
+			BlockingNotices: indexes(l.BlockingNotices, len(l.Report.Notices)), BlockingStale: indexes(l.BlockingStale, len(l.Report.Stale))}
 		if j.Lint.Verdict == "" {
 			j.Lint.Verdict = "fail" // the rules did not finish: never a pass
 		}
@@ -133,19 +133,10 @@ func NewJSON(g *Result) JSON {
 // WriteJSON writes g as NewJSON shapes it.
 func WriteJSON(w io.Writer, g *Result) error { return output.WriteJSON(w, NewJSON(g)) }
 
-func (l *Lint) indexes(set map[int]bool) []int {
+// indexes are the indexes below n in set, ascending: [] when none, which
+// JSON writes as [] (and omitempty leaves out).
+func indexes(set map[int]bool, n int) []int {
 	out := []int{}
-	for i := range l.Report.Findings {
-		if set[i] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// sortedIndexes are the indexes below n in set, ascending; nil when none.
-func sortedIndexes(set map[int]bool, n int) []int {
-	var out []int
 	for i := range n {
 		if set[i] {
 			out = append(out, i)

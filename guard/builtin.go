@@ -66,7 +66,7 @@ func builtinRules(name string) ([]Rule, error) {
 	}
 	var out []Rule
 	for _, r := range p.Rules {
-		if r.ID == UnparsedShellRule || r.ID == TruncatedShellRule {
+		if implicitShellRule(r.ID) {
 			continue // the including policy adds its own
 		}
 		r.Builtin = name

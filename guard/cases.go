@@ -224,7 +224,7 @@ func RunCases(e *Engine, p *Policy, cf *CaseFile, env Env, home, root string) ([
 		// set's rules and the implicit shell rules fire only on
 		// calls the author's cases need not make, and counting them
 		// would fail --coverage for every such policy.
-		if r.Builtin != "" || r.ID == UnparsedShellRule || r.ID == TruncatedShellRule {
+		if r.Builtin != "" || implicitShellRule(r.ID) {
 			continue
 		}
 		cov = append(cov, Coverage{Rule: r.ID, Kind: r.Kind, Cases: fired[r.ID]})

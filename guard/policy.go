@@ -34,6 +34,12 @@ const UnparsedShellRule = "vouch-unparsed-shell"
 // the bound was not looked at, so no rule could have matched it.
 const TruncatedShellRule = "vouch-truncated-shell"
 
+// implicitShellRule reports the rules every vouch/v1 policy gets rather
+// than writes: UnparsedShellRule and TruncatedShellRule.
+func implicitShellRule(id string) bool {
+	return id == UnparsedShellRule || id == TruncatedShellRule
+}
+
 // MaxPolicyBytes caps a policy file.
 const MaxPolicyBytes = 4 << 20
 

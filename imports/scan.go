@@ -10,14 +10,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/vouch-dev/vouch/internal/fsstat"
+	"github.com/vouch-dev/vouch/internal/parallel"
 )
 
 // DefaultMaxFileSize is the size above which files are skipped with a
@@ -303,10 +302,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	outs := make([]fileOut, len(sources))
 	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next, finished atomic.Int64
+	var finished atomic.Int64
 	stop := make(chan struct{})
 	reported := make(chan struct{})
 	if opts.Progress != nil {
@@ -327,23 +323,14 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	} else {
 		close(reported)
 	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(sources) || ctx.Err() != nil {
-					return
-				}
-				s := sources[i]
-				outs[i] = scanFile(abs, s.rel, s.lang, opts.MaxFileSize, c, resolvers[s.lang], start)
-				finished.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(sources), workers, func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		s := sources[i]
+		outs[i] = scanFile(abs, s.rel, s.lang, opts.MaxFileSize, c, resolvers[s.lang], start)
+		finished.Add(1)
+	})
 	close(stop)
 	<-reported
 	if err := ctx.Err(); err != nil {

@@ -74,7 +74,7 @@ func (w *walker) addBelow(fs []field, set map[string]bool, names []string, remov
 	}
 	for d := range tmp {
 		set[d] = true
-		if set[d] && (mapsSame(set, w.below) || mapsSame(set, w.writesBelow)) {
+		if mapsSame(set, w.below) || mapsSame(set, w.writesBelow) {
 			w.belowFilter(d, names)
 		}
 	}

@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,25 +75,11 @@ func TestFindNameFilter(t *testing.T) {
 		"-name a , -name b":               nil,
 	} {
 		var fs []field
-		for _, s := range splitSpace(expr) {
+		for _, s := range strings.Split(expr, " ") {
 			fs = append(fs, field{s: s, static: true, raw: s})
 		}
 		if got := findNameFilter(fs); !cmp.Equal(got, want) {
 			t.Errorf("%q: %q, want %q", expr, got, want)
 		}
 	}
-}
-
-func splitSpace(s string) []string {
-	var out []string
-	cur := ""
-	for _, r := range s {
-		if r == ' ' {
-			out = append(out, cur)
-			cur = ""
-			continue
-		}
-		cur += string(r)
-	}
-	return append(out, cur)
 }

@@ -2,6 +2,7 @@ package shellfacts
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,7 +71,7 @@ func BenchmarkParseHeredoc(b *testing.B) {
 	line := strings.Repeat("x", 69) + "\n"
 	for _, kib := range []int{64, 512, 1000, 16384} {
 		cmd := "cat > notes.txt <<'EOF'\n" + strings.Repeat(line, kib<<10/70) + "EOF\ngit push --force origin main"
-		b.Run(strings.TrimSpace(strings.Repeat(" ", 0))+itoa(kib)+"KiB", func(b *testing.B) {
+		b.Run(strconv.Itoa(kib)+"KiB", func(b *testing.B) {
 			b.SetBytes(int64(len(cmd)))
 			for b.Loop() {
 				if _, err := Parse(cmd, Options{Cwd: "/tmp"}); err != nil {
@@ -79,12 +80,4 @@ func BenchmarkParseHeredoc(b *testing.B) {
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	s := ""
-	for ; n > 0; n /= 10 {
-		s = string(rune('0'+n%10)) + s
-	}
-	return s
 }

@@ -55,15 +55,7 @@ func TestParseHardLinks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse(tt.command, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.want.cmds = nil
-			for _, c := range f.Commands {
-				tt.want.cmds = append(tt.want.cmds, render(c))
-			}
-			tt.want.incomplete = f.Incomplete
+			tt.want.anyCmds = true
 			check(t, root, tt.command, opts, tt.want)
 		})
 	}

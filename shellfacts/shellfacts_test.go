@@ -75,7 +75,10 @@ func render(c Command) string {
 }
 
 type want struct {
-	cmds                         []string
+	cmds []string
+	// anyCmds leaves the commands uncompared, for tables about file and
+	// network facts (TestParseCommands covers commands).
+	anyCmds                      bool
 	reads, writes, deletes, urls []string
 	below                        []string
 	trees                        []string
@@ -102,6 +105,9 @@ func check(t *testing.T, root, command string, opts Options, w want) {
 			out = append(out, strings.ReplaceAll(s, "ROOT", root))
 		}
 		return out
+	}
+	if w.anyCmds {
+		w.cmds = got
 	}
 	for _, x := range []struct {
 		what      string
@@ -481,16 +487,9 @@ func TestParseFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse(tt.command, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
 			// Commands are covered by TestParseCommands; here only
 			// the file and network facts are compared.
-			tt.want.cmds = nil
-			for _, c := range f.Commands {
-				tt.want.cmds = append(tt.want.cmds, render(c))
-			}
+			tt.want.anyCmds = true
 			check(t, root, tt.command, opts, tt.want)
 		})
 	}

@@ -7,16 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/google/mangle/ast"
 
 	"github.com/vouch-dev/vouch/compile"
 	"github.com/vouch-dev/vouch/datalog"
 	"github.com/vouch-dev/vouch/internal/atomicfile"
+	"github.com/vouch-dev/vouch/internal/parallel"
 )
 
 // Artifact file names, as the seed's tooling names them.
@@ -145,22 +143,7 @@ func (o *Outcome) traceBody() []byte {
 	b.WriteString("\nverdicts and why:\n")
 	preds := o.Report.Predicates
 	texts := make([]string, len(preds))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(preds)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(preds) {
-					return
-				}
-				texts[i] = o.tracePredicate(&preds[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(preds), 0, func(i int) { texts[i] = o.tracePredicate(&preds[i]) })
 	n := 0
 	for _, t := range texts {
 		n += len(t)

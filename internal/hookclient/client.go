@@ -40,6 +40,9 @@ type Client struct {
 	// Guard is the vouch-guard binary: the server must run it and the
 	// fallback runs it.
 	Guard string
+	// ID, when set, is Guard's identity, found when Guard was looked up:
+	// otherwise it is stat'd again for each call.
+	ID *hookwire.Identity
 	// Dir is the working directory, Env the environment (KEY=VALUE),
 	// both sent to the server and given to the direct run.
 	Dir string
@@ -66,7 +69,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vouch-hook: --serve is vouch-guard's flag; run 'vouch-guard --serve'\n")
 		return 2
 	}
-	guardBin, err := findGuard()
+	guardBin, id, err := findGuard()
 	if err != nil {
 		// Exit 2 with the reason on stderr blocks the call in Claude
 		// Code: a broken install fails closed.
@@ -74,22 +77,27 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir, _ := os.Getwd()
-	c := &Client{Guard: guardBin, Dir: dir, Env: os.Environ(), Stdin: stdin, Stdout: stdout, Stderr: stderr, Start: true, UID: os.Getuid()}
+	c := &Client{Guard: guardBin, ID: id, Dir: dir, Env: os.Environ(), Stdin: stdin, Stdout: stdout, Stderr: stderr, Start: true, UID: os.Getuid()}
 	return c.Run(args)
 }
 
-// findGuard is the vouch-guard installed beside the running vouch-hook.
-func findGuard() (string, error) {
+// findGuard is the vouch-guard installed beside the running vouch-hook,
+// and its identity when the platform gives one (the stat that finds it
+// is the one the call's server is named by).
+func findGuard() (string, *hookwire.Identity, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("cannot find its own binary to find %s beside it: %w", hookwire.GuardBinary, err)
+		return "", nil, fmt.Errorf("cannot find its own binary to find %s beside it: %w", hookwire.GuardBinary, err)
 	}
 	p := filepath.Join(filepath.Dir(exe), hookwire.GuardBinary)
 	st, err := os.Stat(p)
 	if err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
-		return "", fmt.Errorf("%s is not installed beside vouch-hook (looked for %s); install both from the same vouch release (docs/install.md)", hookwire.GuardBinary, p)
+		return "", nil, fmt.Errorf("%s is not installed beside vouch-hook (looked for %s); install both from the same vouch release (docs/install.md)", hookwire.GuardBinary, p)
 	}
-	return p, nil
+	if id, err := hookwire.IdentityOfInfo(p, st); err == nil {
+		return p, &id, nil
+	}
+	return p, nil, nil
 }
 
 // Run answers one call with args: through the server when it answers in
@@ -135,8 +143,10 @@ func (c *Client) ask(args []string, stdin []byte, wait time.Duration) (rep *hook
 	if c.Dir == "" {
 		return nil, false, errors.New("no working directory")
 	}
-	id, err := hookwire.IdentityOf(c.Guard)
-	if err != nil {
+	var id hookwire.Identity
+	if c.ID != nil {
+		id = *c.ID
+	} else if id, err = hookwire.IdentityOf(c.Guard); err != nil {
 		return nil, false, err
 	}
 	getenv := envLookup(c.Env)

@@ -39,6 +39,6 @@ func closeInheritedOnExec() {
 		if err != nil || fd <= 2 {
 			continue
 		}
-		_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETFD, syscall.FD_CLOEXEC)
+		syscall.CloseOnExec(fd)
 	}
 }

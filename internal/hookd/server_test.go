@@ -154,12 +154,16 @@ func (f *fixture) serve(t testing.TB, bin string) {
 			t.Errorf("server: %v", err)
 		}
 	})
-	// Wait for a connection to succeed, not for the socket file: the
-	// file exists from bind(), and a client connecting before listen()
-	// is refused and runs vouch-guard itself, so a loaded machine (CI
-	// runs test binaries side by side) made the first call of a test
-	// miss the server.
-	sock := hookwire.SocketPath(dir, id)
+	waitAccepting(t, hookwire.SocketPath(dir, id))
+}
+
+// waitAccepting waits for a connection to sock to succeed, not for the
+// socket file: the file exists from bind(), and a client connecting
+// before listen() is refused and runs vouch-guard itself, so a loaded
+// machine (CI runs test binaries side by side) made the first call of a
+// test miss the server.
+func waitAccepting(t testing.TB, sock string) {
+	t.Helper()
 	for i := 0; ; i++ {
 		if c, err := hookwire.Dial(sock); err == nil {
 			c.Close()
@@ -491,11 +495,13 @@ func TestPanicFallsBack(t *testing.T) {
 	// A second server, whose handler panics once, in a socket directory
 	// of its own (the fixture's server holds the lock of the first).
 	var once atomic.Bool
+	var handled atomic.Int64
 	e, _ := guard.NewEngine()
 	h := hookd.GuardHandler(e, "test")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	panicky := &hookd.Server{Identity: id, Idle: time.Minute, UID: os.Getuid(), Handle: func(r *hookwire.Request) *hookwire.Reply {
+		handled.Add(1)
 		if once.CompareAndSwap(false, true) {
 			panic("boom")
 		}
@@ -509,21 +515,18 @@ func TestPanicFallsBack(t *testing.T) {
 	panicky.Dir = dir2
 	done := make(chan error, 1)
 	go func() { done <- panicky.Run(ctx) }()
-	for i := 0; ; i++ {
-		if _, err := os.Stat(hookwire.SocketPath(dir2, id)); err == nil {
-			break
-		}
-		if i == 200 {
-			t.Fatal("server did not listen")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitAccepting(t, hookwire.SocketPath(dir2, id))
 	ev := `{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t1"}`
 	for i := range 2 {
 		got := f.client(f.repo, env2, nil, ev)
 		if want := direct(t, f.repo, env2, nil, ev); got != want || got.exit != 2 {
 			t.Fatalf("call %d: %+v, direct %+v", i, got, want)
 		}
+	}
+	// The first call reached the handler and panicked (its client ran
+	// vouch-guard itself); the server lived on and answered the second.
+	if n := handled.Load(); n != 2 {
+		t.Errorf("the panicking server handled %d calls, want 2", n)
 	}
 	cancel()
 	if err := <-done; err != nil {

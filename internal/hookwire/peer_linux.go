@@ -23,6 +23,12 @@ func IdentityOf(path string) (Identity, error) {
 	if err != nil {
 		return Identity{}, fmt.Errorf("identify %s: %w", path, err)
 	}
+	return IdentityOfInfo(path, fi)
+}
+
+// IdentityOfInfo is the identity of the file at path from what os.Stat
+// said of it, for a caller that has stat'd it already.
+func IdentityOfInfo(path string, fi fs.FileInfo) (Identity, error) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return Identity{}, fmt.Errorf("identify %s: no device and inode", path)

@@ -13,6 +13,11 @@ func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
 // fast mode, so elsewhere it is ErrUnsupported.
 func IdentityOf(path string) (Identity, error) { return Identity{}, ErrUnsupported }
 
+// IdentityOfInfo is ErrUnsupported outside Linux, like IdentityOf.
+func IdentityOfInfo(path string, fi fs.FileInfo) (Identity, error) {
+	return Identity{}, ErrUnsupported
+}
+
 // Dial is ErrUnsupported outside Linux.
 func Dial(path string) (*Conn, error) { return nil, ErrUnsupported }
 
