@@ -21,7 +21,14 @@ import (
 // dropping them changes no derived fact. A negated premise over an empty
 // relation holds, so negations never drop a rule, and an aggregation over
 // an empty relation derives nothing in Mangle (no group), so dropping it is
-// exact too. Tests evaluate programs both ways and compare every fact.
+// exact too. A negated premise over a relation that stays empty holds for
+// every binding, so a kept rule loses it: the engine pays for every premise
+// it evaluates, once per partial solution (a verdict rule's
+// !strict_rejected(I) would be looked up for every predicate of a run
+// without --strict). Stratification puts a negated predicate in an earlier
+// stratum than the rule, so whether it stays empty is known by then.
+// Proofs read the program as written, where such a literal shows as
+// absent. Tests evaluate programs both ways and compare every fact.
 //
 // It assumes every fact comes from the store or a kept rule: a premise
 // over a predicate Mangle answers otherwise (an external predicate passed
@@ -65,7 +72,12 @@ type plannedRule struct {
 	head   int
 	// needs are the predicates of the rule's positive premises.
 	needs []int
+	// negs are, for each of the rule's negated premises over a stored
+	// relation, its position in the body and its predicate.
+	negs []negPremise
 }
+
+type negPremise struct{ at, pred int }
 
 // NewPlanner prepares to plan the program of info evaluated in strata.
 func NewPlanner(info *analysis.ProgramInfo, strata []analysis.Nodeset, predToStratum map[ast.PredicateSym]int) *Planner {
@@ -91,9 +103,16 @@ func NewPlanner(info *analysis.ProgramInfo, strata []analysis.Nodeset, predToStr
 	}
 	for _, c := range info.Rules {
 		r := plannedRule{clause: c, head: num(c.Head.Predicate)}
-		for _, t := range c.Premises {
-			if a, ok := t.(ast.Atom); ok && !a.Predicate.IsBuiltin() {
-				r.needs = append(r.needs, num(a.Predicate))
+		for i, t := range c.Premises {
+			switch a := t.(type) {
+			case ast.Atom:
+				if !a.Predicate.IsBuiltin() {
+					r.needs = append(r.needs, num(a.Predicate))
+				}
+			case ast.NegAtom:
+				if !a.Atom.Predicate.IsBuiltin() {
+					r.negs = append(r.negs, negPremise{at: i, pred: num(a.Atom.Predicate)})
+				}
 			}
 		}
 		s := predToStratum[c.Head.Predicate]
@@ -155,7 +174,7 @@ func (p *Planner) Plan(present map[ast.PredicateSym]bool) *Plan {
 			if !kept[i] {
 				continue
 			}
-			info.Rules = append(info.Rules, r.clause)
+			info.Rules = append(info.Rules, withoutEmptyNegations(r, have))
 			h := r.clause.Head.Predicate
 			set[h] = struct{}{}
 			pl.PredToStratum[h] = len(pl.Strata)
@@ -175,6 +194,36 @@ func (p *Planner) Plan(present map[ast.PredicateSym]bool) *Plan {
 	}
 	p.mu.Unlock()
 	return pl
+}
+
+// withoutEmptyNegations is r's clause without the negated premises over
+// predicates that have no facts; a clause that would be left without a
+// body keeps its own.
+func withoutEmptyNegations(r plannedRule, have []bool) ast.Clause {
+	drop := 0
+	for _, n := range r.negs {
+		if !have[n.pred] {
+			drop++
+		}
+	}
+	c := r.clause
+	if drop == 0 || drop == len(c.Premises) {
+		return c
+	}
+	premises := make([]ast.Term, 0, len(c.Premises)-drop)
+	next := 0
+	for i, t := range c.Premises {
+		if next < len(r.negs) && r.negs[next].at == i {
+			n := r.negs[next]
+			next++
+			if !have[n.pred] {
+				continue
+			}
+		}
+		premises = append(premises, t)
+	}
+	c.Premises = premises
+	return c
 }
 
 func all(have []bool, needs []int) bool {

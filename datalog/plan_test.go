@@ -56,6 +56,8 @@ func TestPlanDropsOnlyWhatCannotFire(t *testing.T) {
 		{"only a", []ast.Atom{atom("a", num(1)), atom("a", num(2))}, 3},
 		// And from_b, via through it, and the count over b.
 		{"a and b", []ast.Atom{atom("a", num(1)), atom("b", num(1))}, 6},
+		// c has facts: not_c keeps its negation and removes a's 1.
+		{"a and c", []ast.Atom{atom("a", num(1)), atom("a", num(2)), atom("c", num(1))}, 4},
 		{"nothing", nil, 0},
 		// both has rules and is given facts: seen reads it. (After
 		// "nothing": a cache keyed by extensional predicates only would
@@ -93,6 +95,39 @@ func TestPlanDropsOnlyWhatCannotFire(t *testing.T) {
 			}
 			if len(res.Strata()) != len(a.Strata) {
 				t.Errorf("result lists %d strata, the program has %d", len(res.Strata()), len(a.Strata))
+			}
+		})
+	}
+}
+
+// TestPlanDropsEmptyNegations: a kept rule loses a negated premise over a
+// relation with no facts (it holds for every binding), and keeps one over
+// a relation that has facts.
+func TestPlanDropsEmptyNegations(t *testing.T) {
+	a := planAnalysis(t)
+	sym := func(p string) ast.PredicateSym { return ast.PredicateSym{Symbol: p, Arity: 1} }
+	tests := []struct {
+		name    string
+		present []string
+		want    string
+	}{
+		{"c empty", []string{"a"}, "not_c(X) :- a(X)."},
+		{"c has facts", []string{"a", "c"}, "not_c(X) :- a(X), !c(X)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			present := map[ast.PredicateSym]bool{}
+			for _, p := range tt.present {
+				present[sym(p)] = true
+			}
+			var got []string
+			for _, c := range a.Planner().Plan(present).Info.Rules {
+				if c.Head.Predicate == sym("not_c") {
+					got = append(got, c.String())
+				}
+			}
+			if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+				t.Errorf("planned not_c rule (-want +got):\n%s", diff)
 			}
 		})
 	}
