@@ -7,6 +7,7 @@
 package rulespec
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -140,7 +141,7 @@ func LoadIn(path, root string) (*Rulespec, error) {
 // is an ErrorList holding every problem found.
 func Parse(file string, data []byte) (*Rulespec, error) {
 	sum := sha256.Sum256(data)
-	l := &loader{Parser: yamldoc.Parser{File: file}, lines: strings.Split(string(data), "\n")}
+	l := &loader{Parser: yamldoc.Parser{File: file}, data: data}
 	doc, err := yamldoc.Decode(file, data, "rulespec")
 	if err != nil {
 		return nil, err
@@ -158,7 +159,46 @@ func Parse(file string, data []byte) (*Rulespec, error) {
 
 type loader struct {
 	yamldoc.Parser
-	lines []string // the file's lines, for positions inside scalars
+	data []byte // the file, for positions inside scalars
+	// regexps holds each pattern compiled once: a regexp is immutable
+	// and safe to share, and rulespecs repeat patterns across predicates.
+	regexps map[string]*regexp.Regexp
+}
+
+// compile compiles pattern, once per loader.
+func (l *loader) compile(pattern string) (*regexp.Regexp, error) {
+	if re, ok := l.regexps[pattern]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if l.regexps == nil {
+		l.regexps = map[string]*regexp.Regexp{}
+	}
+	l.regexps[pattern] = re
+	return re, nil
+}
+
+// line returns line n (1-based) of the file, without its newline. Only
+// error messages need it, so the file is not split up front.
+func (l *loader) line(n int) (string, bool) {
+	if n < 1 {
+		return "", false
+	}
+	rest := l.data
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+1:]
+	}
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	return string(rest), true
 }
 
 // quoted is " \"name\"", or "" for an empty name.
@@ -287,10 +327,11 @@ func (l *loader) claims(n, parent *yaml.Node, rs *Rulespec) map[string]bool {
 // escape it does not follow), it returns v's own position and false.
 func (l *loader) scalarPos(v *yaml.Node, col int) (Pos, bool) {
 	at := Pos{Line: v.Line, Col: v.Column}
-	if v.Kind != yaml.ScalarNode || v.Line < 1 || v.Line > len(l.lines) || v.Column < 1 {
+	text, ok := l.line(v.Line)
+	if v.Kind != yaml.ScalarNode || !ok || v.Column < 1 {
 		return at, false
 	}
-	line := []rune(l.lines[v.Line-1])
+	line := []rune(text)
 	i := v.Column - 1 // rune index of the scalar's first character
 	// An anchor (&a) or a tag (!!str) may come before the value.
 	for i < len(line) && (line[i] == '!' || line[i] == '&') {
@@ -596,7 +637,7 @@ func (l *loader) value(parent, v *yaml.Node, c *Check) bool {
 			l.Errorf(v, "rule %s needs a regular expression string, found %s; quote it", c.Rule, yamldoc.KindName(d))
 			return false
 		}
-		re, err := regexp.Compile(d.Value)
+		re, err := l.compile(d.Value)
 		if err != nil {
 			msg := err.Error()
 			msg = strings.TrimPrefix(msg, "error parsing regexp: ")
