@@ -53,7 +53,8 @@ type Config struct {
 	Strict bool
 	// Base is the base revision repository facts compare the working
 	// tree with (`base:`); "" means the merge-base with the default
-	// branch's upstream, else HEAD. --base overrides it.
+	// branch's upstream, else HEAD when the repository has no remote.
+	// --base overrides it.
 	Base string
 	// BaseLine and BaseCol locate base: for messages.
 	BaseLine, BaseCol int

@@ -56,12 +56,27 @@ func (o StateOptions) exclude() []string {
 // by content. Envelope write stamps it; the gate and receipt verify
 // recompute it.
 func WorkState(ctx context.Context, o StateOptions) (Stamp, error) {
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: o.Envelope, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
+	d, err := collectState(ctx, o)
 	if err != nil {
 		return Stamp{}, err
 	}
 	st := d.State()
 	return Stamp{Base: st.Base, Digest: st.Digest, Files: st.Files}, nil
+}
+
+// collectState collects what the state of the work needs. Without a
+// default base (a clone of the pushed commit alone) the work is hashed
+// against HEAD, as the state always was there: staleness and a receipt's
+// pin need a fixed point, not the base rules compare with. Rules that
+// read repository facts are refused instead (verify).
+func collectState(ctx context.Context, o StateOptions) (*repofacts.Doc, error) {
+	opts := repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: o.Envelope, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes}
+	d, err := repofacts.Collect(ctx, opts)
+	if o.Base == "" && errors.Is(err, repofacts.ErrNoBase) {
+		opts.Base, opts.BaseFrom = "HEAD", "HEAD (no default base)"
+		d, err = repofacts.Collect(ctx, opts)
+	}
+	return d, err
 }
 
 // readStamp reads an envelope's stamp from its metadata JSON; ok is false
@@ -128,7 +143,7 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 		s.Changed = repofacts.State{Files: st.Files}.Diff(repofacts.State{Files: now.Files})
 		return s, nil
 	}
-	d, err := repofacts.Collect(ctx, repofacts.Options{Root: o.Root, Base: o.Base, BaseFrom: o.BaseFrom, Envelope: o.Envelope, Exclude: o.exclude(), StateOnly: true, Hashes: o.Hashes})
+	d, err := collectState(ctx, o)
 	if err != nil {
 		if errors.Is(err, repofacts.ErrNotWorkTree) && o.Base == "" {
 			return s, nil // no git work tree: nothing to compare with

@@ -30,8 +30,8 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	// Msg already says what ErrNotWorkTree would add.
-	if e.Err != nil && e.Err != ErrNotWorkTree {
+	// Msg already says what ErrNotWorkTree or ErrNoBase would add.
+	if e.Err != nil && e.Err != ErrNotWorkTree && e.Err != ErrNoBase {
 		return e.Msg + ": " + e.Err.Error()
 	}
 	return e.Msg

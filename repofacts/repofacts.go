@@ -43,7 +43,8 @@ type Options struct {
 	Root string
 	// Base is the base revision (--base, or vouch.yaml's base:); empty
 	// means the merge-base with the default branch's upstream when there
-	// is one, else HEAD.
+	// is one, else HEAD when the repository has no remote and is not a
+	// shallow clone (else an error wrapping ErrNoBase).
 	Base string
 	// BaseFrom says where Base came from, for error messages ("--base",
 	// "vouch.yaml base:").

@@ -118,6 +118,11 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+        with:
+          # The whole history: repository facts compare the work with its
+          # merge-base with origin's default branch, and a stamped
+          # envelope names its base commit; a depth-1 clone has neither.
+          fetch-depth: 0
       - uses: actions/setup-go@v5
         with:
           go-version: "1.26"
@@ -133,9 +138,9 @@ jobs:
 // repoClaims and repoPredicates are the issue's checks of claims against
 // the work itself (repository facts). They need git, so init writes them
 // only into a git work tree: outside one every gate would stop with exit 2.
-const repoClaims = `  # from: repo selects from what git says changed between the base (vouch.yaml's
-  # base:, else the merge-base with origin's default branch, else HEAD) and the
-  # working tree, not from the envelope (docs/repository-facts.md).
+const repoClaims = `  # from: repo selects what git says changed between the base (vouch.yaml's base:,
+  # else the merge-base with origin's default branch, else HEAD if there is no
+  # remote) and the working tree, not the envelope (docs/repository-facts.md).
   - name: breaking
     selector: api_changes.breaking
   - name: changed

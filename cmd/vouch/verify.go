@@ -106,5 +106,5 @@ func runVerify(c *cli.Context) error {
 
 // baseFlag is --base, shared by every command that reads repository facts.
 func baseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REF` for repository facts (default: vouch.yaml's base, else the merge-base with the default branch's upstream, else HEAD)"}
+	return &cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REF` for repository facts (default: vouch.yaml's base, else the merge-base with the default branch's upstream, else HEAD in a repository with no remote)"}
 }
