@@ -93,6 +93,13 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		if strip == nil {
 			break
 		}
+		if len(wrappers) >= maxWrappers {
+			// Stripping one costs a pass over the words left: past
+			// this many, what finally runs is not looked for.
+			w.incomplete(fmt.Sprintf("more than %d wrappers", maxWrappers))
+			w.unknownCode(fmt.Sprintf("a command under more than %d wrappers", maxWrappers))
+			break
+		}
 		res := strip(w, fs[1:])
 		if res.after != nil {
 			after = res.after

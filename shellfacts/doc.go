@@ -117,6 +117,7 @@
 // bytes of code (up to MaxHeredocInput bytes of input when the rest is the
 // bodies of quoted here-documents; a longer command is analysed up to
 // MaxInput and sets Truncated and Unknown), MaxCommands commands, MaxMaxDepth levels of nested
-// strings, 128 levels of brackets, and caps on nested text, paths, globs
-// and brace expansion. Reaching a bound sets Incomplete.
+// strings, 128 levels of brackets, and caps on nested text, paths, globs,
+// brace expansion and wrappers stripped from one command. Reaching a
+// bound sets Incomplete.
 package shellfacts

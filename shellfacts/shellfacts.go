@@ -58,6 +58,9 @@ const (
 	maxUpstream = 64
 	// maxBraceFields bounds the fields brace expansion makes in one Parse.
 	maxBraceFields = 4096
+	// maxWrappers bounds the wrappers stripped from one command (sudo
+	// nohup env ...): each costs a pass over the words left.
+	maxWrappers = 64
 )
 
 // Options says where a command runs. Only Cwd is required.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -555,6 +556,24 @@ func TestParseBounds(t *testing.T) {
 		}
 		if last := f.Commands[len(f.Commands)-1]; f.Incomplete || last.Name != "rm" || len(f.Commands) != 501 {
 			t.Errorf("got %d commands, last %q, incomplete %v (%q)", len(f.Commands), last.Name, f.Incomplete, f.Unresolved)
+		}
+	})
+	// Each wrapper stripped costs a pass over the words left: past a
+	// bound, what runs in the end is unknown code rather than looked for.
+	t.Run("wrappers", func(t *testing.T) {
+		f, err := Parse(strings.Repeat("nohup ", 10000)+"rm -rf /", Options{Cwd: "/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Incomplete || !slices.Contains(f.Unknown, "a command under more than 64 wrappers") {
+			t.Errorf("wrapper chain: incomplete %v, unknown %q", f.Incomplete, f.Unknown)
+		}
+		f, err = Parse(strings.Repeat("nohup ", 60)+"rm -rf /", Options{Cwd: "/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Incomplete || !slices.Contains(f.Deletes, "/") {
+			t.Errorf("60 wrappers: incomplete %v, deletes %q", f.Incomplete, f.Deletes)
 		}
 	})
 	t.Run("nesting", func(t *testing.T) {
