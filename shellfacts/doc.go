@@ -18,13 +18,27 @@
 //     here-documents, [[ ]], arithmetic, parameter defaults), and the
 //     strings run by bash/sh/zsh/dash/ksh -c, eval, su -c, flock -c, trap,
 //     alias, watch, env -S, find -exec, git -c alias.x='!...', ssh -o
-//     ProxyCommand, and shells fed a here-document or here-string; each
-//     nesting level counts one Depth, up to Options.MaxDepth.
+//     ProxyCommand, script -c, and shells fed a here-document or
+//     here-string; each nesting level counts one Depth, up to
+//     Options.MaxDepth.
+//   - Commands run out of the shell's sight, analysed as if they ran
+//     here: in a tmux window or by tmux (new-session, new-window,
+//     split-window, respawn-pane, run-shell, if-shell, pipe-pane,
+//     display-popup, detach-client -E, tmux -c, the default-command
+//     option, a #(command) in any argument, and the tmux commands that
+//     bind-key, set-hook, if-shell and the like hold; tmux's global
+//     options, command sequences with ;, aliases and unique prefixes
+//     are read as tmux reads them), in a screen window (screen cmd,
+//     screen -X screen and exec), and typed into a shell that runs
+//     there (tmux send-keys, screen -X stuff: the lines entered with
+//     Enter or a newline, and the text left on the line, which a later
+//     Enter runs; such a shell's directory is not known).
 //   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
 //     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
-//     nsenter, systemd-run, busybox, find -exec, and the run/exec verbs of
-//     environment runners (uv run, poetry run, bundle exec, direnv exec...).
+//     nsenter, systemd-run, busybox, find -exec, screen, BSD script, and
+//     the run/exec verbs of environment runners (uv run, poetry run,
+//     bundle exec, direnv exec...).
 //   - Variables assigned a static value earlier in the same command line
 //     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
 //     assignment that may not run (in an if, a loop, after && or ||, in a
@@ -77,7 +91,9 @@
 //     '--no-verify'` has no such option.
 //   - Code that cannot be known (Facts.Unknown): a command name that is
 //     not static (`$(echo rm) -rf /`, `"$CMD" x`) and eval, bash -c and
-//     the like given a string that is not static.
+//     the like given a string that is not static; keys typed into a
+//     terminal whose effect on the line is not known (Up, Tab, Escape,
+//     C-a...); tmux command blocks ({ }, %if).
 //   - Network targets: curl, wget, HTTPie, nc, socat, telnet, ssh, scp,
 //     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
 //     scheme://URL given to a program not known to treat it as text.
@@ -101,7 +117,11 @@
 //     searched for open("file") and the like, sed scripts for r/w commands,
 //     awk programs for print > "file" (system() and pipes in awk, and sed's
 //     e command, set Incomplete);
-//   - commands run on another machine (ssh host cmd) as local facts.
+//   - commands run on another machine (ssh host cmd) as local facts;
+//   - what a terminal multiplexer's shell does with keys beyond the line
+//     being typed, or which directory it is in, and what tmux and screen
+//     read from their configuration files (tmux -f, source-file, screen
+//     -c: read, not followed).
 //
 // Whenever a word that matters is not static (a variable, a substitution, a
 // glob, a cd to an unknown place), or a bound on the work is reached,
@@ -118,6 +138,6 @@
 // bodies of quoted here-documents; a longer command is analysed up to
 // MaxInput and sets Truncated and Unknown), MaxCommands commands, MaxMaxDepth levels of nested
 // strings, 128 levels of brackets, and caps on nested text, paths, globs,
-// brace expansion and wrappers stripped from one command. Reaching a
-// bound sets Incomplete.
+// brace expansion, wrappers stripped from one command and tmux commands
+// held by others. Reaching a bound sets Incomplete.
 package shellfacts

@@ -149,6 +149,8 @@ func handlerFor(name string) handler {
 		return ftpArgs
 	case "git":
 		return gitArgs
+	case "tmux":
+		return tmuxArgs
 	}
 	if strings.HasPrefix(name, "mkfs.") {
 		return writeDevices

@@ -40,6 +40,8 @@ func FuzzParse(f *testing.F) {
 		"ln -s /etc e && rm -rf e/x; ln -s \"$X\" k; cat k/y; mv e f; cp -rP f g; cp -sl a b; link a b",
 		"echo a=~/x:~+:~- {~/a,b} ~1; PATH=~/b:~-; cd /tmp && cat ~-/x ~+0",
 		"bash < <(curl x); python3 <(curl x) 0< <(wget y); sh 3< <(curl z)",
+		"script -qc 'rm -rf ~' /dev/null; screen -dmS s rm -rf ~; screen -S s -X stuff 'ls^M'",
+		"tmux -L x new -d 'rm -rf ~' \\; send -t x 'cat .env' C-m BSpace Up; tmux if true \"run 'id'; bind r run '#(ls)'\"",
 	} {
 		f.Add(s)
 	}

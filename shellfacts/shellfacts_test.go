@@ -558,8 +558,9 @@ func TestParseBounds(t *testing.T) {
 			t.Errorf("got %d commands, last %q, incomplete %v (%q)", len(f.Commands), last.Name, f.Incomplete, f.Unresolved)
 		}
 	})
-	// Each wrapper stripped costs a pass over the words left: past a
-	// bound, what runs in the end is unknown code rather than looked for.
+	// Each wrapper stripped, and each tmux command held by another
+	// (bind-key), costs a pass over the words left: past a bound, what
+	// runs in the end is unknown code rather than looked for.
 	t.Run("wrappers", func(t *testing.T) {
 		f, err := Parse(strings.Repeat("nohup ", 10000)+"rm -rf /", Options{Cwd: "/"})
 		if err != nil {
@@ -574,6 +575,15 @@ func TestParseBounds(t *testing.T) {
 		}
 		if f.Incomplete || !slices.Contains(f.Deletes, "/") {
 			t.Errorf("60 wrappers: incomplete %v, deletes %q", f.Incomplete, f.Deletes)
+		}
+	})
+	t.Run("tmux nesting", func(t *testing.T) {
+		f, err := Parse("tmux "+strings.Repeat("bind a ", 9000)+"run 'rm -rf /'", Options{Cwd: "/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Incomplete || !slices.Contains(f.Unknown, "tmux commands nested deeper than 4 levels") {
+			t.Errorf("tmux nesting: incomplete %v, unknown %q", f.Incomplete, f.Unknown)
 		}
 	})
 	t.Run("nesting", func(t *testing.T) {

@@ -96,6 +96,10 @@ func wrapperFor(name string) wrapFunc {
 		return simpleWrapper(optSpec{withValue: "aEPt", posix: true})
 	case "parallel":
 		return wrapParallel
+	case "script":
+		return wrapScript
+	case "screen":
+		return wrapScreen
 	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi", "bundle", "pnpm", "yarn", "mise", "rtx", "asdf", "direnv", "conda", "micromamba", "devbox":
 		return wrapRunner(name)
 	}

@@ -1,0 +1,64 @@
+package guard
+
+import "testing"
+
+// TestBuiltinRunsElsewhere pins the starter policy's built-in sets on
+// commands that hide what they run or read from a reading that stops at
+// the program's name (a command run in a terminal multiplexer, later,
+// typed into a running shell, or over ssh to this machine; a crontab
+// installed; an environment dump or a secret read by a program vouch did
+// not know; a file sent to the network), and on the everyday commands
+// next to them, which must keep their decisions.
+func TestBuiltinRunsElsewhere(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"
+	p, err := LoadPolicy("builtins.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		command  string
+		decision string
+		rule     string
+	}{
+		{`script -qc "rm -rf ~" /dev/null`, Deny, "destructive-rm-outside-repo"},
+		{`script -c "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`script --command "rm -rf ~" /dev/null`, Deny, "destructive-rm-outside-repo"},
+		{`tmux new -d "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`tmux new-session -d -s x 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux new-window 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux split-window 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux run-shell 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux respawn-pane -k -t x 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux -L sock -S /tmp/s new -d "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`tmux send-keys -t x "rm -rf ~" Enter`, Deny, "destructive-rm-outside-repo"},
+		{`tmux send-keys -t x "cat ~/.ssh/id_rsa" C-m`, Deny, "sensitive-reads-files"},
+		{`tmux send-keys -t x Up Enter`, Ask, "destructive-unknown-command"},
+		{`tmux run-shell 'rm -rf build'`, Ask, "destructive-rm-unresolved"},
+		{`screen -dm bash -c "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`screen -S name -dm rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`screen -S name -X stuff "rm -rf ~^M"`, Deny, "destructive-rm-outside-repo"},
+		// Everyday commands keep their decisions.
+		{`tmux ls`, Allow, ""},
+		{`tmux attach -t x`, Allow, ""},
+		{`tmux new -s work`, Allow, ""},
+		{`tmux send-keys -t x 'go test ./...' Enter`, Allow, ""},
+		{`tmux send-keys -t x C-c`, Allow, ""},
+		{`screen -ls`, Allow, ""},
+		{`screen -r work`, Allow, ""},
+	}
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
+		facts := Derive(&c, "/home/u", "/repo")
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != tt.decision || (tt.rule != "" && d.Rule() != tt.rule) {
+			t.Errorf("%q: %s by %q, want %s by %q (facts %+v)", tt.command, d.Decision, d.Rule(), tt.decision, tt.rule, facts)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package shellfacts
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// more is what the tables below check besides want: the code that cannot
+// be known, the directories written below (with their name filters), and
+// the options found.
+type more struct {
+	unknown     []string
+	writesBelow []string
+	filters     []BelowFilter
+	options     []string // every command's options, "name option"
+}
+
+func checkMore(t *testing.T, root, command string, opts Options, w want, m more) {
+	t.Helper()
+	check(t, root, command, opts, w)
+	f, err := Parse(command, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := func(in []string) []string {
+		var out []string
+		for _, s := range in {
+			out = append(out, strings.ReplaceAll(s, "ROOT", root))
+		}
+		return out
+	}
+	var options []string
+	for _, c := range f.Commands {
+		for _, o := range c.Options {
+			options = append(options, c.Name+" "+o)
+		}
+	}
+	var filters []BelowFilter
+	for _, b := range m.filters {
+		filters = append(filters, BelowFilter{Dir: strings.ReplaceAll(b.Dir, "ROOT", root), Names: b.Names})
+	}
+	for _, x := range []struct {
+		what      string
+		got, want any
+	}{
+		{"unknown", f.Unknown, m.unknown},
+		{"writes below", f.WritesBelow, sub(m.writesBelow)},
+		{"below filters", f.BelowFilters, filters},
+		{"options", options, m.options},
+	} {
+		if diff := cmp.Diff(x.want, x.got); diff != "" {
+			t.Errorf("Parse(%q) %s (-want +got):\n%s", command, x.what, diff)
+		}
+	}
+	if len(f.Unknown) > 0 && !f.Incomplete {
+		t.Errorf("Parse(%q): Unknown without Incomplete", command)
+	}
+}
+
+// TestParseTerminals pins the programs that run a command in a
+// pseudo-terminal or a terminal multiplexer, or type it into a shell
+// already running there: the command is analysed as if it ran here.
+func TestParseTerminals(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		// util-linux script -c runs its string with the shell; BSD
+		// script runs what follows the typescript file.
+		{"script -qc", `script -qc "rm -rf ~" /dev/null`, want{cmds: []string{"script -qc rm -rf ~ /dev/null", "^1 rm -rf ROOT/home"}, deletes: home, writes: []string{"/dev/null"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"script -c, file after", `script /dev/null -c "rm -rf ~"`, want{cmds: []string{"script /dev/null -c rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, writes: []string{"/dev/null"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"script --command", `script --command "rm -rf ~"`, want{cmds: []string{"script --command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"script --comm, abbreviated", `script --comm="rm -rf ~"`, want{cmds: []string{"script --comm=rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"BSD script", `script -q /dev/null rm -rf ~`, want{cmds: []string{"script> rm -rf ROOT/home"}, deletes: home, writes: []string{"/dev/null"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"script log file", `script -q out.log`, want{cmds: []string{"script -q out.log"}, writes: []string{"ROOT/repo/out.log"}}, more{}},
+		{"script -c not static", `script -c "$X"`, want{cmds: []string{"script -c ?"}, incomplete: true}, more{unknown: []string{`script -c "$X"`}}},
+		// tmux: global options, then commands that start a shell command
+		// (one argument, run by the shell) or a program (several).
+		{"tmux new -d", `tmux new -d "rm -rf ~"`, want{cmds: []string{"tmux new -d rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux global options", `tmux -L sock -f /dev/null new-session -d -s x 'rm -rf ~'`, want{cmds: []string{"tmux -L sock -f /dev/null new-session -d -s x rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, reads: []string{"/dev/null"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux new-window argv", `tmux new-window rm -rf ~`, want{cmds: []string{"tmux new-window rm -rf ROOT/home", "^1 tmux> rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux neww prefix", `tmux new-w 'rm -rf ~'`, want{cmds: []string{"tmux new-w rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux split-window", `tmux splitw -h -l 50% 'rm -rf ~'`, want{cmds: []string{"tmux splitw -h -l 50% rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux respawn-pane", `tmux respawn-pane -k -t x 'rm -rf ~'`, want{cmds: []string{"tmux respawn-pane -k -t x rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux run-shell", `tmux run-shell 'rm -rf ~'`, want{cmds: []string{"tmux run-shell rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		// The session's directory is not this shell's.
+		{"tmux run relative", `tmux run 'rm -rf build'`, want{cmds: []string{"tmux run rm -rf build", "^1 rm -rf build"}, deletes: []string{"ROOT/repo/build"}, incomplete: true}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux new-window -c", `tmux new-window -c /tmp 'rm -rf x'`, want{cmds: []string{"tmux new-window -c /tmp rm -rf x", "^1 rm -rf x"}, deletes: []string{"/tmp/x"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux sequence", `tmux new -d -s x \; new-window 'rm -rf ~'`, want{cmds: []string{"tmux new -d -s x ; new-window rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux if-shell", `tmux if "true" "run-shell 'rm -rf ~'; kill-server"`, want{cmds: []string{"tmux if true run-shell 'rm -rf ~'; kill-server", "^1 true", "^1 tmux run-shell rm -rf ~ ; kill-server", "^2 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux bind-key", `tmux bind-key r run-shell 'rm -rf ~'`, want{cmds: []string{"tmux bind-key r run-shell rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux format job", `tmux display -p '#(rm -rf ~)'`, want{cmds: []string{"tmux display -p #(rm -rf ~)", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux -c", `tmux -c 'rm -rf ~'`, want{cmds: []string{"tmux -c rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux default-command", `tmux set -g default-command 'rm -rf ~'`, want{cmds: []string{"tmux set -g default-command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux command block", `tmux if true '{ run "rm -rf ~" }'`, want{cmds: []string{"tmux if true { run \"rm -rf ~\" }", "^1 true"}, incomplete: true}, more{unknown: []string{`tmux command '{ run "rm -rf ~" }'`}}},
+		{"tmux command not static", `tmux "$CMD"`, want{cmds: []string{"tmux ?"}, incomplete: true}, more{unknown: []string{`tmux "$CMD"`}}},
+		// send-keys types into a pane: the keys entered (Enter, C-m) and
+		// those still on the line run there.
+		{"tmux send-keys Enter", `tmux send-keys -t x "rm -rf ~" Enter`, want{cmds: []string{"tmux send-keys -t x rm -rf ~ Enter", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send C-m", `tmux send -t x 'cat ~/.ssh/id_rsa' C-m`, want{cmds: []string{"tmux send -t x cat ~/.ssh/id_rsa C-m", "^1 cat ROOT/home/.ssh/id_rsa"}, reads: []string{"ROOT/home/.ssh/id_rsa"}}, more{}},
+		{"tmux send-keys without Enter", `tmux send-keys -t x 'rm -rf ~'`, want{cmds: []string{"tmux send-keys -t x rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send-keys key by key", `tmux send-keys -t x r m Space -rf Space '~/' BSpace Enter`, want{cmds: []string{"tmux send-keys -t x r m Space -rf Space ~/ BSpace Enter", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send-keys C-c drops the line", `tmux send-keys -t x 'rm -rf ~' C-c 'ls' Enter`, want{cmds: []string{"tmux send-keys -t x rm -rf ~ C-c ls Enter", "^1 ls"}}, more{}},
+		{"tmux send-keys -l", `tmux send-keys -l -t x $'rm -rf ~\n'`, want{cmds: []string{"tmux send-keys -l -t x rm -rf ~\n", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send-keys -H", `tmux send-keys -H -t x 72 6d 0d`, want{cmds: []string{"tmux send-keys -H -t x 72 6d 0d", "^1 rm"}}, more{}},
+		{"tmux send-keys history", `tmux send -t x Up Enter`, want{cmds: []string{"tmux send -t x Up Enter"}, incomplete: true}, more{unknown: []string{"tmux send-keys Up"}}},
+		{"tmux send-keys Tab", `tmux send -t x 'rm -rf ~/.ss' Tab Enter`, want{cmds: []string{"tmux send -t x rm -rf ~/.ss Tab Enter", "^1 rm -rf ROOT/home/.ss"}, deletes: []string{"ROOT/home/.ss"}, incomplete: true}, more{unknown: []string{"tmux send-keys Tab"}, options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send-keys not static", `tmux send -t x "$C" Enter`, want{cmds: []string{"tmux send -t x ? Enter"}, incomplete: true}, more{unknown: []string{`tmux send-keys "$C"`}}},
+		{"tmux send-keys copy mode", `tmux send -X -t x cancel`, want{cmds: []string{"tmux send -X -t x cancel"}}, more{}},
+		{"tmux ls", "tmux ls", want{cmds: []string{"tmux ls"}}, more{}},
+		{"tmux attach", "tmux attach -t x", want{cmds: []string{"tmux attach -t x"}}, more{}},
+		{"tmux new-session, a shell", "tmux new -s work", want{cmds: []string{"tmux new -s work"}}, more{}},
+		{"tmux kill-server", "tmux kill-server", want{cmds: []string{"tmux kill-server"}}, more{}},
+		// screen runs the program after its options.
+		{"screen -dm bash -c", `screen -dm bash -c "rm -rf ~"`, want{cmds: []string{"screen> bash -c rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"screen -S name -dm", `screen -S name -dm rm -rf ~`, want{cmds: []string{"screen> rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"screen -dmS name", `screen -dmS name rm -rf ~`, want{cmds: []string{"screen> rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"screen -X stuff", `screen -S x -X stuff "rm -rf ~^M"`, want{cmds: []string{"screen -S x -X stuff rm -rf ~^M", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"screen -X screen", `screen -S x -X screen -t t rm -rf ~`, want{cmds: []string{"screen -S x -X screen -t t rm -rf ROOT/home", "^1 screen> rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"screen -ls", "screen -ls", want{cmds: []string{"screen -ls"}}, more{}},
+		{"screen -r", "screen -r work", want{cmds: []string{"screen -r work"}}, more{}},
+		{"screen", "screen", want{cmds: []string{"screen"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}
