@@ -41,6 +41,12 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`screen -dm bash -c "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
 		{`screen -S name -dm rm -rf ~`, Deny, "destructive-rm-outside-repo"},
 		{`screen -S name -X stuff "rm -rf ~^M"`, Deny, "destructive-rm-outside-repo"},
+		{`at now <<< "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`echo "rm -rf ~" | at now`, Deny, "destructive-rm-outside-repo"},
+		{`batch <<< "rm -rf ~"`, Deny, "destructive-rm-outside-repo"},
+		{`at -f script.sh now`, Ask, "destructive-unknown-command"},
+		{`cat job.sh | at now`, Ask, "destructive-unknown-command"},
+		{`expect -c "spawn rm -rf ~"`, Ask, "destructive-unknown-command"},
 		// Everyday commands keep their decisions.
 		{`tmux ls`, Allow, ""},
 		{`tmux attach -t x`, Allow, ""},
@@ -49,6 +55,9 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`tmux send-keys -t x C-c`, Allow, ""},
 		{`screen -ls`, Allow, ""},
 		{`screen -r work`, Allow, ""},
+		{`at -l`, Allow, ""},
+		{`atq`, Allow, ""},
+		{`echo 'make test' | at now + 1 hour`, Allow, ""},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}

@@ -23,6 +23,10 @@ type call struct {
 	// configuration in the environment amounts to (gitEnvConfig): envCode
 	// analysed their values already.
 	envConfig int
+	// pipeText is what the command reads on stdin from a pipe, when
+	// known (pipeKnown): see stageOutput.
+	pipeText  string
+	pipeKnown bool
 }
 
 // call handles a simple command: assignments, words, wrappers, and then
@@ -172,7 +176,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if !w.add(cmd) {
 		return
 	}
-	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig}
+	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig, pipeText: c.pipeText, pipeKnown: c.pipeKnown}
 	if stdinArgs && !isShellName(cmd.Name) {
 		// (A shell's code string with the input in it is unknown code:
 		// see wrapXargs.)

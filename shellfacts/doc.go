@@ -29,10 +29,12 @@
 //     bind-key, set-hook, if-shell and the like hold; tmux's global
 //     options, command sequences with ;, aliases and unique prefixes
 //     are read as tmux reads them), in a screen window (screen cmd,
-//     screen -X screen and exec), and typed into a shell that runs
-//     there (tmux send-keys, screen -X stuff: the lines entered with
-//     Enter or a newline, and the text left on the line, which a later
-//     Enter runs; such a shell's directory is not known).
+//     screen -X screen and exec), typed into a shell that runs there
+//     (tmux send-keys, screen -X stuff: the lines entered with Enter or
+//     a newline, and the text left on the line, which a later Enter
+//     runs; such a shell's directory is not known), and at a later time
+//     (at and batch fed a here-document, a here-string or the output of
+//     a static echo or printf through a pipe).
 //   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
 //     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
@@ -91,9 +93,11 @@
 //     '--no-verify'` has no such option.
 //   - Code that cannot be known (Facts.Unknown): a command name that is
 //     not static (`$(echo rm) -rf /`, `"$CMD" x`) and eval, bash -c and
-//     the like given a string that is not static; keys typed into a
-//     terminal whose effect on the line is not known (Up, Tab, Escape,
-//     C-a...); tmux command blocks ({ }, %if).
+//     the like given a string that is not static; an at or batch script
+//     from a file (at -f, < file), from another program's output or from
+//     the terminal; expect code (-c, stdin), whose spawn and exec run any
+//     program; keys typed into a terminal whose effect on the line is not
+//     known (Up, Tab, Escape, C-a...); tmux command blocks ({ }, %if).
 //   - Network targets: curl, wget, HTTPie, nc, socat, telnet, ssh, scp,
 //     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
 //     scheme://URL given to a program not known to treat it as text.

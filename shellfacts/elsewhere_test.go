@@ -134,3 +134,46 @@ func TestParseTerminals(t *testing.T) {
 		})
 	}
 }
+
+// TestParseStdinScripts pins at and batch, which run the script they read
+// on stdin, and expect, whose Tcl code Parse does not follow.
+func TestParseStdinScripts(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	rf := []string{"rm --recursive", "rm --force"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"at here-string", `at now <<< "rm -rf ~"`, want{cmds: []string{"at now", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"at here-document", "at now + 1 minute <<'EOF'\nrm -rf ~\nEOF", want{cmds: []string{"at now + 1 minute", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"batch", `batch <<< "rm -rf ~"`, want{cmds: []string{"batch", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"echo into at", `echo "rm -rf ~" | at now`, want{cmds: []string{"echo rm -rf ~", "<echo| at now", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"printf into at", `printf 'cd /tmp\nrm -rf x\n' | at now`, want{cmds: []string{"printf cd /tmp\\nrm -rf x\\n", "<printf| at now", "^1 cd /tmp", "^1 rm -rf x"}, deletes: []string{"/tmp/x"}}, more{options: rf}},
+		{"echo -n into batch", `echo -n "rm -rf ~" | batch`, want{cmds: []string{"echo -n rm -rf ~", "<echo| batch", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		// What the script is, is only known when it runs.
+		{"echo -e into at", `echo -e "rm -rf ~\n" | at now`, want{cmds: []string{"echo -e rm -rf ~\\n", "<echo| at now"}, incomplete: true}, more{unknown: []string{"echo | at"}}},
+		{"cat into at", `cat job.sh | at now`, want{cmds: []string{"cat job.sh", "<cat| at now"}, reads: []string{"ROOT/repo/job.sh"}, incomplete: true}, more{unknown: []string{"cat | at"}}},
+		{"at -f", `at -f job.sh now`, want{cmds: []string{"at -f job.sh now"}, reads: []string{"ROOT/repo/job.sh"}, incomplete: true}, more{unknown: []string{"at -f job.sh"}}},
+		{"at < file", `at now < job.sh`, want{cmds: []string{"at now"}, reads: []string{"ROOT/repo/job.sh"}, incomplete: true}, more{unknown: []string{"at < job.sh"}}},
+		{"at here-string not static", `at now <<< "$JOB"`, want{cmds: []string{"at now"}, incomplete: true}, more{unknown: []string{"at <<here-document"}}},
+		{"at from the terminal", `at now`, want{cmds: []string{"at now"}, incomplete: true}, more{unknown: []string{"at reading a script from standard input"}}},
+		{"the last redirection wins", `at now <<< "ls" < job.sh`, want{cmds: []string{"at now"}, reads: []string{"ROOT/repo/job.sh"}, incomplete: true}, more{unknown: []string{"at < job.sh"}}},
+		{"at < /dev/null", `at now < /dev/null`, want{cmds: []string{"at now"}, reads: []string{"/dev/null"}}, more{}},
+		{"at -l", `at -l`, want{cmds: []string{"at -l"}}, more{}},
+		{"at -r", `at -r 3`, want{cmds: []string{"at -r 3"}}, more{}},
+		{"atq", `atq`, want{cmds: []string{"atq"}}, more{}},
+		// expect runs Tcl: spawn and exec start any program.
+		{"expect -c", `expect -c "spawn rm -rf ~"`, want{cmds: []string{"expect -c spawn rm -rf ~"}, incomplete: true}, more{unknown: []string{`expect -c "spawn rm -rf ~"`}}},
+		{"expect here-document", "expect <<'EOF'\nspawn rm -rf ~\nEOF", want{cmds: []string{"expect"}, incomplete: true}, more{unknown: []string{"expect reading code from standard input"}}},
+		{"expect script", `expect login.exp`, want{cmds: []string{"expect login.exp"}, reads: []string{"ROOT/repo/login.exp"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

@@ -151,6 +151,10 @@ func handlerFor(name string) handler {
 		return gitArgs
 	case "tmux":
 		return tmuxArgs
+	case "at", "batch":
+		return atJob
+	case "expect":
+		return expectScript
 	}
 	if strings.HasPrefix(name, "mkfs.") {
 		return writeDevices

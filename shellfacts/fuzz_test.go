@@ -42,6 +42,7 @@ func FuzzParse(f *testing.F) {
 		"bash < <(curl x); python3 <(curl x) 0< <(wget y); sh 3< <(curl z)",
 		"script -qc 'rm -rf ~' /dev/null; screen -dmS s rm -rf ~; screen -S s -X stuff 'ls^M'",
 		"tmux -L x new -d 'rm -rf ~' \\; send -t x 'cat .env' C-m BSpace Up; tmux if true \"run 'id'; bind r run '#(ls)'\"",
+		"echo 'rm -rf ~' | at now; batch <<< 'id'; at -f j now; expect -c 'spawn ls'",
 	} {
 		f.Add(s)
 	}

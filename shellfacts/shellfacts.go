@@ -640,6 +640,11 @@ type ctx struct {
 	pipeFrom string   // producer of this command's stdin
 	upstream []string // every earlier command of the pipeline
 	wrappers []string // wrappers applied from outside (the time keyword)
+	// pipeText is what the producer writes to this command's stdin when
+	// that is known (pipeKnown): the static words of an echo or printf
+	// (see stageOutput).
+	pipeText  string
+	pipeKnown bool
 }
 
 func (w *walker) enter() bool {
@@ -803,11 +808,13 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 	flatten(cmd.Y)
 	upstream := slices.Clip(c.upstream)
 	pipeFrom := c.pipeFrom
+	pipeText, pipeKnown := c.pipeText, c.pipeKnown
 	for _, s := range stages {
 		first := len(w.facts.Commands)
 		dir := w.saveDir()
-		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers})
+		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers, pipeText: pipeText, pipeKnown: pipeKnown})
 		w.restoreDir(dir)
+		pipeText, pipeKnown = w.stageOutput(s, first)
 		// The producer for the next stage is the last command this
 		// stage started at its own depth (substitutions come first).
 		for i := first; i < len(w.facts.Commands); i++ {
