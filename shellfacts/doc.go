@@ -32,9 +32,12 @@
 //     screen -X screen and exec), typed into a shell that runs there
 //     (tmux send-keys, screen -X stuff: the lines entered with Enter or
 //     a newline, and the text left on the line, which a later Enter
-//     runs; such a shell's directory is not known), and at a later time
+//     runs; such a shell's directory is not known), at a later time
 //     (at and batch fed a here-document, a here-string or the output of
-//     a static echo or printf through a pipe).
+//     a static echo or printf through a pipe), and over ssh to this
+//     machine (localhost, a loopback or unspecified address in any
+//     notation, ssh -o HostName=localhost; in the home directory, with
+//     a script on stdin when no command or a shell is given).
 //   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
 //     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
@@ -121,7 +124,10 @@
 //     searched for open("file") and the like, sed scripts for r/w commands,
 //     awk programs for print > "file" (system() and pipes in awk, and sed's
 //     e command, set Incomplete);
-//   - commands run on another machine (ssh host cmd) as local facts;
+//   - commands run on another machine (ssh host cmd) as local facts; a
+//     name for this machine other than localhost or a loopback address
+//     (its host name, an ssh_config alias) is taken as another machine,
+//     and another user's home (ssh user@localhost) is taken to be HOME;
 //   - what a terminal multiplexer's shell does with keys beyond the line
 //     being typed, or which directory it is in, and what tmux and screen
 //     read from their configuration files (tmux -f, source-file, screen

@@ -177,3 +177,54 @@ func TestParseStdinScripts(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSSHLocal pins ssh to this machine: the remote command runs
+// here, in the home directory, so it is analysed; to another host it is
+// not a local fact.
+func TestParseSSHLocal(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	rf := []string{"rm --recursive", "rm --force"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"localhost", `ssh localhost rm -rf ~`, want{cmds: []string{"ssh localhost rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"127.0.0.1", `ssh 127.0.0.1 'rm -rf ~'`, want{cmds: []string{"ssh 127.0.0.1 rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"127.0.0.1"}}, more{options: rf}},
+		{"::1", `ssh ::1 'rm -rf ~'`, want{cmds: []string{"ssh ::1 rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"::1"}}, more{options: rf}},
+		{"user@localhost", `ssh user@localhost 'rm -rf ~'`, want{cmds: []string{"ssh user@localhost rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"user@localhost"}}, more{options: rf}},
+		{"options after the host", `ssh -p 2222 127.1 -t 'cat .env'`, want{cmds: []string{"ssh -p 2222 127.1 -t cat .env", "^1 cat .env"}, reads: []string{"ROOT/home/.env"}, urls: []string{"127.1"}}, more{}},
+		{"relative to home", `ssh localhost rm -rf .ssh`, want{cmds: []string{"ssh localhost rm -rf .ssh", "^1 rm -rf .ssh"}, deletes: []string{"ROOT/home/.ssh"}, urls: []string{"localhost"}}, more{options: rf}},
+		{"HostName option", `ssh -o HostName=localhost box rm -rf ~`, want{cmds: []string{"ssh -o HostName=localhost box rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"box"}}, more{options: rf}},
+		{"URL form", `ssh ssh://me@localhost:22 'rm -rf ~'`, want{cmds: []string{"ssh ssh://me@localhost:22 rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"ssh://me@localhost:22"}}, more{options: rf}},
+		{"login shell on stdin", `ssh localhost <<< 'rm -rf ~'`, want{cmds: []string{"ssh localhost", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"shell reading stdin", `echo 'rm -rf ~' | ssh localhost bash -s`, want{cmds: []string{"echo rm -rf ~", "<echo| ssh localhost bash -s", "^1 bash -s", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"command not static", `ssh localhost "$C"`, want{cmds: []string{"ssh localhost ?"}, urls: []string{"localhost"}, incomplete: true}, more{unknown: []string{`ssh to this machine "$C"`}}},
+		{"remote host", `ssh example.com 'rm -rf /tmp/x'`, want{cmds: []string{"ssh example.com rm -rf /tmp/x"}, urls: []string{"example.com"}}, more{}},
+		{"remote host ls", `ssh host ls`, want{cmds: []string{"ssh host ls"}, urls: []string{"host"}}, more{}},
+		{"no command", `ssh localhost`, want{cmds: []string{"ssh localhost"}, urls: []string{"localhost"}}, more{}},
+		{"port forward", `ssh -N -L 8080:localhost:80 localhost`, want{cmds: []string{"ssh -N -L 8080:localhost:80 localhost"}, urls: []string{"localhost"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}
+
+func TestLocalHost(t *testing.T) {
+	for h, want := range map[string]bool{
+		"localhost": true, "LOCALHOST.": true, "localhost.localdomain": true, "x.localhost": true,
+		"127.0.0.1": true, "127.1": true, "127.0.0.53": true, "0x7f000001": true, "2130706433": true,
+		"0177.0.0.1": true, "0.0.0.0": true, "0": true, "::1": true, "::": true, "::ffff:127.0.0.1": true,
+		"0:0:0:0:0:0:0:1": true, "example.com": false, "10.0.0.1": false, "128.0.0.1": false, "::2": false,
+		"": false, "127.0.0.256": false, "1.2.3.4.5": false, "localhostx": false, "0x": false,
+	} {
+		if got := localHost(h); got != want {
+			t.Errorf("localHost(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

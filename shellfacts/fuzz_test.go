@@ -43,6 +43,7 @@ func FuzzParse(f *testing.F) {
 		"script -qc 'rm -rf ~' /dev/null; screen -dmS s rm -rf ~; screen -S s -X stuff 'ls^M'",
 		"tmux -L x new -d 'rm -rf ~' \\; send -t x 'cat .env' C-m BSpace Up; tmux if true \"run 'id'; bind r run '#(ls)'\"",
 		"echo 'rm -rf ~' | at now; batch <<< 'id'; at -f j now; expect -c 'spawn ls'",
+		"ssh localhost rm -rf ~; ssh -p 2 127.1 -t 'cat .env'; echo ls | ssh ::1 sh; ssh ssh://u@[::1]:2 x",
 	} {
 		f.Add(s)
 	}

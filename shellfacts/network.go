@@ -1,8 +1,10 @@
 package shellfacts
 
 import (
+	"net/netip"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -276,20 +278,212 @@ func (w *walker) simpleFromString(f field, what string) {
 	w.depth--
 }
 
+var sshSpec = optSpec{withValue: "bcDEeFIiJLlmOoPpQRSWwB", posix: true}
+
+// autosshSpec adds autossh's own -M port to ssh's options.
+var autosshSpec = optSpec{withValue: "bcDEeFIiJLlMmOoPpQRSWwB", posix: true}
+
 // sshArgs: the destination is a network target; a remote command runs on
-// the other machine, so its files are not local facts.
+// the other machine, so its files are not local facts, unless the
+// destination is this machine (localhost, a loopback address): then the
+// command runs here, as the same user unless another is named, in the
+// home directory, and it is analysed as a nested script. OpenSSH reads
+// options after the destination too.
 func sshArgs(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{withValue: "bcDEeFIiJLlmOoPpQRSWwB", posix: true})
+	spec := sshSpec
+	if c.name == "autossh" {
+		spec = autosshSpec
+	}
+	p := parseOpts(c.args, spec)
+	var dest *field
+	var command []field
 	if len(p.operands) > 0 {
+		dest = &p.operands[0]
 		w.urlArgs(c, p.operands[:1])
+		after := parseOpts(p.operands[1:], spec)
+		p.opts = append(p.opts, after.opts...)
+		command = after.operands
 	}
 	w.pathsTo(p.values("-i", "-F"), w.reads, c.name)
 	w.pathsTo(p.values("-E"), w.writes, c.name)
 	for _, j := range p.values("-J") {
 		w.urlArgs(c, []field{j})
 	}
+	host, user := "", ""
 	for _, o := range p.values("-o") {
 		w.sshOption(o)
+		if o.known() {
+			k, v, ok := strings.Cut(o.s, "=")
+			if !ok {
+				k, v, _ = strings.Cut(o.s, " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "hostname":
+				host = strings.TrimSpace(v)
+			case "user":
+				user = strings.TrimSpace(v)
+			}
+		}
+	}
+	if dest == nil || c.name == "mosh" || p.has("-N", "-W", "-s", "-O") {
+		return
+	}
+	if !dest.known() {
+		return
+	}
+	h, u := sshDestination(dest.s)
+	if host == "" {
+		host = h
+	}
+	if user == "" {
+		user = u
+	}
+	for _, l := range p.values("-l") {
+		user = "?"
+		if l.known() {
+			user = l.s
+		}
+	}
+	if !localHost(host) {
+		return
+	}
+	w.sshLocal(c, command, user)
+}
+
+// sshDestination splits an ssh destination ([user@]host or
+// ssh://[user@]host[:port]) into its host and user.
+func sshDestination(d string) (host, user string) {
+	if rest, ok := strings.CutPrefix(strings.ToLower(d), "ssh://"); ok {
+		d = d[len(d)-len(rest):]
+		if i := strings.IndexByte(d, '/'); i >= 0 {
+			d = d[:i]
+		}
+		if i := strings.LastIndexByte(d, '@'); i >= 0 {
+			user, d = d[:i], d[i+1:]
+		}
+		if strings.HasPrefix(d, "[") {
+			if i := strings.IndexByte(d, ']'); i > 0 {
+				return d[1:i], user
+			}
+		}
+		if i := strings.LastIndexByte(d, ':'); i >= 0 && strings.Count(d, ":") == 1 {
+			d = d[:i]
+		}
+		return d, user
+	}
+	if i := strings.LastIndexByte(d, '@'); i >= 0 {
+		user, d = d[:i], d[i+1:]
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(d, "["), "]"), user
+}
+
+// localHost reports whether a host name or address is this machine:
+// localhost (and names below .localhost), a loopback or unspecified IPv4
+// or IPv6 address, in any notation the resolver accepts (127.1,
+// 0x7f000001, 2130706433, ::ffff:127.0.0.1).
+func localHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	switch h {
+	case "localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback":
+		return true
+	}
+	if strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if ip, err := netip.ParseAddr(h); err == nil {
+		ip = ip.Unmap()
+		return ip.IsLoopback() || ip.IsUnspecified()
+	}
+	if a, ok := inetAton(h); ok {
+		return a>>24 == 127 || a == 0
+	}
+	return false
+}
+
+// inetAton reads an IPv4 address as inet_aton does: one to four parts,
+// each decimal, octal (0...) or hexadecimal (0x...), the last filling the
+// remaining bytes.
+func inetAton(s string) (uint32, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) > 4 || s == "" {
+		return 0, false
+	}
+	var a uint64
+	for i, p := range parts {
+		if p == "" || strings.ContainsAny(p, "_+-") {
+			return 0, false
+		}
+		base := 10
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			base, p = 16, p[2:]
+		case len(p) > 1 && p[0] == '0':
+			base, p = 8, p[1:]
+		}
+		if p == "" && base == 16 {
+			return 0, false
+		}
+		n := uint64(0)
+		if p != "" {
+			var err error
+			if n, err = strconv.ParseUint(p, base, 32); err != nil {
+				return 0, false
+			}
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return 0, false
+			}
+			a = a<<8 | n
+			continue
+		}
+		bits := uint(8 * (4 - i))
+		if bits < 32 && n >= 1<<bits {
+			return 0, false
+		}
+		a = a<<bits | n
+	}
+	return uint32(a), true
+}
+
+// sshLocal analyses what ssh runs on this machine: the remote command,
+// joined with spaces and run by the user's shell in the home directory
+// (another user's home is not known), or with no command a login shell
+// reading its script on stdin.
+func (w *walker) sshLocal(c *call, command []field, user string) {
+	what := "ssh " + c.name
+	if c.name == "ssh" {
+		what = "ssh to this machine"
+	}
+	st := w.saveDir()
+	defer w.restoreDir(st)
+	w.vars = map[string]string{}
+	if user == "" && w.opts.Home != "" {
+		w.cd(field{s: w.opts.Home, static: true, raw: "~"})
+	} else {
+		w.dirKnown = false
+	}
+	if len(command) == 0 {
+		if lastStdin(c.redirs) != nil || w.facts.Commands[c.idx].PipeFrom != "" || c.pipeKnown {
+			w.stdinScript(c, what)
+		}
+		return
+	}
+	words := make([]string, 0, len(command))
+	for _, f := range command {
+		if !f.known() {
+			w.incomplete(what + " with a command that is not static")
+			w.unknownCode(what + " " + f.raw)
+			return
+		}
+		words = append(words, f.s)
+	}
+	w.script(strings.Join(words, " "), w.depth+1, what)
+	// A shell run there reads its script from ssh's stdin.
+	if len(words) > 0 && isShellName(baseName(strings.Fields(words[0] + " x")[0])) {
+		if lastStdin(c.redirs) != nil || w.facts.Commands[c.idx].PipeFrom != "" || c.pipeKnown {
+			w.stdinScript(c, what)
+		}
 	}
 }
 
