@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "892755ac25954a12cacb57284ccbf5e96603a76d8426beee709f43f1bea9012e"
+const fixedDigest = "ad04bf4322e35bcb85dd6d393c73a65646431ef858332e04a922dfda22cabf4f"

@@ -52,6 +52,12 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`ssh ::1 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
 		{`ssh user@localhost 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
 		{`ssh localhost cat .ssh/id_rsa`, Deny, "sensitive-reads-files"},
+		{`crontab -l | { cat; echo "* * * * * rm -rf ~"; } | crontab -`, Ask, "destructive-crontab"},
+		{`crontab file`, Ask, "destructive-crontab"},
+		{`crontab -`, Ask, "destructive-crontab"},
+		{`crontab -u bob jobs.txt`, Ask, "destructive-crontab"},
+		{`crontab -e`, Ask, "destructive-crontab"},
+		{`crontab -r`, Ask, "destructive-crontab"},
 		// Everyday commands keep their decisions.
 		{`tmux ls`, Allow, ""},
 		{`tmux attach -t x`, Allow, ""},
@@ -65,6 +71,8 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`at -l`, Allow, ""},
 		{`atq`, Allow, ""},
 		{`echo 'make test' | at now + 1 hour`, Allow, ""},
+		{`crontab -l`, Allow, ""},
+		{`crontab -u bob -l`, Allow, ""},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}

@@ -151,6 +151,8 @@ func handlerFor(name string) handler {
 		return gitArgs
 	case "tmux":
 		return tmuxArgs
+	case "crontab":
+		return crontabFiles
 	case "at", "batch":
 		return atJob
 	case "expect":
