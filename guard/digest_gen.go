@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "ad04bf4322e35bcb85dd6d393c73a65646431ef858332e04a922dfda22cabf4f"
+const fixedDigest = "4f03dcbfcef04f0fdeefcf9353d76b919475a7b55da97269d4ded4653942c342"

@@ -58,6 +58,11 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`crontab -u bob jobs.txt`, Ask, "destructive-crontab"},
 		{`crontab -e`, Ask, "destructive-crontab"},
 		{`crontab -r`, Ask, "destructive-crontab"},
+		{`ps -o args e`, Deny, "sensitive-reads-env-dump"},
+		{`ps e`, Deny, "sensitive-reads-env-dump"},
+		{`ps axe`, Deny, "sensitive-reads-env-dump"},
+		{`ps -e -o args e`, Deny, "sensitive-reads-env-dump"},
+		{`ps eww -o args`, Deny, "sensitive-reads-env-dump"},
 		// Everyday commands keep their decisions.
 		{`tmux ls`, Allow, ""},
 		{`tmux attach -t x`, Allow, ""},
@@ -73,6 +78,11 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`echo 'make test' | at now + 1 hour`, Allow, ""},
 		{`crontab -l`, Allow, ""},
 		{`crontab -u bob -l`, Allow, ""},
+		{`ps -e`, Allow, ""},
+		{`ps aux`, Allow, ""},
+		{`ps -ef`, Allow, ""},
+		{`ps -o user,pid,args`, Allow, ""},
+		{`ps -C sleep`, Allow, ""},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}

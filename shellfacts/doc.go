@@ -90,10 +90,12 @@
 //     switch, checkout . and other directory pathspecs, clean). A policy
 //     protecting a file can then ask when the file lies below one.
 //   - Options as the program reads them (Command.Options, Command.Sub)
-//     for rm, find and git: clusters split, values dropped, short options
-//     named by their long form per subcommand, so `git commit -nm x` is
-//     --no-verify while `git push -n` is --dry-run and `git commit -m
-//     '--no-verify'` has no such option.
+//     for rm, find, ps and git: clusters split, values dropped, short
+//     options named by their long form per subcommand, so `git commit
+//     -nm x` is --no-verify while `git push -n` is --dry-run and `git
+//     commit -m '--no-verify'` has no such option; ps's BSD options (a
+//     word without a dash) are recorded bare, so `ps -o args e` has e
+//     (the environment) and `ps -e` and `ps -o user` do not.
 //   - Code that cannot be known (Facts.Unknown): a command name that is
 //     not static (`$(echo rm) -rf /`, `"$CMD" x`) and eval, bash -c and
 //     the like given a string that is not static; an at or batch script

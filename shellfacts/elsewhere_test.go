@@ -228,3 +228,35 @@ func TestLocalHost(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePsOptions pins ps's options as procps reads them: BSD ones
+// bare, UNIX ones with a dash, values dropped.
+func TestParsePsOptions(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		command string
+		options []string
+	}{
+		{"ps e", []string{"ps e"}},
+		{"ps -o args e", []string{"ps -o", "ps e"}},
+		{"ps axe", []string{"ps a", "ps x", "ps e"}},
+		{"ps -e -o args e", []string{"ps -e", "ps -o", "ps e"}},
+		{"ps eww -o args", []string{"ps e", "ps w", "ps w", "ps -o"}},
+		{"ps --format user e", []string{"ps --format", "ps e"}},
+		{"ps --format=user", []string{"ps --format"}},
+		{"ps -e", []string{"ps -e"}},
+		{"ps -ef", []string{"ps -e", "ps -f"}},
+		{"ps aux", []string{"ps a", "ps u", "ps x"}},
+		{"ps -o user,pid", []string{"ps -o"}},
+		{"ps -C sleep", []string{"ps -C"}},
+		{"ps -ouser", []string{"ps -o"}},
+		{"ps axo user", []string{"ps a", "ps x", "ps o"}},
+		{"ps oe", []string{"ps o"}},
+		{"ps 123", nil},
+		{"ps -p 1 e", []string{"ps -p", "ps e"}},
+	}
+	for _, tt := range tests {
+		checkMore(t, root, tt.command, opts, want{anyCmds: true}, more{options: tt.options})
+	}
+}

@@ -153,6 +153,8 @@ func handlerFor(name string) handler {
 		return tmuxArgs
 	case "crontab":
 		return crontabFiles
+	case "ps":
+		return psOptions
 	case "at", "batch":
 		return atJob
 	case "expect":
