@@ -63,6 +63,13 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`ps axe`, Deny, "sensitive-reads-env-dump"},
 		{`ps -e -o args e`, Deny, "sensitive-reads-env-dump"},
 		{`ps eww -o args`, Deny, "sensitive-reads-env-dump"},
+		{`split -l1 ~/.ssh/id_rsa /tmp/k`, Deny, "sensitive-reads-files"},
+		{`pr ~/.ssh/id_rsa`, Deny, "sensitive-reads-files"},
+		{`csplit ~/.ssh/id_rsa 2`, Deny, "sensitive-reads-files"},
+		{`uuencode ~/.ssh/id_rsa k`, Deny, "sensitive-reads-files"},
+		{`split -l 1 x /etc/cron.d/job`, Deny, "writes-outside-repo"},
+		{`split -a1 -n12 x .vouch/guard.yam`, Ask, "protect-vouch-trees"},
+		{`csplit -b '%d.yaml' -f .vouch/guard x 2`, Ask, "protect-vouch-trees"},
 		// Everyday commands keep their decisions.
 		{`tmux ls`, Allow, ""},
 		{`tmux attach -t x`, Allow, ""},
@@ -83,6 +90,10 @@ func TestBuiltinRunsElsewhere(t *testing.T) {
 		{`ps -ef`, Allow, ""},
 		{`ps -o user,pid,args`, Allow, ""},
 		{`ps -C sleep`, Allow, ""},
+		{`split -l 100 data.csv part_`, Allow, ""},
+		{`split -l 100 data.csv`, Allow, ""},
+		{`csplit notes.txt /^##/ {*}`, Allow, ""},
+		{`pr -h title README.md`, Allow, ""},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}

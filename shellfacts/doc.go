@@ -59,7 +59,7 @@
 //     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,
 //     git show REV:path, git checkout -- path, curl -d @file, perl -ne
 //     '...' FILE, python -c 'open("f")' and here-documents fed to python,
-//     ...), with
+//     pr, split, uuencode, ...), with
 //     their options parsed so option values are not mistaken for files.
 //     Every path is canonical (see package canonpath), following cd, pushd,
 //     env -C, sudo -D and git -C. Globs whose directory part is static are
@@ -74,7 +74,10 @@
 //     given {} as writing below them (Facts.WritesBelow); the find's -name
 //     tests are kept (Facts.BelowFilters). A writer run by xargs or
 //     parallel gets the input as operands only known at run time, so
-//     sed -i or truncate under xargs writes an unresolved target. A
+//     sed -i or truncate under xargs writes an unresolved target. split
+//     and csplit write files named after a prefix: below the prefix's
+//     directory, those whose names are its last component and a suffix
+//     (Facts.WritesBelow, with that name test as the filter). A
 //     symbolic link the command line makes (ln -s, cp -s; moved by mv or
 //     copied as a link by cp -r) is not on disk yet: later paths through
 //     it are resolved through its target (canonpath.Links), or are

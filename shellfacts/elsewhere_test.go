@@ -229,6 +229,41 @@ func TestLocalHost(t *testing.T) {
 	}
 }
 
+// TestParseMoreReaders pins readers of files Parse did not know: split
+// and csplit (which write files named after a prefix: below its
+// directory, filtered on its name), pr, ptx, uuencode, dos2unix.
+func TestParseMoreReaders(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	key := []string{"ROOT/home/.ssh/id_rsa"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"split", `split -l1 ~/.ssh/id_rsa /tmp/k`, want{anyCmds: true, reads: key}, more{writesBelow: []string{"/tmp"}, filters: []BelowFilter{{Dir: "/tmp", Names: [][]string{{"k[a-z0-9]*"}}}}}},
+		{"split default prefix", `split -l 100 data.csv`, want{anyCmds: true, reads: []string{"ROOT/repo/data.csv"}}, more{writesBelow: []string{"ROOT/repo"}, filters: []BelowFilter{{Dir: "ROOT/repo", Names: [][]string{{"x[a-z0-9]*"}}}}}},
+		{"split prefix in a directory", `split -b 1k -d data.csv dist/part_`, want{anyCmds: true, reads: []string{"ROOT/repo/data.csv"}}, more{writesBelow: []string{"ROOT/repo/dist"}, filters: []BelowFilter{{Dir: "ROOT/repo/dist", Names: [][]string{{"part_[a-z0-9]*"}}}}}},
+		{"split --additional-suffix", `split -n 2 --additional-suffix=.yaml x .vouch/guard`, want{anyCmds: true, reads: []string{"ROOT/repo/x"}}, more{writesBelow: []string{"ROOT/repo/.vouch"}, filters: []BelowFilter{{Dir: "ROOT/repo/.vouch", Names: [][]string{{"guard[a-z0-9]*.yaml"}}}}}},
+		{"csplit -b", `csplit -b '%d.yaml' -f .vouch/guard x 2`, want{anyCmds: true, reads: []string{"ROOT/repo/x"}}, more{writesBelow: []string{"ROOT/repo/.vouch"}, filters: []BelowFilter{{Dir: "ROOT/repo/.vouch", Names: [][]string{{"guard?*"}}}}}},
+		{"split prefix with a wildcard", `split x 'a*'`, want{anyCmds: true, reads: []string{"ROOT/repo/x"}}, more{writesBelow: []string{"ROOT/repo"}, filters: []BelowFilter{{Dir: "ROOT/repo", Names: [][]string{{`a\*[a-z0-9]*`}}}}}},
+		{"split --filter", `split -n 2 --filter='cat > $FILE' x`, want{cmds: []string{"split -n 2 --filter=cat > $FILE x", "^1 cat"}, reads: []string{"ROOT/repo/x"}, incomplete: true}, more{}},
+		{"csplit", `csplit -f sec ~/.ssh/id_rsa /x/`, want{anyCmds: true, reads: key}, more{writesBelow: []string{"ROOT/repo"}, filters: []BelowFilter{{Dir: "ROOT/repo", Names: [][]string{{"sec[0-9]*"}}}}}},
+		{"pr", `pr -h "a title" +2 ~/.ssh/id_rsa`, want{anyCmds: true, reads: key}, more{}},
+		{"ptx", `ptx -i stop.txt ~/.ssh/id_rsa`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa", "ROOT/repo/stop.txt"}}, more{}},
+		{"uuencode", `uuencode ~/.ssh/id_rsa k`, want{anyCmds: true, reads: key}, more{}},
+		{"uuencode stdin", `uuencode k`, want{anyCmds: true}, more{}},
+		{"dos2unix", `dos2unix src/a.go`, want{anyCmds: true, reads: []string{"ROOT/repo/src/a.go"}, writes: []string{"ROOT/repo/src/a.go"}}, more{}},
+		{"pg", `pg .env`, want{anyCmds: true, reads: []string{"ROOT/repo/.env"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}
+
 // TestParsePsOptions pins ps's options as procps reads them: BSD ones
 // bare, UNIX ones with a dash, values dropped.
 func TestParsePsOptions(t *testing.T) {

@@ -21,7 +21,7 @@ func handlerFor(name string) handler {
 	case "cat", "tac", "less", "more", "most", "bat", "batcat", "strings", "base32", "wc", "md5sum", "sha1sum",
 		"sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "file", "zcat", "zless", "zmore",
 		"bzcat", "xzcat", "zstdcat", "lzcat", "expand", "unexpand", "rev", "diff", "cmp", "comm", "paste", "join",
-		"tsort", "look", "vimdiff", "diff3", "sdiff", "colordiff", "icdiff", "view", "stat", "readlink", "realpath":
+		"tsort", "look", "pg", "vimdiff", "diff3", "sdiff", "colordiff", "icdiff", "view", "stat", "readlink", "realpath":
 		return readAll(optSpec{long: []string{"files0-from", "label", "line-format", "ignore-matching-lines"}, withValue: "I"})
 	case "head", "tail":
 		return readAll(optSpec{withValue: "ncs", long: []string{"lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"}})
@@ -155,6 +155,16 @@ func handlerFor(name string) handler {
 		return crontabFiles
 	case "ps":
 		return psOptions
+	case "split", "csplit":
+		return splitFiles
+	case "pr":
+		return prFiles
+	case "ptx":
+		return ptxFiles
+	case "uuencode":
+		return uuencodeFiles
+	case "dos2unix", "unix2dos", "mac2unix", "unix2mac":
+		return dos2unixFiles
 	case "at", "batch":
 		return atJob
 	case "expect":

@@ -44,6 +44,7 @@ func FuzzParse(f *testing.F) {
 		"tmux -L x new -d 'rm -rf ~' \\; send -t x 'cat .env' C-m BSpace Up; tmux if true \"run 'id'; bind r run '#(ls)'\"",
 		"echo 'rm -rf ~' | at now; batch <<< 'id'; at -f j now; expect -c 'spawn ls'",
 		"ssh localhost rm -rf ~; ssh -p 2 127.1 -t 'cat .env'; echo ls | ssh ::1 sh; ssh ssh://u@[::1]:2 x",
+		"ps -o args e; crontab -l | { cat; echo '* * * * * x'; } | crontab -; split -l1 ~/.ssh/id_rsa /tmp/k",
 	} {
 		f.Add(s)
 	}
