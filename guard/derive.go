@@ -82,6 +82,10 @@ type CallFacts struct {
 	// URLs are network targets as written; Domains their hosts.
 	URLs    []string
 	Domains []string
+	// Uploads are local files a shell command sends over the network
+	// (shellfacts.Facts.Uploads): `curl -d @f`, `gh gist create f`,
+	// `aws s3 cp f s3://b`.
+	Uploads []string
 	// OutsideRoot are written or deleted paths, and trees written, outside
 	// Root (the system's temporary directory and /dev/null aside);
 	// DeletesOutsideRoot the deleted ones among them.
@@ -333,7 +337,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.DeletesUnresolved, f.WritesUnresolved = uniq(f.DeletesUnresolved), uniq(f.WritesUnresolved)
 	f.WritesTrees = uniq(f.WritesTrees)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
-	f.URLs, f.Domains = uniq(f.URLs), uniq(f.Domains)
+	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
 	if f.Root != "" {
 		tmp := ""
 		if x.TempDir != "" {
@@ -445,6 +449,7 @@ func (f *CallFacts) shell(cmd string) {
 	}
 	f.WritesTrees = append(f.WritesTrees, sf.WritesTrees...)
 	f.URLs = append(f.URLs, sf.URLs...)
+	f.Uploads = append(f.Uploads, sf.Uploads...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)
 	f.DeletesUnresolved = append(f.DeletesUnresolved, sf.DeletesUnresolved...)
 	f.WritesUnresolved = append(f.WritesUnresolved, sf.WritesUnresolved...)
@@ -568,6 +573,8 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.Pipes)
 	case "urls":
 		return list(f.URLs)
+	case "uploads":
+		return list(f.Uploads)
 	case "domains":
 		return list(f.Domains)
 	case "outside_root":
@@ -613,7 +620,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "urls", "writes", "writes_below", "writes_repository", "writes_trees", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "uploads", "urls", "writes", "writes_below", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

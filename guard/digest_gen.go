@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "4f03dcbfcef04f0fdeefcf9353d76b919475a7b55da97269d4ded4653942c342"
+const fixedDigest = "e1cd3136993612b5212f9d3b13b2ca5ea79666cd39af5ff51cd75a40a1af6ec5"

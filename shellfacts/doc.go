@@ -59,7 +59,7 @@
 //     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,
 //     git show REV:path, git checkout -- path, curl -d @file, perl -ne
 //     '...' FILE, python -c 'open("f")' and here-documents fed to python,
-//     pr, split, uuencode, ...), with
+//     pr, split, uuencode, gh gist create, aws s3 cp, ...), with
 //     their options parsed so option values are not mistaken for files.
 //     Every path is canonical (see package canonpath), following cd, pushd,
 //     env -C, sudo -D and git -C. Globs whose directory part is static are
@@ -107,8 +107,15 @@
 //     program; keys typed into a terminal whose effect on the line is not
 //     known (Up, Tab, Escape, C-a...); tmux command blocks ({ }, %if).
 //   - Network targets: curl, wget, HTTPie, nc, socat, telnet, ssh, scp,
-//     sftp, rsync, ftp, git remotes that are URLs or host:path, and any
+//     sftp, rsync, ftp, git remotes that are URLs or host:path, gh's
+//     uploads, s3:// and gs:// storage and rclone remotes, and any
 //     scheme://URL given to a program not known to treat it as text.
+//     Uploads lists the local files sent over the network: curl -d
+//     @file, -F x=@file and -T, wget --post-file, HTTPie's @ items, scp
+//     and rsync sources copied to a remote, gh gist create, gh release
+//     upload and create, gh api -F x=@file and --input, gh secret set
+//     -f, aws s3 cp, mv and sync and s3api put-object --body, gsutil and
+//     gcloud storage cp, rclone copy, sync and move.
 //     PipeFrom (and Upstream) show what feeds a command, so `curl x | sh`,
 //     `bash <(curl x)`, `bash < <(curl x)`, `python3 <(curl x)` and
 //     `sh -c "$(curl x)"` can be recognised.

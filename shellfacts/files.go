@@ -151,6 +151,16 @@ func handlerFor(name string) handler {
 		return gitArgs
 	case "tmux":
 		return tmuxArgs
+	case "gh":
+		return ghArgs
+	case "aws":
+		return awsArgs
+	case "gsutil":
+		return gsutilArgs
+	case "gcloud":
+		return gcloudArgs
+	case "rclone":
+		return rcloneArgs
 	case "crontab":
 		return crontabFiles
 	case "ps":

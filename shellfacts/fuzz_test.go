@@ -2,6 +2,7 @@ package shellfacts
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,7 @@ func FuzzParse(f *testing.F) {
 		"echo 'rm -rf ~' | at now; batch <<< 'id'; at -f j now; expect -c 'spawn ls'",
 		"ssh localhost rm -rf ~; ssh -p 2 127.1 -t 'cat .env'; echo ls | ssh ::1 sh; ssh ssh://u@[::1]:2 x",
 		"ps -o args e; crontab -l | { cat; echo '* * * * * x'; } | crontab -; split -l1 ~/.ssh/id_rsa /tmp/k",
+		"gh gist create a; aws s3 sync . s3://b/; gsutil -m cp -r x gs://b; rclone copy x r:; gh api -F a=@b x",
 	} {
 		f.Add(s)
 	}
@@ -60,7 +62,12 @@ func FuzzParse(f *testing.F) {
 		if len(facts.Commands) > MaxCommands {
 			t.Fatalf("%d commands, more than %d", len(facts.Commands), MaxCommands)
 		}
-		for _, set := range [][]string{facts.Reads, facts.Writes, facts.Deletes} {
+		for _, p := range facts.Uploads {
+			if !slices.Contains(facts.Reads, p) {
+				t.Fatalf("upload %q is not a read", p)
+			}
+		}
+		for _, set := range [][]string{facts.Reads, facts.Writes, facts.Deletes, facts.Uploads} {
 			for i, p := range set {
 				if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
 					t.Fatalf("path %q is not canonical", p)

@@ -124,22 +124,24 @@ func curlArgs(w *walker, c *call) {
 		switch o.name {
 		case "-d", "--data", "--data-ascii", "--data-binary", "--json":
 			if v.known() && strings.HasPrefix(v.s, "@") {
-				w.path(field{s: v.s[1:], static: true, raw: v.raw}, w.reads, "curl "+o.name)
+				w.upload(field{s: v.s[1:], static: true, raw: v.raw}, "curl "+o.name)
 			}
 		case "--data-urlencode":
 			if v.known() {
 				if _, file, ok := strings.Cut(v.s, "@"); ok && !strings.Contains(v.s[:strings.Index(v.s, "@")], "=") {
-					w.path(field{s: file, static: true, raw: v.raw}, w.reads, "curl "+o.name)
+					w.upload(field{s: file, static: true, raw: v.raw}, "curl "+o.name)
 				}
 			}
 		case "-F", "--form":
 			if v.known() {
 				if _, val, ok := strings.Cut(v.s, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
 					file, _, _ := strings.Cut(val[1:], ";")
-					w.path(field{s: file, static: true, raw: v.raw}, w.reads, "curl "+o.name)
+					w.upload(field{s: file, static: true, raw: v.raw}, "curl "+o.name)
 				}
 			}
-		case "-T", "--upload-file", "-K", "--config", "--netrc-file", "-E", "--cert", "--key", "--cacert", "--header-file", "--etag-compare":
+		case "-T", "--upload-file":
+			w.upload(v, "curl "+o.name)
+		case "-K", "--config", "--netrc-file", "-E", "--cert", "--key", "--cacert", "--header-file", "--etag-compare":
 			w.path(v, w.reads, "curl "+o.name)
 		case "-H", "--header":
 			if v.known() && strings.HasPrefix(v.s, "@") {
@@ -168,7 +170,10 @@ func wgetArgs(w *walker, c *call) {
 	})
 	w.urlArgs(c, p.operands)
 	w.pathsTo(p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies"), w.writes, c.name)
-	w.pathsTo(p.values("-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate", "--config"), w.reads, c.name)
+	w.pathsTo(p.values("-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate", "--config"), w.reads, c.name)
+	for _, f := range p.values("--post-file", "--body-file") {
+		w.upload(f, c.name)
+	}
 	if len(p.values("-i", "--input-file")) > 0 {
 		w.incomplete("wget reads its URLs from a file")
 	}
@@ -196,7 +201,7 @@ func httpieArgs(w *walker, c *call) {
 		}
 		for _, sep := range []string{":=@", "=@", "@"} {
 			if i := strings.Index(it.s, sep); i >= 0 && !strings.ContainsAny(it.s[:i], "=:") {
-				w.path(field{s: it.s[i+len(sep):], static: true, raw: it.raw}, w.reads, c.name)
+				w.upload(field{s: it.s[i+len(sep):], static: true, raw: it.raw}, c.name)
 				break
 			}
 		}
@@ -539,9 +544,14 @@ func scpArgs(w *walker, c *call) {
 	w.transfer(c, p.operands)
 }
 
-// transfer: all operands but the last are sources (read when local), the
-// last is the destination (written when local); remote ones are targets.
+// transfer: all operands but the last are sources (read when local, and
+// uploaded when the destination is remote), the last is the destination
+// (written when local); remote ones are targets.
 func (w *walker) transfer(c *call, ops []field) {
+	toRemote := false
+	if n := len(ops); n > 1 && ops[n-1].known() {
+		_, toRemote = remote(ops[n-1].s)
+	}
 	for i, f := range ops {
 		if !f.known() {
 			w.incomplete("dynamic operand of " + c.name)
@@ -559,9 +569,12 @@ func (w *walker) transfer(c *call, ops []field) {
 		if c.name == "sftp" {
 			continue
 		}
-		if i == len(ops)-1 && len(ops) > 1 {
+		switch {
+		case i == len(ops)-1 && len(ops) > 1:
 			w.path(f, w.writes, c.name)
-		} else {
+		case toRemote:
+			w.upload(f, c.name)
+		default:
 			w.path(f, w.reads, c.name)
 		}
 	}

@@ -137,6 +137,13 @@ type Facts struct {
 	// "$DEST"`, a relative path after cd to an unknown place). Sorted,
 	// unique, at most 32.
 	WritesUnresolved []string
+	// Uploads are local files a command sends over the network (curl -d
+	// @file, -F x=@file and -T, wget --post-file, scp and rsync sources
+	// copied to a remote, gh gist create, gh release upload, aws s3 cp
+	// and sync to s3://, gsutil and gcloud storage cp to gs://, rclone
+	// copy to a remote): canonical paths, also in Reads. Sorted and
+	// unique.
+	Uploads []string
 }
 
 // Command is one simple command.
@@ -373,6 +380,7 @@ type walker struct {
 	nested int // bytes of nested strings parsed so far
 
 	reads, writes, deletes, urls map[string]bool
+	uploads                      map[string]bool
 	below                        map[string]bool
 	trees                        map[string]bool // made on first use: few commands write a tree
 	reasons, unknown             map[string]bool
@@ -429,6 +437,7 @@ func newWalker(opts Options) *walker {
 		below:       map[string]bool{},
 		writesBelow: map[string]bool{},
 		urls:        map[string]bool{},
+		uploads:     map[string]bool{},
 		reasons:     map[string]bool{},
 		unknown:     map[string]bool{},
 
@@ -447,6 +456,7 @@ func (w *walker) finish() *Facts {
 	f.BelowFilters = w.belowFilters()
 	f.WritesTrees = sortedKeys(w.trees)
 	f.URLs = sortedKeys(w.urls)
+	f.Uploads = sortedKeys(w.uploads)
 	f.Unresolved = sortedKeys(w.reasons)
 	f.Unknown = sortedKeys(w.unknown)
 	f.DeletesUnresolved = sortedKeys(w.unresolvedDeletes)

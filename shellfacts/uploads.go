@@ -1,0 +1,348 @@
+package shellfacts
+
+import "strings"
+
+// upload records a local file a command sends over the network: it is
+// read, and it is one of Facts.Uploads.
+func (w *walker) upload(f field, what string) {
+	got := map[string]bool{}
+	w.path(f, got, what)
+	for p := range got {
+		w.reads[p] = true
+		w.uploads[p] = true
+	}
+}
+
+// ghArgs: the GitHub CLI. gh gist create FILE..., gist edit -a FILE,
+// release upload TAG FILE..., release create TAG FILE..., api -F
+// key=@FILE and --input FILE, workflow run -F key=@FILE, secret set and
+// variable set -f FILE send files to GitHub; --body-file and -F of the
+// other commands (issue create, pr create, release create --notes-file
+// ...) read a file whose text they post.
+func ghArgs(w *walker, c *call) {
+	var words []int
+	for i, f := range c.args {
+		if !f.known() {
+			break
+		}
+		if !strings.HasPrefix(f.s, "-") {
+			words = append(words, i)
+			if len(words) == 2 {
+				break
+			}
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	group, sub := c.args[words[0]].s, ""
+	rest := c.args[words[0]+1:]
+	if len(words) == 2 && group != "api" {
+		sub, rest = c.args[words[1]].s, c.args[words[1]+1:]
+	}
+	what := "gh " + strings.TrimSpace(group+" "+sub)
+	sent := false
+	switch group + " " + sub {
+	case "gist create", "gist new":
+		p := parseOpts(rest, optSpec{withValue: "df", long: []string{"desc", "filename"}})
+		for _, f := range p.operands {
+			if !(f.known() && f.s == "-") {
+				w.upload(f, what)
+			}
+		}
+		sent = true
+	case "gist edit":
+		p := parseOpts(rest, optSpec{withValue: "adf", long: []string{"add", "desc", "filename"}})
+		for _, f := range p.values("-a", "--add") {
+			w.upload(f, what)
+			sent = true
+		}
+	case "release upload", "release create", "release new":
+		p := parseOpts(rest, optSpec{withValue: "nFtR", long: []string{"notes", "notes-file", "title", "target", "discussion-category", "notes-start-tag", "repo"}})
+		w.pathsTo(p.values("-F", "--notes-file"), w.reads, what)
+		if len(p.operands) > 1 {
+			for _, f := range p.operands[1:] {
+				// FILE#label: the text after # names the asset.
+				if f.known() {
+					if i := strings.IndexByte(f.s, '#'); i > 0 {
+						f.s = f.s[:i]
+					}
+				}
+				w.upload(f, what)
+				sent = true
+			}
+		}
+	case "api ", "workflow run":
+		p := parseOpts(rest, optSpec{withValue: "FfHXqtp", long: []string{"field", "raw-field", "header", "method", "jq", "template", "hostname", "preview", "input", "cache", "ref", "repo", "json"}})
+		for _, f := range p.values("-F", "--field") {
+			if f.known() {
+				if _, v, ok := strings.Cut(f.s, "="); ok && strings.HasPrefix(v, "@") && v != "@-" {
+					w.upload(field{s: v[1:], static: true, raw: f.raw}, what)
+					sent = true
+				}
+			}
+		}
+		for _, f := range p.values("--input") {
+			if !(f.known() && f.s == "-") {
+				w.upload(f, what)
+				sent = true
+			}
+		}
+	case "secret set", "variable set":
+		p := parseOpts(rest, optSpec{withValue: "befouvrR", long: []string{"body", "env-file", "env", "org", "user", "visibility", "repos", "app", "repo"}})
+		for _, f := range p.values("-f", "--env-file") {
+			w.upload(f, what)
+			sent = true
+		}
+	case "ssh-key add", "gpg-key add":
+		p := parseOpts(rest, optSpec{withValue: "tw", long: []string{"title", "type"}})
+		if len(p.operands) > 0 {
+			w.path(p.operands[0], w.reads, what)
+		}
+	default:
+		p := parseOpts(rest, optSpec{withValue: "F", long: []string{"body-file"}})
+		for _, f := range p.values("-F", "--body-file") {
+			if !(f.known() && f.s == "-") {
+				w.path(f, w.reads, what)
+			}
+		}
+	}
+	if sent {
+		w.urls["github.com"] = true
+	}
+}
+
+// cloudRemote reports whether an operand of a storage copy names remote
+// storage (s3://, gs://, and rclone's remote:path).
+func cloudRemote(name, s string) bool {
+	if name == "rclone" {
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") {
+			return false
+		}
+		i := strings.IndexByte(s, ':')
+		return i >= 0 && !strings.Contains(s[:i], "/")
+	}
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "s3://") || strings.HasPrefix(l, "gs://")
+}
+
+// cloudCopy reads the operands of a copy to or from remote storage (aws
+// s3 cp, gsutil cp, gcloud storage cp, rclone copy): the local ones
+// before the last remote one are sent there (and removed, for a move); a
+// local one after a remote one is written, a tree when the copy is
+// recursive. - is stdin or stdout.
+func (w *walker) cloudCopy(c *call, ops []field, recursive, move bool) {
+	last := -1
+	for i, f := range ops {
+		if f.known() && cloudRemote(c.name, f.s) {
+			last = i
+			w.urls[f.s] = true
+		}
+	}
+	for i, f := range ops {
+		switch {
+		case f.known() && (cloudRemote(c.name, f.s) || f.s == "-"):
+		case i < last:
+			w.upload(f, c.name)
+			if move {
+				w.removeTo([]field{f}, w.deletes, true, c.name)
+			}
+		case last >= 0 && i > last:
+			if !f.known() {
+				w.incomplete("dynamic destination of " + c.name)
+				w.unresolvedWrite(w.writes, f.raw)
+				continue
+			}
+			w.path(f, w.writes, c.name)
+			if recursive {
+				w.tree(f.s, c.name)
+			}
+		default:
+			// No remote operand: a local copy, or operands Parse did not
+			// tell apart from option values.
+			w.path(f, w.reads, c.name)
+		}
+	}
+}
+
+// awsFlags are the aws CLI options (s3 and global) that take no value;
+// every other --option does.
+var awsFlags = map[string]bool{
+	"dryrun": true, "quiet": true, "recursive": true, "no-guess-mime-type": true, "only-show-errors": true,
+	"no-progress": true, "follow-symlinks": true, "no-follow-symlinks": true, "ignore-glacier-warnings": true,
+	"force-glacier-transfer": true, "no-overwrite": true, "delete": true, "exact-timestamps": true,
+	"size-only": true, "debug": true, "no-verify-ssl": true, "no-paginate": true, "no-sign-request": true,
+	"no-cli-pager": true, "cli-auto-prompt": true, "no-cli-auto-prompt": true, "human-readable": true,
+	"summarize": true, "request-payer": true, "sse": true, "force": true,
+}
+
+// awsArgs: aws s3 cp, mv and sync copy between local files and S3 (see
+// cloudCopy); s3api put-object and upload-part --body FILE send FILE. A
+// parameter given as file://PATH or fileb://PATH is read from PATH.
+func awsArgs(w *walker, c *call) {
+	var ops []field
+	values := map[string][]field{}
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "--") || f.s == "--" {
+			ops = append(ops, f)
+			continue
+		}
+		name, val, eq := strings.Cut(f.s[2:], "=")
+		if awsFlags[name] && !eq {
+			continue
+		}
+		v := field{s: val, static: true, raw: f.raw}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			v = args[i]
+		}
+		values[name] = append(values[name], v)
+		if v.known() {
+			for _, pre := range []string{"file://", "fileb://"} {
+				if p, ok := strings.CutPrefix(v.s, pre); ok {
+					w.path(w.homeField(p, v.raw), w.reads, "aws")
+				}
+			}
+		}
+	}
+	w.pathsTo(values["ca-bundle"], w.reads, "aws")
+	if len(ops) < 2 || !ops[0].known() || !ops[1].known() {
+		return
+	}
+	switch ops[0].s + " " + ops[1].s {
+	case "s3 cp", "s3 mv", "s3 sync":
+		w.cloudCopy(c, ops[2:], ops[1].s == "sync" || hasWord(args, "--recursive"), ops[1].s == "mv")
+	case "s3api put-object", "s3api upload-part":
+		for _, f := range values["body"] {
+			w.upload(f, "aws "+ops[1].s)
+		}
+	}
+}
+
+// homeField is p as a field, with a leading ~/ expanded to the home
+// directory (aws expands it in file:// parameters).
+func (w *walker) homeField(p, raw string) field {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && w.opts.Home != "" {
+		p = w.opts.Home + "/" + rest
+	}
+	return field{s: p, static: true, raw: raw}
+}
+
+func hasWord(fs []field, s string) bool {
+	for _, f := range fs {
+		if f.known() && f.s == s {
+			return true
+		}
+	}
+	return false
+}
+
+// gsutilArgs: gsutil [global options] cp|mv|rsync [options] SRC... DST
+// copies between local files and Cloud Storage (see cloudCopy).
+func gsutilArgs(w *walker, c *call) {
+	g := parseOpts(c.args, optSpec{withValue: "hiuo", posix: true})
+	if len(g.operands) == 0 || !g.operands[0].known() {
+		return
+	}
+	switch cmd := g.operands[0].s; cmd {
+	case "cp", "mv", "rsync":
+		p := parseOpts(g.operands[1:], optSpec{withValue: "ajLsxyz"})
+		w.pathsTo(p.values("-L"), w.writes, c.name)
+		w.cloudCopy(c, p.operands, cmd == "rsync" || p.has("-r", "-R"), cmd == "mv")
+	}
+}
+
+// gcloudArgs: gcloud storage cp|mv|rsync SRC... DST (see cloudCopy).
+func gcloudArgs(w *walker, c *call) {
+	var ops []field
+	rec := false
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+			ops = append(ops, f)
+			continue
+		}
+		name, _, eq := strings.Cut(f.s, "=")
+		switch name {
+		case "-r", "-R", "--recursive":
+			rec = true
+		case "--project", "--account", "--billing-project", "--configuration", "--impersonate-service-account",
+			"--verbosity", "--format", "--content-type", "--cache-control", "--storage-class", "--exclude",
+			"--flags-file", "--log-http", "--trace-token", "--additional-headers", "--predefined-acl":
+			if !eq {
+				i++
+			}
+		}
+	}
+	if len(ops) < 2 || !ops[0].known() || !ops[1].known() || ops[0].s != "storage" {
+		return
+	}
+	switch ops[1].s {
+	case "cp", "mv", "rsync":
+		w.cloudCopy(c, ops[2:], rec || ops[1].s == "rsync", ops[1].s == "mv")
+	}
+}
+
+// rcloneValued are rclone options that take a value (any other is taken
+// as a flag).
+var rcloneValued = map[string]bool{
+	"--config": true, "--exclude": true, "--include": true, "--filter": true, "--exclude-from": true,
+	"--include-from": true, "--filter-from": true, "--files-from": true, "--files-from-raw": true,
+	"--transfers": true, "--checkers": true, "--bwlimit": true, "--log-file": true, "--log-level": true,
+	"--max-age": true, "--min-age": true, "--max-size": true, "--min-size": true, "--max-depth": true,
+	"--backup-dir": true, "--suffix": true, "--stats": true, "--timeout": true, "--contimeout": true,
+	"--retries": true, "--low-level-retries": true, "--tpslimit": true, "--user-agent": true,
+	"--password-command": true, "--order-by": true, "--max-transfer": true, "--cutoff-mode": true,
+	"--compare-dest": true, "--copy-dest": true, "--multi-thread-streams": true, "--multi-thread-cutoff": true,
+	"--buffer-size": true, "--header": true, "--header-upload": true, "--header-download": true, "--bind": true,
+	"--ca-cert": true, "--client-cert": true, "--client-key": true, "--track-renames-strategy": true,
+	"--exclude-if-present": true, "--streaming-upload-cutoff": true,
+}
+
+// rcloneArgs: rclone copy|copyto|sync|move|moveto|bisync SRC DST copies
+// between local files and remotes (see cloudCopy).
+func rcloneArgs(w *walker, c *call) {
+	var ops []field
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+			ops = append(ops, f)
+			continue
+		}
+		name, val, eq := strings.Cut(f.s, "=")
+		if !rcloneValued[name] {
+			continue
+		}
+		v := field{s: val, static: true, raw: f.raw}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			v = args[i]
+		}
+		switch name {
+		case "--config", "--exclude-from", "--include-from", "--filter-from", "--files-from", "--files-from-raw",
+			"--ca-cert", "--client-cert", "--client-key":
+			w.path(v, w.reads, "rclone "+name)
+		case "--log-file":
+			w.path(v, w.writes, "rclone "+name)
+		case "--password-command":
+			w.simpleFromString(v, "rclone --password-command")
+		}
+	}
+	if len(ops) == 0 || !ops[0].known() {
+		return
+	}
+	switch cmd := ops[0].s; cmd {
+	case "copy", "copyto", "sync", "move", "moveto", "bisync":
+		w.cloudCopy(c, ops[1:], cmd == "copy" || cmd == "sync" || cmd == "move" || cmd == "bisync", cmd == "move" || cmd == "moveto")
+	}
+}
