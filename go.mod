@@ -3,6 +3,7 @@ module github.com/vouch-dev/vouch
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/mangle v0.4.0
 	github.com/rogpeppe/go-internal v1.16.0

@@ -282,6 +282,9 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, state
 	d.state = src.digests()
 	d.importDiff(ctx, g, root, src)
 	if err := d.dependencyDiff(ctx, g, src); err != nil {
+		if e, ok := err.(*Error); ok {
+			return e // a manifest vouch cannot read, or the base's listing
+		}
 		return &Error{Msg: "repository facts: read the base's manifests", Err: err}
 	}
 	if err := d.exportDiff(ctx, g, root, src); err != nil {
@@ -302,6 +305,8 @@ type sources struct {
 	old, cur map[string][]byte
 	// hashes are the working-tree content digests of changed paths.
 	hashes map[string]string
+	// base lists the base tree's files below the root (baseListing).
+	base map[string]baseEntry
 }
 
 // wanted reports whether a file's content is read: source files the
