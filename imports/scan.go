@@ -57,6 +57,13 @@ type Options struct {
 	// Progress, when set, is told how many of the files are done, from
 	// one goroutine, about ten times a second and once at the end.
 	Progress func(done, total int)
+	// Trusted, when set, is the commit whose .gitignore rules a git
+	// listing honours: a path the work tree's .gitignore files ignore is
+	// listed anyway unless Trusted ignores it by the same rule, so a rule
+	// the checked work adds hides nothing (Result.Unignored lists what it
+	// would have hidden). nil honours the work tree's .gitignore files as
+	// they are.
+	Trusted TrustedTree
 }
 
 // Stats describes the work a Scan did.
@@ -81,7 +88,11 @@ type Result struct {
 	// root was probably missed: many absolute imports of a local package
 	// resolve outside the repository. vouch lint reports them as notices.
 	RootHints []Warning `json:"-"`
-	Stats     Stats     `json:"-"`
+	// Unignored are the listed files that a .gitignore in the work tree
+	// ignores but Options.Trusted does not (by the same rule), whether
+	// or not they are source files.
+	Unignored []Unignored `json:"-"`
+	Stats     Stats       `json:"-"`
 }
 
 // fileOut is one worker's result for one file.
@@ -257,7 +268,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 		}
 	}
 
-	list, err := listFiles(ctx, abs, opts.Exclude)
+	list, err := listFiles(ctx, abs, opts.Exclude, opts.Trusted)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +287,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	if opts.Only != "" && len(sources) == 0 {
 		return nil, fmt.Errorf("%s is not a source file vouch reads (%s), or is excluded", opts.Only, langNames(want))
 	}
-	res := &Result{Warnings: list.warnings}
+	res := &Result{Warnings: list.warnings, Unignored: list.unignored}
 	resolvers := map[Lang]resolver{}
 	if want[Go] {
 		r, w := newGoResolver(repo)

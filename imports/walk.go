@@ -10,8 +10,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // defaultExcludedDirs are directory names never descended into when walking
@@ -39,6 +41,10 @@ type listing struct {
 	// directory (both repository-relative): the listing does not follow
 	// them, but node and Python import through them.
 	links map[string]string
+	// unignored are the files of files that a .gitignore in the work
+	// tree ignores, listed because the trusted commit does not ignore
+	// them by the same rule (see ListUnignored).
+	unignored []Unignored
 }
 
 // matchExclude reports whether rel (or any of its parent directories, or
@@ -61,44 +67,74 @@ func matchExclude(rel string, globs []string) bool {
 	return false
 }
 
-// listFiles asks git once for tracked and untracked-not-ignored files and
+// listFiles asks git for tracked and untracked-not-ignored files and
 // falls back to a filesystem walk outside a work tree (or without git).
-func listFiles(ctx context.Context, root string, exclude []string) (listing, error) {
-	if files, ok := gitFiles(ctx, root); ok {
-		l := listing{gitMode: true}
-		dirs := defaultExcludedDirs(true)
-	next:
-		for _, f := range files {
-			parts := strings.Split(f, "/")
-			for _, p := range parts[:len(parts)-1] {
-				if dirs[p] {
-					continue next
-				}
-			}
-			if matchExclude(f, exclude) {
-				continue
-			}
-			ok, w := regularInRoot(root, f, &l)
-			if w != nil {
-				l.warnings = append(l.warnings, *w)
-			}
-			if ok {
-				l.files = append(l.files, f)
+// With trusted set, a git listing also holds the ignored files that
+// trusted's .gitignore rules do not hide (ListUnignored); if git fails
+// while that is worked out, listFiles fails rather than honour rules it
+// could not check.
+func listFiles(ctx context.Context, root string, exclude []string, trusted TrustedTree) (listing, error) {
+	// Both listings walk the tree: run them side by side.
+	var extra []Unignored
+	var extraErr error
+	var wg sync.WaitGroup
+	if trusted != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			extra, extraErr = ListUnignored(ctx, root, trusted)
+		}()
+	}
+	files, ok := gitFiles(ctx, root)
+	wg.Wait()
+	if !ok {
+		return walkFiles(ctx, root, exclude)
+	}
+	l := listing{gitMode: true}
+	if extraErr != nil {
+		return l, fmt.Errorf("list the files the work's .gitignore rules ignore: %w", extraErr)
+	}
+	dirs := defaultExcludedDirs(true)
+	keep := func(f string) bool {
+		parts := strings.Split(f, "/")
+		for _, p := range parts[:len(parts)-1] {
+			if dirs[p] {
+				return false
 			}
 		}
-		sort.Strings(l.files)
-		return l, nil
+		if matchExclude(f, exclude) {
+			return false
+		}
+		ok, w := regularInRoot(root, f, &l)
+		if w != nil {
+			l.warnings = append(l.warnings, *w)
+		}
+		return ok
 	}
-	return walkFiles(ctx, root, exclude)
+	for _, f := range files {
+		if keep(f) {
+			l.files = append(l.files, f)
+		}
+	}
+	for _, u := range extra {
+		if !strings.HasSuffix(u.Path, "/") && keep(u.Path) {
+			l.files = append(l.files, u.Path)
+			l.unignored = append(l.unignored, u)
+		}
+	}
+	sort.Strings(l.files)
+	l.files = slices.Compact(l.files)
+	return l, nil
 }
 
 // ListRepo lists the files under root (absolute) that imports resolve
 // against, as vouch lint lists them with no exclude globs: git's listing
-// (.gitignore files only) without the default excluded directories,
-// symlinked directories inside root recorded as Links. Repository facts
-// resolve the imports a change adds against it, so both resolve alike.
-func ListRepo(ctx context.Context, root string) (*Repo, error) {
-	l, err := listFiles(ctx, root, nil)
+// (.gitignore files only, those trusted does not vouch for overruled; see
+// Options.Trusted) without the default excluded directories, symlinked
+// directories inside root recorded as Links. Repository facts resolve
+// the imports a change adds against it, so both resolve alike.
+func ListRepo(ctx context.Context, root string, trusted TrustedTree) (*Repo, error) {
+	l, err := listFiles(ctx, root, nil, trusted)
 	if err != nil {
 		return nil, err
 	}
@@ -114,14 +150,21 @@ func ListRepo(ctx context.Context, root string) (*Repo, error) {
 // .git/info/exclude and core.excludesFile are written by whoever can
 // write .git (the agent whose work vouch gate checks), and a path listed
 // there would vanish from lint while repository facts, which read
-// .gitignore files only (repofacts), still list it as changed. The -c
+// .gitignore files only (repofacts), still list it as changed. The
+// .gitignore files are the work's too: with a trusted commit, what they
+// ignore by a rule that commit lacks is listed as well (ListUnignored),
+// and repository facts list the same. The -c
 // settings override the repository's config as repofacts' do:
 // core.ignorecase=false, so patterns match case as written;
 // core.untrackedCache=false and core.fsmonitor=false, so no cached
 // listing (or a hook command) stands in for reading the directories.
-var gitListArgs = []string{
+var gitListArgs = append(slices.Clone(gitConfigArgs),
+	"ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore")
+
+// gitConfigArgs are the -c settings every git command of a listing runs
+// with (gitListArgs says why).
+var gitConfigArgs = []string{
 	"-c", "core.excludesFile=", "-c", "core.ignorecase=false", "-c", "core.untrackedCache=false", "-c", "core.fsmonitor=false",
-	"ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore",
 }
 
 // gitFiles lists files via git; ok is false when root is not in a git work

@@ -30,7 +30,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	// lists them with, so an import resolves alike in both (through
 	// symlinked directories too); .git/info/exclude and core.excludesFile,
 	// which the work can write, play no part.
-	repo, err := imports.ListRepo(ctx, root)
+	repo, err := imports.ListRepo(ctx, root, nil)
 	if err != nil {
 		d.Warnings = append(d.Warnings, "imports: list the repository's files: "+err.Error())
 		return
