@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vouch-dev/vouch/imports"
 )
 
 // diff lists what differs between commit and the working tree under the
@@ -48,7 +50,7 @@ import (
 //
 // Each change's tracked is set when its path is in the base tree or the
 // repository's index: excludeOwn never leaves such a path out.
-func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change, error) {
+func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]change, error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "info/sparse-checkout")
 	if err != nil {
 		return nil, err
@@ -85,7 +87,7 @@ func diff(ctx context.Context, g *git, commit string, hashes *Hashes) ([]change,
 	if _, err := pg.run(ctx, nil, "read-tree", commit); err != nil {
 		return nil, err
 	}
-	paths, err := workPaths(ctx, g, pg, tmp)
+	paths, err := workPaths(ctx, g, pg, tmp, &knownTree{name: "the base " + base, b: br, commit: commit})
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,7 @@ func (w pathState) inBase() bool { return w.base.present }
 // leaves vouch's own files there out). The base's submodules are left
 // out; the files of any other nested repository are listed. tmp is
 // vouch's private directory, left out when it is inside the work tree.
-func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathState, error) {
+func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.TrustedTree) (map[string]pathState, error) {
 	paths := map[string]pathState{}
 	base, err := pg.run(ctx, nil, "ls-files", "-s", "-z", "--", ".")
 	if err != nil {
@@ -281,6 +283,16 @@ func workPaths(ctx context.Context, g, pg *git, tmp string) (map[string]pathStat
 			return nil, err
 		}
 		untracked = append(untracked, splitZ(out)...)
+	}
+	// What the work's .gitignore rules ignore and the base's do not:
+	// the listing vouch lint makes (imports.ListUnignored), so a rule
+	// the work adds hides nothing here either.
+	extra, err := imports.ListUnignored(ctx, g.dir, trusted)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range extra {
+		untracked = append(untracked, u.Path)
 	}
 	// When the private directory had to go to a $TMPDIR inside the work
 	// tree, it is not part of the work.

@@ -286,6 +286,13 @@ func (b *blobReader) answer(want string, sink func(typ string, size int64) io.Wr
 	if want != "" && id != want {
 		return "", "", false, fmt.Errorf("git cat-file: asked for %s, got %q", want, header)
 	}
+	if b.f.new == nil {
+		// Started without asking git the format (HeadTree): the first
+		// id's length says it.
+		if b.f, err = formatOf(map[int]string{40: "sha1", 64: "sha256"}[len(id)]); err != nil {
+			return "", "", false, fmt.Errorf("git cat-file: unexpected header %q", header)
+		}
+	}
 	h := b.f.new()
 	h.Write([]byte(typ + " " + f[2] + "\x00"))
 	var w io.Writer = h

@@ -29,8 +29,9 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	// The files imports resolve against, listed by the code vouch lint
 	// lists them with, so an import resolves alike in both (through
 	// symlinked directories too); .git/info/exclude and core.excludesFile,
-	// which the work can write, play no part.
-	repo, err := imports.ListRepo(ctx, root, nil)
+	// which the work can write, play no part, nor do .gitignore rules
+	// the base lacks.
+	repo, err := imports.ListRepo(ctx, root, &knownTree{name: "the base " + d.Base, b: s.blobs, commit: d.BaseCommit})
 	if err != nil {
 		d.Warnings = append(d.Warnings, "imports: list the repository's files: "+err.Error())
 		return

@@ -12,8 +12,9 @@ import (
 // TestImportDiffIgnoresGitExcludes: the files imports resolve against are
 // listed as vouch lint lists them, from .gitignore files only, so a file
 // the work hides through .git/info/exclude or core.excludesFile (both
-// writable by the agent) still is the internal target of an import, while
-// one a .gitignore ignores is not.
+// writable by the agent), or through a .gitignore rule the base lacks,
+// still is the internal target of an import, while one a rule of the
+// base's .gitignore ignores is not.
 func TestImportDiffIgnoresGitExcludes(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -28,8 +29,13 @@ func TestImportDiffIgnoresGitExcludes(t *testing.T) {
 			r.write(map[string]string{"excludes": "helper.js\n"})
 			r.git("config", "core.excludesFile", filepath.Join(r.dir, "excludes"))
 		}, "web/helper.js"},
-		{".gitignore", func(r *repo) {
+		{".gitignore the work adds", func(r *repo) {
 			r.write(map[string]string{"web/.gitignore": "helper.js\n"})
+		}, "web/helper.js"},
+		{".gitignore of the base", func(r *repo) {
+			r.write(map[string]string{"web/.gitignore": "helper.js\n"})
+			r.git("add", "web/.gitignore")
+			r.git("commit", "-q", "-m", "ignore")
 		}, ""},
 		// Through a symlinked directory inside the root, as vouch lint
 		// resolves it: web/link -> ../infra.

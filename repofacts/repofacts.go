@@ -172,7 +172,7 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 		return nil, err
 	}
 	d := &Doc{Base: base, BaseCommit: commit, state: map[string]string{}}
-	changes, err := diff(ctx, g, commit, opts.Hashes)
+	changes, err := diff(ctx, g, base, commit, opts.Hashes)
 	if err != nil {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}

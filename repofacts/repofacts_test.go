@@ -247,7 +247,8 @@ func TestCollect(t *testing.T) {
 		{
 			// Git state the work itself can write does not hide the work:
 			// index bits, .git/info/exclude, core.excludesFile, and a
-			// .gitignore added to ignore itself (which is listed).
+			// .gitignore added to ignore itself (which is listed, with
+			// what it ignores). The base's build/ rule still holds.
 			name: "hidden by index bits and excludes",
 			base: map[string]string{"kept.txt": "a\n", "assumed.txt": "a\n", "skipped.txt": "a\n", ".gitignore": "build/\n"},
 			change: func(r *repo) {
@@ -264,11 +265,12 @@ func TestCollect(t *testing.T) {
 					{Path: "excludes", Status: Added, LinesAdded: 1},
 					{Path: "global.sh", Status: Added, LinesAdded: 1},
 					{Path: "hide/.gitignore", Status: Added, LinesAdded: 1},
+					{Path: "hide/x.sh", Status: Added, LinesAdded: 1},
 					{Path: "info.sh", Status: Added, LinesAdded: 1},
 					{Path: "skipped.txt", Status: Modified, LinesAdded: 1, LinesDeleted: 1},
 				},
-				Changed: []string{"assumed.txt", "excludes", "global.sh", "hide/.gitignore", "info.sh", "skipped.txt"},
-				Added:   []string{"excludes", "global.sh", "hide/.gitignore", "info.sh"}, Modified: []string{"assumed.txt", "skipped.txt"},
+				Changed: []string{"assumed.txt", "excludes", "global.sh", "hide/.gitignore", "hide/x.sh", "info.sh", "skipped.txt"},
+				Added:   []string{"excludes", "global.sh", "hide/.gitignore", "hide/x.sh", "info.sh"}, Modified: []string{"assumed.txt", "skipped.txt"},
 				Deleted: []string{}, Renamed: []string{}, TestsChanged: []string{},
 				Imports: []string{}, DependenciesAdded: []string{}, DependenciesRemoved: []string{}, GoExportsRemoved: []string{},
 			},
