@@ -253,7 +253,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 		return path
 	}
 	if withLint {
-		g.Lint, err = runLint(ctx, opts, cfg, dir)
+		g.Lint, err = runLint(ctx, opts, cfg, dir, base, baseFrom)
 		if err != nil {
 			g.Err = err
 			return path
@@ -345,8 +345,11 @@ func (g *Result) expired(ctx context.Context) bool {
 // runLint evaluates the architecture rules of the repository at cfg.Root
 // through lint.Check, the pipeline vouch lint runs, writing their program
 // and trace into dir/lint. It decides nothing: the findings are the
-// architecture program's, and the gate program decides.
-func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) (*Lint, error) {
+// architecture program's, and the gate program decides. The files are
+// listed honouring the .gitignore rules of the base repository facts
+// compare with (base and baseFrom as they take them), not HEAD's, so
+// both list the same files and a rule the work commits hides nothing.
+func runLint(ctx context.Context, opts Options, cfg *config.Config, dir, base, baseFrom string) (*Lint, error) {
 	a := cfg.Architecture
 	askedBy, remedy := "vouch.yaml's architecture: section", "remove the section to turn the check off"
 	if a == nil {
@@ -358,6 +361,7 @@ func runLint(ctx context.Context, opts Options, cfg *config.Config, dir string) 
 	rep, err := lint.Check(ctx, cfg.Root, lint.Config{
 		File: a.Config, Baseline: a.Baseline, BaselineAt: lint.BaselineAt(a), Strict: l.Strict, NoCache: opts.NoCache, Fresh: true,
 		Out: filepath.Join(dir, "lint"), RequiredBy: askedBy, Remedy: remedy, Progress: opts.Progress,
+		Trusted: repofacts.BaseTree(cfg.Root, base, baseFrom),
 	})
 	var ce *lint.ConfigErrors
 	switch {

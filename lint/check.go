@@ -74,6 +74,11 @@ type Config struct {
 	// NewFromFrom says where NewFromRev came from, for messages
 	// ("--new-from-rev", "vouch.yaml architecture.new_from").
 	NewFromFrom string
+	// Trusted is the commit whose .gitignore rules the file list honours
+	// (imports.Options.Trusted): the gate's base (repofacts.BaseTree);
+	// nil is HEAD (repofacts.HeadTree). A file only a rule it lacks
+	// ignores is linted, with a notice.
+	Trusted imports.TrustedTree
 }
 
 // ConfigErrors are configuration problems that stopped a check (exit 2),
@@ -126,7 +131,11 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 	if cfg.PythonRoots != nil {
 		pyRoots = cfg.PythonRoots
 	}
-	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: pyRoots, Progress: cfg.Progress})
+	trusted := cfg.Trusted
+	if trusted == nil {
+		trusted = repofacts.HeadTree(root)
+	}
+	scan, err := imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: pyRoots, Progress: cfg.Progress, Trusted: trusted})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +145,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		// one lies where vouch would not guess a root (a namespace
 		// package split over directories), resolve again with those.
 		if derived := packageRoots(model.RootPackages, scan.Files); derived != nil {
-			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: derived, Progress: cfg.Progress}); err != nil {
+			if scan, err = imports.Scan(ctx, root, imports.Options{NoCache: cfg.NoCache, Fresh: cfg.Fresh, PythonRoots: derived, Progress: cfg.Progress, Trusted: trusted}); err != nil {
 				return nil, err
 			}
 		}
@@ -149,6 +158,7 @@ func Check(ctx context.Context, root string, cfg Config) (*Report, error) {
 		scan = restrictScan(scan, model)
 	}
 	scan = applyScope(scan, model.Scope)
+	notices = append(notices, unignoredNotices(scan.Unignored, scan.Files, trusted.Name())...)
 	notices = append(notices, unresolvedRelative(scan.Records)...)
 	for _, n := range model.Notes {
 		notices = append(notices, &ConfigError{File: n.Pos.File, Pos: yamldoc.Pos{Line: n.Pos.Line, Col: n.Pos.Col}, Msg: n.Msg})
@@ -443,6 +453,60 @@ func packageRoots(rootPackages, files []string) []string {
 		return nil
 	}
 	slices.Sort(out)
+	return out
+}
+
+// unignoredNotices say which linted files (of files) a .gitignore in
+// the work tree ignores and the trusted commit does not ignore by the
+// same rule (imports.Result.Unignored): one notice per rule, at the
+// rule, so whoever reads the report knows why an ignored file was
+// checked. A rule the checked work adds must not hide a file from the
+// rules.
+func unignoredNotices(us []imports.Unignored, files []string, trusted string) []*ConfigError {
+	type rule struct {
+		file string
+		line int
+		why  string
+	}
+	linted := make(map[string]bool, len(files))
+	for _, f := range files {
+		linted[f] = true
+	}
+	var order []rule
+	byRule := map[rule][]string{}
+	for _, u := range us {
+		if !linted[u.Path] {
+			continue
+		}
+		r := rule{u.Gitignore, u.Line, u.Why}
+		if _, ok := byRule[r]; !ok {
+			order = append(order, r)
+		}
+		byRule[r] = append(byRule[r], u.Path)
+	}
+	var out []*ConfigError
+	for _, r := range order {
+		paths := byRule[r]
+		what := paths[0] + " is linted although this rule ignores it"
+		if len(paths) > 1 {
+			shown := paths[:min(len(paths), 5)]
+			what = fmt.Sprintf("%d files are linted although this rule ignores them (%s", len(paths), strings.Join(shown, ", "))
+			if len(paths) > len(shown) {
+				what += fmt.Sprintf(", and %d more", len(paths)-len(shown))
+			}
+			what += ")"
+		}
+		e := &ConfigError{File: r.file, Pos: yamldoc.Pos{Line: r.line}}
+		if r.file == "" {
+			// git names no rule: the notice is at the file.
+			e.File, what = paths[0], "linted although git lists it as ignored"
+			if len(paths) > 1 {
+				e.File, what = "", fmt.Sprintf("%d files git lists as ignored are linted (%s)", len(paths), strings.Join(paths[:min(len(paths), 5)], ", "))
+			}
+		}
+		e.Msg = what + ": " + r.why + "; only the .gitignore rules " + trusted + " has hide files from the architecture rules"
+		out = append(out, e)
+	}
 	return out
 }
 

@@ -22,7 +22,9 @@ else import-linter's configuration (setup.cfg [importlinter], .importlinter, pyp
 [tool.importlinter]), else .dependency-cruiser.json (or .js/.cjs exporting a plain object
 literal); without nodes, derives one node per source directory. vouch.yaml's architecture: section (config,
 baseline, strict, new_from) supplies defaults; flags override it. Without PATH the root is the
-directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports'.
+directory of vouch.yaml when one is found, else the git top level, else the working directory. Imports are extracted as by 'vouch imports',
+from git's files; of the .gitignore rules only those HEAD has hide a file (under vouch gate, its
+base's): a file only a rule the work added ignores is linted, with a warning.
 The program and an evaluation trace are written to --out (default PATH/.vouch/lint).
 --new-from-rev REF reports only findings introduced since REF, as golangci-lint does: the
 current rules are also checked on REF's tree and findings already found there are left out;
