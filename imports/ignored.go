@@ -156,36 +156,45 @@ type ignoredEntry struct {
 
 // ListUnignored lists the paths under root (in a git work tree) that the
 // work tree's .gitignore files ignore but that trusted does not let them
-// hide: a path stays unlisted only when git names the rule that ignores
-// it and trusted has that rule too. The .gitignore holding it must be a
-// regular file in trusted's tree with that line, and every rule that
-// followed the line there must still follow it (no later negation
-// removed, nor the line moved below one); every .gitignore between that
-// file's directory and the path must still have every rule trusted's has
-// (none of them matches the path now, or git would have named it, so
-// none did in trusted: no deeper rule that decided otherwise was
-// removed); and trusted must not hold the path itself (a file it tracks
-// is listed whatever ignores it now). Then trusted ignores the path by
-// that rule. Every other ignored path is listed: a file as itself, a
-// directory as every untracked file below it, ignored or not (the rules
-// inside it are not read; a nested repository there is one entry, as
-// git lists it).
+// hide: a path stays unlisted only when trusted ignores it too, by the
+// same rules. That is decided in two steps.
 //
-// The rules are named by git check-ignore, which reads them from the
-// work tree's .gitignore files only, never from the index: git's listing
-// reads the rules of a .gitignore marked skip-worktree and absent from
-// the work tree out of the index, which the work controls, and a path
-// only such a rule ignores gets no rule named, so it is listed.
+// A path is hidden at once when every .gitignore that can decide it (in
+// each directory above it, and a directory's own) is as trusted has it
+// (present with the same content, or absent in both) and trusted does
+// not hold the path itself (a file it tracks is listed whatever ignores
+// it now): the rules are trusted's, so trusted ignores it too. A
+// .gitignore absent from the work tree counts as absent only when git
+// does not read it from the index instead: skipWorktree returns the
+// root-relative .gitignore files the index marks skip-worktree, whose
+// rules git reads out of the index (which the work controls) when they
+// are absent; one above root, which skipWorktree cannot know of, never
+// counts as absent, nor does any when skipWorktree is nil.
 //
-// git runs three to five times, at most three at once: the ignored paths
-// (one listing, an ignored directory as one entry) beside the top level
-// and trusted's reader (TrustedTree.Open); then, when anything is
-// ignored, the rules that ignore them (one check-ignore) while trusted
-// is read; and the files of any directory listed. When trusted has no
-// commit (ErrNoCommit), nothing is listed and the work tree's rules
-// stand. Any other failure is an error: the listing never falls back to
-// honouring rules it could not check.
-func ListUnignored(ctx context.Context, root string, trusted TrustedTree) ([]Unignored, error) {
+// For any other path git check-ignore names the rule that ignores it,
+// reading rules from the work tree's .gitignore files only, never the
+// index (a path only a rule in the index ignores gets no rule named, so
+// it is listed). The path stays hidden only when trusted has that rule:
+// the .gitignore holding it is a regular file in trusted's tree with that
+// line, and every rule that followed the line there still follows it (no
+// later negation removed, nor the line moved below one); every .gitignore
+// between that file's directory and the path still has every rule
+// trusted's has (none of them matches the path now, or git would have
+// named it, so none did in trusted: no deeper rule that decided
+// otherwise was removed); and trusted does not hold the path. Every other
+// ignored path is listed: a file as itself, a directory as every
+// untracked file below it, ignored or not (the rules inside it are not
+// read; a nested repository there is one entry, as git lists it).
+//
+// git runs three to five times: the ignored paths (one listing, an
+// ignored directory as one entry), the top level and trusted's reader
+// (TrustedTree.Open) all at once; then, only when some path is not
+// hidden at once, the rules that ignore those paths (one check-ignore);
+// and the files of any directory listed. When trusted has no commit
+// (ErrNoCommit), nothing is listed and the work tree's rules stand. Any
+// other failure is an error: the listing never falls back to honouring
+// rules it could not check.
+func ListUnignored(ctx context.Context, root string, trusted TrustedTree, skipWorktree func() []string) ([]Unignored, error) {
 	var (
 		wg       sync.WaitGroup
 		where    []byte
@@ -221,7 +230,15 @@ func ListUnignored(ctx context.Context, root string, trusted TrustedTree) ([]Uni
 	if !ok || top == "" || !(prefix == "" || strings.HasSuffix(prefix, "/")) {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", where)
 	}
-	d := &decider{root: root, top: filepath.FromSlash(top), prefix: prefix, trusted: trusted, work: map[string]workFile{}}
+	d := &decider{root: root, top: filepath.FromSlash(top), prefix: prefix, trusted: trusted,
+		work: map[string]workFile{}, indexed: map[string]bool{}}
+	if skipWorktree != nil {
+		for _, p := range skipWorktree() {
+			d.indexed[d.self(p)] = true
+		}
+	} else {
+		d.indexUnknown = true
+	}
 	// git lists a directory that is not ignored but holds only ignored
 	// paths, and then those paths: they are decided, not it.
 	slices.Sort(paths)
@@ -232,33 +249,21 @@ func ListUnignored(ctx context.Context, root string, trusted TrustedTree) ([]Uni
 		}
 		own = append(own, p)
 	}
-	// Every .gitignore above each path, and the path itself: the rule's
-	// file and the ones below it are among them, so trusted is read
-	// while git names the rules.
+	// Every .gitignore that can decide each path, and the path itself;
+	// the rule check-ignore names and the files below it are among them.
 	var lookup []string
 	seen := map[string]bool{}
 	for _, p := range own {
-		self := d.self(p)
-		for _, q := range append(gitignoresAbove(self), self) {
+		for _, q := range append(d.deciders(p), d.self(p)) {
 			if !seen[q] {
 				seen[q] = true
 				lookup = append(lookup, q)
 			}
 		}
 	}
-	var found []TreeEntry
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		found, treeErr = tree.Lookup(lookup)
-	}()
-	entries, err := ignoreRules(ctx, root, own)
-	wg.Wait()
+	found, err := tree.Lookup(lookup)
 	if err != nil {
-		return nil, err
-	}
-	if treeErr != nil {
-		return nil, fmt.Errorf("read the .gitignore files of %s: %w", trusted.Name(), treeErr)
+		return nil, fmt.Errorf("read the .gitignore files of %s: %w", trusted.Name(), err)
 	}
 	if len(found) != len(lookup) {
 		return nil, fmt.Errorf("read the .gitignore files of %s: %d answers for %d paths", trusted.Name(), len(found), len(lookup))
@@ -267,7 +272,64 @@ func ListUnignored(ctx context.Context, root string, trusted TrustedTree) ([]Uni
 	for i, p := range lookup {
 		d.at[p] = found[i]
 	}
+	var suspects []string
+	for _, p := range own {
+		same, err := d.asTrusted(p)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			suspects = append(suspects, p)
+		}
+	}
+	if len(suspects) == 0 {
+		return nil, nil
+	}
+	entries, err := ignoreRules(ctx, root, suspects)
+	if err != nil {
+		return nil, err
+	}
 	return d.decide(ctx, entries)
+}
+
+// deciders are the .gitignore files that can decide whether the
+// root-relative p is ignored, relative to the top level: those above
+// it, and a directory's own (whose rules git does not read when the
+// directory is ignored, but it is not known yet that it is).
+func (d *decider) deciders(p string) []string {
+	self := d.self(p)
+	out := gitignoresAbove(self)
+	if strings.HasSuffix(p, "/") {
+		out = append(out, self+"/.gitignore")
+	}
+	return out
+}
+
+// asTrusted reports whether trusted lacks p and every .gitignore that can
+// decide it is as trusted has it.
+func (d *decider) asTrusted(p string) (bool, error) {
+	if d.at[d.self(p)].Present {
+		return false, nil
+	}
+	for _, g := range d.deciders(p) {
+		cur, err := d.workFile(g)
+		if err != nil {
+			return false, err
+		}
+		old := d.at[g]
+		if !cur.present {
+			// Absent, unless git reads it from the index; above the
+			// root that is not known.
+			if old.Present || d.indexUnknown || d.indexed[g] || d.prefix != "" && !strings.HasPrefix(g, d.prefix) {
+				return false, nil
+			}
+			continue
+		}
+		if !cur.regular || !old.File || old.Big || !bytes.Equal(cur.data, old.Data) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // self is the root-relative path p relative to the top level, without
@@ -342,6 +404,10 @@ type decider struct {
 	trusted           TrustedTree
 	work              map[string]workFile // by top-level-relative path
 	at                map[string]TreeEntry
+	// indexed are the .gitignore files (relative to the top level) the
+	// index marks skip-worktree; indexUnknown says they are not known.
+	indexed      map[string]bool
+	indexUnknown bool
 }
 
 // pending is an ignored path whose rule is checked against trusted.

@@ -76,6 +76,13 @@ func (failingTree) Open(context.Context) (TreeReader, error) {
 	return nil, errors.New("cannot read the object store")
 }
 
+// listUnignored is ListUnignored as listFiles calls it, told the
+// skip-worktree .gitignore files of the index.
+func listUnignored(root string, tree TrustedTree) ([]Unignored, error) {
+	_, skip, _ := gitFiles(context.Background(), root)
+	return ListUnignored(context.Background(), root, tree, func() []string { return skip })
+}
+
 func runIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
@@ -255,7 +262,7 @@ func TestListUnignored(t *testing.T) {
 				}
 			}
 			root := filepath.Join(top, tt.root)
-			got, err := ListUnignored(context.Background(), root, gitTree{root: top, rev: "HEAD"})
+			got, err := listUnignored(root, gitTree{root: top, rev: "HEAD"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,6 +275,15 @@ func TestListUnignored(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, gotS); diff != "" {
 				t.Errorf("listed (-want +got):\n%s", diff)
+			}
+			// Not told the index's skip-worktree files, no absent
+			// .gitignore counts as absent: the same answer.
+			slow, err := ListUnignored(context.Background(), root, gitTree{root: top, rev: "HEAD"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(got, slow); diff != "" {
+				t.Errorf("without the fast path (-fast +slow):\n%s", diff)
 			}
 		})
 	}
@@ -285,7 +301,7 @@ func TestListUnignoredReasons(t *testing.T) {
 	runIn(t, top, "add", "-A")
 	runIn(t, top, "commit", "-q", "-m", "base")
 	writeFiles(t, top, map[string]string{".gitignore": "*.o\nevil.go\n", "evil.go": "", "keep.o": "", "lib/.gitignore": "x.go\n", "lib/x.go": ""})
-	got, err := ListUnignored(context.Background(), top, gitTree{root: top, rev: "HEAD"})
+	got, err := listUnignored(top, gitTree{root: top, rev: "HEAD"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +336,7 @@ func TestListUnignoredFailsClosed(t *testing.T) {
 		t.Fatalf("nothing ignored: %v", err)
 	}
 	writeFiles(t, top, map[string]string{".gitignore": "evil.go\n", "evil.go": "package a\n"})
-	if _, err := ListUnignored(context.Background(), top, failingTree{}); err == nil || !strings.Contains(err.Error(), "cannot read the object store") {
+	if _, err := listUnignored(top, failingTree{}); err == nil || !strings.Contains(err.Error(), "cannot read the object store") {
 		t.Errorf("ListUnignored: err = %v, want the tree's error", err)
 	}
 	if _, err := Scan(context.Background(), top, Options{NoCache: true, Trusted: failingTree{}}); err == nil {
@@ -332,7 +348,7 @@ func TestListUnignoredFailsClosed(t *testing.T) {
 	// A git that fails (here: no git on PATH for the second listing is
 	// hard to arrange; a root git cannot read is not a work tree, and
 	// falls back to walking) is an error too.
-	if _, err := ListUnignored(context.Background(), t.TempDir(), gitTree{root: top, rev: "HEAD"}); err == nil {
+	if _, err := ListUnignored(context.Background(), t.TempDir(), gitTree{root: top, rev: "HEAD"}, nil); err == nil {
 		t.Errorf("ListUnignored outside a work tree: want an error")
 	}
 }

@@ -74,18 +74,26 @@ func matchExclude(rel string, globs []string) bool {
 // while that is worked out, listFiles fails rather than honour rules it
 // could not check.
 func listFiles(ctx context.Context, root string, exclude []string, trusted TrustedTree) (listing, error) {
-	// Both listings walk the tree: run them side by side.
+	// Both listings walk the tree: run them side by side. The second
+	// waits for the first's skip-worktree entries before deciding.
 	var extra []Unignored
 	var extraErr error
+	var files, skip []string
+	var ok bool
+	listed := make(chan struct{})
 	var wg sync.WaitGroup
 	if trusted != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			extra, extraErr = ListUnignored(ctx, root, trusted)
+			extra, extraErr = ListUnignored(ctx, root, trusted, func() []string {
+				<-listed
+				return skip
+			})
 		}()
 	}
-	files, ok := gitFiles(ctx, root)
+	files, skip, ok = gitFiles(ctx, root)
+	close(listed)
 	wg.Wait()
 	if !ok {
 		return walkFiles(ctx, root, exclude)
@@ -157,9 +165,10 @@ func ListRepo(ctx context.Context, root string, trusted TrustedTree) (*Repo, err
 // settings override the repository's config as repofacts' do:
 // core.ignorecase=false, so patterns match case as written;
 // core.untrackedCache=false and core.fsmonitor=false, so no cached
-// listing (or a hook command) stands in for reading the directories.
+// listing (or a hook command) stands in for reading the directories. -t
+// tags the index's skip-worktree entries, which ListUnignored is told of.
 var gitListArgs = append(slices.Clone(gitConfigArgs),
-	"ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore")
+	"ls-files", "-z", "-t", "--cached", "--others", "--exclude-per-directory=.gitignore")
 
 // gitConfigArgs are the -c settings every git command of a listing runs
 // with (gitListArgs says why).
@@ -168,25 +177,35 @@ var gitConfigArgs = []string{
 }
 
 // gitFiles lists files via git; ok is false when root is not in a git work
-// tree or git is unavailable.
-func gitFiles(ctx context.Context, root string) ([]string, bool) {
+// tree or git is unavailable. skipWorktree are the .gitignore files of
+// the index marked skip-worktree: git reads the rules of one that is
+// absent from the work tree out of the index.
+func gitFiles(ctx context.Context, root string) (files, skipWorktree []string, ok bool) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, gitListArgs...)...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	var files []string
 	seen := map[string]bool{}
-	for _, f := range bytes.Split(out.Bytes(), []byte{0}) {
-		// --cached lists unmerged paths once per stage; dedupe.
-		if len(f) == 0 || seen[string(f)] {
+	for _, rec := range bytes.Split(out.Bytes(), []byte{0}) {
+		// -t tags each path: "S " is an index entry marked
+		// skip-worktree, "? " an untracked file.
+		if len(rec) < 3 || rec[1] != ' ' {
 			continue
 		}
-		seen[string(f)] = true
-		files = append(files, string(f))
+		f := string(rec[2:])
+		if rec[0] == 'S' && path.Base(f) == ".gitignore" {
+			skipWorktree = append(skipWorktree, f)
+		}
+		// --cached lists unmerged paths once per stage; dedupe.
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		files = append(files, f)
 	}
-	return files, true
+	return files, skipWorktree, true
 }
 
 // regularInRoot reports whether rel is a regular file, or a symlink that

@@ -237,6 +237,9 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 			gitlinks[p] = true
 		}
 	}
+	// The .gitignore files marked skip-worktree, whose rules git reads
+	// from the index when they are absent (imports.ListUnignored).
+	var skipped []string
 	index, err := g.run(ctx, nil, "ls-files", "-s", "-v", "-z", "--", ".")
 	if err != nil {
 		return nil, fmt.Errorf("read the repository's index: %w", err)
@@ -255,6 +258,9 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 		w := paths[p]
 		w.index = e
 		w.skip = rec[0] == 'S' || rec[0] == 's'
+		if w.skip && pathBase(p) == ".gitignore" {
+			skipped = append(skipped, p)
+		}
 		paths[p] = w
 	}
 	// A base submodule whose directory no longer holds a repository is
@@ -287,7 +293,7 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 	// What the work's .gitignore rules ignore and the base's do not:
 	// the listing vouch lint makes (imports.ListUnignored), so a rule
 	// the work adds hides nothing here either.
-	extra, err := imports.ListUnignored(ctx, g.dir, trusted)
+	extra, err := imports.ListUnignored(ctx, g.dir, trusted, func() []string { return skipped })
 	if err != nil {
 		return nil, err
 	}

@@ -175,3 +175,22 @@ func TestIgnoreRulesSHA256(t *testing.T) {
 		t.Errorf("files = %v", files)
 	}
 }
+
+// TestIgnoreRulesFromTheIndex: git reads the rules of a .gitignore marked
+// skip-worktree and absent from the work tree out of the index, which the
+// work controls; such a rule hides nothing from lint's listing, and the
+// file is a change.
+func TestIgnoreRulesFromTheIndex(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{"go.mod": goMod, "internal/ok.go": "package internal\n"})
+	r.write(map[string]string{"internal/evil.go": "package internal\n", "internal/.gitignore": "evil.go\n"})
+	r.git("add", "internal/.gitignore")
+	r.git("update-index", "--skip-worktree", "internal/.gitignore")
+	r.remove("internal/.gitignore")
+	if files := repoFiles(t, r.dir, BaseTree(r.dir, "", "")); !slices.Contains(files, "internal/evil.go") {
+		t.Errorf("lint's listing = %v, want internal/evil.go in it", files)
+	}
+	if d := collect(t, Options{Root: r.dir}); !slices.Contains(d.Added, "internal/evil.go") {
+		t.Errorf("added = %v, want internal/evil.go in it", d.Added)
+	}
+}
