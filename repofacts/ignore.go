@@ -1,12 +1,14 @@
 package repofacts
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -69,14 +71,40 @@ func (r *treeReader) Close() {
 	}
 }
 
-// Lookup is imports.TreeReader's.
+// Lookup is imports.TreeReader's. The trees on the paths are read a
+// level at a time, and the .gitignore blobs all at once, each batch's
+// requests written while its answers are read: a round trip per level,
+// not per object.
 func (r *treeReader) Lookup(paths []string) ([]imports.TreeEntry, error) {
-	out := make([]imports.TreeEntry, len(paths))
-	for i, p := range paths {
-		e, ok, err := r.find(p)
-		if err != nil {
-			return nil, err
+	deepest := 0
+	for _, p := range paths {
+		deepest = max(deepest, strings.Count(p, "/")+1)
+	}
+	for depth := range deepest {
+		var ids []string
+		seen := map[string]bool{}
+		for _, p := range paths {
+			parts := strings.Split(p, "/")
+			if depth >= len(parts) {
+				continue
+			}
+			id, ok := r.dirTree(parts[:depth])
+			if _, cached := r.trees[id]; ok && !cached && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
 		}
+		if len(ids) > 0 {
+			if err := r.readTrees(ids); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]imports.TreeEntry, len(paths))
+	var blobs []string
+	var at []int
+	for i, p := range paths {
+		e, ok := r.find(p)
 		if !ok {
 			continue
 		}
@@ -85,69 +113,123 @@ func (r *treeReader) Lookup(paths []string) ([]imports.TreeEntry, error) {
 			continue
 		}
 		out[i].File = true
-		if pathBase(p) != ".gitignore" {
-			continue
+		if pathBase(p) == ".gitignore" {
+			blobs = append(blobs, e.id)
+			at = append(at, i)
 		}
-		data, ok, err := r.b.read(e.id, imports.MaxGitignoreBytes)
+	}
+	if len(blobs) == 0 {
+		return out, nil
+	}
+	sent := r.send(blobs)
+	for k, id := range blobs {
+		var buf *bytes.Buffer
+		_, typ, ok, err := r.b.answer(id, func(typ string, size int64) io.Writer {
+			if typ != "blob" || size > imports.MaxGitignoreBytes {
+				return nil
+			}
+			buf = bytes.NewBuffer(make([]byte, 0, size))
+			return buf
+		})
+		if err == nil && (!ok || typ != "blob") {
+			err = r.lacks(id)
+		}
 		if err != nil {
+			r.b.abort()
 			return nil, err
 		}
-		if !ok {
-			return nil, r.lacks(e.id)
+		if buf == nil {
+			out[at[k]].Big = true
+		} else {
+			out[at[k]].Data = buf.Bytes()
 		}
-		out[i].Data, out[i].Big = data, data == nil
+	}
+	if err := <-sent; err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
 	return out, nil
 }
 
-// find walks the trees from the root to p's entry; ok is false when
-// there is none.
-func (r *treeReader) find(p string) (treeEntry, bool, error) {
-	id := r.root
-	parts := strings.Split(p, "/")
-	for i, name := range parts {
-		es, err := r.tree(id)
-		if err != nil {
-			return treeEntry{}, false, err
-		}
-		k := -1
-		for j := range es {
-			if es[j].name == name {
-				k = j
-				break
+// send writes a request for each of ids from another goroutine, so a
+// batch larger than the pipes cannot block; its error arrives on the
+// channel once every request is written.
+func (r *treeReader) send(ids []string) <-chan error {
+	sent := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(r.b.in, 64<<10)
+		for _, id := range ids {
+			if _, err := w.WriteString(id + "\n"); err != nil {
+				sent <- err
+				return
 			}
 		}
-		switch {
-		case k < 0:
-			return treeEntry{}, false, nil
-		case i == len(parts)-1:
-			return es[k], true, nil
-		case es[k].mode != "40000":
-			return treeEntry{}, false, nil
+		sent <- w.Flush()
+	}()
+	return sent
+}
+
+// readTrees reads and parses the trees ids (verified) in one batch.
+func (r *treeReader) readTrees(ids []string) error {
+	sent := r.send(ids)
+	for _, id := range ids {
+		var buf bytes.Buffer
+		_, typ, ok, err := r.b.answer(id, func(string, int64) io.Writer { return &buf })
+		if err == nil && !ok {
+			err = r.lacks(id)
+		}
+		if err == nil && typ != "tree" {
+			err = fmt.Errorf("object %s of %s is a %s, not a tree", id, r.name, typ)
+		}
+		if err != nil {
+			r.b.abort()
+			return err
+		}
+		es, err := parseTree(buf.Bytes(), r.b.f.new().Size())
+		if err != nil {
+			r.b.abort()
+			return errTampered(id)
+		}
+		r.trees[id] = es
+	}
+	if err := <-sent; err != nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	return nil
+}
+
+// dirTree returns the id of the tree at the directory parts (the root
+// for none), from the trees read so far; ok is false when it is not
+// known to be one.
+func (r *treeReader) dirTree(parts []string) (string, bool) {
+	id := r.root
+	for _, name := range parts {
+		es, ok := r.trees[id]
+		if !ok {
+			return "", false
+		}
+		k := slices.IndexFunc(es, func(e treeEntry) bool { return e.name == name })
+		if k < 0 || es[k].mode != "40000" {
+			return "", false
 		}
 		id = es[k].id
 	}
-	return treeEntry{}, false, nil
+	return id, true
 }
 
-// tree reads and parses the tree id, once.
-func (r *treeReader) tree(id string) ([]treeEntry, error) {
-	if es, ok := r.trees[id]; ok {
-		return es, nil
-	}
-	data, ok, err := r.object(id, id, "tree")
-	if err != nil {
-		return nil, err
-	}
+// find returns p's entry from the trees read (Lookup reads every tree on
+// the path first); ok is false when there is none.
+func (r *treeReader) find(p string) (treeEntry, bool) {
+	parts := strings.Split(p, "/")
+	id, ok := r.dirTree(parts[:len(parts)-1])
 	if !ok {
-		return nil, r.lacks(id)
+		return treeEntry{}, false
 	}
-	es, err := parseTree(data, r.b.f.new().Size())
-	if err != nil {
-		return nil, errTampered(id)
+	es := r.trees[id]
+	k := slices.IndexFunc(es, func(e treeEntry) bool { return e.name == parts[len(parts)-1] })
+	if k < 0 {
+		return treeEntry{}, false
 	}
-	r.trees[id] = es
-	return es, nil
+	return es[k], true
 }
 
 // object reads the object spec names, which must be of type typ,
