@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -437,6 +438,9 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 
 // globDirs records what a pattern with wildcards in its directory part
 // matches now, relative to the working directory, up to maxGlobMatches.
+// The walk is bounded (boundedGlob): a pattern such as /*/*/*/*/* would
+// otherwise read much of the file system. When the bound is reached the
+// word is marked unresolved: it may match more than was recorded.
 func (w *walker) globDirs(pat string, set map[string]bool, what string) {
 	if !w.dirKnown && !strings.HasPrefix(pat, "/") {
 		return
@@ -445,16 +449,89 @@ func (w *walker) globDirs(pat string, set map[string]bool, what string) {
 	if !strings.HasPrefix(abs, "/") {
 		abs = w.cwd() + "/" + pat
 	}
-	matches, err := filepath.Glob(abs)
-	if err != nil {
-		return
+	matches, complete := boundedGlob(abs, &w.globReads, maxGlobDirReads, maxGlobMatches)
+	if !complete {
+		w.incomplete(fmt.Sprintf("glob in %s reads more than %d directories or matches more than %d paths", what, maxGlobDirReads, maxGlobMatches))
+		w.unresolvedWrite(set, pat)
 	}
-	for i, m := range matches {
-		if i >= maxGlobMatches {
-			break
-		}
+	for _, m := range matches {
 		w.addPath(m, set, what)
 	}
+}
+
+// boundedGlob is filepath.Glob for an absolute pattern, with the work
+// bounded: it reads directories while *reads (counted across calls) is
+// below maxReads, each up to 4096 entries, and returns at most
+// maxMatches paths. complete is false when a bound was reached, so the
+// pattern may match more than is returned.
+func boundedGlob(pat string, reads *int, maxReads, maxMatches int) (matches []string, complete bool) {
+	if _, err := filepath.Match(pat, ""); err != nil {
+		return nil, true
+	}
+	parts := strings.Split(strings.TrimPrefix(pat, "/"), "/")
+	cands := []string{"/"}
+	for i, part := range parts {
+		last := i == len(parts)-1
+		if part == "" {
+			continue
+		}
+		var next []string
+		for _, c := range cands {
+			if !hasMeta(part) {
+				p := filepath.Join(c, unescapePattern(part))
+				if last {
+					if _, err := os.Lstat(p); err != nil {
+						continue
+					}
+				}
+				next = append(next, p)
+			} else {
+				if *reads >= maxReads {
+					return partial(next, last, maxMatches), false
+				}
+				*reads++
+				d, err := os.Open(c)
+				if err != nil {
+					continue
+				}
+				entries, _ := d.ReadDir(4096)
+				d.Close()
+				names := make([]string, 0, len(entries))
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				sort.Strings(names)
+				for _, name := range names {
+					if ok, _ := filepath.Match(part, name); ok {
+						next = append(next, filepath.Join(c, name))
+					}
+				}
+			}
+			if len(next) > maxMatches*16 {
+				return partial(next, last, maxMatches), false
+			}
+		}
+		cands = next
+		if len(cands) == 0 {
+			return nil, true
+		}
+	}
+	if len(cands) > maxMatches {
+		return cands[:maxMatches], false
+	}
+	return cands, true
+}
+
+// partial is what boundedGlob returns when it stops early: at most n of
+// the paths found for the last component, none for a directory part.
+func partial(paths []string, last bool, n int) []string {
+	if !last {
+		return nil
+	}
+	if len(paths) > n {
+		return paths[:n]
+	}
+	return paths
 }
 
 // GoPattern turns a bash glob into one filepath.Match reads alike:

@@ -159,7 +159,9 @@
 // bytes of code (up to MaxHeredocInput bytes of input when the rest is the
 // bodies of quoted here-documents; a longer command is analysed up to
 // MaxInput and sets Truncated and Unknown), MaxCommands commands, MaxMaxDepth levels of nested
-// strings, 128 levels of brackets, and caps on nested text, paths, globs,
+// strings, 128 levels of brackets, and caps on nested text, paths, globs
+// (and the directories a glob with wildcards in its directory part reads,
+// so /*/*/*/*/*/* stops early; a write through it is then unresolved),
 // brace expansion, wrappers stripped from one command and tmux commands
 // held by others. Reaching a bound sets Incomplete.
 package shellfacts

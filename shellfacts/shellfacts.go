@@ -46,6 +46,9 @@ const (
 	maxFields = 256
 	// maxGlobMatches bounds how many paths one glob contributes.
 	maxGlobMatches = 256
+	// maxGlobDirReads bounds how many directories the globs with
+	// wildcards in their directory part read in one Parse.
+	maxGlobDirReads = 256
 	// maxReasons bounds the Unresolved list.
 	maxReasons = 32
 	// maxPaths bounds how many paths one Parse resolves (each costs a
@@ -374,6 +377,9 @@ type walker struct {
 
 	// Work done so far, against the bounds above.
 	paths, globs, braceFields int
+	// globReads counts the directories read by globs with wildcards
+	// in their directory part, up to maxGlobDirReads.
+	globReads int
 
 	depth  int // nesting of shell strings and substitutions
 	ast    int // recursion depth within one syntax tree
