@@ -55,3 +55,38 @@ func TestGlobDirsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestParseScriptOnDescriptor pins shells and source reading their script
+// through a path that names a descriptor (/dev/stdin, /dev/fd/N) or
+// through -: the here-string, here-document or echo fed there is
+// analysed as a shell fed stdin is.
+func TestParseScriptOnDescriptor(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	rf := []string{"rm --recursive", "rm --force"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"bash /dev/stdin", `bash /dev/stdin <<< 'rm -rf ~'`, want{cmds: []string{"bash /dev/stdin", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"sh /dev/fd/0", `sh /dev/fd/0 <<< 'rm -rf ~'`, want{cmds: []string{"sh /dev/fd/0", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"bash -", `bash - <<< 'rm -rf ~'`, want{cmds: []string{"bash -", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"echo into sh -", `echo 'rm -rf ~' | sh -`, want{cmds: []string{"echo rm -rf ~", "<echo| sh -", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"echo into sh", `echo 'rm -rf ~' | sh`, want{cmds: []string{"echo rm -rf ~", "<echo| sh", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"bash /dev/fd/3", `bash /dev/fd/3 3<<< 'rm -rf ~'`, want{cmds: []string{"bash /dev/fd/3", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"bash /dev/fd/3 from a file", `bash /dev/fd/3 3< job.sh`, want{cmds: []string{"bash /dev/fd/3"}, reads: []string{"ROOT/repo/job.sh"}}, more{}},
+		{"descriptor opened outside", `{ bash /dev/fd/3; } 3<<< 'rm -rf ~'`, want{cmds: []string{"bash /dev/fd/3"}, incomplete: true}, more{unknown: []string{"bash /dev/fd/3"}}},
+		{"source /dev/stdin", `source /dev/stdin <<< 'rm -rf ~'`, want{cmds: []string{"source /dev/stdin", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"echo into . /dev/fd/0", `echo 'rm -rf ~' | . /dev/fd/0`, want{cmds: []string{"echo rm -rf ~", "<echo| . /dev/fd/0", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
+		{"source <(echo)", `source <(echo rm -rf ~)`, want{cmds: []string{"^1 echo rm -rf ROOT/home", "<echo| source ?"}, incomplete: true}, more{unknown: []string{"source <(echo rm -rf ~)"}}},
+		{"source a file", `source ./env.sh`, want{cmds: []string{"source ./env.sh"}, reads: []string{"ROOT/repo/env.sh"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

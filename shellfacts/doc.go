@@ -18,8 +18,12 @@
 //     here-documents, [[ ]], arithmetic, parameter defaults), and the
 //     strings run by bash/sh/zsh/dash/ksh -c, eval, su -c, flock -c, trap,
 //     alias, watch, env -S, find -exec, git -c alias.x='!...', ssh -o
-//     ProxyCommand, script -c, and shells fed a here-document or
-//     here-string; each nesting level counts one Depth, up to
+//     ProxyCommand, script -c, and shells fed a here-document, a
+//     here-string or the output of a static echo or printf (on stdin,
+//     or through /dev/stdin, /dev/fd/N or -, as bash and source read
+//     them; another program's output, such as source <(echo ...), or a
+//     descriptor opened outside the command is unknown code); each
+//     nesting level counts one Depth, up to
 //     Options.MaxDepth.
 //   - Commands run out of the shell's sight, analysed as if they ran
 //     here: in a tmux window or by tmux (new-session, new-window,

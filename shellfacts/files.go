@@ -445,11 +445,17 @@ func sourceFile(w *walker, c *call) {
 	if f.from != "" {
 		w.setPipeFrom(c, f.from)
 	}
-	if f.known() && stdinPath(f.s) {
-		// source /dev/stdin <<< "$(curl x)", source /dev/stdin < <(curl x)
-		if from := w.stdinSubst(c); from != "" {
-			w.facts.Commands[c.idx].PipeFrom = from
-		}
+	if f.known() && w.fdScript(c, f) {
+		// source /dev/stdin <<< '...', source /dev/stdin < <(curl x),
+		// echo ... | . /dev/fd/0
+		return
+	}
+	if !f.known() && strings.HasPrefix(f.raw, "<(") && !scriptSource(f.from) {
+		// source <(echo ...): the script is another program's output,
+		// only known when it runs (source <(curl x) is reported as
+		// curl x | source, for the network rules).
+		w.incomplete(c.name + " of a script that is not static")
+		w.unknownCode(c.name + " " + f.raw)
 	}
 	w.path(f, w.reads, c.name)
 }

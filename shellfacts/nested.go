@@ -18,11 +18,13 @@ func shell(w *walker, c *call) {
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
-		if !f.known() || len(f.s) < 2 || (f.s[0] != '-' && f.s[0] != '+') {
+		if f.known() && (f.s == "--" || f.s == "-") {
+			// `bash -` is `bash --`: with no operand after it, the
+			// script comes from stdin (echo ... | sh -).
+			i++
 			break
 		}
-		if f.s == "--" || f.s == "-" {
-			i++
+		if !f.known() || len(f.s) < 2 || (f.s[0] != '-' && f.s[0] != '+') {
 			break
 		}
 		if strings.HasPrefix(f.s, "--") {
@@ -69,11 +71,9 @@ func shell(w *walker, c *call) {
 	if first.from != "" {
 		w.setPipeFrom(c, first.from)
 	}
-	if first.known() && stdinPath(first.s) {
-		// bash /dev/stdin < <(curl x)
-		if from := w.stdinSubst(c); from != "" {
-			w.facts.Commands[c.idx].PipeFrom = from
-		}
+	if first.known() && w.fdScript(c, first) {
+		// bash /dev/stdin <<< '...', bash /dev/fd/3 3<<< '...'
+		return
 	}
 	if !first.known() {
 		// `bash <(echo ...)`, `sh "$SCRIPT"`: the script is not known.
@@ -138,11 +138,75 @@ func (w *walker) stdinSubst(c *call) string {
 
 // stdinPath reports whether a script operand names standard input.
 func stdinPath(p string) bool {
+	n, ok := fdPath(p)
+	return ok && n == "0"
+}
+
+// fdPath returns the file descriptor a path names (/dev/stdin,
+// /dev/fd/N, /proc/self/fd/N, /dev/stdin's siblings).
+func fdPath(p string) (string, bool) {
 	switch p {
-	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+	case "/dev/stdin":
+		return "0", true
+	case "/dev/stdout":
+		return "1", true
+	case "/dev/stderr":
+		return "2", true
+	}
+	for _, pre := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"} {
+		if n, ok := strings.CutPrefix(p, pre); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			n = strings.TrimLeft(n, "0")
+			if n == "" {
+				n = "0"
+			}
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// fdScript analyses a script a shell or source reads through a path that
+// names one of its file descriptors (bash /dev/stdin, source /dev/fd/3):
+// standard input as a shell with no script operand reads it
+// (shellStdin), another descriptor as the here-document or here-string
+// redirected to it, or a file redirected to it as a script file read; a
+// descriptor opened elsewhere is code only known at run time. It
+// reports false when the path names no descriptor.
+func (w *walker) fdScript(c *call, f field) bool {
+	fd, ok := fdPath(f.s)
+	if !ok {
+		return false
+	}
+	if fd == "0" {
+		w.shellStdin(c)
 		return true
 	}
-	return false
+	var last *syntax.Redirect
+	for _, r := range c.redirs {
+		if r.N != nil && r.N.Value == fd {
+			last = r
+		}
+	}
+	what := c.name + " " + f.raw
+	switch {
+	case last == nil:
+		w.incomplete(what + ": a descriptor opened outside the command")
+		w.unknownCode(what)
+	case last.Op == syntax.Hdoc || last.Op == syntax.DashHdoc || last.Op == syntax.WordHdoc:
+		if text, static, _ := w.stdinText([]*syntax.Redirect{last}); static {
+			w.script(text, w.depth+1, c.name+" here-document")
+			return true
+		}
+		w.incomplete(c.name + " reads a script that is not static")
+		w.unknownCode(c.name + " <<here-document")
+	case (last.Op == syntax.RdrIn || last.Op == syntax.RdrInOut) && last.Word != nil && !soleProcIn(last.Word):
+		// bash /dev/fd/3 3< script.sh runs script.sh, whose read
+		// the redirection records.
+	default:
+		w.incomplete(what + " reads its script from a descriptor")
+		w.unknownCode(what)
+	}
+	return true
 }
 
 // soleCmdSubst reports whether a word is nothing but one command
@@ -182,6 +246,10 @@ func (w *walker) shellStdin(c *call) {
 	}
 	text, static, found := w.stdinText(c.redirs)
 	switch {
+	case !found && c.pipeKnown && lastStdin(c.redirs) == nil:
+		// echo 'rm -rf ~' | sh: the script is the static output of
+		// an echo or printf.
+		w.script(c.pipeText, w.depth+1, c.name+" script")
 	case !found:
 		// Reads its script from the pipe or the terminal; PipeFrom
 		// records a pipe. Code made by the producer is only known when

@@ -977,7 +977,8 @@ func TestParseUnknown(t *testing.T) {
 		{`export "$UNKNOWN"; git commit`, []string{`"$UNKNOWN"`}},
 		// A shell reading code another program makes, or a script that
 		// is not static; past a bound, the rest is not analysed.
-		{`echo 'rm -rf /' | sh`, []string{"echo | sh"}},
+		{`echo "$X" | sh`, []string{"echo | sh"}},
+		{`echo 'rm -rf /' | sh`, nil},
 		{`echo cm0= | base64 -d | bash`, []string{"base64 | bash"}},
 		{`bash <(echo rm -rf /)`, []string{"bash <(echo rm -rf /)"}},
 		{strings.Repeat("eval ", 6) + "rm -rf /", []string{"eval nested deeper than 4 levels"}},

@@ -1,0 +1,59 @@
+package guard
+
+import "testing"
+
+// bypassCase is a command and the starter policy's decision on it.
+type bypassCase struct {
+	command  string
+	decision string
+	rule     string
+}
+
+// checkBuiltins runs the built-in sets (not strict) on each command.
+func checkBuiltins(t *testing.T, tests []bypassCase) {
+	t.Helper()
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"
+	p, err := LoadPolicy("builtins.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
+		facts := Derive(&c, "/home/u", "/repo")
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != tt.decision || (tt.rule != "" && d.Rule() != tt.rule) {
+			t.Errorf("%q: %s by %q, want %s by %q", tt.command, d.Decision, d.Rule(), tt.decision, tt.rule)
+		}
+	}
+}
+
+// TestBuiltinScriptOnStdin pins shells and source given their script on
+// stdin by a path (/dev/stdin, /dev/fd/N), by -, or through a process
+// substitution: the script is analysed as a here-document fed to a
+// shell is, or asks when it is not known.
+func TestBuiltinScriptOnStdin(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`bash /dev/stdin <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sh /dev/fd/0 <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`bash - <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`echo 'rm -rf ~' | sh -`, Deny, "destructive-rm-outside-repo"},
+		{`echo 'rm -rf ~' | sh`, Deny, "destructive-rm-outside-repo"},
+		{`bash /dev/fd/3 3<<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`source /dev/stdin <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`echo 'rm -rf ~' | . /dev/fd/0`, Deny, "destructive-rm-outside-repo"},
+		{`source <(echo rm -rf ~)`, Ask, "destructive-unknown-command"},
+		{`{ bash /dev/fd/3; } 3<<< 'rm -rf ~'`, Ask, "destructive-unknown-command"},
+		{`bash script.sh`, Allow, ""},
+		{`sh -c 'make test'`, Allow, ""},
+		{`source ./env.sh`, Allow, ""},
+		{`source "$VENV/bin/activate"`, Allow, ""},
+		{`echo 'make test' | sh -`, Allow, ""},
+	})
+}
