@@ -57,3 +57,37 @@ func TestBuiltinScriptOnStdin(t *testing.T) {
 		{`echo 'make test' | sh -`, Allow, ""},
 	})
 }
+
+// TestBuiltinWrapperShells pins wrappers given no command, which start a
+// shell that reads its script from stdin, and env -S followed by the
+// command's own options.
+func TestBuiltinWrapperShells(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`su <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`su - root <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sudo -s <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sudo -i <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sudo su <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`script <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`script -q /dev/null <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`unshare -r <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`chroot / <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`nsenter -t 1 -a <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`newgrp <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sg root <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sg root 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`doas -s <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`pkexec <<< 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`echo 'rm -rf ~' | sudo -s`, Deny, "destructive-rm-outside-repo"},
+		{`env -S bash -c 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`env -i -S bash -c 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`sudo -s`, Allow, ""},
+		{`sudo -i`, Allow, ""},
+		{`su -c 'ls' bob`, Allow, ""},
+		{`su bob`, Allow, ""},
+		{`script -q /dev/null`, Allow, ""},
+		{`sudo -s ls`, Allow, ""},
+		{`tmux attach`, Allow, ""},
+		{`env -S 'make test'`, Allow, ""},
+	})
+}

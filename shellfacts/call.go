@@ -83,6 +83,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	}
 	wrappers := slices.Clone(c.wrappers)
 	stdinArgs, inputRepl := false, ""
+	shellNoCmd := false
 	var after func()
 	// A wrapper that changes directory (env -C, sudo -D) does so for the
 	// wrapped command only.
@@ -111,7 +112,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		}
 		if !res.ok || len(res.rest) == 0 {
 			// Not used as a wrapper (`command -v rm`, `sudo -l`, plain
-			// `env`): the program itself is the command.
+			// `env`): the program itself is the command. One that
+			// starts a shell then (`sudo -s`) runs what stdin holds.
+			shellNoCmd = res.ok && res.shell
 			break
 		}
 		wrappers = append(wrappers, name)
@@ -185,6 +188,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	}
 	if after != nil {
 		after()
+	}
+	if shellNoCmd {
+		w.shellStdin(cl)
 	}
 	if w.funcs[cmd.Name] && len(wrappers) == 0 {
 		// A call of a function defined earlier: its body was walked at

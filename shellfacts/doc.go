@@ -47,7 +47,11 @@
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
 //     nsenter, systemd-run, busybox, find -exec, screen, BSD script, and
 //     the run/exec verbs of environment runners (uv run, poetry run,
-//     bundle exec, direnv exec...).
+//     bundle exec, direnv exec...). One that starts a shell when given
+//     no command (su, sudo -s or -i, doas -s, pkexec, script, chroot
+//     DIR, unshare, nsenter, firejail, newgrp, sg GROUP) is a shell fed
+//     its stdin: a here-document, here-string or static echo there is
+//     analysed as for bash.
 //   - Variables assigned a static value earlier in the same command line
 //     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
 //     assignment that may not run (in an if, a loop, after && or ||, in a

@@ -123,6 +123,10 @@ func handlerFor(name string) handler {
 		return evalArgs
 	case "su", "runuser":
 		return suCommand
+	case "newgrp":
+		return newgrpShell
+	case "sg":
+		return sgCommand
 	case "trap":
 		return trapCommand
 	case "alias":

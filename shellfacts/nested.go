@@ -295,9 +295,46 @@ func evalArgs(w *walker, c *call) {
 
 func suCommand(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "cCgGsw", long: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment"}})
-	for _, s := range p.values("-c", "--command", "-C", "--session-command") {
+	cs := p.values("-c", "--command", "-C", "--session-command")
+	for _, s := range cs {
 		w.nestedString(s, c.name+" -c")
 	}
+	if len(cs) == 0 {
+		// su [-] [user]: the user's shell reads its script from stdin.
+		w.shellStdin(c)
+	}
+}
+
+// newgrpShell: newgrp [-] [group] starts a shell, which reads stdin.
+func newgrpShell(w *walker, c *call) { w.shellStdin(c) }
+
+// sgCommand: sg [-] group [-c] command runs command with /bin/sh -c; with
+// no command it starts a shell, which reads stdin.
+func sgCommand(w *walker, c *call) {
+	args := c.args
+	if len(args) > 0 && args[0].known() && args[0].s == "-" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		args = args[1:] // the group
+	}
+	if len(args) > 0 && args[0].known() && args[0].s == "-c" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		w.shellStdin(c)
+		return
+	}
+	parts := make([]string, 0, len(args))
+	for _, f := range args {
+		if !f.known() {
+			w.incomplete("sg with a command that is not static")
+			w.unknownCode("sg " + f.raw)
+			return
+		}
+		parts = append(parts, f.s)
+	}
+	w.script(strings.Join(parts, " "), w.depth+1, "sg")
 }
 
 func trapCommand(w *walker, c *call) {

@@ -42,7 +42,8 @@ func wrapScript(w *walker, args []field) wrapResult {
 	if len(b.operands) > 1 {
 		return wrapResult{ok: true, rest: b.operands[1:]}
 	}
-	return wrapResult{}
+	// No command: script runs the user's shell, on script's stdin.
+	return wrapResult{ok: true, shell: true}
 }
 
 // wrapScreen: GNU screen runs the program after its options in a new

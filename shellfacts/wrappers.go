@@ -26,6 +26,10 @@ type wrapResult struct {
 	// string it will run, such as env -S or flock -c, is parsed then, so
 	// commands stay in the order they start).
 	after func()
+	// shell: given no command, the wrapper starts a shell, which reads
+	// its script from stdin (sudo -s, chroot DIR, unshare, script): it
+	// is analysed as a shell fed that stdin (shellStdin).
+	shell bool
 }
 
 type wrapFunc func(w *walker, args []field) wrapResult
@@ -38,7 +42,7 @@ func wrapperFor(name string) wrapFunc {
 	case "sudo":
 		return wrapSudo
 	case "doas":
-		return simpleWrapper(optSpec{withValue: "uC", posix: true})
+		return shellWrapper(optSpec{withValue: "uC", posix: true}, "-s")
 	case "runuser":
 		return wrapRunuser
 	case "env":
@@ -74,18 +78,18 @@ func wrapperFor(name string) wrapFunc {
 	case "chroot":
 		return wrapChroot
 	case "pkexec":
-		return simpleWrapper(optSpec{long: []string{"user"}, posix: true})
+		return shellWrapper(optSpec{withValue: "u", long: []string{"user"}, posix: true})
 	case "gosu", "su-exec":
 		// gosu USER COMMAND...
 		return skipOperands(optSpec{posix: true}, 1)
 	case "setpriv":
 		return simpleWrapper(optSpec{long: []string{"reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, posix: true})
 	case "unshare":
-		return simpleWrapper(optSpec{withValue: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"}, posix: true})
+		return shellWrapper(optSpec{withValue: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"}, posix: true})
 	case "nsenter":
-		return simpleWrapper(optSpec{withValue: "tSGrw", long: []string{"target", "setuid", "setgid", "root", "wd"}, posix: true})
+		return shellWrapper(optSpec{withValue: "tSGrw", long: []string{"target", "setuid", "setgid", "root", "wd"}, posix: true})
 	case "firejail":
-		return simpleWrapper(optSpec{posix: true})
+		return shellWrapper(optSpec{posix: true})
 	case "systemd-run":
 		return simpleWrapper(optSpec{withValue: "uMpEH", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "machine", "host", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type"}, posix: true})
 	case "xvfb-run":
@@ -233,6 +237,16 @@ func simpleWrapper(spec optSpec) wrapFunc {
 	}
 }
 
+// shellWrapper is simpleWrapper for a wrapper that starts a shell when
+// given no command (unshare, nsenter, pkexec), or given no command and
+// one of opts (doas -s).
+func shellWrapper(spec optSpec, opts ...string) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		p := parseOpts(args, spec)
+		return wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0 && (len(opts) == 0 || p.has(opts...))}
+	}
+}
+
 // leadingEnv takes NAME=value operands off the front of args.
 func leadingEnv(args []field) (env []string, dynamic bool, rest []field) {
 	for len(args) > 0 {
@@ -281,6 +295,9 @@ func wrapSudo(w *walker, args []field) wrapResult {
 	}
 	env, dyn, rest := leadingEnv(p.operands)
 	res := wrapResult{ok: true, rest: rest, env: env, envDynamic: dyn}
+	if len(rest) == 0 && p.has("-s", "--shell", "-i", "--login") {
+		res.shell = true
+	}
 	if d := p.values("-D", "--chdir"); len(d) > 0 {
 		res.chdir = &d[len(d)-1]
 	}
@@ -326,12 +343,57 @@ func wrapEnv(w *walker, args []field) wrapResult {
 			return wrapResult{}
 		}
 		text := s[0].s
+		if after, ok := afterSplitString(args); ok {
+			// GNU env reads no option after -S STRING: env -S bash
+			// -c 'cmd' passes -c and cmd to bash.
+			rest = after
+		}
 		for _, f := range rest {
 			text += " " + shellQuote(f)
 		}
 		return wrapResult{after: func() { w.script(text, w.depth+1, "env -S") }}
 	}
 	return res
+}
+
+// afterSplitString returns the arguments after env's -S STRING (or
+// -SSTRING, --split-string[=]STRING), all of which go to the command.
+func afterSplitString(args []field) ([]field, bool) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || f.s == "--" || len(f.s) < 2 || f.s[0] != '-' {
+			return nil, false
+		}
+		switch {
+		case f.s == "-S" || f.s == "--split-string":
+			if i+2 > len(args) {
+				return nil, false
+			}
+			return args[i+2:], true
+		case strings.HasPrefix(f.s, "--split-string="):
+			return args[i+1:], true
+		case f.s == "-u" || f.s == "-C" || f.s == "-P" || f.s == "--unset" || f.s == "--chdir":
+			i++ // the option's value
+		case !strings.HasPrefix(f.s, "--"):
+			j := strings.IndexAny(f.s, "uCPS")
+			if j < 0 {
+				continue
+			}
+			if f.s[j] == 'S' {
+				if j+1 == len(f.s) {
+					if i+2 > len(args) {
+						return nil, false
+					}
+					return args[i+2:], true
+				}
+				return args[i+1:], true
+			}
+			if j+1 == len(f.s) {
+				i++ // -iu NAME
+			}
+		}
+	}
+	return nil, false
 }
 
 // shellQuote renders a field back as one shell word; a field that is not
@@ -439,6 +501,10 @@ func wrapTaskset(w *walker, args []field) wrapResult {
 
 func wrapChroot(w *walker, args []field) wrapResult {
 	p := parseOpts(args, optSpec{long: []string{"userspec", "groups"}, posix: true})
+	if len(p.operands) == 1 {
+		// chroot DIR runs $SHELL -i.
+		return wrapResult{ok: true, shell: true}
+	}
 	if len(p.operands) < 2 {
 		return wrapResult{}
 	}
