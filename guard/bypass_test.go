@@ -91,3 +91,15 @@ func TestBuiltinWrapperShells(t *testing.T) {
 		{`env -S 'make test'`, Allow, ""},
 	})
 }
+
+// TestBuiltinUnparsed pins commands bash runs that the parser refuses:
+// (( read as nested subshells, and anything else left unparsed asks.
+func TestBuiltinUnparsed(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`((:) ; rm -rf ~)`, Deny, "destructive-rm-outside-repo"},
+		{`x=$((echo a) ; rm -rf ~)`, Deny, "destructive-rm-outside-repo"},
+		{`echo "unterminated`, Ask, UnparsedShellRule},
+		{`((x++))`, Allow, ""},
+		{`echo $((1+2))`, Allow, ""},
+	})
+}

@@ -26,7 +26,7 @@ const (
 )
 
 // UnparsedShellRule is the rule vouch/v1 policies get for shell commands
-// that do not parse (deny when strict: true, warn otherwise).
+// that do not parse (deny when strict: true, ask otherwise).
 const UnparsedShellRule = "vouch-unparsed-shell"
 
 // TruncatedShellRule is the rule vouch/v1 policies get for shell commands
@@ -436,9 +436,10 @@ func (p *loader) top(root *yaml.Node) {
 		p.pol.Rules = append(p.pol.Rules, Rule{ID: TruncatedShellRule, Kind: KindPre, Enabled: true, Tools: []string{"*"}, Action: long,
 			When:    &Cond{Selector: "derived.shell_truncated", Op: "exists", Value: true},
 			Message: "the shell command is too long for vouch to analyse whole, so it cannot tell what the rest does: {derived.shell_truncated}"})
-		// A shell command that does not parse cannot be checked: strict
-		// policies deny it, others flag it.
-		act := ActWarn
+		// A shell command that does not parse cannot be checked: bash
+		// may still run it (its grammar is wider than the parser's), so
+		// strict policies deny it and others ask.
+		act := ActAsk
 		if p.pol.Strict {
 			act = ActDeny
 		}

@@ -90,3 +90,32 @@ func TestParseScriptOnDescriptor(t *testing.T) {
 		})
 	}
 }
+
+// TestParseArithAsSubshells pins bash's reading of (( and $(( that do
+// not parse as arithmetic: nested subshells, whose commands are found.
+func TestParseArithAsSubshells(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	for _, tt := range []struct {
+		command string
+		rm      bool
+		perr    bool
+	}{
+		{`((:) ; rm -rf ~)`, true, false},
+		{`x=$((echo a) ; rm -rf ~)`, true, false},
+		{`echo "$((echo a) ; rm -rf ~)"`, true, false},
+		{`((x++)) ; ((:) ; rm -rf ~)`, true, false},
+		{`((x++))`, false, false},
+		{`echo $((1+2))`, false, false},
+		{`echo "unterminated`, false, true},
+	} {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm := slices.ContainsFunc(f.Commands, func(c Command) bool { return c.Name == "rm" })
+		if rm != tt.rm || (f.ParseError != "") != tt.perr {
+			t.Errorf("Parse(%q): rm %v, ParseError %q; want rm %v, parse error %v", tt.command, rm, f.ParseError, tt.rm, tt.perr)
+		}
+	}
+}

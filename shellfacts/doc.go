@@ -156,8 +156,10 @@
 // Whenever a word that matters is not static (a variable, a substitution, a
 // glob, a cd to an unknown place), or a bound on the work is reached,
 // Facts.Incomplete is set and Facts.Unresolved says why, so a policy can
-// ask or deny rather than allow. A command line that does not parse as bash
-// sets Facts.ParseError; the facts are then taken from a parse that
+// ask or deny rather than allow. An arithmetic (( or $(( that does not
+// parse as arithmetic is read as bash reads it, as nested subshells
+// (((:) ; rm -rf ~) runs rm), and is not a parse error then. A command
+// line that does not parse as bash otherwise sets Facts.ParseError; the facts are then taken from a parse that
 // recovers from missing tokens, or else from the statements before the
 // error and a fresh parse after the next separator, and are best-effort.
 //

@@ -614,6 +614,13 @@ func (w *walker) parseWalk(src string, depth int, what string, resync int) {
 			file, err = zf, nil
 		}
 	}
+	if err != nil && strings.Contains(src, "((") {
+		// bash reads (( or $(( that does not parse as arithmetic as
+		// nested subshells: ((:) ; rm -rf ~) runs rm.
+		if fixed, ff := w.arithAsSubshells(src, err); ff != nil {
+			src, file, err = fixed, ff, nil
+		}
+	}
 	if err != nil {
 		perr := err
 		if depth > 0 {
@@ -649,6 +656,35 @@ func (w *walker) parseWalk(src string, depth int, what string, resync int) {
 	if i := strings.IndexAny(src[off:], ";&|\n"); i >= 0 {
 		w.parseWalk(src[off+i+1:], depth, what, resync+1)
 	}
+}
+
+// arithAsSubshells reparses src the way bash does when an arithmetic
+// command (( or expansion $(( fails to parse: as a subshell (or command
+// substitution) that opens with a subshell. The (( nearest before each
+// syntax error is split, up to a few times; it returns the text that
+// parses and its tree, or nil when splitting does not make it parse.
+func (w *walker) arithAsSubshells(src string, err error) (string, *syntax.File) {
+	for range 8 {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) {
+			return "", nil
+		}
+		off := int(pe.Pos.Offset())
+		if off < 0 || off > len(src) {
+			return "", nil
+		}
+		i := strings.LastIndex(src[:min(off+2, len(src))], "((")
+		if i < 0 {
+			return "", nil
+		}
+		src = src[:i+1] + " " + src[i+1:]
+		var file *syntax.File
+		file, err = w.parser.Parse(strings.NewReader(src), "")
+		if err == nil {
+			return src, file
+		}
+	}
+	return "", nil
 }
 
 // ctx is what an enclosing construct tells the commands inside it.
