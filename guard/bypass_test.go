@@ -103,3 +103,47 @@ func TestBuiltinUnparsed(t *testing.T) {
 		{`echo $((1+2))`, Allow, ""},
 	})
 }
+
+// TestBuiltinGitAliases pins git aliases, configuration and git's own
+// files: an alias is expanded where it is used, one that force-pushes or
+// skips hooks is refused where it is defined, and writes to .git/config
+// and .git/hooks ask.
+func TestBuiltinGitAliases(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`git -c alias.p='push -f' p`, Deny, "destructive-force-push"},
+		{`git -c alias.c='commit -n' c -m x`, Deny, "destructive-no-verify"},
+		{`git -c alias.r='branch -D' r main`, Deny, "destructive-history-rewrite"},
+		{`git -c alias.r='push origin :main' r`, Deny, "destructive-history-rewrite"},
+		{`git config alias.p 'push -f' && git p`, Deny, "destructive-force-push"},
+		{`git config alias.p 'push -f'`, Deny, "destructive-force-push"},
+		{`git config alias.c 'commit -n'`, Deny, "destructive-no-verify"},
+		{`git push origin +refs/heads/*:refs/heads/*`, Deny, "destructive-force-push"},
+		{`git config remote.origin.mirror true && git push`, Deny, "destructive-force-push"},
+		{`git config --add remote.origin.push '+refs/heads/*:refs/heads/*'`, Deny, "destructive-force-push"},
+		{`echo '[core] hooksPath = /dev/null' >> .git/config`, Ask, "protect-vouch-git-internals"},
+		{`echo 'exit 0' > .git/hooks/pre-commit`, Ask, "protect-vouch-git-internals"},
+		{`git push origin feature`, Allow, ""},
+		{`git commit -m x`, Allow, ""},
+		{`git config alias.co checkout`, Allow, ""},
+		{`git -c alias.st=status st`, Allow, ""},
+		{`git -c alias.p='push --follow-tags' p`, Allow, ""},
+		{`git config user.name bob`, Allow, ""},
+		{`cat .git/config`, Allow, ""},
+	})
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("builtins.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": "/repo/.git/hooks/pre-commit", "content": "exit 0"}}
+	d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Decision != Ask || d.Rule() != "protect-vouch-git-internals" {
+		t.Errorf("Write .git/hooks/pre-commit: %s by %q", d.Decision, d.Rule())
+	}
+}

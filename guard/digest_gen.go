@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "e1cd3136993612b5212f9d3b13b2ca5ea79666cd39af5ff51cd75a40a1af6ec5"
+const fixedDigest = "3b03a28dbcebdbfdf3d927d362e7961c9efd88579d90862ec76b74777ead058e"

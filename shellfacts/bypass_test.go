@@ -119,3 +119,30 @@ func TestParseArithAsSubshells(t *testing.T) {
 		}
 	}
 }
+
+// TestParseGitAliasExpanded pins git aliases that stand for another git
+// command: the subcommand, its arguments and options are the expansion's.
+func TestParseGitAliasExpanded(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	for _, tt := range []struct {
+		command, sub string
+		options      []string
+	}{
+		{`git -c alias.p='push -f' p`, "push -f", []string{"-c alias.p", "--force"}},
+		{`git -c alias.c='commit -n' c -m x`, "commit -n -m x", []string{"-c alias.c", "--no-verify", "--message"}},
+		{`git config alias.p 'push -f' && git p`, "push -f", []string{"--force"}},
+		{`git -c alias.a='b' -c alias.b='push "--force"' a`, "push --force", []string{"-c alias.a", "-c alias.b", "--force"}},
+		{`git push origin +refs/heads/*:refs/heads/*`, "push origin ", []string{"--force"}},
+	} {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.Commands[len(f.Commands)-1]
+		got := strings.TrimSpace(c.Sub + " " + strings.Join(c.SubArgs, " "))
+		if got != strings.TrimSpace(tt.sub) || !slices.Equal(c.Options, tt.options) {
+			t.Errorf("Parse(%q): sub %q options %q, want %q %q", tt.command, got, c.Options, tt.sub, tt.options)
+		}
+	}
+}

@@ -14,6 +14,7 @@ func gitArgs(w *walker, c *call) {
 	args := c.args
 	dir := w.saveDir()
 	defer w.restoreDir(dir)
+	var aliases map[string]string // -c alias.NAME=VALUE
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
@@ -38,8 +39,14 @@ func gitArgs(w *walker, c *call) {
 					w.gitConfig(args[i+1])
 				}
 				if k := args[i+1]; k.known() {
-					key, _, _ := strings.Cut(k.s, "=")
+					key, val, _ := strings.Cut(k.s, "=")
 					w.setOptions(c, []string{"-c " + strings.ToLower(key)})
+					if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
+						if aliases == nil {
+							aliases = map[string]string{}
+						}
+						aliases[name] = val
+					}
 				}
 				i++
 			}
@@ -61,6 +68,7 @@ func gitArgs(w *walker, c *call) {
 	}
 	sub := args[i].s
 	rest := args[i+1:]
+	sub, rest = w.gitExpandAlias(aliases, sub, rest)
 	if c.idx >= 0 && c.idx < len(w.facts.Commands) {
 		cmd := &w.facts.Commands[c.idx]
 		cmd.Sub = sub
@@ -172,10 +180,88 @@ func gitArgs(w *walker, c *call) {
 		w.incomplete("git " + sub + ": the files it changes are named in the patch")
 	case "config":
 		p := parseOpts(rest, optSpec{withValue: "f", long: []string{"file", "blob", "type", "default", "comment"}})
-		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[1].known() {
-			w.gitConfig(field{s: p.operands[0].s + "=" + p.operands[1].s, static: true})
+		ops := p.operands
+		if len(ops) >= 3 && ops[0].known() && (ops[0].s == "set" || ops[0].s == "--add") {
+			ops = ops[1:]
+		}
+		if len(ops) >= 2 && ops[0].known() && ops[1].known() {
+			w.gitConfig(field{s: ops[0].s + "=" + ops[1].s, static: true})
+			if name, ok := strings.CutPrefix(strings.ToLower(ops[0].s), "alias."); ok {
+				// git config alias.p 'push -f' && git p
+				if w.gitAliases == nil {
+					w.gitAliases = map[string]string{}
+				}
+				if len(w.gitAliases) < 64 {
+					w.gitAliases[name] = ops[1].s
+				}
+			}
 		}
 	}
+}
+
+// gitExpandAlias replaces a subcommand that is a git alias standing for
+// another git command (-c alias.p='push -f', or git config alias.p set
+// earlier in the command line) with what it stands for, as git does, so
+// the subcommand's options are read from the expansion (git p is git
+// push -f). An alias that runs a shell command (!...) is left as it is:
+// gitConfig parses its command.
+func (w *walker) gitExpandAlias(local map[string]string, sub string, rest []field) (string, []field) {
+	for range 8 {
+		key := strings.ToLower(sub)
+		val, ok := local[key]
+		if !ok {
+			val, ok = w.gitAliases[key]
+		}
+		if !ok || strings.HasPrefix(val, "!") {
+			return sub, rest
+		}
+		words := splitGitCmdline(val)
+		if len(words) == 0 {
+			return sub, rest
+		}
+		expanded := make([]field, 0, len(words)-1+len(rest))
+		for _, s := range words[1:] {
+			expanded = append(expanded, field{s: s, static: true, raw: s})
+		}
+		sub, rest = words[0], append(expanded, rest...)
+	}
+	return sub, rest
+}
+
+// splitGitCmdline splits an alias's value into words as git does:
+// whitespace separates words, single and double quotes group, and a
+// backslash escapes the next character.
+func splitGitCmdline(s string) []string {
+	var words []string
+	var b strings.Builder
+	in := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote == 0 && (ch == ' ' || ch == '\t' || ch == '\n'):
+			if in {
+				words = append(words, b.String())
+				b.Reset()
+				in = false
+			}
+			continue
+		case ch == '\\' && quote != '\'' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case quote == 0 && (ch == '\'' || ch == '"'):
+			quote = ch
+		case quote != 0 && ch == quote:
+			quote = 0
+		default:
+			b.WriteByte(ch)
+		}
+		in = true
+	}
+	if in {
+		words = append(words, b.String())
+	}
+	return words
 }
 
 // gitUploadPack: --upload-pack and --receive-pack name programs git runs
@@ -473,7 +559,8 @@ func (w *walker) gitOptions(c *call, sub string, rest []field) {
 		// A refspec forced with a leading + (git push origin +main)
 		// is a forced update of that ref.
 		for _, f := range p.operands {
-			if f.known() && strings.HasPrefix(f.s, "+") {
+			// (A glob keeps its +: git push origin +refs/heads/*:... .)
+			if f.static && strings.HasPrefix(f.s, "+") {
 				opts = append(opts, "--force")
 				break
 			}

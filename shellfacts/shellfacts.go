@@ -376,6 +376,9 @@ type walker struct {
 	forgotten map[string]bool
 
 	// Work done so far, against the bounds above.
+	// gitAliases holds git aliases that are not shell commands, set
+	// earlier in the command line by git config alias.NAME VALUE.
+	gitAliases                map[string]string
 	paths, globs, braceFields int
 	// globReads counts the directories read by globs with wildcards
 	// in their directory part, up to maxGlobDirReads.
