@@ -147,3 +147,15 @@ func TestBuiltinGitAliases(t *testing.T) {
 		t.Errorf("Write .git/hooks/pre-commit: %s by %q", d.Decision, d.Rule())
 	}
 }
+
+// TestBuiltinVouchInit pins vouch init, which writes vouch's own control
+// files (the guard policy back to observe mode, with --guard --force).
+func TestBuiltinVouchInit(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`vouch init --guard --force`, Ask, "protect-vouch-writes"},
+		{`vouch init --write --force`, Ask, "protect-vouch-writes"},
+		{`vouch init --root=. --guard`, Ask, "protect-vouch-writes"},
+		{`vouch gate`, Allow, ""},
+		{`vouch guard test`, Allow, ""},
+	})
+}

@@ -146,3 +146,29 @@ func TestParseGitAliasExpanded(t *testing.T) {
 		}
 	}
 }
+
+// TestParseVouchInit pins the files vouch init writes.
+func TestParseVouchInit(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	for _, tt := range []struct {
+		command string
+		writes  []string
+	}{
+		{`vouch init --guard --force`, []string{"ROOT/repo/.claude/settings.json", "ROOT/repo/.vouch/guard.yaml"}},
+		{`vouch init --root sub`, []string{"ROOT/repo/sub/.vouch/.gitignore", "ROOT/repo/sub/analysis/rulespec.yaml", "ROOT/repo/sub/vouch.yaml"}},
+		{`vouch gate`, nil},
+	} {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, s := range tt.writes {
+			want = append(want, strings.ReplaceAll(s, "ROOT", root))
+		}
+		if !slices.Equal(f.Writes, want) {
+			t.Errorf("Parse(%q).Writes = %q, want %q", tt.command, f.Writes, want)
+		}
+	}
+}

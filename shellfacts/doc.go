@@ -67,7 +67,8 @@
 //     removers (cat, head, sed -i, grep, cp, mv, rm, tee, dd, chmod, tar,
 //     git show REV:path, git checkout -- path, curl -d @file, perl -ne
 //     '...' FILE, python -c 'open("f")' and here-documents fed to python,
-//     pr, split, uuencode, gh gist create, aws s3 cp, ...), with
+//     pr, split, uuencode, gh gist create, aws s3 cp, the scaffold
+//     vouch init writes, ...), with
 //     their options parsed so option values are not mistaken for files.
 //     Every path is canonical (see package canonpath), following cd, pushd,
 //     env -C, sudo -D and git -C. Globs whose directory part is static are

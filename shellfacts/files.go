@@ -123,6 +123,8 @@ func handlerFor(name string) handler {
 		return evalArgs
 	case "su", "runuser":
 		return suCommand
+	case "vouch":
+		return vouchInit
 	case "newgrp":
 		return newgrpShell
 	case "sg":
@@ -1388,4 +1390,69 @@ func popDir(w *walker, c *call) {
 	}
 	w.dir = w.dirStack[len(w.dirStack)-1]
 	w.dirStack = w.dirStack[:len(w.dirStack)-1]
+}
+
+// vouchInit: vouch init writes its scaffold at the repository root (the
+// git top level, or --root DIR): with --guard the guard policy and the
+// hooks in .claude/settings.json; otherwise vouch.yaml, the rulespec and
+// .vouch/.gitignore, and with --write the Stop hook in
+// .claude/settings.json, the CI job and the pre-commit hook (in
+// .git/hooks, or where core.hooksPath says). --force overwrites.
+func vouchInit(w *walker, c *call) {
+	i := 0
+	for i < len(c.args) && c.args[i].known() && strings.HasPrefix(c.args[i].s, "-") {
+		i++
+	}
+	if i >= len(c.args) || !c.args[i].known() || c.args[i].s != "init" {
+		return
+	}
+	var root *field
+	guard, write := false, false
+	args := c.args[i+1:]
+	for j := 0; j < len(args); j++ {
+		f := args[j]
+		if !f.known() {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(f.s, "-"), "=")
+		if !strings.HasPrefix(f.s, "-") {
+			continue
+		}
+		on := !hasVal || val == "true" || val == "1"
+		switch name {
+		case "guard":
+			guard = on
+		case "write":
+			write = on
+		case "root":
+			if hasVal {
+				v := field{s: val, static: true, raw: f.raw}
+				root = &v
+			} else if j+1 < len(args) {
+				j++
+				root = &args[j]
+			}
+		}
+	}
+	dir := w.repoRoot()
+	if root != nil {
+		if !root.known() {
+			w.incomplete("vouch init --root only known at run time")
+			w.unresolvedWrite(w.writes, "vouch init --root "+root.raw)
+			return
+		}
+		dir = root.s
+	}
+	var files []string
+	if guard {
+		files = []string{".vouch/guard.yaml", ".claude/settings.json"}
+	} else {
+		files = []string{"vouch.yaml", "analysis/rulespec.yaml", ".vouch/.gitignore"}
+		if write {
+			files = append(files, ".claude/settings.json", ".github/workflows/vouch.yml", ".git/hooks/pre-commit")
+		}
+	}
+	for _, f := range files {
+		w.addPath(filepath.Join(dir, f), w.writes, "vouch init")
+	}
 }
