@@ -159,3 +159,25 @@ func TestBuiltinVouchInit(t *testing.T) {
 		{`vouch guard test`, Allow, ""},
 	})
 }
+
+// TestBuiltinPasteBuffers pins text pasted into a terminal multiplexer's
+// pane from a buffer set in the same command line (analysed as typed),
+// from a file (unknown), and tmux or screen commands read from a file.
+func TestBuiltinPasteBuffers(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{"tmux setb 'rm -rf ~\n'; tmux pasteb -t x", Deny, "destructive-rm-outside-repo"},
+		{"tmux set-buffer -b b 'rm -rf ~'; tmux paste-buffer -b b -t x; tmux send-keys -t x Enter", Deny, "destructive-rm-outside-repo"},
+		{`tmux load-buffer F; tmux paste-buffer`, Ask, "destructive-unknown-command"},
+		{`tmux paste-buffer -t x`, Ask, "destructive-unknown-command"},
+		{`tmux source-file F`, Ask, "destructive-unknown-command"},
+		{`tmux source-file - <<< 'run-shell "rm -rf ~"'`, Ask, "destructive-unknown-command"},
+		{`screen -X at 0 stuff 'rm -rf ~^M'`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X at '#' exec rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X register a 'rm -rf ~^M'; screen -X paste a`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X readreg a F; screen -X paste a`, Ask, "destructive-unknown-command"},
+		{`screen -X source F`, Ask, "destructive-unknown-command"},
+		{"tmux setb 'make test\n'; tmux pasteb", Allow, ""},
+		{`tmux attach`, Allow, ""},
+		{`screen -r work`, Allow, ""},
+	})
+}

@@ -33,10 +33,13 @@
 //     bind-key, set-hook, if-shell and the like hold; tmux's global
 //     options, command sequences with ;, aliases and unique prefixes
 //     are read as tmux reads them), in a screen window (screen cmd,
-//     screen -X screen and exec), typed into a shell that runs there
-//     (tmux send-keys, screen -X stuff: the lines entered with Enter or
-//     a newline, and the text left on the line, which a later Enter
-//     runs; such a shell's directory is not known), at a later time
+//     screen -X screen and exec, also under screen -X at), typed into a
+//     shell that runs there (tmux send-keys, screen -X stuff, and
+//     tmux paste-buffer and screen -X paste of a buffer or register set
+//     in the command line: the lines entered with Enter or a newline,
+//     and the text left on the line, which a later Enter runs; such a
+//     shell's directory is not known; a buffer loaded from a file, or
+//     one not set in the command line, is unknown code), at a later time
 //     (at and batch fed a here-document, a here-string or the output of
 //     a static echo or printf through a pipe), and over ssh to this
 //     machine (localhost, a loopback or unspecified address in any
@@ -151,8 +154,9 @@
 //     and another user's home (ssh user@localhost) is taken to be HOME;
 //   - what a terminal multiplexer's shell does with keys beyond the line
 //     being typed, or which directory it is in, and what tmux and screen
-//     read from their configuration files (tmux -f, source-file, screen
-//     -c: read, not followed).
+//     read from their configuration files (tmux -f, screen -c: read, not
+//     followed; tmux source-file and screen -X source, which run the
+//     commands in a file now, are unknown code).
 //
 // Whenever a word that matters is not static (a variable, a substitution, a
 // glob, a cd to an unknown place), or a bound on the work is reached,

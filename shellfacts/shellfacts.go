@@ -375,10 +375,15 @@ type walker struct {
 	// longer holds (see tildeValue).
 	forgotten map[string]bool
 
-	// Work done so far, against the bounds above.
 	// gitAliases holds git aliases that are not shell commands, set
 	// earlier in the command line by git config alias.NAME VALUE.
-	gitAliases                map[string]string
+	gitAliases map[string]string
+	// pasteBufs holds the tmux buffers (by name, "" for the most recent)
+	// and screen registers ("screen:a", "screen:." for the paste buffer)
+	// set earlier in the command line: pasting one types its text.
+	pasteBufs map[string]pasteBuf
+
+	// Work done so far, against the bounds above.
 	paths, globs, braceFields int
 	// globReads counts the directories read by globs with wildcards
 	// in their directory part, up to maxGlobDirReads.

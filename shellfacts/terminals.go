@@ -231,11 +231,106 @@ func (w *walker) screenCommand(args []field) {
 			}
 			w.script("screen -X "+f.s, w.depth+1, "screen eval")
 		}
-	case "source", "readbuf":
+	case "at":
+		// at [identifier][#|*|%] command [args]: the command runs in
+		// the windows or displays named.
+		if len(rest) > 1 {
+			w.screenCommand(rest[1:])
+		}
+	case "register":
+		// register [-e encoding] key string
+		r := rest
+		if len(r) > 2 && r[0].known() && r[0].s == "-e" {
+			r = r[2:]
+		}
+		if len(r) >= 2 && r[0].known() {
+			w.setPasteBuf("screen:"+r[0].s, pasteBuf{text: screenEscapes(r[1].s), known: r[1].known()})
+		}
+	case "readreg":
+		// readreg [-e encoding] [register [filename]]
+		r := rest
+		if len(r) > 2 && r[0].known() && r[0].s == "-e" {
+			r = r[2:]
+		}
+		reg := "."
+		if len(r) > 0 && r[0].known() {
+			reg = r[0].s
+		}
+		if len(r) > 1 {
+			w.path(r[len(r)-1], w.reads, "screen readreg")
+		}
+		w.setPasteBuf("screen:"+reg, pasteBuf{})
+	case "paste":
+		// paste [registers [dest_reg]]: with a destination the text
+		// goes to a register, not the window.
+		if len(rest) != 1 {
+			if len(rest) > 1 && rest[1].known() {
+				w.setPasteBuf("screen:"+rest[1].s, pasteBuf{})
+			}
+			if len(rest) == 0 {
+				w.incomplete("screen paste without a register")
+				w.unknownCode("screen -X paste")
+			}
+			return
+		}
+		if !rest[0].known() {
+			w.incomplete("screen paste of registers that are not static")
+			w.unknownCode("screen -X paste " + rest[0].raw)
+			return
+		}
+		var k keyboard
+		for _, r := range rest[0].s {
+			b, ok := w.pasteBufs["screen:"+string(r)]
+			if !ok || !b.known {
+				w.incomplete("screen paste types a register that is not known")
+				w.unknownCode("screen -X paste " + rest[0].s)
+				return
+			}
+			k.typeText(b.text)
+		}
+		w.typed(&k, "screen -X paste")
+	case "source":
 		if len(rest) > 0 {
 			w.path(rest[len(rest)-1], w.reads, "screen "+name.s)
 		}
+		w.incomplete("screen source runs screen commands from a file")
+		w.unknownCode("screen -X source")
+	case "readbuf":
+		if len(rest) > 0 {
+			w.path(rest[len(rest)-1], w.reads, "screen "+name.s)
+		}
+		w.setPasteBuf("screen:.", pasteBuf{})
 	}
+}
+
+// pasteBuf is a tmux buffer's or screen register's text, when known.
+type pasteBuf struct {
+	text  string
+	known bool
+}
+
+// setPasteBuf records a tmux buffer or screen register (at most 64).
+func (w *walker) setPasteBuf(name string, b pasteBuf) {
+	if w.pasteBufs == nil {
+		w.pasteBufs = map[string]pasteBuf{}
+	}
+	if _, ok := w.pasteBufs[name]; !ok && len(w.pasteBufs) >= 64 {
+		return
+	}
+	w.pasteBufs[name] = b
+	if name != "" && !strings.HasPrefix(name, "screen:") {
+		// The buffer set last is the one paste-buffer takes without -b.
+		w.pasteBufs[""] = b
+	}
+}
+
+// tmuxBufName is the buffer a tmux command names with -b, "" for the
+// most recent one.
+func tmuxBufName(p tmuxParsed) string {
+	if bs := p.vals['b']; len(bs) > 0 && bs[len(bs)-1].known() {
+		return bs[len(bs)-1].s
+	}
+	return ""
 }
 
 // screenEscapes decodes what screen's stuff reads as control characters:
@@ -795,8 +890,51 @@ func (w *walker) tmuxCommand(args []field, nesting int) {
 		if !p.flags['F'] {
 			w.pathsTo(p.ops, w.reads, what)
 		}
+		// The tmux commands in the file (or on stdin, source-file -)
+		// run: they are not followed.
+		raw := ""
+		for _, f := range p.ops {
+			raw += " " + f.raw
+		}
+		w.incomplete("tmux source-file runs tmux commands from a file")
+		w.unknownCode(what + raw)
+	case "set-buffer":
+		if len(p.ops) == 0 {
+			return
+		}
+		name := tmuxBufName(p)
+		f := p.ops[0]
+		b := pasteBuf{text: f.s, known: f.known()}
+		if p.flags['a'] {
+			prev, had := w.pasteBufs[name]
+			b = pasteBuf{text: prev.text + f.s, known: had && prev.known && f.known()}
+		}
+		w.setPasteBuf(name, b)
 	case "load-buffer":
 		w.pathsTo(p.ops, w.reads, what)
+		// The buffer holds a file's contents (or stdin's): pasting it
+		// types text that is not known.
+		w.setPasteBuf(tmuxBufName(p), pasteBuf{})
+	case "paste-buffer":
+		name := tmuxBufName(p)
+		b, ok := w.pasteBufs[name]
+		if !ok || !b.known {
+			w.incomplete("tmux paste-buffer types a buffer that is not known")
+			w.unknownCode(strings.TrimSpace("tmux paste-buffer " + name))
+			return
+		}
+		text := b.text
+		if seps := p.vals['s']; len(seps) > 0 {
+			if !seps[0].known() {
+				w.incomplete("tmux paste-buffer -s with a separator that is not static")
+				w.unknownCode("tmux paste-buffer -s " + seps[0].raw)
+				return
+			}
+			text = strings.ReplaceAll(text, "\n", seps[0].s)
+		}
+		var k keyboard
+		k.typeText(text)
+		w.typed(&k, "tmux paste-buffer")
 	case "save-buffer":
 		w.pathsTo(p.ops, w.writes, what)
 	case "set-option", "set-window-option":
