@@ -172,3 +172,27 @@ func TestParseVouchInit(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePasteBuffers pins text pasted from a tmux buffer or screen
+// register set in the command line: typed into the pane's shell.
+func TestParsePasteBuffers(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"tmux pasteb", "tmux setb 'rm -rf ~\n'; tmux pasteb -t x", want{cmds: []string{"tmux setb rm -rf ~\n", "tmux pasteb -t x", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux load-buffer", `tmux load-buffer F; tmux paste-buffer`, want{cmds: []string{"tmux load-buffer F", "tmux paste-buffer"}, reads: []string{"ROOT/repo/F"}, incomplete: true}, more{unknown: []string{"tmux paste-buffer"}}},
+		{"tmux source-file", `tmux source-file F`, want{cmds: []string{"tmux source-file F"}, reads: []string{"ROOT/repo/F"}, incomplete: true}, more{unknown: []string{"tmux source-file F"}}},
+		{"screen register", `screen -X register a 'rm -rf ~^M'; screen -X paste a`, want{cmds: []string{"screen -X register a rm -rf ~^M", "screen -X paste a", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}
