@@ -82,6 +82,7 @@ func TestParseScriptOnDescriptor(t *testing.T) {
 		{"source /dev/stdin", `source /dev/stdin <<< 'rm -rf ~'`, want{cmds: []string{"source /dev/stdin", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
 		{"echo into . /dev/fd/0", `echo 'rm -rf ~' | . /dev/fd/0`, want{cmds: []string{"echo rm -rf ~", "<echo| . /dev/fd/0", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
 		{"source <(echo)", `source <(echo rm -rf ~)`, want{cmds: []string{"^1 echo rm -rf ROOT/home", "<echo| source ?"}, incomplete: true}, more{unknown: []string{"source <(echo rm -rf ~)"}}},
+		{"block fed a here-string", `{ bash; } <<< 'rm -rf ~'`, want{cmds: []string{"<here-document| bash", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: rf}},
 		{"source a file", `source ./env.sh`, want{cmds: []string{"source ./env.sh"}, reads: []string{"ROOT/repo/env.sh"}}, more{}},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,8 @@
 //     ProxyCommand, script -c, and shells fed a here-document, a
 //     here-string or the output of a static echo or printf (on stdin,
 //     or through /dev/stdin, /dev/fd/N or -, as bash and source read
-//     them; another program's output, such as source <(echo ...), or a
+//     them, or redirected to a block or subshell around the shell;
+//     another program's output, such as source <(echo ...), or a
 //     descriptor opened outside the command is unknown code); each
 //     nesting level counts one Depth, up to
 //     Options.MaxDepth.

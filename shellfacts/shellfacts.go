@@ -736,9 +736,32 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx) {
 		return
 	case nil:
 	default:
-		w.command(cmd, c)
+		w.command(cmd, w.compoundStdin(s.Redirs, c))
 	}
 	w.redirects(s.Redirs, "")
+}
+
+// compoundStdin is the context for the commands inside a compound
+// command whose stdin is redirected ({ bash; } <<< '...', (sh) < <(...)):
+// a static here-document or here-string is what they read, as from an
+// echo piped in; another program's output is a producer Parse does not
+// know. A file leaves the context as it is (like bash script.sh).
+func (w *walker) compoundStdin(rs []*syntax.Redirect, c ctx) ctx {
+	r := lastStdin(rs)
+	if r == nil {
+		return c
+	}
+	switch {
+	case r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc:
+		if text, static, _ := w.stdinText([]*syntax.Redirect{r}); static {
+			c.pipeText, c.pipeKnown, c.pipeFrom = text, true, "here-document"
+		} else {
+			c.pipeText, c.pipeKnown, c.pipeFrom = "", false, "here-document"
+		}
+	case r.Op == syntax.RdrIn && r.Word != nil && soleProcIn(r.Word):
+		c.pipeText, c.pipeKnown, c.pipeFrom = "", false, "process substitution"
+	}
+	return c
 }
 
 // command walks every compound command down to its simple commands.
