@@ -134,7 +134,7 @@ func TestParseGitAliasExpanded(t *testing.T) {
 		{`git -c alias.c='commit -n' c -m x`, "commit -n -m x", []string{"-c alias.c", "--no-verify", "--message"}},
 		{`git config alias.p 'push -f' && git p`, "push -f", []string{"--force"}},
 		{`git -c alias.a='b' -c alias.b='push "--force"' a`, "push --force", []string{"-c alias.a", "-c alias.b", "--force"}},
-		{`git push origin +refs/heads/*:refs/heads/*`, "push origin ", []string{"--force"}},
+		{`git push origin +refs/heads/*:refs/heads/*`, "push origin +refs/heads/*:refs/heads/*", []string{"--force"}},
 	} {
 		f, err := Parse(tt.command, opts)
 		if err != nil {

@@ -162,7 +162,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		w.incomplete("assignment that is not static in front of " + nameOr(cmd.Name))
 	}
 	for _, f := range fs[1:] {
-		cmd.Args = append(cmd.Args, f.arg())
+		cmd.Args = append(cmd.Args, w.argOf(f))
 		cmd.Raw = append(cmd.Raw, f.raw)
 		if !f.known() {
 			cmd.Dynamic = true
@@ -538,6 +538,34 @@ func partial(paths []string, last bool, n int) []string {
 		return paths[:n]
 	}
 	return paths
+}
+
+// argOf is a field as Command.Args shows it: f.arg(), except that a glob
+// that matches nothing is passed on as it is, as bash (without nullglob)
+// does: git push origin +refs/heads/*:refs/heads/* pushes a forced refspec.
+func (w *walker) argOf(f field) string {
+	if f.glob && f.static && w.globMatchesNothing(f) {
+		return f.s
+	}
+	return f.arg()
+}
+
+// globMatchesNothing reports whether a glob is known to match no path
+// now, so that bash passes it on as it is. Reading the file system for it
+// counts against the same bounds as other globs.
+func (w *walker) globMatchesNothing(f field) bool {
+	pat := GoPattern(f.pat)
+	if !strings.HasPrefix(pat, "/") {
+		if !w.dirKnown {
+			return false
+		}
+		pat = w.cwd() + "/" + pat
+	}
+	if strings.Contains(pat, "~") {
+		return false
+	}
+	matches, complete := boundedGlob(pat, &w.globReads, maxGlobDirReads, 1)
+	return complete && len(matches) == 0
 }
 
 // GoPattern turns a bash glob into one filepath.Match reads alike:

@@ -73,7 +73,7 @@ func gitArgs(w *walker, c *call) {
 		cmd := &w.facts.Commands[c.idx]
 		cmd.Sub = sub
 		for _, f := range rest {
-			cmd.SubArgs = append(cmd.SubArgs, f.arg())
+			cmd.SubArgs = append(cmd.SubArgs, w.argOf(f))
 		}
 	}
 	w.gitOptions(c, sub, rest)

@@ -153,7 +153,7 @@ type Facts struct {
 type Command struct {
 	Name     string   // program base name after wrappers are stripped (`/usr/bin/rm` -> "rm"); "" when the name is not static
 	Path     string   // the program word as written, quotes removed ("/usr/bin/rm")
-	Args     []string // arguments after the name, as the program sees them (quotes removed, braces expanded); a word that is not static is "" with Dynamic set. git's are led by the -c key=value options that GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n and GIT_CONFIG_PARAMETERS assigned in the command line amount to
+	Args     []string // arguments after the name, as the program sees them (quotes removed, braces expanded); a word that is not static is "" with Dynamic set, except a glob that matches nothing now, which bash passes on as written (also with Dynamic set). git's are led by the -c key=value options that GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n and GIT_CONFIG_PARAMETERS assigned in the command line amount to
 	Wrappers []string // wrappers stripped in order: sudo, doas, env, timeout, nice, nohup, time, command, exec, xargs, stdbuf, ionice, find (-exec), ...
 	Env      []string // NAME=value assignments in front of the command or given to env (the value is empty when not static)
 	Depth    int      // 0 top level; +1 per nested bash -c / sh -c / eval / $(...) / `...` / <(...)

@@ -285,7 +285,7 @@ func TestParseCommands(t *testing.T) {
 		{"quoted tilde is literal", "cat '~/x'", want{cmds: []string{"cat ~/x"}, reads: []string{"ROOT/repo/~/x"}}},
 		{"glob", "cat .e*", want{cmds: []string{"cat ?"}, reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}, incomplete: true}},
 		{"glob in dir", "rm src/*.go", want{cmds: []string{"rm ?"}, deletes: []string{"ROOT/repo/src/a.go", "ROOT/repo/src/b.go"}, incomplete: true}},
-		{"glob no match stays literal", "rm *.xyz", want{cmds: []string{"rm ?"}, deletes: []string{"ROOT/repo/*.xyz"}, incomplete: true}},
+		{"glob no match stays literal", "rm *.xyz", want{cmds: []string{"rm *.xyz"}, deletes: []string{"ROOT/repo/*.xyz"}, incomplete: true}},
 		{"glob star skips dot files", "cat *", want{cmds: []string{"cat ?"}, reads: []string{"ROOT/repo/dist", "ROOT/repo/src", "ROOT/secret"}, incomplete: true}},
 		{"quoted glob is literal", "cat '*'", want{cmds: []string{"cat *"}, reads: []string{"ROOT/repo/*"}}},
 		{"glob in directory part", "cat */a.go", want{cmds: []string{"cat ?"}, reads: []string{"ROOT/repo/src/a.go"}, incomplete: true}},
