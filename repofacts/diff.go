@@ -87,10 +87,12 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 	if _, err := pg.run(ctx, nil, "read-tree", commit); err != nil {
 		return nil, err
 	}
-	paths, err := workPaths(ctx, g, pg, tmp, &knownTree{name: "the base " + base, b: br, commit: commit})
+	links := map[string]pathState{}
+	paths, err := workPaths(ctx, g, pg, tmp, &knownTree{name: "the base " + base, b: br, commit: commit}, links)
 	if err != nil {
 		return nil, err
 	}
+	gl := gitlinkChanges(g.dir, links)
 	names := make([]string, 0, len(paths))
 	for p := range paths {
 		names = append(names, p)
@@ -123,7 +125,7 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 		}
 	}
 	if len(changed) == 0 {
-		return nil, nil
+		return gl, nil
 	}
 	dg, err := privateRepo(tmp, filepath.Join(tmp, "git", "objects"), format)
 	if err != nil {
@@ -149,7 +151,7 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 		w := paths[cs[i].Path]
 		cs[i].tracked = w.base.present || w.index.present
 	}
-	return cs, nil
+	return mergeGitlinks(cs, gl), nil
 }
 
 // privateRepo makes a bare repository in tmp whose only objects are in
@@ -219,7 +221,9 @@ func (w pathState) inBase() bool { return w.base.present }
 // leaves vouch's own files there out). The base's submodules are left
 // out; the files of any other nested repository are listed. tmp is
 // vouch's private directory, left out when it is inside the work tree.
-func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.TrustedTree) (map[string]pathState, error) {
+// The gitlinks of the base and of the index go into links instead
+// (gitlinkChanges compares them).
+func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.TrustedTree, links map[string]pathState) (map[string]pathState, error) {
 	paths := map[string]pathState{}
 	base, err := pg.run(ctx, nil, "ls-files", "-s", "-z", "--", ".")
 	if err != nil {
@@ -235,6 +239,7 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 			paths[p] = pathState{base: e}
 		} else {
 			gitlinks[p] = true
+			links[p] = pathState{base: e}
 		}
 	}
 	// The .gitignore files marked skip-worktree, whose rules git reads
@@ -252,8 +257,14 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 		if !ok {
 			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
-		if e.mode == modeGitlink || !strings.HasPrefix(e.mode, "1") {
-			continue // submodules; a sparse index's directories
+		if e.mode == modeGitlink {
+			l := links[p]
+			l.index = e
+			links[p] = l
+			continue // a submodule: gitlinkChanges compares it
+		}
+		if !strings.HasPrefix(e.mode, "1") {
+			continue // a sparse index's directories
 		}
 		w := paths[p]
 		w.index = e

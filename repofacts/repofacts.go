@@ -148,6 +148,9 @@ type change struct {
 	// tracked is set when Path is in the base tree or the repository's
 	// index (the old path of a rename always is).
 	tracked bool
+	// gitlink is the state of a submodule the work has at Path
+	// (gitlinkChanges), "" for a file.
+	gitlink string
 }
 
 // Collect derives the document for opts.
@@ -323,6 +326,10 @@ func wanted(p string) bool {
 func (s *sources) hashAll() {
 	s.hashes = map[string]string{}
 	for _, c := range s.cs {
+		if c.gitlink != "" {
+			s.hashes[c.Path] = c.gitlink
+			continue
+		}
 		if c.Status == Deleted {
 			s.hashes[c.Path] = "deleted"
 			continue
@@ -342,7 +349,9 @@ func (s *sources) hashAll() {
 func (s *sources) load() error {
 	s.old, s.cur, s.hashes = map[string][]byte{}, map[string][]byte{}, map[string]string{}
 	for _, c := range s.cs {
-		if c.Status != Deleted {
+		if c.gitlink != "" {
+			s.hashes[c.Path] = c.gitlink
+		} else if c.Status != Deleted {
 			keep := wanted(c.Path)
 			sum, data, err := readWork(filepath.Join(s.root, filepath.FromSlash(c.Path)), keep)
 			switch {
@@ -442,7 +451,9 @@ type State struct {
 	// Digest is a sha256 over Files, in path order.
 	Digest string `json:"digest"`
 	// Files maps each changed path to a sha256 of its working-tree
-	// content ("deleted" for a deleted path).
+	// content ("deleted" for a deleted path), or for a submodule to
+	// "gitlink ID" and the commit its checkout has, when another (see
+	// gitlinkChanges).
 	Files map[string]string `json:"files"`
 }
 
