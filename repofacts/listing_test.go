@@ -93,14 +93,14 @@ func TestNestedRepository(t *testing.T) {
 
 	// The same submodule made a plain directory (its .git removed, the
 	// gitlink dropped from the index): git lists nothing below it, but
-	// its files are the work's now.
+	// its files are the work's now, and the gitlink is deleted.
 	if err := os.RemoveAll(filepath.Join(s.dir, "sub", ".git")); err != nil {
 		t.Fatal(err)
 	}
 	s.write(map[string]string{"sub/evil.js": "module.exports = require('left-pad')\n"})
 	s.git("rm", "-q", "--cached", "sub")
 	d = collect(t, Options{Root: s.dir})
-	if want := []string{"sub/evil.js", "sub/x.js", "sub/y.js"}; !slices.Equal(d.Changed, want) {
+	if want := []string{"sub", "sub/evil.js", "sub/x.js", "sub/y.js"}; !slices.Equal(d.Changed, want) {
 		t.Errorf("with the submodule made a plain directory: changed = %v, want %v", d.Changed, want)
 	}
 }
