@@ -154,7 +154,7 @@ func submoduleHead(dir string) string {
 			return data
 		}
 		ref, isRef := strings.CutPrefix(data, "ref: ")
-		if !isRef || !strings.HasPrefix(ref, "refs/") || !filepath.IsLocal(ref) || strings.Contains(ref, "\\") {
+		if !isRef || !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") || strings.Contains(ref, "\\") {
 			return headUnreadable
 		}
 		data, ok = readSmall(filepath.Join(gitDir, filepath.FromSlash(ref)))
