@@ -79,6 +79,20 @@ func TestGitlinks(t *testing.T) {
 			changed: []string{"vendor/lib"}, modified: []string{"vendor/lib"},
 		},
 		{
+			name: "HEAD moved in a .git directory",
+			work: func(r *repo, v1, v2 string) {
+				if err := os.Remove(filepath.Join(r.dir, "vendor", "lib", ".git")); err != nil {
+					r.t.Fatal(err)
+				}
+				if err := os.Rename(filepath.Join(r.dir, ".git", "modules", "vendor", "lib"), filepath.Join(r.dir, "vendor", "lib", ".git")); err != nil {
+					r.t.Fatal(err)
+				}
+				r.git("config", "--file", "vendor/lib/.git/config", "--unset", "core.worktree")
+				r.git("-C", "vendor/lib", "checkout", "-q", v2)
+			},
+			changed: []string{"vendor/lib"}, modified: []string{"vendor/lib"},
+		},
+		{
 			name: "an unreadable .git",
 			work: func(r *repo, v1, v2 string) {
 				r.write(map[string]string{"vendor/lib/.git": "not a gitdir\n"})
