@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "3b03a28dbcebdbfdf3d927d362e7961c9efd88579d90862ec76b74777ead058e"
+const fixedDigest = "bca1a1b71d3af181d727810e34ff54ab4a03495377680512f28b06b4b3edbe85"
