@@ -193,14 +193,11 @@ func awsArgs(w *walker, c *call) {
 		if awsFlags[name] && !eq {
 			continue
 		}
-		v := field{s: val, static: true, raw: f.raw}
-		if !eq {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, next, ok := optionValue(args, i, val, eq)
+		if !ok {
+			continue
 		}
+		i = next
 		values[name] = append(values[name], v)
 		if v.known() {
 			for _, pre := range []string{"file://", "fileb://"} {
@@ -222,6 +219,20 @@ func awsArgs(w *walker, c *call) {
 			w.upload(f, "aws "+ops[1].s)
 		}
 	}
+}
+
+// optionValue is the value of the option at args[i]: val when it was
+// written --name=val (eq), else the next argument. next is the index of
+// the last argument the option used; ok is false when its separate value
+// is missing.
+func optionValue(args []field, i int, val string, eq bool) (v field, next int, ok bool) {
+	if eq {
+		return field{s: val, static: true, raw: args[i].raw}, i, true
+	}
+	if i+1 >= len(args) {
+		return field{}, i, false
+	}
+	return args[i+1], i + 1, true
 }
 
 // homeField is p as a field, with a leading ~/ expanded to the home
@@ -320,14 +331,11 @@ func rcloneArgs(w *walker, c *call) {
 		if !rcloneValued[name] {
 			continue
 		}
-		v := field{s: val, static: true, raw: f.raw}
-		if !eq {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, next, ok := optionValue(args, i, val, eq)
+		if !ok {
+			continue
 		}
+		i = next
 		switch name {
 		case "--config", "--exclude-from", "--include-from", "--filter-from", "--files-from", "--files-from-raw",
 			"--ca-cert", "--client-cert", "--client-key":
