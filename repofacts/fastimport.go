@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // importChanges writes both sides of the changed paths into the private
@@ -162,18 +165,16 @@ func importWork(w *bufio.Writer, mark int, full, mode string, buf []byte) error 
 		fmt.Fprintf(w, "blob\nmark :%d\ndata %d\n%s\n", mark, len(t), t)
 		return nil
 	}
-	f, err := os.Open(full)
+	// Opened without blocking: a file the work replaced with a FIFO
+	// must not hang the gate.
+	f, fi, err := safeopen.Open(full, safeopen.Options{})
+	if errors.Is(err, safeopen.ErrNotRegular) {
+		return errChanged()
+	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return errChanged()
-	}
 	size := fi.Size()
 	if size > MaxWorkFileBytes {
 		return errTooLarge(size)

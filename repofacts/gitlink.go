@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // gitlinkChanges lists the submodules whose commit differs between the
@@ -168,16 +170,15 @@ func submoduleHead(dir string) string {
 	return headUnreadable
 }
 
-// readSmall reads a regular file of at most maxRefFile bytes.
+// readSmall reads a regular file of at most maxRefFile bytes. It opens
+// without blocking: a FIFO planted in a submodule's git directory must
+// not hang the gate.
 func readSmall(name string) (string, bool) {
-	f, err := os.Open(name)
+	f, _, err := safeopen.Open(name, safeopen.Options{})
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", false
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxRefFile+1))
 	if err != nil || len(data) > maxRefFile {
 		return "", false
@@ -187,14 +188,11 @@ func readSmall(name string) (string, bool) {
 
 // packedRef finds ref in gitDir's packed-refs.
 func packedRef(gitDir, ref string) (string, bool) {
-	f, err := os.Open(filepath.Join(gitDir, "packed-refs"))
+	f, _, err := safeopen.Open(filepath.Join(gitDir, "packed-refs"), safeopen.Options{})
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", false
-	}
 	sc := bufio.NewScanner(io.LimitReader(f, maxPackedRefs))
 	for sc.Scan() {
 		id, name, ok := strings.Cut(sc.Text(), " ")

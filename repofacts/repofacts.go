@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // MaxFileBytes bounds the content read from one file (either side) for
@@ -415,7 +416,7 @@ func readWork(p string, keep bool) (sum string, data []byte, err error) {
 	if !fi.Mode().IsRegular() {
 		return "", nil, fmt.Errorf("%s is not a regular file", p)
 	}
-	f, err := os.Open(p)
+	f, _, err := safeopen.Open(p, safeopen.Options{}) // a FIFO swapped in since Lstat must not block
 	if err != nil {
 		return "", nil, err
 	}

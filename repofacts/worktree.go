@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/vouch-dev/vouch/internal/fsstat"
+	"github.com/vouch-dev/vouch/internal/safeopen"
 )
 
 // Git file modes as the index and trees spell them.
@@ -122,7 +123,12 @@ func hashWork(f objectFormat, full, keepMode string, added bool, hashes *Hashes,
 // status gave changed while vouch read it: that is an error (run again),
 // never an id of content that was not there.
 func hashFile(f objectFormat, full string, size int64, buf []byte) (id string, err error) {
-	file, err := os.Open(full)
+	// The caller saw a regular file, but it may have been replaced by
+	// a FIFO since: open without blocking, and check again.
+	file, _, err := safeopen.Open(full, safeopen.Options{})
+	if errors.Is(err, safeopen.ErrNotRegular) {
+		return "", errChanged()
+	}
 	if err != nil {
 		return "", err
 	}
