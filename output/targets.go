@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vouch-dev/vouch/internal/atomicfile"
 	"github.com/vouch-dev/vouch/suggest"
@@ -77,37 +78,76 @@ func WriteTargets(targets []Target, render func(format string, w io.Writer) erro
 }
 
 // writeReport writes a report to path, which the user named. A regular
-// file (or a new one) is replaced atomically. A symlink is written
-// through: its target, resolved, is replaced atomically when it is a
-// regular file, so the link stays a link. Anything else (a device such
-// as /dev/stdout, a FIFO) is opened and written in place: renaming a
-// file over it would replace, say, /dev/stdout in a CI container run
-// as root with a regular file.
+// file (or a new one) is replaced atomically. A FIFO, a socket or a
+// character device (--output json=/dev/stdout) is opened and written in
+// place: renaming a file over it would replace, say, /dev/stdout in a CI
+// container run as root with a regular file.
+//
+// A symbolic link is followed only to such a stream. A link to a file,
+// a dangling link, or a link to a block device is refused: a report path
+// usually lies in the repository, whose content the work controls, and a
+// link committed there (vouch-junit.xml -> ~/.ssh/authorized_keys) would
+// have the report, which holds text the agent wrote, overwrite or create
+// any file the user can write.
 func writeReport(path string, data []byte) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case err != nil || fi.Mode().IsRegular():
 		return atomicfile.Write(path, data, 0o644)
-	case fi.Mode()&os.ModeSymlink != 0:
-		target, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			// A dangling link: create what it points at.
-			return writeInPlace(path, data)
-		}
-		if tfi, err := os.Stat(target); err == nil && tfi.IsDir() {
-			return fmt.Errorf("%s is a link to a directory", path)
-		}
-		return writeReport(target, data)
 	case fi.IsDir():
 		return fmt.Errorf("%s is a directory", path)
+	case fi.Mode()&os.ModeSymlink != 0:
+		tfi, err := os.Stat(path)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s is a symbolic link to nothing (%w); vouch does not create a report through a link: remove it, or name the file to write", path, err)
+		case tfi.IsDir():
+			return fmt.Errorf("%s is a link to a directory", path)
+		case !isStream(tfi.Mode()):
+			return fmt.Errorf("%s is a symbolic link to %s; vouch writes a report through a link only to a stream such as /dev/stdout, never to a file the link could aim anywhere: remove the link, or name the file to write", path, describeTarget(path, tfi.Mode()))
+		}
+	case !isStream(fi.Mode()):
+		return fmt.Errorf("%s is a block device, not a file vouch writes a report to", path)
 	}
 	return writeInPlace(path, data)
 }
 
-// writeInPlace opens path for writing, following links and creating it
-// if missing, and writes data.
+// isStream reports whether m is a mode writeReport writes in place.
+func isStream(m os.FileMode) bool {
+	return m&(os.ModeNamedPipe|os.ModeSocket|os.ModeCharDevice) != 0
+}
+
+// describeTarget names what the link at path resolves to, for an error.
+func describeTarget(path string, m os.FileMode) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		target = "it"
+	}
+	if m&os.ModeDevice != 0 {
+		return target + ", a block device"
+	}
+	return target
+}
+
+// readerWait is how long writeInPlace waits for a FIFO's reader to open
+// it: long enough for a reader started beside vouch, short enough that a
+// FIFO planted where a report goes cannot hold a run past its deadline.
+const readerWait = 2 * time.Second
+
+// writeInPlace opens path for writing and writes data. It opens without
+// blocking and retries while a FIFO has no reader, up to readerWait, so
+// a FIFO that nothing reads is an error instead of a run that waits
+// forever; once open, writes wait for the reader as usual.
 func writeInPlace(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	deadline := time.Now().Add(readerWait)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|nonBlock, 0)
+	for noReader(err) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|nonBlock, 0)
+	}
+	if noReader(err) {
+		return fmt.Errorf("write %s: nothing opened this named pipe for reading within %v", path, readerWait)
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -13,8 +13,9 @@ import (
 )
 
 // TestWriteTargetsThroughLinksAndDevices: --output replaces a regular
-// file atomically, writes a link's target (the link stays), and writes a
-// device or FIFO in place instead of renaming a file over it.
+// file atomically, writes a device or FIFO in place instead of renaming a
+// file over it (through a link too), refuses a link to anything else, and
+// never waits for a FIFO's reader to come.
 func TestWriteTargetsThroughLinksAndDevices(t *testing.T) {
 	render := func(format string, w io.Writer) error {
 		_, err := io.WriteString(w, "report\n")
@@ -38,22 +39,30 @@ func TestWriteTargetsThroughLinksAndDevices(t *testing.T) {
 			p := filepath.Join(dir, "link.json")
 			must(t, os.Symlink("target.json", p))
 			return p
-		}, func(t *testing.T, dir, path string) {
-			if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-				t.Fatalf("the link was replaced: %v %v", fi, err)
-			}
-			wantRegular(t, filepath.Join(dir, "target.json"), "report\n")
-		}, ""},
+		}, nil, "never to a file the link could aim anywhere"},
+		{"symlink out of the directory", func(t *testing.T, dir string) string {
+			outside := filepath.Join(t.TempDir(), "authorized_keys")
+			must(t, os.WriteFile(outside, []byte("precious\n"), 0o644))
+			p := filepath.Join(dir, "vouch-junit.xml")
+			must(t, os.Symlink(outside, p))
+			t.Cleanup(func() { wantRegular(t, outside, "precious\n") })
+			return p
+		}, nil, "remove the link"},
 		{"dangling symlink", func(t *testing.T, dir string) string {
 			p := filepath.Join(dir, "link.json")
 			must(t, os.Symlink("made.json", p))
+			t.Cleanup(func() {
+				if _, err := os.Lstat(filepath.Join(dir, "made.json")); err == nil {
+					t.Error("the dangling link's target was created")
+				}
+			})
 			return p
-		}, func(t *testing.T, dir, path string) {
-			if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-				t.Fatalf("the link was replaced: %v %v", fi, err)
-			}
-			wantRegular(t, filepath.Join(dir, "made.json"), "report\n")
-		}, ""},
+		}, nil, "a symbolic link to nothing"},
+		{"FIFO with no reader", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "fifo")
+			must(t, syscall.Mkfifo(p, 0o644))
+			return p
+		}, nil, "nothing opened this named pipe for reading"},
 		{"character device", func(t *testing.T, dir string) string {
 			return nullDevice(t, dir)
 		}, func(t *testing.T, dir, path string) {
