@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "bca1a1b71d3af181d727810e34ff54ab4a03495377680512f28b06b4b3edbe85"
+const fixedDigest = "3e5b3754eda09a87d40cafce14de1919846b3d5165e20ac61b7eaf42d65130a8"

@@ -309,7 +309,11 @@ func sshArgs(w *walker, c *call) {
 		p.opts = append(p.opts, after.opts...)
 		command = after.operands
 	}
-	w.pathsTo(p.values("-i", "-F"), w.reads, c.name)
+	// -i names a key ssh authenticates with: ssh reads it but sends
+	// only a signature, never the key, so it is not a read for the
+	// rules on secrets (ssh -i ~/.ssh/id_rsa host is everyday use); a
+	// key sent anywhere is a scp or rsync source, which is read.
+	w.pathsTo(p.values("-F"), w.reads, c.name)
 	w.pathsTo(p.values("-E"), w.writes, c.name)
 	for _, j := range p.values("-J") {
 		w.urlArgs(c, []field{j})
@@ -508,8 +512,10 @@ func (w *walker) sshOption(o field) {
 	switch strings.ToLower(strings.TrimSpace(k)) {
 	case "proxycommand", "localcommand", "knownhostscommand":
 		w.nestedString(field{s: v, static: true}, "ssh "+k)
-	case "identityfile", "userknownhostsfile", "certificatefile":
+	case "userknownhostsfile", "globalknownhostsfile":
 		w.addPath(v, w.reads, "ssh "+k)
+		// IdentityFile and CertificateFile are what ssh authenticates
+		// with, never sent (see sshArgs): not reads.
 	}
 }
 
@@ -534,7 +540,8 @@ func remote(s string) (host string, isRemote bool) {
 
 func scpArgs(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "cFiJloPSDX"})
-	w.pathsTo(p.values("-i", "-F"), w.reads, c.name)
+	// -i is the key to authenticate with, not a file sent (see sshArgs).
+	w.pathsTo(p.values("-F"), w.reads, c.name)
 	for _, o := range p.values("-o") {
 		w.sshOption(o)
 	}
