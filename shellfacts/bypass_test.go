@@ -197,3 +197,51 @@ func TestParsePasteBuffers(t *testing.T) {
 		})
 	}
 }
+
+// TestParseMoreWrappers pins wrappers that run a command given as words
+// (run0, flatpak-spawn, aws-vault exec, op run, doppler run, bwrap,
+// proot, nix develop -c, entr) or as a string (nix-shell --run, doppler
+// run --command, entr -s): the command is one of its own.
+func TestParseMoreWrappers(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+	}{
+		{"run0", `run0 rm -rf ~`, want{cmds: []string{"run0> rm -rf ROOT/home"}, deletes: home}},
+		{"run0 -D", `run0 -u bob -D /tmp rm -rf x`, want{cmds: []string{"run0> rm -rf x"}, deletes: []string{"/tmp/x"}}},
+		{"run0 shell", `run0 <<< 'rm -rf ~'`, want{cmds: []string{"run0", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"nix-shell --run", `nix-shell --run 'rm -rf ~'`, want{cmds: []string{"nix-shell --run rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"nix-shell -p --command", `nix-shell -p git python3 --command 'rm -rf ~'`, want{cmds: []string{"nix-shell -p git python3 --command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"nix-shell shell", `nix-shell <<< 'rm -rf ~'`, want{cmds: []string{"nix-shell", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"nix develop -c", `nix develop -c rm -rf ~`, want{cmds: []string{"nix> rm -rf ROOT/home"}, deletes: home}},
+		{"nix shell --command", `nix shell nixpkgs#hello --command rm -rf ~`, want{cmds: []string{"nix> rm -rf ROOT/home"}, deletes: home}},
+		{"nix build", `nix build`, want{cmds: []string{"nix build"}}},
+		{"flatpak-spawn", `flatpak-spawn --host rm -rf ~`, want{cmds: []string{"flatpak-spawn> rm -rf ROOT/home"}, deletes: home}},
+		{"flatpak-spawn --directory", `flatpak-spawn --host --directory=/tmp rm -rf x`, want{cmds: []string{"flatpak-spawn> rm -rf x"}, deletes: []string{"/tmp/x"}}},
+		{"aws-vault --", `aws-vault exec prof -- rm -rf ~`, want{cmds: []string{"aws-vault> rm -rf ROOT/home"}, deletes: home}},
+		{"aws-vault options", `aws-vault exec prof --duration 1h -- rm -rf ~`, want{cmds: []string{"aws-vault> rm -rf ROOT/home"}, deletes: home}},
+		{"aws-vault no --", `aws-vault exec prof rm -rf ~`, want{cmds: []string{"aws-vault> rm -rf ROOT/home"}, deletes: home}},
+		{"aws-vault shell", `aws-vault exec prof <<< 'rm -rf ~'`, want{cmds: []string{"aws-vault exec prof", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"aws-vault list", `aws-vault list`, want{cmds: []string{"aws-vault list"}}},
+		{"op run", `op run -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, deletes: home}},
+		{"op run --env-file", `op run --env-file .env.op -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, deletes: home}},
+		{"op run printenv", `op run printenv`, want{cmds: []string{"op> printenv"}}},
+		{"doppler run", `doppler run -p x -c dev -- rm -rf ~`, want{cmds: []string{"doppler> rm -rf ROOT/home"}, deletes: home}},
+		{"doppler --command", `doppler run --command 'rm -rf ~'`, want{cmds: []string{"doppler run --command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"bwrap", `bwrap --bind / / rm -rf ~`, want{cmds: []string{"bwrap> rm -rf ROOT/home"}, deletes: home}},
+		{"bwrap options", `bwrap --ro-bind / / --dev /dev --setenv A B --chdir /tmp rm -rf x`, want{cmds: []string{"bwrap> rm -rf x"}, deletes: []string{"/tmp/x"}}},
+		{"proot", `proot -0 rm -rf ~`, want{cmds: []string{"proot> rm -rf ROOT/home"}, deletes: home}},
+		{"proot shell", `proot <<< 'rm -rf ~'`, want{cmds: []string{"proot", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"entr -s", `ls | entr -s 'rm -rf ~'`, want{cmds: []string{"ls", "<ls| entr -s rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}},
+		{"entr", `ls | entr -c rm -rf ~`, want{cmds: []string{"ls", "entr> <ls| rm -rf ROOT/home"}, deletes: home}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, root, tt.command, opts, tt.want)
+		})
+	}
+}

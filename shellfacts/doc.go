@@ -51,9 +51,15 @@
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
 //     nsenter, systemd-run, busybox, find -exec, screen, BSD script, and
 //     the run/exec verbs of environment runners (uv run, poetry run,
-//     bundle exec, direnv exec...). One that starts a shell when given
-//     no command (su, sudo -s or -i, doas -s, pkexec, script, chroot
-//     DIR, unshare, nsenter, firejail, newgrp, sg GROUP) is a shell fed
+//     bundle exec, direnv exec...), run0, flatpak-spawn, bwrap, proot,
+//     nix develop -c and nix shell -c, entr, and those that run a
+//     command with secrets in its environment (aws-vault exec PROFILE,
+//     op run, doppler run); a string one runs (nix-shell --run or
+//     --command, doppler run --command, entr -s) is parsed like sh -c.
+//     One that starts a shell when given no command (su, sudo -s or -i,
+//     doas -s, pkexec, script, chroot DIR, unshare, nsenter, firejail,
+//     newgrp, sg GROUP, run0, nix-shell, nix develop, aws-vault exec,
+//     proot) is a shell fed
 //     its stdin: a here-document, here-string or static echo there is
 //     analysed as for bash.
 //   - Variables assigned a static value earlier in the same command line

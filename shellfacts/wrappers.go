@@ -106,6 +106,30 @@ func wrapperFor(name string) wrapFunc {
 		return wrapScreen
 	case "uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi", "bundle", "pnpm", "yarn", "mise", "rtx", "asdf", "direnv", "conda", "micromamba", "devbox":
 		return wrapRunner(name)
+	case "run0":
+		return wrapRun0
+	case "nix-shell":
+		return wrapNixShell
+	case "nix":
+		return wrapNix
+	case "flatpak-spawn":
+		return wrapFlatpakSpawn
+	case "aws-vault":
+		// aws-vault exec PROFILE [--] COMMAND; with no command, $SHELL.
+		return secretsRunner("exec", optSpec{long: []string{"backend", "prompt", "keychain", "secret-service-collection", "pass-dir", "pass-cmd", "pass-prefix", "file-dir"}, posix: true},
+			optSpec{withValue: "dt", long: []string{"duration", "mfa-token", "region", "ec2-server", "ecs-server", "prompt"}, posix: true}, true, true)
+	case "op":
+		// 1Password: op run [--env-file F] -- COMMAND.
+		return secretsRunner("run", optSpec{long: []string{"account", "config", "session", "encoding", "format", "cache"}, posix: true},
+			optSpec{long: []string{"env-file", "environment"}, posix: true}, false, false)
+	case "doppler":
+		return wrapDoppler
+	case "bwrap":
+		return wrapBwrap
+	case "proot":
+		return wrapProot
+	case "entr":
+		return wrapEntr
 	}
 	return nil
 }
@@ -546,4 +570,198 @@ func (w *walker) nestedString(f field, what string) {
 	w.vars = map[string]string{}
 	w.script(f.s, w.depth+1, what)
 	w.restoreDir(st)
+}
+
+// wrapRun0: systemd's run0 runs a command as root (or --user), like
+// sudo; with no command it starts a shell.
+func wrapRun0(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "ugD", long: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description", "slice", "background", "machine", "area"}, posix: true})
+	res := wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0}
+	if d := p.values("-D", "--chdir"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	return res
+}
+
+// wrapNixShell: nix-shell --run CMD (or --command CMD) runs the string
+// through a shell in the environment it builds; with neither it starts
+// an interactive shell, which reads stdin. Every --run and --command
+// is analysed (options that take values are not all known, so a word
+// that follows one is taken for it).
+func wrapNixShell(w *walker, args []field) wrapResult {
+	var strs []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			continue
+		}
+		if f.s == "--run" || f.s == "--command" {
+			if i+1 < len(args) {
+				strs = append(strs, args[i+1])
+				i++
+			}
+			continue
+		}
+		if v, ok := strings.CutPrefix(f.s, "--run="); ok {
+			strs = append(strs, field{s: v, static: true, raw: f.raw})
+		} else if v, ok := strings.CutPrefix(f.s, "--command="); ok {
+			strs = append(strs, field{s: v, static: true, raw: f.raw})
+		}
+	}
+	if len(strs) == 0 {
+		return wrapResult{ok: true, shell: true}
+	}
+	return wrapResult{after: func() {
+		for _, s := range strs {
+			w.nestedString(s, "nix-shell --run")
+		}
+	}}
+}
+
+// wrapNix: nix develop and nix shell run the words after -c / --command
+// as a command (nix develop with neither starts a shell).
+func wrapNix(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{long: []string{"option", "extra-experimental-features", "experimental-features", "store"}, posix: true})
+	if len(p.operands) == 0 || !p.operands[0].known() {
+		return wrapResult{}
+	}
+	sub := p.operands[0].s
+	if sub != "develop" && sub != "shell" {
+		return wrapResult{}
+	}
+	rest := p.operands[1:]
+	for i, f := range rest {
+		if f.known() && (f.s == "-c" || f.s == "--command") {
+			return wrapResult{ok: true, rest: rest[i+1:]}
+		}
+	}
+	return wrapResult{ok: true, shell: sub == "develop"}
+}
+
+// wrapFlatpakSpawn: flatpak-spawn [--host] COMMAND runs COMMAND, on the
+// host with --host, out of the sandbox.
+func wrapFlatpakSpawn(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{long: []string{"env", "unset-env", "forward-fd", "directory", "sandbox-expose", "sandbox-expose-ro", "sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "app-path", "usr-path"}, posix: true})
+	res := wrapResult{ok: true, rest: p.operands}
+	if d := p.values("--directory"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	return res
+}
+
+// secretsRunner: programs that run a command with secrets in its
+// environment, as PROG [global options] SUB [PROFILE] [options] [--]
+// COMMAND (aws-vault exec PROFILE -- CMD, op run -- CMD). profile says
+// an operand comes before the command; shell, that with no command the
+// program starts a shell.
+func secretsRunner(sub string, global, local optSpec, profile, shell bool) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		p := parseOpts(args, global)
+		if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != sub {
+			return wrapResult{}
+		}
+		rest := p.operands[1:]
+		if profile {
+			q := parseOpts(rest, local)
+			if len(q.operands) == 0 {
+				return wrapResult{}
+			}
+			rest = q.operands[1:]
+		}
+		q := parseOpts(rest, local)
+		return wrapResult{ok: true, rest: q.operands, shell: shell && len(q.operands) == 0}
+	}
+}
+
+// wrapDoppler: doppler run [options] -- COMMAND, or doppler run
+// --command STRING, which a shell runs.
+func wrapDoppler(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{long: []string{"token", "api-host", "dashboard-host", "configuration", "scope"}, posix: true})
+	if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != "run" {
+		return wrapResult{}
+	}
+	q := parseOpts(p.operands[1:], optSpec{withValue: "pc", long: []string{"project", "config", "token", "scope", "command", "mount", "mount-format", "mount-template", "mount-max-reads", "name-transformer", "fallback", "preserve-env", "only-secrets", "api-host", "configuration"}, posix: true})
+	if c := q.values("--command"); len(c) > 0 {
+		return wrapResult{after: func() {
+			for _, s := range c {
+				w.nestedString(s, "doppler run --command")
+			}
+		}}
+	}
+	return wrapResult{ok: true, rest: q.operands}
+}
+
+// bwrapArity is how many values each bubblewrap option takes (an
+// option not listed takes none).
+var bwrapArity = map[string]int{
+	"--args": 1, "--argv0": 1, "--userns": 1, "--userns2": 1, "--pidns": 1, "--uid": 1, "--gid": 1, "--hostname": 1,
+	"--chdir": 1, "--unsetenv": 1, "--lock-file": 1, "--sync-fd": 1, "--remount-ro": 1, "--exec-label": 1, "--file-label": 1,
+	"--proc": 1, "--dev": 1, "--tmpfs": 1, "--mqueue": 1, "--dir": 1, "--seccomp": 1, "--add-seccomp-fd": 1,
+	"--block-fd": 1, "--userns-block-fd": 1, "--info-fd": 1, "--json-status-fd": 1, "--cap-add": 1, "--cap-drop": 1,
+	"--perms": 1, "--size": 1, "--level-prefix": 0,
+	"--setenv": 2, "--bind": 2, "--bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2, "--ro-bind": 2, "--ro-bind-try": 2,
+	"--bind-fd": 2, "--ro-bind-fd": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2, "--symlink": 2, "--chmod": 2,
+	"--overlay-src": 1, "--overlay": 3, "--tmp-overlay": 1, "--ro-overlay": 1,
+}
+
+// wrapBwrap: bubblewrap runs its command in a sandbox it builds from its
+// options, each of which takes a fixed number of values; the command
+// starts at the first word that is not an option. --args FD reads more
+// options from a descriptor, which cannot be seen.
+func wrapBwrap(w *walker, args []field) wrapResult {
+	var chdir *field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "--") {
+			res := wrapResult{ok: true, rest: args[i:], chdir: chdir}
+			return res
+		}
+		if f.s == "--" {
+			return wrapResult{ok: true, rest: args[i+1:], chdir: chdir}
+		}
+		if f.s == "--args" {
+			w.incomplete("bwrap --args reads options from a descriptor")
+		}
+		if f.s == "--chdir" && i+1 < len(args) {
+			d := args[i+1]
+			chdir = &d
+		}
+		i += bwrapArity[f.s]
+	}
+	return wrapResult{}
+}
+
+// wrapProot: proot [options] COMMAND, with no command /bin/sh; with
+// -r/-R/-S the paths are inside another root.
+func wrapProot(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "rbmqwkivRS", long: []string{"rootfs", "bind", "mount", "qemu", "pwd", "cwd", "kernel-release", "change-id", "verbose"}, posix: true})
+	if p.has("-r", "--rootfs", "-R", "-S") {
+		w.incomplete("proot: paths are inside another root")
+	}
+	res := wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0}
+	if d := p.values("-w", "--pwd", "--cwd"); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	return res
+}
+
+// wrapEntr: entr runs its command each time a file listed on stdin
+// changes: with -s the first operand is a string $SHELL runs, otherwise
+// the operands are the command, where /_ stands for the file that
+// changed.
+func wrapEntr(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{posix: true})
+	if len(p.operands) == 0 {
+		return wrapResult{}
+	}
+	if p.has("-s") {
+		s := p.operands[0]
+		return wrapResult{after: func() { w.nestedString(s, "entr -s") }}
+	}
+	for _, f := range p.operands[1:] {
+		if !f.known() || strings.Contains(f.s, "/_") {
+			return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: "/_"}
+		}
+	}
+	return wrapResult{ok: true, rest: p.operands}
 }
