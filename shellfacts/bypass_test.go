@@ -245,3 +245,33 @@ func TestParseMoreWrappers(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSshLocalCommand pins commands ssh runs on this machine that
+// are not its operands: ssh -o RemoteCommand=..., and ssh under sshpass.
+func TestParseSshLocalCommand(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	home := []string{"ROOT/home"}
+	rf := []string{"rm --recursive", "rm --force"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"RemoteCommand=", `ssh -o RemoteCommand='rm -rf ~' localhost`, want{cmds: []string{"ssh -o RemoteCommand=rm -rf ~ localhost", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"RemoteCommand space", `ssh -o 'RemoteCommand rm -rf ~' localhost`, want{cmds: []string{"ssh -o RemoteCommand rm -rf ~ localhost", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"-oRemoteCommand", `ssh -oRemoteCommand='rm -rf ~' 127.0.0.1`, want{cmds: []string{"ssh -oRemoteCommand=rm -rf ~ 127.0.0.1", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"127.0.0.1"}}, more{options: rf}},
+		{"RemoteCommand none", `ssh -o RemoteCommand=none localhost`, want{cmds: []string{"ssh -o RemoteCommand=none localhost"}, urls: []string{"localhost"}}, more{}},
+		{"RemoteCommand elsewhere", `ssh -o RemoteCommand='rm -rf ~' host.example`, want{cmds: []string{"ssh -o RemoteCommand=rm -rf ~ host.example"}, urls: []string{"host.example"}}, more{}},
+		{"dynamic -o", `ssh -o "$O" localhost`, want{cmds: []string{"ssh -o ? localhost"}, urls: []string{"localhost"}, incomplete: true}, more{unknown: []string{`ssh to this machine "$O"`}}},
+		{"sshpass", `sshpass -p x ssh localhost rm -rf ~`, want{cmds: []string{"sshpass> ssh localhost rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"sshpass -f", `sshpass -f pw.txt ssh localhost rm -rf ~`, want{cmds: []string{"sshpass> ssh localhost rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, reads: []string{"ROOT/repo/pw.txt"}, deletes: home, urls: []string{"localhost"}}, more{options: rf}},
+		{"sshpass scp", `sshpass -p x scp .env host.example:`, want{cmds: []string{"sshpass> scp .env host.example:"}, reads: []string{"ROOT/repo/.env"}, urls: []string{"host.example:"}}, more{uploads: []string{"ROOT/repo/.env"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

@@ -319,20 +319,34 @@ func sshArgs(w *walker, c *call) {
 		w.urlArgs(c, []field{j})
 	}
 	host, user := "", ""
+	var remoteCommand []field
 	for _, o := range p.values("-o") {
 		w.sshOption(o)
-		if o.known() {
-			k, v, ok := strings.Cut(o.s, "=")
-			if !ok {
-				k, v, _ = strings.Cut(o.s, " ")
-			}
-			switch strings.ToLower(strings.TrimSpace(k)) {
-			case "hostname":
-				host = strings.TrimSpace(v)
-			case "user":
-				user = strings.TrimSpace(v)
+		if !o.known() {
+			// -o "$OPT" may be a RemoteCommand, run here when the
+			// destination is this machine.
+			remoteCommand = append(remoteCommand, o)
+			continue
+		}
+		k, v, ok := strings.Cut(o.s, "=")
+		if !ok {
+			k, v, _ = strings.Cut(o.s, " ")
+		}
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "hostname":
+			host = strings.TrimSpace(v)
+		case "user":
+			user = strings.TrimSpace(v)
+		case "remotecommand":
+			// The command ssh runs there when none is given on the
+			// command line, as a string for the remote shell.
+			if v = strings.TrimSpace(v); v != "" && !strings.EqualFold(v, "none") {
+				remoteCommand = append(remoteCommand, field{s: v, static: true, raw: o.raw})
 			}
 		}
+	}
+	if len(command) == 0 {
+		command = remoteCommand
 	}
 	if dest == nil || c.name == "mosh" || p.has("-N", "-W", "-s", "-O") {
 		return

@@ -108,6 +108,8 @@ func wrapperFor(name string) wrapFunc {
 		return wrapRunner(name)
 	case "run0":
 		return wrapRun0
+	case "sshpass":
+		return wrapSshpass
 	case "nix-shell":
 		return wrapNixShell
 	case "nix":
@@ -763,5 +765,14 @@ func wrapEntr(w *walker, args []field) wrapResult {
 			return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: "/_"}
 		}
 	}
+	return wrapResult{ok: true, rest: p.operands}
+}
+
+// wrapSshpass: sshpass [-f FILE | -d FD | -p PASSWORD | -e] COMMAND runs
+// COMMAND (ssh, scp, rsync) typing the password for it; -f reads it from
+// a file.
+func wrapSshpass(w *walker, args []field) wrapResult {
+	p := parseOpts(args, optSpec{withValue: "fdpP", posix: true})
+	w.pathsTo(p.values("-f"), w.reads, "sshpass")
 	return wrapResult{ok: true, rest: p.operands}
 }
