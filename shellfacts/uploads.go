@@ -1,6 +1,10 @@
 package shellfacts
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // upload records a local file a command sends over the network: it is
 // read, and it is one of Facts.Uploads.
@@ -13,16 +17,53 @@ func (w *walker) upload(f field, what string) {
 	}
 }
 
+// uploadStdin records what a command sends when it sends its standard
+// input: the file redirected there (gh gist create - < f), or, fed by
+// another command (cat f | gh gist create -, < <(cat f)), "{input of
+// WHAT}", whose contents the command line does not name. A here-document
+// or here-string is text written in the command line, not a file.
+func (w *walker) uploadStdin(c *call, what string) {
+	if r := lastStdin(c.redirs); r != nil {
+		if (r.Op != syntax.RdrIn && r.Op != syntax.RdrInOut) || r.Word == nil {
+			return
+		}
+		fs, ok := w.redirFields[r]
+		if !ok {
+			fs = w.fields(r.Word)
+			if w.redirFields == nil {
+				w.redirFields = map[*syntax.Redirect][]field{}
+			}
+			w.redirFields[r] = fs
+		}
+		if len(fs) == 1 && fs[0].from == "" {
+			w.upload(fs[0], what)
+			return
+		}
+	} else if w.facts.Commands[c.idx].PipeFrom == "" && !c.pipeKnown {
+		return
+	}
+	w.uploads["{input of "+what+"}"] = true
+}
+
 // ghArgs: the GitHub CLI. gh gist create FILE..., gist edit -a FILE,
 // release upload TAG FILE..., release create TAG FILE..., api -F
 // key=@FILE and --input FILE, workflow run -F key=@FILE, secret set and
 // variable set -f FILE send files to GitHub; --body-file and -F of the
 // other commands (issue create, pr create, release create --notes-file
 // ...) read a file whose text they post.
+//
+// The command group and subcommand are found as gh's command library
+// (cobra) finds them: an option before them without =, other than
+// --help and --version, takes the next word as its value (gh -R o/r
+// gist create, gh --repo o/r release upload).
 func ghArgs(w *walker, c *call) {
 	var words []int
-	for i, f := range c.args {
+	for i := 0; i < len(c.args); i++ {
+		f := c.args[i]
 		if !f.known() {
+			break
+		}
+		if f.s == "--" {
 			break
 		}
 		if !strings.HasPrefix(f.s, "-") {
@@ -30,6 +71,15 @@ func ghArgs(w *walker, c *call) {
 			if len(words) == 2 {
 				break
 			}
+			continue
+		}
+		if len(words) == 1 && c.args[words[0]].s == "api" {
+			// gh api's options come before or after its endpoint.
+			continue
+		}
+		long := strings.HasPrefix(f.s, "--") && len(f.s) > 2
+		if !strings.Contains(f.s, "=") && (long || len(f.s) == 2) && f.s != "--help" && f.s != "--version" && f.s != "-h" {
+			i++
 		}
 	}
 	if len(words) == 0 {
@@ -44,11 +94,19 @@ func ghArgs(w *walker, c *call) {
 	sent := false
 	switch group + " " + sub {
 	case "gist create", "gist new":
-		p := parseOpts(rest, optSpec{withValue: "df", long: []string{"desc", "filename"}})
+		p := parseOpts(rest, optSpec{withValue: "dfR", long: []string{"desc", "filename", "repo"}})
+		stdin := len(p.operands) == 0
 		for _, f := range p.operands {
-			if !(f.known() && f.s == "-") {
+			if f.known() && f.s == "-" {
+				stdin = true
+			} else {
 				w.upload(f, what)
 			}
+		}
+		if stdin {
+			// gh gist create - (and with no file, when its input is
+			// not a terminal) posts its standard input.
+			w.uploadStdin(c, what)
 		}
 		sent = true
 	case "gist edit":
@@ -83,10 +141,12 @@ func ghArgs(w *walker, c *call) {
 			}
 		}
 		for _, f := range p.values("--input") {
-			if !(f.known() && f.s == "-") {
+			if f.known() && f.s == "-" {
+				w.uploadStdin(c, what)
+			} else {
 				w.upload(f, what)
-				sent = true
 			}
+			sent = true
 		}
 	case "secret set", "variable set":
 		p := parseOpts(rest, optSpec{withValue: "befouvrR", long: []string{"body", "env-file", "env", "org", "user", "visibility", "repos", "app", "repo"}})
