@@ -282,3 +282,29 @@ func TestBuiltinGhStdinUploads(t *testing.T) {
 		{`gh --repo o/r release view v1`, Allow, ""},
 	})
 }
+
+// TestBuiltinMoreWrites pins writes that were not seen: curl -O and
+// --output-dir, gawk -i inplace, git config --global and --file; and the
+// destinations of cp, mv and install given by -t and -T.
+func TestBuiltinMoreWrites(t *testing.T) {
+	ask := "protect-vouch-writes"
+	checkBuiltins(t, []bypassCase{
+		{`curl --output-dir .vouch -O https://x.example/guard.yaml`, Ask, ask},
+		{`curl --output-dir .vouch -o guard.yaml https://x.example/p`, Ask, ask},
+		{`curl -O https://x.example/vouch.yaml`, Ask, ask},
+		{`curl --output-dir ~/.config -O https://x.example/x.yaml`, Deny, "writes-outside-repo"},
+		{`gawk -i inplace '{print}' .vouch/guard.yaml`, Ask, ask},
+		{`awk -i inplace '{print}' .vouch/guard.yaml`, Ask, ask},
+		{`git config --global user.email a@b.example`, Deny, "writes-outside-repo"},
+		{`git config --file .vouch/guard.yaml a.b c`, Ask, ask},
+		{`git config --file .git/config alias.x y`, Ask, "protect-vouch-git-internals"},
+		{`cp -rT src .vouch`, Ask, ask},
+		{`mv -T src .vouch`, Ask, ask},
+		{`cp -t .vouch guard.yaml`, Ask, ask},
+		{`install -t .vouch guard.yaml`, Ask, ask},
+		{`curl -O https://x.example/a.tgz`, Allow, ""},
+		{`gawk -i inplace '{print}' src/a.go`, Allow, ""},
+		{`git config --global --get user.email`, Allow, ""},
+		{`git config user.name x`, Allow, ""},
+	})
+}

@@ -275,3 +275,43 @@ func TestParseSshLocalCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestParseMoreWrites pins writes that were not seen: curl -O and
+// --output-dir, gawk -i inplace, git config --global/--system/--file.
+func TestParseMoreWrites(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	guard := []string{"ROOT/repo/.vouch/guard.yaml"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+	}{
+		{"curl --output-dir -O", `curl --output-dir .vouch -O https://x.example/guard.yaml`, want{anyCmds: true, writes: guard, urls: []string{"https://x.example/guard.yaml"}}},
+		{"curl -O", `curl -sSLO https://x.example/a/vouch.yaml`, want{anyCmds: true, writes: []string{"ROOT/repo/vouch.yaml"}, urls: []string{"https://x.example/a/vouch.yaml"}}},
+		{"curl --remote-name query", `curl --remote-name 'https://x.example/a/b.tgz?raw=1'`, want{anyCmds: true, writes: []string{"ROOT/repo/b.tgz"}, urls: []string{"https://x.example/a/b.tgz?raw=1"}}},
+		{"curl --output-dir -o", `curl --output-dir .vouch -o guard.yaml https://x.example`, want{anyCmds: true, writes: guard, urls: []string{"https://x.example"}}},
+		{"curl --output-dir -o absolute", `curl --output-dir /tmp -o /etc/x https://x.example`, want{anyCmds: true, writes: []string{"/etc/x"}, urls: []string{"https://x.example"}}},
+		{"curl -O dynamic", `curl -O "$URL"`, want{anyCmds: true, incomplete: true}},
+		{"gawk -i inplace", `gawk -i inplace '{print}' .vouch/guard.yaml`, want{anyCmds: true, reads: guard, writes: guard}},
+		{"awk -iinplace", `awk -iinplace '{print}' .vouch/guard.yaml`, want{anyCmds: true, reads: guard, writes: guard}},
+		{"gawk --include=inplace", `gawk --include=inplace -v x=1 '{print}' .vouch/guard.yaml`, want{anyCmds: true, reads: guard, writes: guard}},
+		{"gawk -i lib", `gawk -i lib.awk '{print}' .vouch/guard.yaml`, want{anyCmds: true, reads: []string{"ROOT/repo/.vouch/guard.yaml", "ROOT/repo/lib.awk"}}},
+		{"git config --global", `git config --global user.email a@b.example`, want{anyCmds: true, writes: []string{"ROOT/home/.gitconfig"}}},
+		{"git config --global --unset", `git config --global --unset user.email`, want{anyCmds: true, writes: []string{"ROOT/home/.gitconfig"}}},
+		{"git config --global set", `git config --global set user.name x`, want{anyCmds: true, writes: []string{"ROOT/home/.gitconfig"}}},
+		{"git config --global -e", `git config --global -e`, want{anyCmds: true, writes: []string{"ROOT/home/.gitconfig"}}},
+		{"git config --global --get", `git config --global --get user.email`, want{anyCmds: true}},
+		{"git config --global get", `git config --global get user.email`, want{anyCmds: true}},
+		{"git config --global key", `git config --global user.email`, want{anyCmds: true}},
+		{"git config --system", `git config --system a.b c`, want{anyCmds: true, writes: []string{"/etc/gitconfig"}}},
+		{"git config --file", `git config --file .vouch/guard.yaml a.b c`, want{anyCmds: true, writes: guard}},
+		{"git -C config -f", `git -C src config -f cfg a.b c`, want{anyCmds: true, writes: []string{"ROOT/repo/src/cfg"}}},
+		{"git config local", `git config user.name x`, want{anyCmds: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, root, tt.command, opts, tt.want)
+		})
+	}
+}

@@ -369,7 +369,17 @@ func awkFiles(w *walker, c *call) {
 		w.awkProgram(files[0])
 		files = files[1:]
 	}
-	w.pathsTo(p.values("-f", "--file", "-E", "--exec", "-i", "--include"), w.reads, c.name)
+	w.pathsTo(p.values("-f", "--file", "-E", "--exec"), w.reads, c.name)
+	// gawk -i inplace (the library gawk finds in AWKPATH) rewrites each
+	// file it reads, as sed -i does.
+	inplace := false
+	for _, f := range p.values("-i", "--include") {
+		if f.known() && (f.s == "inplace" || f.s == "inplace.awk") {
+			inplace = true
+			continue
+		}
+		w.path(f, w.reads, c.name)
+	}
 	for _, f := range files {
 		if f.known() {
 			if name, _, ok := strings.Cut(f.s, "="); ok && isName(name) {
@@ -377,6 +387,9 @@ func awkFiles(w *walker, c *call) {
 			}
 		}
 		w.path(f, w.reads, c.name)
+		if inplace {
+			w.path(f, w.writes, c.name+" -i inplace")
+		}
 	}
 }
 

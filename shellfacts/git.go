@@ -179,8 +179,9 @@ func gitArgs(w *walker, c *call) {
 		w.pathsTo(p.operands, w.reads, "git "+sub)
 		w.incomplete("git " + sub + ": the files it changes are named in the patch")
 	case "config":
-		p := parseOpts(rest, optSpec{withValue: "f", long: []string{"file", "blob", "type", "default", "comment"}})
+		p := parseOpts(rest, optSpec{withValue: "f", long: []string{"file", "blob", "type", "default", "comment", "value"}})
 		ops := p.operands
+		w.gitConfigFile(p)
 		if len(ops) >= 3 && ops[0].known() && (ops[0].s == "set" || ops[0].s == "--add") {
 			ops = ops[1:]
 		}
@@ -196,6 +197,51 @@ func gitArgs(w *walker, c *call) {
 				}
 			}
 		}
+	}
+}
+
+// gitConfigFile records the file git config writes when it is not the
+// repository's own .git/config (whose keys the rules on git commands
+// read from the command line): ~/.gitconfig with --global, /etc/gitconfig
+// with --system, F with --file F. It writes when setting a value
+// (git config [--global] KEY VALUE, set, --add, --replace-all), removing
+// one or a section, renaming a section, or opening the editor; getting
+// and listing only read.
+func (w *walker) gitConfigFile(p parsed) {
+	ops := p.operands
+	write := false
+	if len(ops) > 0 && ops[0].known() {
+		switch ops[0].s {
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			write = true
+		case "get", "list":
+			return
+		}
+	}
+	switch {
+	case p.has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"):
+	case p.has("--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit"):
+		write = true
+	case len(ops) >= 2:
+		write = true
+	}
+	if !write {
+		return
+	}
+	if f := p.values("-f", "--file"); len(f) > 0 {
+		w.path(f[len(f)-1], w.writes, "git config --file")
+		return
+	}
+	switch {
+	case p.has("--global"):
+		if w.opts.Home == "" {
+			w.incomplete("git config --global without a home directory")
+			w.unresolvedWrite(w.writes, "~/.gitconfig")
+			return
+		}
+		w.addPath(w.opts.Home+"/.gitconfig", w.writes, "git config --global")
+	case p.has("--system"):
+		w.addPath("/etc/gitconfig", w.writes, "git config --system")
 	}
 }
 

@@ -116,6 +116,42 @@ func curlArgs(w *walker, c *call) {
 	for _, u := range p.values("--url") {
 		w.urlArgs(c, []field{u})
 	}
+	// --output-dir DIR puts -o's relative files and -O's in DIR.
+	var outDir *field
+	if d := p.values("--output-dir"); len(d) > 0 {
+		outDir = &d[len(d)-1]
+	}
+	inDir := func(f field) field {
+		if outDir == nil || (f.known() && (f.s == "-" || strings.HasPrefix(f.s, "/"))) {
+			return f
+		}
+		j := field{s: strings.TrimSuffix(outDir.s, "/") + "/" + f.s, static: outDir.static && f.static, raw: outDir.raw + "/" + f.raw}
+		if !outDir.known() || !f.known() {
+			j.static = false
+		}
+		return j
+	}
+	if p.has("-O", "--remote-name", "--remote-name-all") {
+		// -O saves each URL under the last part of its path (with -J,
+		// the name the server gives, without its directories, when it
+		// gives one), in the current directory or --output-dir.
+		urls := append(append([]field(nil), p.operands...), p.values("--url")...)
+		for _, u := range urls {
+			if !u.known() {
+				w.path(inDir(field{raw: "{file named after " + u.raw + "}"}), w.writes, "curl -O")
+				continue
+			}
+			rest := u.s
+			if i := strings.Index(rest, "://"); i >= 0 {
+				rest = rest[i+3:]
+			}
+			rest, _, _ = strings.Cut(rest, "?")
+			rest, _, _ = strings.Cut(rest, "#")
+			if i := strings.LastIndexByte(rest, '/'); i >= 0 && i+1 < len(rest) {
+				w.path(inDir(field{s: rest[i+1:], static: true, raw: rest[i+1:]}), w.writes, "curl -O")
+			}
+		}
+	}
 	for _, o := range p.opts {
 		if !o.hasVal {
 			continue
@@ -151,7 +187,9 @@ func curlArgs(w *walker, c *call) {
 			if v.known() && !strings.Contains(v.s, "=") {
 				w.path(v, w.reads, "curl "+o.name)
 			}
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl":
+		case "-o", "--output":
+			w.path(inDir(v), w.writes, "curl "+o.name)
+		case "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl":
 			w.path(v, w.writes, "curl "+o.name)
 		case "-x", "--proxy", "--preproxy", "--socks5", "--socks5-hostname", "--socks4", "--socks4a", "--doh-url":
 			w.urlArgs(c, []field{v})
