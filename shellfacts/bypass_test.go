@@ -315,3 +315,30 @@ func TestParseMoreWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestParseDefaultParams pins paths written with ${NAME:-DEFAULT} whose
+// variable is not known: the path under the default is recorded too, as
+// one place the command may act on, and the word stays unresolved.
+func TestParseDefaultParams(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+	}{
+		{"XDG default", `cat ${XDG_CONFIG_HOME:-~/.config}/git/credentials`, want{anyCmds: true, reads: []string{"ROOT/home/.config/git/credentials"}, incomplete: true}},
+		{"quoted default with $HOME", `cat "${XDG_CONFIG_HOME:-$HOME/.config}/gh/hosts.yml"`, want{anyCmds: true, reads: []string{"ROOT/home/.config/gh/hosts.yml"}, incomplete: true}},
+		{"unset-only default", `cat ${XDG_CONFIG_HOME-~/.config}/git/credentials`, want{anyCmds: true, reads: []string{"ROOT/home/.config/git/credentials"}, incomplete: true}},
+		{"nested default", `cat ${A:-${B:-~/.aws}}/credentials`, want{anyCmds: true, reads: []string{"ROOT/home/.aws/credentials"}, incomplete: true}},
+		{"variable set earlier", `X=/etc; cat ${X:-/tmp}/passwd`, want{anyCmds: true, reads: []string{"/etc/passwd"}, incomplete: true}},
+		{"$HOME with a default", `cp x "${HOME:-/root}/y"`, want{anyCmds: true, reads: []string{"ROOT/repo/x"}, writes: []string{"ROOT/home/y"}, incomplete: true}},
+		{"default from a substitution", `cat "${X:-$(pwd)}/f"`, want{anyCmds: true, incomplete: true}},
+		{"no default", `cat "$X/f"`, want{anyCmds: true, incomplete: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, root, tt.command, opts, tt.want)
+		})
+	}
+}

@@ -285,6 +285,11 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 			// environment, whichever process it is.
 			set[p] = true
 		}
+		if f.alt != "" {
+			// ${XDG_CONFIG_HOME:-~/.config}/x: x below the default is
+			// one place it may be.
+			w.addPath(f.alt, set, what)
+		}
 		if w.findRoots != nil && strings.Contains(f.raw, "{}") {
 			// find -exec's {} is what find finds below its starting
 			// points: written or removed below them.

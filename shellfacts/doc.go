@@ -67,7 +67,10 @@
 //   - Variables assigned a static value earlier in the same command line
 //     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
 //     assignment that may not run (in an if, a loop, after && or ||, in a
-//     function) makes the variable unknown instead. Tildes are expanded
+//     function) makes the variable unknown instead. A path written with
+//     ${NAME:-DEFAULT} (or -, :=, =) whose variable is not known is also
+//     recorded as the path under the default, one place it may be
+//     (${XDG_CONFIG_HOME:-~/.config}/git/credentials). Tildes are expanded
 //     where bash expands them: ~ and ~user, ~+ (the current directory),
 //     ~- (OLDPWD: known after a cd in the command line, else not
 //     static), ~N (the directory stack: not static), at the start of a

@@ -21,6 +21,12 @@ type field struct {
 	// from names the last command of the substitution that makes up the
 	// whole word ("curl" for "$(curl x)" or <(curl x)), if it is one.
 	from string
+	// alt, for a word that is not static, is its value when every
+	// ${NAME:-DEFAULT} in it takes its default (a variable Parse does not
+	// know may well be unset: ${XDG_CONFIG_HOME:-~/.config}/git/credentials),
+	// "" when that is not static either. A path recorded from the word
+	// records alt too: one place the command may act on.
+	alt string
 }
 
 // arg is the field as Command.Args shows it.
@@ -107,7 +113,13 @@ func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 		acc, static = w.expand(parts, false, acc)
 	}
 	if !static {
-		return []field{{raw: raw}}
+		f := field{raw: raw}
+		if alt, ok := w.defaultsWord(word); ok {
+			if fs := w.fieldsMode(alt, assign); len(fs) == 1 && fs[0].known() {
+				f.alt = fs[0].s
+			}
+		}
+		return []field{f}
 	}
 	out := make([]field, 0, len(acc))
 	for _, p := range acc {
@@ -661,4 +673,77 @@ func isHex(c byte) bool {
 // name, not a pattern.
 func closesBracket(v string, i int) bool {
 	return i+2 < len(v) && strings.IndexByte(v[i+2:], ']') >= 0
+}
+
+// maxDefaultParts bounds the parts defaultsWord rebuilds for one word.
+const maxDefaultParts = 64
+
+// defaultsWord returns word with each ${NAME:-WORD}, ${NAME-WORD},
+// ${NAME:=WORD} and ${NAME=WORD} replaced by WORD, or by NAME's value
+// when the command line gave it a static one, and whether there was one
+// to replace.
+func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
+	n := 0
+	var sub func(parts []syntax.WordPart, quoted bool) ([]syntax.WordPart, bool)
+	sub = func(parts []syntax.WordPart, quoted bool) ([]syntax.WordPart, bool) {
+		found := false
+		out := make([]syntax.WordPart, 0, len(parts))
+		for _, part := range parts {
+			n++
+			if n > maxDefaultParts {
+				return nil, false
+			}
+			switch p := part.(type) {
+			case *syntax.DblQuoted:
+				inner, ok := sub(p.Parts, true)
+				if ok {
+					found = true
+					q := *p
+					q.Parts = inner
+					out = append(out, &q)
+					continue
+				}
+			case *syntax.ParamExp:
+				if p.Param == nil || p.Exp == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.NestedParam != nil {
+					break
+				}
+				switch p.Exp.Op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				default:
+					out = append(out, part)
+					continue
+				}
+				found = true
+				if v, ok := w.varValue(p.Param.Value); ok && (v != "" || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.AssignUnset) {
+					out = append(out, &syntax.SglQuoted{Value: v})
+					continue
+				}
+				if _, ok := w.varValue(p.Param.Value); !ok && (p.Param.Value == "HOME" || p.Param.Value == "PWD") {
+					// Set, and known when Parse knows it: $HOME, $PWD.
+					out = append(out, &syntax.ParamExp{Param: p.Param})
+					continue
+				}
+				if p.Exp.Word == nil {
+					continue
+				}
+				inner, _ := sub(p.Exp.Word.Parts, quoted)
+				if inner == nil {
+					return nil, false
+				}
+				if quoted {
+					out = append(out, &syntax.DblQuoted{Parts: inner})
+				} else {
+					out = append(out, inner...)
+				}
+				continue
+			}
+			out = append(out, part)
+		}
+		return out, found
+	}
+	parts, found := sub(word.Parts, false)
+	if !found || parts == nil {
+		return nil, false
+	}
+	return &syntax.Word{Parts: parts}, true
 }
