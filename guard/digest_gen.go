@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "3e5b3754eda09a87d40cafce14de1919846b3d5165e20ac61b7eaf42d65130a8"
+const fixedDigest = "9bb80094a69b6906b1d806a1abedf5441b2a5fb46be6d8002d36cf090b432e6a"
