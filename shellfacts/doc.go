@@ -45,15 +45,14 @@
 //     a static echo or printf through a pipe), and over ssh to this
 //     machine (localhost, a loopback or unspecified address in any
 //     notation, ssh -o HostName=localhost; the command given by -o
-//     RemoteCommand too; in the home directory, with
-//     a script on stdin when no command or a shell is given).
+//     RemoteCommand too; in the home directory, with a script on stdin
+//     when no command or a shell is given).
 //   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
 //     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
 //     nsenter, systemd-run, busybox, sshpass, find -exec, screen, BSD
-//     script, and
-//     the run/exec verbs of environment runners (uv run, poetry run,
-//     bundle exec, direnv exec...), run0, flatpak-spawn, bwrap, proot,
+//     script, the run/exec verbs of environment runners (uv run, poetry
+//     run, bundle exec, direnv exec...), run0, flatpak-spawn, bwrap, proot,
 //     nix develop -c and nix shell -c, entr, and those that run a
 //     command with secrets in its environment (aws-vault exec PROFILE,
 //     op run, doppler run); a string one runs (nix-shell --run or
