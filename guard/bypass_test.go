@@ -336,3 +336,15 @@ func TestBuiltinSecretCommands(t *testing.T) {
 		{`aws configure list`, Allow, ""},
 	})
 }
+
+// TestBuiltinTerminalKeys pins keys typed into a terminal multiplexer's
+// pane as tmux reads them: send-keys -H takes hexadecimal with or
+// without 0x, and a key it cannot read asks.
+func TestBuiltinTerminalKeys(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`tmux send-keys -t a -H 0x72 0x6d 0x20 0x2d 0x72 0x66 0x20 0x7e 0x0d`, Deny, "destructive-rm-outside-repo"},
+		{`tmux send-keys -t a -H 72 6d 20 2d 72 66 20 7e 0d`, Deny, "destructive-rm-outside-repo"},
+		{`tmux send-keys -t a -H 6c 73 zz 0d`, Ask, "destructive-unknown-command"},
+		{`tmux send-keys -t a -H 6c 0x73 0d`, Allow, ""},
+	})
+}

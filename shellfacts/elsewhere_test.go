@@ -112,6 +112,8 @@ func TestParseTerminals(t *testing.T) {
 		{"tmux send-keys C-c drops the line", `tmux send-keys -t x 'rm -rf ~' C-c 'ls' Enter`, want{cmds: []string{"tmux send-keys -t x rm -rf ~ C-c ls Enter", "^1 ls"}}, more{}},
 		{"tmux send-keys -l", `tmux send-keys -l -t x $'rm -rf ~\n'`, want{cmds: []string{"tmux send-keys -l -t x rm -rf ~\n", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
 		{"tmux send-keys -H", `tmux send-keys -H -t x 72 6d 0d`, want{cmds: []string{"tmux send-keys -H -t x 72 6d 0d", "^1 rm"}}, more{}},
+		{"tmux send-keys -H 0x", `tmux send-keys -t a -H 0x72 0x6d 0x20 0x2d 0x72 0x66 0x20 0x7e 0x0d`, want{cmds: []string{"tmux send-keys -t a -H 0x72 0x6d 0x20 0x2d 0x72 0x66 0x20 0x7e 0x0d", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux send-keys -H not hex", `tmux send-keys -H -t x 72 6d zz 0d`, want{cmds: []string{"tmux send-keys -H -t x 72 6d zz 0d", "^1 rm"}, incomplete: true}, more{unknown: []string{"tmux send-keys zz"}}},
 		{"tmux send-keys history", `tmux send -t x Up Enter`, want{cmds: []string{"tmux send -t x Up Enter"}, incomplete: true}, more{unknown: []string{"tmux send-keys Up"}}},
 		{"tmux send-keys Tab", `tmux send -t x 'rm -rf ~/.ss' Tab Enter`, want{cmds: []string{"tmux send -t x rm -rf ~/.ss Tab Enter", "^1 rm -rf ROOT/home/.ss"}, deletes: []string{"ROOT/home/.ss"}, incomplete: true}, more{unknown: []string{"tmux send-keys Tab"}, options: []string{"rm --recursive", "rm --force"}}},
 		{"tmux send-keys not static", `tmux send -t x "$C" Enter`, want{cmds: []string{"tmux send -t x ? Enter"}, incomplete: true}, more{unknown: []string{`tmux send-keys "$C"`}}},

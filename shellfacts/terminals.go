@@ -1055,8 +1055,12 @@ func (w *walker) tmuxKeys(p tmuxParsed) {
 			w.incomplete("tmux send-keys with keys that are not static")
 			w.unknownCode("tmux send-keys " + f.raw)
 		case p.flags['H']:
-			if n, err := strconv.ParseUint(f.s, 16, 8); err == nil {
-				k.typeByte(byte(n))
+			if c, ok := tmuxHexKey(f.s); ok {
+				k.typeByte(c)
+			} else {
+				// tmux skips it; taken as unknown rather than trust
+				// that this reading matches tmux's everywhere.
+				k.unknownKey(f.s)
 			}
 		case p.flags['l']:
 			k.typeText(f.s)
@@ -1067,4 +1071,31 @@ func (w *walker) tmuxKeys(p tmuxParsed) {
 		}
 	}
 	w.typed(&k, "tmux send-keys")
+}
+
+// tmuxHexKey reads a send-keys -H key as tmux does, with strtol base 16:
+// leading white space, a sign and a 0x prefix are allowed, and the
+// whole word must be read, to a value 0 to 0xff.
+func tmuxHexKey(s string) (byte, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isHex(s[2]) {
+		s = s[2:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(s, 16, 64)
+	if err != nil || n > 0xff || neg && n != 0 {
+		return 0, false
+	}
+	return byte(n), true
 }
