@@ -144,8 +144,9 @@ type Facts struct {
 	// @file, -F x=@file and -T, wget --post-file, scp and rsync sources
 	// copied to a remote, gh gist create, gh release upload, aws s3 cp
 	// and sync to s3://, gsutil and gcloud storage cp to gs://, rclone
-	// copy to a remote): canonical paths, also in Reads. Sorted and
-	// unique.
+	// copy to a remote): canonical paths, also in Reads, and "{files
+	// named on the input of gsutil cp -I}" for a copy whose sources are
+	// named on stdin. Sorted and unique.
 	Uploads []string
 }
 

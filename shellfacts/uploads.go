@@ -313,8 +313,29 @@ func hasWord(fs []field, s string) bool {
 	return false
 }
 
+// uploadFromInput records a copy whose local sources are named on its
+// standard input (gsutil cp -I, gcloud storage cp -I): the files sent
+// are not known, so the upload is of "{files named on the input of
+// what}", which a policy refusing uploads refuses.
+func (w *walker) uploadFromInput(what string) {
+	w.incomplete(what + " uploads files named on its input")
+	w.uploads["{files named on the input of "+what+"}"] = true
+}
+
+// inputCopyUploads reports whether a copy that reads its sources from
+// stdin (-I) may send them: its destination, the last operand, is
+// remote storage or not known.
+func inputCopyUploads(name string, ops []field) bool {
+	if len(ops) == 0 {
+		return true
+	}
+	d := ops[len(ops)-1]
+	return !d.known() || cloudRemote(name, d.s)
+}
+
 // gsutilArgs: gsutil [global options] cp|mv|rsync [options] SRC... DST
-// copies between local files and Cloud Storage (see cloudCopy).
+// copies between local files and Cloud Storage (see cloudCopy); cp -I
+// and mv -I read the sources' names from stdin.
 func gsutilArgs(w *walker, c *call) {
 	g := parseOpts(c.args, optSpec{withValue: "hiuo", posix: true})
 	if len(g.operands) == 0 || !g.operands[0].known() {
@@ -324,14 +345,30 @@ func gsutilArgs(w *walker, c *call) {
 	case "cp", "mv", "rsync":
 		p := parseOpts(g.operands[1:], optSpec{withValue: "ajLsxyz"})
 		w.pathsTo(p.values("-L"), w.writes, c.name)
+		if cmd != "rsync" && p.has("-I") && inputCopyUploads(c.name, p.operands) {
+			w.uploadFromInput("gsutil " + cmd + " -I")
+		}
 		w.cloudCopy(c, p.operands, cmd == "rsync" || p.has("-r", "-R"), cmd == "mv")
 	}
 }
 
-// gcloudArgs: gcloud storage cp|mv|rsync SRC... DST (see cloudCopy).
+// gcloudValued are the gcloud options (global, and gcloud storage's)
+// that take a value; any other is taken as a flag, so that a value
+// taken for an operand is at worst one more file copied.
+var gcloudValued = map[string]bool{
+	"--project": true, "--account": true, "--billing-project": true, "--configuration": true,
+	"--impersonate-service-account": true, "--verbosity": true, "--format": true, "--flatten": true,
+	"--trace-token": true, "--access-token-file": true, "--flags-file": true, "--content-type": true,
+	"--cache-control": true, "--storage-class": true, "--exclude": true, "--additional-headers": true,
+	"--predefined-acl": true, "--manifest-path": true,
+}
+
+// gcloudArgs: gcloud [alpha|beta] storage cp|mv|rsync SRC... DST (see
+// cloudCopy); -I (--read-paths-from-stdin) reads the sources' names
+// from stdin. --flags-file F reads more options, any of them, from F.
 func gcloudArgs(w *walker, c *call) {
 	var ops []field
-	rec := false
+	rec, fromInput := false, false
 	args := c.args
 	for i := 0; i < len(args); i++ {
 		f := args[i]
@@ -339,23 +376,47 @@ func gcloudArgs(w *walker, c *call) {
 			ops = append(ops, f)
 			continue
 		}
-		name, _, eq := strings.Cut(f.s, "=")
+		name, val, eq := strings.Cut(f.s, "=")
 		switch name {
 		case "-r", "-R", "--recursive":
 			rec = true
-		case "--project", "--account", "--billing-project", "--configuration", "--impersonate-service-account",
-			"--verbosity", "--format", "--content-type", "--cache-control", "--storage-class", "--exclude",
-			"--flags-file", "--log-http", "--trace-token", "--additional-headers", "--predefined-acl":
-			if !eq {
-				i++
-			}
+		case "-I", "--read-paths-from-stdin":
+			fromInput = true
 		}
+		if !gcloudValued[name] {
+			continue
+		}
+		v, next, ok := optionValue(args, i, val, eq)
+		if !ok {
+			continue
+		}
+		raw := f.raw
+		if !eq {
+			raw += " " + v.raw
+		}
+		i = next
+		switch name {
+		case "--flags-file":
+			w.path(v, w.reads, "gcloud "+name)
+			w.incomplete("gcloud --flags-file reads its options from a file")
+			w.unknownCode("gcloud " + raw)
+		case "--access-token-file":
+			w.path(v, w.reads, "gcloud "+name)
+		case "--manifest-path":
+			w.path(v, w.writes, "gcloud "+name)
+		}
+	}
+	if len(ops) > 0 && ops[0].known() && (ops[0].s == "alpha" || ops[0].s == "beta") {
+		ops = ops[1:]
 	}
 	if len(ops) < 2 || !ops[0].known() || !ops[1].known() || ops[0].s != "storage" {
 		return
 	}
 	switch ops[1].s {
 	case "cp", "mv", "rsync":
+		if fromInput && ops[1].s != "rsync" && inputCopyUploads(c.name, ops[2:]) {
+			w.uploadFromInput("gcloud storage " + ops[1].s + " -I")
+		}
 		w.cloudCopy(c, ops[2:], rec || ops[1].s == "rsync", ops[1].s == "mv")
 	}
 }
