@@ -366,3 +366,25 @@ func TestBuiltinCloudUploads(t *testing.T) {
 		{`gsutil cp gs://b/x dist/`, Allow, ""},
 	})
 }
+
+// TestBuiltinScreenCommands pins screen -X commands: screen's own
+// screen command with its valued options and N:title window numbers
+// starts the program that follows; writebuf, hardcopy and log write
+// files (asking when the file is screen's default or set elsewhere);
+// process types a register into screen.
+func TestBuiltinScreenCommands(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`screen -X screen -k x rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X screen 1:x rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X screen -Logfile -t t rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`screen -X writebuf ~/.bashrc`, Deny, "writes-outside-repo"},
+		{`screen -X hardcopy ~/.bashrc`, Deny, "writes-outside-repo"},
+		{`screen -X bufferfile ~/.bashrc; screen -X writebuf`, Deny, "writes-outside-repo"},
+		{`screen -X logfile ~/.bashrc; screen -X log on`, Deny, "writes-outside-repo"},
+		{`screen -X writebuf`, Ask, "protect-vouch-unresolved-writes"},
+		{`screen -X process a`, Ask, "destructive-unknown-command"},
+		{`screen -X screen -t build make test`, Allow, ""},
+		{`screen -X writebuf out.txt`, Allow, ""},
+		{`screen -X log off`, Allow, ""},
+	})
+}

@@ -383,6 +383,13 @@ type walker struct {
 	// and screen registers ("screen:a", "screen:." for the paste buffer)
 	// set earlier in the command line: pasting one types its text.
 	pasteBufs map[string]pasteBuf
+	// tmuxAliases holds the tmux command aliases set earlier in the
+	// command line (set -s command-alias), by name.
+	tmuxAliases map[string]pasteBuf
+	// screenFiles holds the files screen commands earlier in the
+	// command line named for later ones: "bufferfile" (which writebuf
+	// writes) and "logfile" (which log on writes).
+	screenFiles map[string]field
 
 	// Work done so far, against the bounds above.
 	paths, globs, braceFields int

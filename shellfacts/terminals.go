@@ -191,24 +191,7 @@ func (w *walker) screenCommand(args []field) {
 		}
 		w.typed(&k, "screen -X stuff")
 	case "screen":
-		// screen [-opts] [n] [cmd [args]]
-		i := 0
-		for ; i < len(rest); i++ {
-			f := rest[i]
-			if !f.known() || len(f.s) < 2 || f.s[0] != '-' {
-				break
-			}
-			switch f.s {
-			case "-t", "-T", "-h", "-Logfile":
-				i++
-			}
-		}
-		if i < len(rest) && rest[i].known() && isDigits(rest[i].s) {
-			i++
-		}
-		if i < len(rest) {
-			w.nestedArgv(rest[i:], "screen -X screen", "screen", false)
-		}
+		w.screenWindow(rest)
 	case "exec":
 		i := 0
 		if len(rest) > 0 && rest[0].known() && rest[0].s != "" && strings.Trim(rest[0].s, ".|!:") == "" {
@@ -300,6 +283,108 @@ func (w *walker) screenCommand(args []field) {
 			w.path(rest[len(rest)-1], w.reads, "screen "+name.s)
 		}
 		w.setPasteBuf("screen:.", pasteBuf{})
+	case "bufferfile", "logfile":
+		// bufferfile [file] names the file readbuf and writebuf use;
+		// logfile file (or logfile flush secs) the one log writes.
+		if len(rest) == 0 || name.s == "logfile" && rest[0].known() && rest[0].s == "flush" {
+			return
+		}
+		f := rest[0]
+		if w.screenFiles == nil {
+			w.screenFiles = map[string]field{}
+		}
+		w.screenFiles[name.s] = f
+		if name.s == "logfile" {
+			w.screenWrite(f, "screen logfile")
+		}
+	case "writebuf", "hardcopy", "log":
+		// writebuf [-e encoding] [file], hardcopy [-h] [file]: without
+		// a file, the bufferfile or hardcopy.N in the hardcopy
+		// directory; log [on|off] writes the logfile.
+		r := rest
+		if len(r) > 1 && r[0].known() && (name.s == "writebuf" && r[0].s == "-e") {
+			r = r[2:]
+		}
+		if len(r) > 0 && r[0].known() && name.s == "hardcopy" && r[0].s == "-h" {
+			r = r[1:]
+		}
+		switch {
+		case name.s == "log":
+			if len(r) > 0 && r[0].known() && r[0].s == "off" {
+				return
+			}
+			if f, ok := w.screenFiles["logfile"]; ok {
+				w.screenWrite(f, "screen log")
+				return
+			}
+		case len(r) > 0:
+			w.screenWrite(r[0], "screen "+name.s)
+			return
+		case name.s == "writebuf":
+			if f, ok := w.screenFiles["bufferfile"]; ok {
+				w.screenWrite(f, "screen writebuf")
+				return
+			}
+		}
+		// The file is screen's default or one named by an earlier
+		// command (bufferfile, logfile, hardcopydir): not known here.
+		w.incomplete("screen " + name.s + " writes a file not named here")
+		w.unresolvedWrite(w.writes, "screen "+name.s)
+	case "process":
+		// process [key] types a register's text as input to screen
+		// itself: screen commands, not followed.
+		w.incomplete("screen process types a register into screen")
+		w.unknownCode("screen -X process")
+	}
+}
+
+// screenWrite records a file a screen command writes. A name with %
+// is expanded by screen (window number, title, time): not known here.
+func (w *walker) screenWrite(f field, what string) {
+	if f.known() && strings.Contains(f.s, "%") {
+		w.incomplete(what + " writes a file whose name screen expands")
+		w.unresolvedWrite(w.writes, f.raw)
+		return
+	}
+	w.path(f, w.writes, what)
+}
+
+// screenWindow follows screen's own screen command (DoScreen): options
+// (-t, -T, -h and the older -k take a value, joined or next), then a
+// window number, N or N:title, then the program and its arguments. A
+// word with a colon is cut at the last one even when what comes before
+// is not a number, and an empty number is window 0.
+func (w *walker) screenWindow(rest []field) {
+	i := 0
+	for ; i < len(rest); i++ {
+		f := rest[i]
+		if !f.known() || f.s == "" || f.s[0] != '-' {
+			break
+		}
+		if strings.HasPrefix(f.s, "--") {
+			i++
+			break
+		}
+		if len(f.s) == 2 && strings.IndexByte("tThk", f.s[1]) >= 0 {
+			i++
+		}
+	}
+	if i < len(rest) && rest[i].known() {
+		s := rest[i].s
+		j := strings.LastIndexByte(s, ':')
+		if j >= 0 {
+			s = s[:j]
+		}
+		switch {
+		case s == "" || isDigits(s):
+			i++
+		case j >= 0:
+			rest = slices.Clone(rest)
+			rest[i].s = s
+		}
+	}
+	if i < len(rest) {
+		w.nestedArgv(rest[i:], "screen -X screen", "screen", false)
 	}
 }
 
