@@ -388,3 +388,27 @@ func TestBuiltinScreenCommands(t *testing.T) {
 		{`screen -X log off`, Allow, ""},
 	})
 }
+
+// TestBuiltinTmuxAliasesHooks pins tmux's own command aliases, aliases
+// and hooks set with set-option (option names abbreviated as tmux
+// allows), and tmux commands not known, which may be aliases set
+// outside the command line and so ask.
+func TestBuiltinTmuxAliasesHooks(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`tmux split-pane 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux splitp 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux choose-session 'run-shell "rm -rf ~"'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux set -s command-alias[9] 'zz=run-shell "rm -rf ~"'; tmux zz`, Deny, "destructive-rm-outside-repo"},
+		{`tmux set -s command-alias[9] 'zz=run-shell'; tmux zz 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux set -g after-new-window 'run-shell "rm -rf ~"'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux set -g session-created 'run-shell "rm -rf ~"'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux setw -g pane-focus-in[0] 'run "rm -rf ~"'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux set -g default-comm 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`tmux zz`, Ask, "destructive-unknown-command"},
+		{`tmux splitw -h 'make test'`, Allow, ""},
+		{`tmux new-w 'make test'`, Allow, ""},
+		{`tmux info`, Allow, ""},
+		{`tmux set -g status-left '#S'`, Allow, ""},
+		{`tmux set -g mouse on`, Allow, ""},
+	})
+}

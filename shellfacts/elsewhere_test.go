@@ -103,6 +103,20 @@ func TestParseTerminals(t *testing.T) {
 		{"tmux default-command", `tmux set -g default-command 'rm -rf ~'`, want{cmds: []string{"tmux set -g default-command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
 		{"tmux command block", `tmux if true '{ run "rm -rf ~" }'`, want{cmds: []string{"tmux if true { run \"rm -rf ~\" }", "^1 true"}, incomplete: true}, more{unknown: []string{`tmux command '{ run "rm -rf ~" }'`}}},
 		{"tmux command not static", `tmux "$CMD"`, want{cmds: []string{"tmux ?"}, incomplete: true}, more{unknown: []string{`tmux "$CMD"`}}},
+		// tmux's own aliases, aliases set in the command line, hooks set
+		// with set-option, and option names abbreviated.
+		{"tmux split-pane alias", `tmux split-pane 'rm -rf ~'`, want{cmds: []string{"tmux split-pane rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux splitp alias", `tmux splitp -h 'rm -rf ~'`, want{cmds: []string{"tmux splitp -h rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux choose-session alias", `tmux choose-session 'run-shell "rm -rf ~"'`, want{cmds: []string{`tmux choose-session run-shell "rm -rf ~"`, "^1 tmux run-shell rm -rf ~", "^2 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux info alias", `tmux info`, want{cmds: []string{"tmux info"}}, more{}},
+		{"tmux command-alias", `tmux set -s command-alias[9] 'zz=run-shell'; tmux zz 'rm -rf ~'`, want{cmds: []string{"tmux set -s command-alias[9] zz=run-shell", "^1 tmux run-shell", "tmux zz rm -rf ~", "^1 tmux run-shell rm -rf ~", "^2 rm -rf ROOT/home"}, deletes: home, incomplete: true}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux command-alias analysed where set", `tmux set -s command-alias[9] 'zz=run-shell "rm -rf ~"'`, want{cmds: []string{`tmux set -s command-alias[9] zz=run-shell "rm -rf ~"`, "^1 tmux run-shell rm -rf ~", "^2 rm -rf ROOT/home"}, deletes: home, incomplete: true}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux command-alias not static", `tmux set -s command-alias "$A"`, want{cmds: []string{"tmux set -s command-alias ?"}, incomplete: true}, more{unknown: []string{`tmux set-option command-alias "$A"`}}},
+		{"tmux unknown command", `tmux zz`, want{cmds: []string{"tmux zz"}, incomplete: true}, more{unknown: []string{"tmux zz"}}},
+		{"tmux hook by set-option", `tmux set -g after-new-window 'run-shell "rm -rf ~"'`, want{cmds: []string{`tmux set -g after-new-window run-shell "rm -rf ~"`, "^1 tmux run-shell rm -rf ~", "^2 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux pane hook abbreviated", `tmux setw pane-foc[0] 'run "rm -rf ~"'`, want{cmds: []string{`tmux setw pane-foc[0] run "rm -rf ~"`, "^1 tmux run rm -rf ~", "^2 rm -rf ROOT/home"}, deletes: home, incomplete: true}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux default-command abbreviated", `tmux set -g default-comm 'rm -rf ~'`, want{cmds: []string{"tmux set -g default-comm rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"tmux plain option", `tmux set -g status-left 'rm -rf ~'`, want{cmds: []string{"tmux set -g status-left rm -rf ~"}}, more{}},
 		// send-keys types into a pane: the keys entered (Enter, C-m) and
 		// those still on the line run there.
 		{"tmux send-keys Enter", `tmux send-keys -t x "rm -rf ~" Enter`, want{cmds: []string{"tmux send-keys -t x rm -rf ~ Enter", "^1 rm -rf ROOT/home"}, deletes: home}, more{options: []string{"rm --recursive", "rm --force"}}},

@@ -902,9 +902,26 @@ func (w *walker) tmuxCommand(args []field, nesting int) {
 		w.unknownCode("tmux " + args[0].raw)
 		return
 	}
+	// An alias is looked up before the commands: one set earlier in
+	// the command line, or one of tmux's own.
+	if b, ok := w.tmuxAliases[args[0].s]; ok {
+		w.tmuxAliasRun(args[0].s, b, args[1:])
+		return
+	}
+	if words, ok := tmuxDefaultAliases[args[0].s]; ok {
+		exp := make([]field, 0, len(words)+len(args)-1)
+		for _, s := range words {
+			exp = append(exp, field{s: s, static: true, raw: args[0].raw})
+		}
+		args = append(exp, args[1:]...)
+	}
 	cmd, ok := tmuxLookup(args[0].s)
 	if !ok {
-		// Not a command tmux knows, or an ambiguous prefix: refused.
+		// Not a command this table holds, or an ambiguous prefix:
+		// tmux refuses it, unless it is an alias set outside this
+		// command line (command-alias), which runs any command.
+		w.incomplete("tmux command that is not known")
+		w.unknownCode("tmux " + args[0].raw)
 		return
 	}
 	p := tmuxParse(args[1:], cmd.flags)
@@ -1023,8 +1040,11 @@ func (w *walker) tmuxCommand(args []field, nesting int) {
 	case "save-buffer":
 		w.pathsTo(p.ops, w.writes, what)
 	case "set-option", "set-window-option":
-		if len(p.ops) > 1 && p.ops[0].known() && p.ops[0].s == "default-command" {
-			w.nestedStringIn(p.ops[1], what+" default-command", false)
+		// An option's index, name[N], is a pattern to the shell that
+		// tmux gets as written unless a file matches it (name
+		// then is a file's, which tmux does not know).
+		if len(p.ops) > 1 && p.ops[0].static && !p.flags['u'] {
+			w.tmuxOption(p, p.ops[0].s, p.ops[1], what)
 		}
 	case "set-environment":
 		if len(p.ops) > 1 && p.ops[0].known() && !p.flags['u'] && !p.flags['r'] {
@@ -1032,6 +1052,118 @@ func (w *walker) tmuxCommand(args []field, nesting int) {
 			w.envCode([]assignment{{name: p.ops[0].s, value: v.s, static: v.known(), raw: p.ops[0].raw + " " + v.raw}})
 		}
 	}
+}
+
+// tmuxDefaultAliases are the command-alias entries tmux starts with.
+var tmuxDefaultAliases = map[string][]string{
+	"split-pane": {"split-window"}, "splitp": {"split-window"},
+	"server-info": {"show-messages", "-JT"}, "info": {"show-messages", "-JT"},
+	"choose-window": {"choose-tree", "-w"}, "choose-session": {"choose-tree", "-s"},
+}
+
+// tmuxAliasRun runs an alias set earlier in the command line: its
+// value is tmux commands, the arguments given added to the last one.
+func (w *walker) tmuxAliasRun(name string, b pasteBuf, args []field) {
+	s, ok := tmuxCommandLine(b.text)
+	if !b.known || !ok {
+		w.incomplete("tmux alias that is not known")
+		w.unknownCode("tmux " + name)
+		return
+	}
+	for _, f := range args {
+		s += " " + f.raw
+	}
+	w.script("tmux "+s, w.depth+1, "tmux alias")
+}
+
+// tmuxCodeOptions are the tmux options whose value runs: "tmux" ones
+// hold tmux commands (the hooks, which set-option sets as set-hook
+// does), "shell" ones a shell command, "alias" is command-alias.
+var tmuxCodeOptions = func() map[string]string {
+	m := map[string]string{
+		"default-client-command": "tmux", "command-alias": "alias",
+		"default-command": "shell", "copy-command": "shell", "lock-command": "shell", "editor": "shell",
+	}
+	for _, h := range strings.Fields(`alert-activity alert-bell alert-silence client-active client-attached
+		client-created client-closed client-detached client-focus-in client-focus-out client-resized
+		client-session-changed client-light-theme client-dark-theme command-error marked-pane-changed
+		pane-activity pane-bell pane-command-finished pane-command-started pane-created pane-died
+		pane-exited pane-focus-in pane-focus-out pane-mode-changed pane-mode-entered pane-mode-exited
+		pane-moved pane-prompt-closed pane-prompt-opened pane-resized pane-set-clipboard
+		pane-shell-prompt pane-title-changed session-closed session-created session-added-to-group
+		session-renamed session-removed-from-group session-window-changed window-created
+		window-closed window-layout-changed window-linked window-pane-changed window-renamed
+		window-resized window-unzoomed window-zoomed window-unlinked`) {
+		m[h] = "tmux"
+	}
+	return m
+}()
+
+// tmuxOptionKinds are the kinds of the code options an option name may
+// set: tmux takes any prefix of one option's name (an index, [N],
+// after it), and the after-COMMAND hooks are one for each command. A
+// prefix of several options is one tmux refuses: taken here as each.
+func tmuxOptionKinds(name string) map[string]bool {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" || name[0] == '@' {
+		return nil
+	}
+	if k, ok := tmuxCodeOptions[name]; ok {
+		return map[string]bool{k: true}
+	}
+	kinds := map[string]bool{}
+	if strings.HasPrefix(name, "after-") || strings.HasPrefix("after-", name) {
+		kinds["tmux"] = true
+	}
+	for o, k := range tmuxCodeOptions {
+		if strings.HasPrefix(o, name) {
+			kinds[k] = true
+		}
+	}
+	return kinds
+}
+
+// tmuxOption follows set-option NAME VALUE when the option holds code:
+// a hook's tmux commands, a shell command, or a command alias, which is
+// recorded for the commands after it and analysed as it is set.
+func (w *walker) tmuxOption(p tmuxParsed, name string, v field, what string) {
+	kinds := tmuxOptionKinds(name)
+	if len(kinds) == 0 {
+		return
+	}
+	if p.flags['F'] && (!v.known() || strings.Contains(v.s, "#{")) {
+		// -F expands the value as a format first.
+		w.incomplete("tmux set-option -F of an option that runs code")
+		w.unknownCode(what + " -F " + name + " " + v.raw)
+		return
+	}
+	if kinds["tmux"] {
+		w.tmuxString(v)
+	}
+	if kinds["shell"] {
+		w.nestedStringIn(v, what+" "+name, false)
+	}
+	if !kinds["alias"] {
+		return
+	}
+	if !v.known() {
+		w.incomplete("tmux command-alias that is not static")
+		w.unknownCode(what + " " + name + " " + v.raw)
+		return
+	}
+	alias, cmds, ok := strings.Cut(v.s, "=")
+	if !ok {
+		return
+	}
+	if w.tmuxAliases == nil {
+		w.tmuxAliases = map[string]pasteBuf{}
+	}
+	if _, had := w.tmuxAliases[alias]; had || len(w.tmuxAliases) < 64 {
+		w.tmuxAliases[alias] = pasteBuf{text: cmds, known: true}
+	}
+	w.tmuxString(field{s: cmds, static: true, raw: v.raw})
 }
 
 // tmuxSpawn analyses the command a tmux command starts in a new pane (or
