@@ -335,6 +335,41 @@ func (w *walker) screenCommand(args []field) {
 		// itself: screen commands, not followed.
 		w.incomplete("screen process types a register into screen")
 		w.unknownCode("screen -X process")
+	case "bind", "bindkey", "idle":
+		// bind [-c class] key [command [args]], bindkey [-d] [-m] [-a]
+		// [-k|-t] string [command [args]], idle [timeout [command
+		// [args]]]: the command runs when the key is typed or the
+		// session idles.
+		i := 0
+		for i < len(rest) && rest[i].known() && strings.HasPrefix(rest[i].s, "-") && name.s != "idle" {
+			if rest[i].s == "-c" {
+				i++
+			}
+			i++
+		}
+		if i+1 < len(rest) {
+			w.screenCommand(rest[i+1:])
+		}
+	case "backtick":
+		// backtick id lifespan autorefresh cmd args: runs cmd.
+		if len(rest) > 3 {
+			w.nestedArgv(rest[3:], "screen -X backtick", "screen", false)
+		}
+	case "blankerprg":
+		if len(rest) > 0 {
+			w.nestedArgv(rest, "screen -X blankerprg", "screen", false)
+		}
+	case "shell", "defshell":
+		// The program new windows run.
+		if len(rest) > 0 {
+			w.nestedArgv(rest[:1], "screen -X "+name.s, "screen", false)
+		}
+	case "setenv":
+		// The environment of the windows started after it.
+		if len(rest) > 1 && rest[0].known() {
+			v := rest[1]
+			w.envCode([]assignment{{name: rest[0].s, value: v.s, static: v.known(), raw: rest[0].raw + " " + v.raw}})
+		}
 	}
 }
 
