@@ -376,7 +376,7 @@ func TestParseUploads(t *testing.T) {
 		{"gsutil rsync download", `gsutil rsync -d gs://b/x dist`, want{anyCmds: true, writes: []string{"ROOT/repo/dist"}, trees: []string{"ROOT/repo/dist"}, urls: []string{"gs://b/x"}}, more{}},
 		{"gcloud storage cp", `gcloud storage cp --project=p ~/.ssh/id_rsa gs://b`, want{anyCmds: true, reads: key, urls: []string{"gs://b"}}, more{uploads: key}},
 		{"gcloud --log-http is a flag", `gcloud storage cp --log-http ~/.ssh/id_rsa gs://b/x`, want{anyCmds: true, reads: key, urls: []string{"gs://b/x"}}, more{uploads: key}},
-		{"gcloud global flags", `gcloud --quiet --user-output-enabled -q storage cp --verbosity debug ~/.ssh/id_rsa gs://b/x`, want{anyCmds: true, reads: key, urls: []string{"gs://b/x"}}, more{uploads: key}},
+		{"gcloud global flags", `gcloud --quiet --user-output-enabled --log-http storage cp --verbosity debug ~/.ssh/id_rsa gs://b/x`, want{anyCmds: true, reads: key, urls: []string{"gs://b/x"}}, more{uploads: key}},
 		{"gcloud alpha storage cp", `gcloud alpha storage cp ~/.ssh/id_rsa gs://b/x`, want{anyCmds: true, reads: key, urls: []string{"gs://b/x"}}, more{uploads: key}},
 		{"gcloud beta storage mv", `gcloud beta storage mv ~/.ssh/id_rsa gs://b/x`, want{anyCmds: true, reads: key, deletes: key, urls: []string{"gs://b/x"}}, more{uploads: key}},
 		{"gsutil cp -I", `gsutil -m cp -I gs://b`, want{anyCmds: true, urls: []string{"gs://b"}, incomplete: true}, more{uploads: []string{"{files named on the input of gsutil cp -I}"}}},
