@@ -58,15 +58,14 @@ func value(c rulespec.Check) string {
 // key "a" → every element [*] → key "b"`.
 func Reads(sel *selectors.Selector) string {
 	parts := []string{"facts"}
+	if sel.FactsPrefix() {
+		parts = append(parts, `(the "facts" prefix is dropped)`)
+	}
 	steps := sel.Steps()
 	wild := false
-	for i, st := range steps {
+	for _, st := range steps {
 		switch st.Kind {
 		case selectors.Key:
-			if i == 0 && st.Key == "facts" && len(steps) > 1 {
-				parts = append(parts, `(key "facts" is dropped unless facts has it)`)
-				continue
-			}
 			parts = append(parts, "key "+strconv.Quote(st.Key))
 		case selectors.Index:
 			parts = append(parts, fmt.Sprintf("element %d", st.Index))
@@ -88,7 +87,9 @@ func pathText(steps []selectors.Step) string {
 	for i, st := range steps {
 		switch st.Kind {
 		case selectors.Key:
-			if bareKey(st.Key) {
+			// A first key named facts is quoted: bare, it would be read
+			// as the prefix selectors drop.
+			if bareKey(st.Key) && !(i == 0 && st.Key == "facts" && len(steps) > 1) {
 				if i > 0 {
 					b.WriteByte('.')
 				}

@@ -108,10 +108,8 @@ func (p *pathIndex) nearest(text string) []string {
 // found nothing. It only describes the envelope; presence itself was
 // decided when the program was compiled.
 func resolve(root gjson.Result, sel *selectors.Selector) (prefix []selectors.Step, why string) {
+	// Steps has already dropped a "facts." prefix, as Select does.
 	steps := sel.Steps()
-	if len(steps) > 1 && steps[0].Kind == selectors.Key && steps[0].Key == "facts" && !root.Get(gjsonKey("facts")).Exists() {
-		steps = steps[1:]
-	}
 	cur := root
 	for i, st := range steps {
 		at := "facts"
@@ -156,12 +154,6 @@ func resolve(root gjson.Result, sel *selectors.Selector) (prefix []selectors.Ste
 		}
 	}
 	return steps, "the value is null, and null counts as absent"
-}
-
-// gjsonKey escapes a key for gjson's path syntax.
-func gjsonKey(k string) string {
-	r := strings.NewReplacer(`\`, `\\`, ".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "!", `\!`, "=", `\=`, "<", `\<`, ">", `\>`, "%", `\%`)
-	return r.Replace(k)
 }
 
 // keysHint lists a mapping's keys, at most eight, sorted.

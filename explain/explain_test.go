@@ -70,6 +70,8 @@ func TestReads(t *testing.T) {
 		{"a[0]", `facts → key "a" → element 0; absent if`},
 		{"a[*].b", `facts → key "a" → every element [*] → key "b"; the non-null matches form one flat array`},
 		{`a["x.y"]`, `facts → key "a" → key "x.y"; absent if`},
+		{"facts.a", `facts → (the "facts" prefix is dropped) → key "a"; absent if`},
+		{`["facts"].a`, `facts → key "facts" → key "a"; absent if`},
 	}
 	for _, tt := range tests {
 		if got := Reads(selectors.MustParse(tt.sel)); !strings.HasPrefix(got, tt.want) {
@@ -160,6 +162,15 @@ func TestResolve(t *testing.T) {
 		{"a.s.t", "a.s", `is string "x", not a mapping`},
 		{"a.n", "a", "`a.n` is null"},
 		{"facts.a.c", "a", `has no key "c"`},
+		{`["facts"].a`, "", `has no key "facts"`},
+	}
+	// An envelope's own facts key does not redirect a prefixed selector.
+	steered := gjson.Parse(`{"facts":{"a":{"c":1}},"a":{"b":1}}`)
+	if prefix, why := resolve(steered, selectors.MustParse("facts.a.c")); pathText(prefix) != "a" || !strings.Contains(why, `has no key "c"`) {
+		t.Errorf("resolve(facts.a.c) over a facts key = %q, %q; want the prefix dropped", pathText(prefix), why)
+	}
+	if prefix, _ := resolve(steered, selectors.MustParse(`["facts"].a.c`)); len(prefix) != 3 {
+		t.Errorf("resolve([\"facts\"].a.c) stopped at %q; want it to resolve", pathText(prefix))
 	}
 	for _, tt := range tests {
 		prefix, why := resolve(root, selectors.MustParse(tt.sel))

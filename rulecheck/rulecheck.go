@@ -17,7 +17,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/vouch-dev/vouch/rulespec"
-	"github.com/vouch-dev/vouch/selectors"
 )
 
 // The warning codes, stable so tools and tests can match them.
@@ -124,9 +123,11 @@ func (c *checker) unusedClaims() {
 
 func (c *checker) factsPrefix() {
 	for _, cl := range c.rs.Claims {
-		steps := cl.Selector.Steps()
-		if len(steps) > 0 && steps[0].Kind == selectors.Key && steps[0].Key == "facts" {
-			c.claimWarn(cl, FactsPrefix, "claim %q: selector %q starts with \"facts\"; selectors are relative to the facts mapping, so drop the prefix", cl.Name, cl.Selector.String())
+		switch {
+		case cl.Selector.FactsPrefix():
+			c.claimWarn(cl, FactsPrefix, "claim %q: selector %q starts with \"facts\"; selectors are relative to the facts mapping, so it is read as %q; drop the prefix", cl.Name, cl.Selector.String(), cl.Selector.Canonical())
+		case cl.Selector.LoneFacts():
+			c.claimWarn(cl, FactsPrefix, "claim %q: selector \"facts\" reads a key named facts inside the facts mapping, not the mapping itself; name a key inside it, or write [\"facts\"] if you mean that key", cl.Name)
 		}
 	}
 }

@@ -113,3 +113,36 @@ func TestRepoClaims(t *testing.T) {
 		t.Errorf("unknown field: got %v", ws)
 	}
 }
+
+// The facts-prefix warning follows the spelling, not the envelope: a bare
+// facts. prefix is dropped and warned about; the quoted ["facts"] reaches a
+// key literally named facts and is not.
+func TestFactsPrefix(t *testing.T) {
+	tests := []struct {
+		sel  string
+		want []string
+	}{
+		{"facts.a", []string{"facts-prefix@2:5"}},
+		{"'facts[0]'", []string{"facts-prefix@2:5"}},
+		{"facts", []string{"facts-prefix@2:5"}},
+		{`'["facts"].a'`, nil},
+		{`'["facts"]'`, nil},
+		{"a.facts", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sel, func(t *testing.T) {
+			src := "claims:\n  - {name: a, selector: " + tt.sel + "}\npredicates:\n  - {claim: a, rule: exists}\n"
+			rs, err := rulespec.Parse("r.yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range Check(rs) {
+				got = append(got, w.Code+"@"+strconv.Itoa(w.Line)+":"+strconv.Itoa(w.Col))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -32,6 +32,10 @@
 // absent when a key is missing, an index is out of range, a step meets a
 // value of the wrong kind, or the value reached is JSON null. Selectors with
 // wildcards always yield one flat JSON array of the non-null matches in
-// document order; see Selector.Select for the details and for the leading
-// "facts." prefix, which is tolerated with a warning.
+// document order; see Selector.Select for the details.
+//
+// A bare leading "facts" key followed by other steps (facts.a, facts[0]) is
+// the prefix authors tend to write by mistake: Parse drops it, so the
+// selector reads the same whatever the envelope holds, and Select warns.
+// The quoted spelling ["facts"] names a key literally called facts.
 package selectors

@@ -46,7 +46,14 @@ func TestParseValid(t *testing.T) {
 		{"a[2147483647]", []Step{key("a", 1), idx(2147483647, 2)}, "a[2147483647]", false},
 		{"a[10]", []Step{key("a", 1), idx(10, 2)}, "a[10]", false},
 		{"*.?#@|\\", []Step{key("*", 1), key("?#@|\\", 3)}, "*.?#@|\\", false},
-		{"facts.a", []Step{key("facts", 1), key("a", 7)}, "facts.a", false},
+		// A bare leading facts key before other steps is the prefix, dropped
+		// whatever the envelope holds; quoted, it is a key named facts.
+		{"facts.a", []Step{key("a", 7)}, "a", false},
+		{"facts[0]", []Step{idx(0, 6)}, "[0]", false},
+		{"facts.facts.a", []Step{key("facts", 7), key("a", 13)}, `["facts"].a`, false},
+		{`["facts"].a`, []Step{key("facts", 1), key("a", 11)}, `["facts"].a`, false},
+		{`["facts"]`, []Step{key("facts", 1)}, "facts", false},
+		{"facts", []Step{key("facts", 1)}, "facts", false},
 		{"a-b_c:d/e", []Step{key("a-b_c:d/e", 1)}, "a-b_c:d/e", false},
 	}
 	for _, tt := range tests {

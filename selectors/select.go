@@ -26,9 +26,13 @@ type Result struct {
 // step meets a non-object, an index step meets a non-array, or the value
 // reached is null.
 //
-// A selector whose first step is the key "facts" is read without that step
-// when the facts mapping has no key "facts", with a Warning; a lone "facts"
-// selector is then absent (with a Warning) rather than the whole mapping.
+// A selector written with a bare leading "facts" key before other steps
+// (facts.a, facts[0]) is read without that key, with a Warning, whatever the
+// facts mapping holds: the rulespec alone decides what a selector reads, so
+// an envelope cannot add a key "facts" to redirect it. The quoted spelling
+// ["facts"].a reads a key literally named facts. A lone "facts" selector
+// reads the key "facts", and is absent with a Warning when there is none,
+// never the whole mapping.
 //
 // With wildcards the value is one flat array of the non-null values matched,
 // in document order; several wildcards flatten into the same array, while a
@@ -106,24 +110,22 @@ func keyMap(obj gjson.Result) map[string]gjson.Result {
 
 // SelectDoc is Select on a prepared document.
 func (s *Selector) SelectDoc(d *Doc) Result {
-	facts := d.root
 	steps := s.steps
 	var warnings []string
-	if len(steps) > 0 && steps[0].Kind == Key && steps[0].Key == "facts" {
-		if _, has := d.lookup(facts, "facts", true); !has {
-			if len(steps) == 1 {
-				return Result{Warning: fmt.Sprintf(
-					"selector %q names the key \"facts\", which the facts mapping does not have; selectors are relative to the facts mapping, so name a key inside it",
-					s.text)}
-			}
-			steps = steps[1:]
-			prefix := `"facts"`
-			if strings.HasPrefix(s.text, "facts.") {
-				prefix = `"facts."`
-			}
-			warnings = append(warnings, fmt.Sprintf(
-				"selector %q starts with %s; selectors are relative to the facts mapping, so it was read as %q; drop the prefix",
-				s.text, prefix, canonical(steps)))
+	switch {
+	case s.prefixed:
+		prefix := `"facts"`
+		if strings.HasPrefix(s.text, "facts.") {
+			prefix = `"facts."`
+		}
+		warnings = append(warnings, fmt.Sprintf(
+			"selector %q starts with %s; selectors are relative to the facts mapping, so it was read as %q; drop the prefix",
+			s.text, prefix, canonical(steps)))
+	case s.LoneFacts():
+		if _, has := d.lookup(d.root, "facts", true); !has {
+			return Result{Warning: fmt.Sprintf(
+				"selector %q names the key \"facts\", which the facts mapping does not have; selectors are relative to the facts mapping, so name a key inside it",
+				s.text)}
 		}
 	}
 	res := evaluate(d, steps, &warnings)

@@ -157,24 +157,35 @@ func TestSelectFactsPrefix(t *testing.T) {
 			warning: `selector "facts[\"obj\"].k" starts with "facts"; selectors are relative to the facts mapping, so it was read as "obj.k"; drop the prefix`,
 		},
 		{
-			name: "quoted prefix", sel: `["facts"].obj`, present: true, raw: `{"k": 1}`,
-			warning: `selector "[\"facts\"].obj" starts with "facts"; selectors are relative to the facts mapping, so it was read as "obj"; drop the prefix`,
+			name: "quoted facts is a literal key", sel: `["facts"].obj`, present: false,
+		},
+		{
+			name: "quoted facts reads the key facts", facts: `{"facts": {"a": 1}, "a": 2}`, sel: `["facts"].a`, present: true, raw: "1",
 		},
 		{
 			name: "lone facts is absent", sel: "facts", present: false,
 			warning: `selector "facts" names the key "facts", which the facts mapping does not have; selectors are relative to the facts mapping, so name a key inside it`,
 		},
+		// The envelope cannot steer a prefixed selector by adding a key
+		// named facts: the prefix is dropped all the same.
 		{
-			name: "real facts key", facts: `{"facts": {"a": 1}, "a": 2}`, sel: "facts.a", present: true, raw: "1",
+			name: "a facts key in the envelope does not redirect the prefix", facts: `{"facts": {"a": 1}, "a": 2}`, sel: "facts.a", present: true, raw: "2",
+			warning: `selector "facts.a" starts with "facts."; selectors are relative to the facts mapping, so it was read as "a"; drop the prefix`,
 		},
 		{
 			name: "real facts key, lone", facts: `{"facts": 7}`, sel: "facts", present: true, raw: "7",
 		},
 		{
-			name: "real facts key holding null is ordinary", facts: `{"facts": null, "a": 2}`, sel: "facts.a", present: false,
+			name: "a facts key holding null does not redirect", facts: `{"facts": null, "a": 2}`, sel: "facts.a", present: true, raw: "2",
+			warning: `selector "facts.a" starts with "facts."; selectors are relative to the facts mapping, so it was read as "a"; drop the prefix`,
 		},
 		{
-			name: "real facts key, path missing below it", facts: `{"facts": {}, "a": 2}`, sel: "facts.a", present: false,
+			name: "an empty facts key does not redirect", facts: `{"facts": {}, "a": 2}`, sel: "facts.a", present: true, raw: "2",
+			warning: `selector "facts.a" starts with "facts."; selectors are relative to the facts mapping, so it was read as "a"; drop the prefix`,
+		},
+		{
+			name: "facts.facts reaches a key named facts", facts: `{"facts": {"a": 1}, "a": 2}`, sel: "facts.facts.a", present: true, raw: "1",
+			warning: `selector "facts.facts.a" starts with "facts."; selectors are relative to the facts mapping, so it was read as "[\"facts\"].a"; drop the prefix`,
 		},
 		{
 			name: "facts later in the path is ordinary", facts: `{"a": {"facts": 3}}`, sel: "a.facts", present: true, raw: "3",

@@ -57,6 +57,12 @@ const maxIndex = math.MaxInt32
 type Selector struct {
 	text  string
 	steps []Step
+	// prefixed is true when the text began with the bare key "facts"
+	// followed by more steps; that key was dropped from steps at Parse,
+	// because selectors are relative to the facts mapping. Whether it is
+	// dropped depends on the rulespec alone, never on the envelope: the
+	// quoted spelling ["facts"] is the way to reach a key named facts.
+	prefixed bool
 }
 
 // SyntaxError reports why a selector could not be parsed.
@@ -94,7 +100,11 @@ func Parse(text string) (*Selector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Selector{text: text, steps: steps}, nil
+	sel := &Selector{text: text, steps: steps}
+	if len(steps) > 1 && steps[0].Kind == Key && steps[0].Key == "facts" && text[0] != '[' {
+		sel.steps, sel.prefixed = steps[1:], true
+	}
+	return sel, nil
 }
 
 // MustParse is Parse for selectors written as constants in tests; it panics
@@ -111,11 +121,25 @@ func MustParse(text string) *Selector {
 func (s *Selector) String() string { return s.text }
 
 // Canonical returns a normalised spelling: bare keys joined by '.', other keys
-// as ["..."], indexes as [n] and wildcards as [*]. Parsing it yields the same
-// steps (apart from columns).
+// as ["..."], indexes as [n] and wildcards as [*]. A dropped "facts." prefix
+// is left out, and a first key literally named facts is written ["facts"].
+// Parsing it yields the same steps (apart from columns).
 func (s *Selector) Canonical() string { return canonical(s.steps) }
 
-// Steps returns a copy of the parsed steps.
+// FactsPrefix reports whether the selector was written with a bare leading
+// "facts" key before other steps (facts.a, facts[0]), which Parse dropped:
+// the selector reads the same as without it, and authors should be told to
+// drop it.
+func (s *Selector) FactsPrefix() bool { return s.prefixed }
+
+// LoneFacts reports whether the selector is the bare key facts alone, which
+// reads a key named facts inside the facts mapping, not the mapping itself.
+func (s *Selector) LoneFacts() bool {
+	return !s.prefixed && len(s.steps) == 1 && s.steps[0].Kind == Key && s.steps[0].Key == "facts" && s.text[0] != '['
+}
+
+// Steps returns a copy of the parsed steps, without a dropped "facts."
+// prefix.
 func (s *Selector) Steps() []Step {
 	out := make([]Step, len(s.steps))
 	copy(out, s.steps)
@@ -153,7 +177,9 @@ func canonical(steps []Step) string {
 	for i, st := range steps {
 		switch st.Kind {
 		case Key:
-			if needsQuote(st.Key) {
+			// A first key named facts is quoted so that it is not read
+			// back as the prefix Parse drops.
+			if needsQuote(st.Key) || i == 0 && st.Key == "facts" && len(steps) > 1 {
 				b.WriteByte('[')
 				b.WriteString(quoteKey(st.Key))
 				b.WriteByte(']')
