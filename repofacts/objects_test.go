@@ -119,7 +119,7 @@ func TestSHA256Repository(t *testing.T) {
 	r.write(map[string]string{"src/a.go": "package src\n", "src/deep/c.txt": strings.Repeat("line\n", 20) + "more\n"})
 	r.remove("src/deep/b.txt")
 	d := collect(t, Options{Root: r.dir})
-	if !slices.Equal(d.Changed, []string{"src/a.go", "src/deep/c.txt"}) || !slices.Equal(d.Renamed, []string{"src/deep/c.txt"}) || !slices.Equal(d.GoExportsRemoved, []string{"src.A"}) {
+	if !slices.Equal(d.Changed, []string{"src/a.go", "src/deep/b.txt", "src/deep/c.txt"}) || !slices.Equal(d.Renamed, []string{"src/deep/c.txt"}) || !slices.Equal(d.GoExportsRemoved, []string{"src.A"}) {
 		t.Errorf("changed %v, renamed %v, exports removed %v", d.Changed, d.Renamed, d.GoExportsRemoved)
 	}
 	if err := ExtractTree(context.Background(), r.dir, "HEAD", t.TempDir()); err != nil {

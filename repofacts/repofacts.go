@@ -115,8 +115,9 @@ type Doc struct {
 	Added      []string `json:"added"`
 	Modified   []string `json:"modified"`
 	Deleted    []string `json:"deleted"`
-	// Renamed files are in changed by their new path and in renamed;
-	// their old path is in files[].old_path.
+	// Renamed files are in changed by both their old and their new path
+	// (a rule forbidding a path must see it leave), in renamed by their
+	// new path; their old path is also in files[].old_path.
 	Renamed             []string         `json:"renamed"`
 	TestsChanged        []string         `json:"tests_changed"`
 	ImportsAdded        []imports.Record `json:"imports_added"`
@@ -259,11 +260,18 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, state
 			d.Deleted = append(d.Deleted, c.Path)
 		case Renamed:
 			d.Renamed = append(d.Renamed, c.Path)
+			// The old path was touched too: a rename must not hide
+			// a protected file from a rule over changed.
+			d.Changed = append(d.Changed, c.OldPath)
 		}
 		if c.Test {
 			d.TestsChanged = append(d.TestsChanged, c.Path)
 		}
 	}
+	// An old path can sort anywhere, and may be another change's path
+	// too (a.txt renamed to b.txt while a new a.txt is added).
+	slices.Sort(d.Changed)
+	d.Changed = slices.Compact(d.Changed)
 	if stateOnly {
 		src := &sources{root: root, cs: cs, commit: d.BaseCommit}
 		src.hashAll()

@@ -147,7 +147,7 @@ func TestCollect(t *testing.T) {
 					{Path: "img.bin", Status: Modified, Binary: true},
 					{Path: "new.txt", Status: Renamed, OldPath: "old.txt"},
 				},
-				Changed: []string{"img.bin", "new.txt"}, Added: []string{}, Modified: []string{"img.bin"}, Deleted: []string{},
+				Changed: []string{"img.bin", "new.txt", "old.txt"}, Added: []string{}, Modified: []string{"img.bin"}, Deleted: []string{},
 				Renamed: []string{"new.txt"}, TestsChanged: []string{}, Imports: []string{}, DependenciesAdded: []string{},
 				DependenciesRemoved: []string{}, GoExportsRemoved: []string{},
 			},

@@ -158,7 +158,8 @@ const repoClaims = `  # from: repo selects what git says changed between the bas
 const repoPredicates = `
   # Claims checked against the work itself, in observe mode until you trust
   # them. Every file git sees changed must be listed in files_changed (list
-  # plain paths for this one: src/a.go:1-40 is not the path src/a.go).
+  # plain paths for this one: src/a.go:1-40 is not the path src/a.go; a
+  # renamed file by its old path and its new one).
   - id: changes-declared
     claim: changed
     rule: subset_of
