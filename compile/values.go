@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -169,46 +170,215 @@ func canonicalKey(v gjson.Result) string {
 }
 
 func appendCanonical(dst []byte, v gjson.Result) []byte {
-	switch typeOf(v) {
-	case TString:
-		return strconv.AppendQuote(dst, v.Str)
-	case TNumber:
-		return append(dst, parseNumber(v.Raw).key()...)
-	case TBool, TNull:
-		return append(dst, canonicalKey(v)...)
-	case TArray:
-		dst = append(dst, '[')
+	w := canonWriter{raw: v.Raw, dst: dst}
+	// Only an object needs the index: its fields are written in key
+	// order, so the writer must step over each field's value before
+	// writing any. Without a '{' there is none (a '{' in a string only
+	// costs the needless index).
+	if strings.IndexByte(w.raw, '{') >= 0 {
+		w.index(w.ws(0), false)
+	}
+	w.emit(w.ws(0), 0)
+	return w.dst
+}
+
+// canonWriter writes the canonical form of a JSON text in time linear in
+// its size. Walking the value with gjson's ForEach rescans each element to
+// find its end, once per level of nesting above it, so deep values cost
+// their size times their depth.
+//
+// index makes one pass that records, for every array or object that is the
+// value of an object field (in document order), where it ends; emit makes a
+// second pass that writes arrays and scalars as it meets them and, for an
+// object, steps over its field values with those ends to collect and sort
+// the fields, then writes each field's value once. Each byte is read a
+// bounded number of times, whatever the depth.
+type canonWriter struct {
+	raw   string
+	dst   []byte
+	skips []canonSkip
+}
+
+// canonSkip is a container that is an object field's value: end is the
+// offset after it; next is the index of the first skip after its subtree.
+type canonSkip struct{ end, next int }
+
+// ws returns the offset of the first non-whitespace byte at or after i.
+func (w *canonWriter) ws(i int) int {
+	for i < len(w.raw) {
+		switch w.raw[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// stringEnd returns the offset after the string literal opening at i.
+func (w *canonWriter) stringEnd(i int) int {
+	for j := i + 1; j < len(w.raw); j++ {
+		switch w.raw[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(w.raw)
+}
+
+// scalarEnd returns the offset after the number or literal at i.
+func (w *canonWriter) scalarEnd(i int) int {
+	for i < len(w.raw) {
+		switch w.raw[i] {
+		case ',', ']', '}', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// index scans the value at i and returns the offset after it, recording
+// skips; field says the value is an object field's.
+func (w *canonWriter) index(i int, field bool) int {
+	if i >= len(w.raw) {
+		return i
+	}
+	switch c := w.raw[i]; c {
+	case '"':
+		return w.stringEnd(i)
+	case '[', '{':
+		slot := -1
+		if field {
+			slot = len(w.skips)
+			w.skips = append(w.skips, canonSkip{})
+		}
+		closer := byte(']')
+		if c == '{' {
+			closer = '}'
+		}
+		i = w.ws(i + 1)
+		for i < len(w.raw) && w.raw[i] != closer {
+			if c == '{' {
+				i = w.ws(w.stringEnd(i))
+				i = w.ws(i + 1) // ':'
+				i = w.index(i, true)
+			} else {
+				i = w.index(i, false)
+			}
+			i = w.ws(i)
+			if i < len(w.raw) && w.raw[i] == ',' {
+				i = w.ws(i + 1)
+			}
+		}
+		if i < len(w.raw) {
+			i++
+		}
+		if slot >= 0 {
+			w.skips[slot] = canonSkip{end: i, next: len(w.skips)}
+		}
+		return i
+	}
+	return w.scalarEnd(i)
+}
+
+// canonField is an object field awaiting its turn: its key, where its value
+// starts, and for a container value the index of its skip.
+type canonField struct {
+	key  string
+	at   int
+	skip int
+}
+
+// emit writes the value at i, whose nested skips start at k, and returns
+// the offset after it and the index of the first skip after it.
+func (w *canonWriter) emit(i, k int) (int, int) {
+	if i >= len(w.raw) {
+		return i, k
+	}
+	switch w.raw[i] {
+	case '"':
+		end := w.stringEnd(i)
+		w.dst = strconv.AppendQuote(w.dst, stringValue(w.raw[i:end]))
+		return end, k
+	case '[':
+		w.dst = append(w.dst, '[')
+		i = w.ws(i + 1)
 		first := true
-		v.ForEach(func(_, e gjson.Result) bool {
+		for i < len(w.raw) && w.raw[i] != ']' {
 			if !first {
-				dst = append(dst, ',')
+				w.dst = append(w.dst, ',')
 			}
 			first = false
-			dst = appendCanonical(dst, e)
-			return true
-		})
-		return append(dst, ']')
-	}
-	type kv struct {
-		k string
-		v gjson.Result
-	}
-	var fields []kv
-	v.ForEach(func(k, e gjson.Result) bool {
-		fields = append(fields, kv{k.Str, e})
-		return true
-	})
-	sort.Slice(fields, func(i, j int) bool { return fields[i].k < fields[j].k })
-	dst = append(dst, '{')
-	for i, f := range fields {
-		if i > 0 {
-			dst = append(dst, ',')
+			i, k = w.emit(i, k)
+			i = w.ws(i)
+			if i < len(w.raw) && w.raw[i] == ',' {
+				i = w.ws(i + 1)
+			}
 		}
-		dst = strconv.AppendQuote(dst, f.k)
-		dst = append(dst, ':')
-		dst = appendCanonical(dst, f.v)
+		w.dst = append(w.dst, ']')
+		return min(i+1, len(w.raw)), k
+	case '{':
+		var fields []canonField
+		i = w.ws(i + 1)
+		for i < len(w.raw) && w.raw[i] != '}' {
+			kend := w.stringEnd(i)
+			f := canonField{key: stringValue(w.raw[i:kend]), skip: -1}
+			i = w.ws(kend)
+			i = w.ws(i + 1) // ':'
+			f.at = i
+			if i < len(w.raw) && (w.raw[i] == '[' || w.raw[i] == '{') {
+				f.skip = k
+				i, k = w.skips[k].end, w.skips[k].next
+			} else if i < len(w.raw) && w.raw[i] == '"' {
+				i = w.stringEnd(i)
+			} else {
+				i = w.scalarEnd(i)
+			}
+			fields = append(fields, f)
+			i = w.ws(i)
+			if i < len(w.raw) && w.raw[i] == ',' {
+				i = w.ws(i + 1)
+			}
+		}
+		// The same sort as ever, over the same keys in the same order, so
+		// duplicate keys come out as they always have.
+		sort.Slice(fields, func(a, b int) bool { return fields[a].key < fields[b].key })
+		w.dst = append(w.dst, '{')
+		for n, f := range fields {
+			if n > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.dst = strconv.AppendQuote(w.dst, f.key)
+			w.dst = append(w.dst, ':')
+			w.emit(f.at, f.skip+1)
+		}
+		w.dst = append(w.dst, '}')
+		return min(i+1, len(w.raw)), k
+	case 't':
+		w.dst = append(w.dst, "true"...)
+	case 'f':
+		w.dst = append(w.dst, "false"...)
+	case 'n':
+		w.dst = append(w.dst, "null"...)
+	default:
+		end := w.scalarEnd(i)
+		w.dst = append(w.dst, parseNumber(w.raw[i:end]).key()...)
+		return end, k
 	}
-	return append(dst, '}')
+	return w.scalarEnd(i), k
+}
+
+// stringValue is a string literal's value, unescaped exactly as gjson
+// unescapes Result.Str.
+func stringValue(lit string) string {
+	if strings.IndexByte(lit, '\\') < 0 {
+		return lit[1 : len(lit)-1]
+	}
+	return gjson.Parse(lit).Str
 }
 
 // length is what min_length and max_length measure: characters of a string,
