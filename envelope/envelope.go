@@ -270,14 +270,14 @@ func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &Error{File: file, Msg: "the envelope is empty; write a mapping with a top-level facts: key"}
 		}
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	var second yaml.Node
 	switch err := dec.Decode(&second); {
 	case errors.Is(err, io.EOF):
 		return &first, nil
 	case err != nil:
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	default:
 		return nil, &Error{File: file, Pos: yamldoc.Pos{Line: second.Line, Col: second.Column},
 			Msg: "the envelope holds more than one YAML document; keep a single document (remove the --- separator)"}
@@ -285,14 +285,14 @@ func decodeSingle(file string, data []byte) (doc *yaml.Node, err error) {
 }
 
 // yamlError turns a yaml.v3 syntax error into an *Error carrying its line.
-func yamlError(file string, err error) error {
+func yamlError(file string, data []byte, err error) error {
 	msg := err.Error()
 	advice := "; fix the syntax"
 	if strings.Contains(msg, "exceeded max depth") {
 		advice = "; flatten the data"
 	}
-	line, text := yamldoc.SyntaxLine(err)
-	return &Error{File: file, Pos: yamldoc.Pos{Line: line}, Msg: "not valid YAML: " + text + advice, Err: err}
+	pos, text := yamldoc.SyntaxPos(err, data)
+	return &Error{File: file, Pos: pos, Msg: "not valid YAML: " + text + advice, Err: err}
 }
 
 // at builds an *Error positioned at n.

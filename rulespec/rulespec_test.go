@@ -473,6 +473,14 @@ func TestParseErrors(t *testing.T) {
 		// and no column.
 		want: []wantErr{{"7", "not valid YAML: found a tab character that violates indentation", true}},
 	}, {
+		name: "a NUL byte, found though yaml.v3 gives no position",
+		yaml: "claims:\n  - {name: a, selector: \"x\x00\"}\n",
+		want: []wantErr{{"2:27", "not valid YAML: control characters are not allowed (U+0000)", true}},
+	}, {
+		name: "bytes that are not UTF-8",
+		yaml: "claims:\n  - {name: a, selector: x}\n# caf\xe9\n",
+		want: []wantErr{{"3:6", "not valid YAML: incomplete UTF-8 octet sequence (byte 0xe9)", true}},
+	}, {
 		name: "two documents",
 		yaml: header + "  - claim: caps\n    rule: exists\n---\npredicates:\n  - claim: file\n    rule: exists\n",
 		want: []wantErr{{"10:1", "the rulespec holds more than one YAML document; remove the '---' separator and keep everything in one document", true}},

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -178,13 +179,13 @@ func Decode(file string, data []byte, what string) (doc *yaml.Node, err error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil && err != io.EOF {
-		return nil, ErrorList{syntaxError(file, err)}
+		return nil, ErrorList{syntaxError(file, data, err)}
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == io.EOF:
 	case err != nil:
-		return nil, ErrorList{syntaxError(file, err)}
+		return nil, ErrorList{syntaxError(file, data, err)}
 	default:
 		e := &Error{File: file, Pos: Pos{next.Line, next.Column},
 			Msg: "the " + what + " holds more than one YAML document; remove the '---' separator and keep everything in one document"}
@@ -206,10 +207,11 @@ func docValue(root *yaml.Node) *yaml.Node {
 }
 
 // syntaxError positions one of yaml.v3's syntax errors. yaml.v3 reports a
-// line but no column, so none is invented.
-func syntaxError(file string, err error) *Error {
-	line, msg := SyntaxLine(err)
-	return &Error{File: file, Pos: Pos{Line: line}, Msg: "not valid YAML: " + msg}
+// line but no column, so none is invented, except for the errors about a
+// character SyntaxPos finds in data.
+func syntaxError(file string, data []byte, err error) *Error {
+	pos, msg := SyntaxPos(err, data)
+	return &Error{File: file, Pos: pos, Msg: "not valid YAML: " + msg}
 }
 
 // parserErrors are the messages yaml.v3's parser (as opposed to its
@@ -244,6 +246,81 @@ func SyntaxLine(err error) (int, string) {
 		line++
 	}
 	return line, msg
+}
+
+// readerErrors are the messages of yaml.v3's reader, which decodes the
+// input before scanning it: they carry no position at all.
+var readerErrors = map[string]bool{
+	"control characters are not allowed": true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid leading UTF-8 octet":        true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid Unicode character":          true,
+}
+
+// SyntaxPos is SyntaxLine with the source at hand. yaml.v3 gives no
+// position for a character it cannot read (a control character, bytes
+// that are not UTF-8), so SyntaxPos finds the first such character in data
+// itself and reports its line and column (1-based, the column counted in
+// characters as yaml.v3 counts them) and, in the message, what it is.
+// Other errors keep SyntaxLine's line and no column.
+func SyntaxPos(err error, data []byte) (Pos, string) {
+	line, msg := SyntaxLine(err)
+	if !readerErrors[msg] {
+		return Pos{Line: line}, msg
+	}
+	if p, what, ok := BadChar(data); ok {
+		return p, msg + " (" + what + ")"
+	}
+	return Pos{Line: line}, msg
+}
+
+// BadChar finds the first character yaml.v3's reader refuses: a byte
+// sequence that is not UTF-8, or a character outside YAML's printable set
+// (C0 controls but tab, line feed and carriage return; DEL; C1 controls but
+// NEL; surrogates; U+FFFE and U+FFFF). It returns where it is and a
+// description such as "U+0000" or "byte 0xff". Input that starts with a
+// UTF-16 byte order mark, which yaml.v3 decodes as UTF-16, is not searched.
+func BadChar(data []byte) (Pos, string, bool) {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return Pos{}, "", false
+	}
+	i := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	line, col := 1, 1
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return Pos{Line: line, Col: col}, fmt.Sprintf("byte 0x%02x", data[i]), true
+		}
+		if !printable(r) {
+			return Pos{Line: line, Col: col}, fmt.Sprintf("U+%04X", r), true
+		}
+		i += size
+		switch r {
+		case '\r':
+			if i < len(data) && data[i] == '\n' {
+				i++
+			}
+			line, col = line+1, 1
+		case '\n', 0x85, 0x2028, 0x2029:
+			line, col = line+1, 1
+		default:
+			col++
+		}
+	}
+	return Pos{}, "", false
+}
+
+// printable is yaml.v3's test of a character it accepts in the input.
+func printable(r rune) bool {
+	return r == 0x09 || r == 0x0a || r == 0x0d ||
+		r >= 0x20 && r <= 0x7e || r == 0x85 ||
+		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd ||
+		r >= 0x10000 && r <= 0x10ffff
 }
 
 // Parser collects every problem found while walking one file's nodes.

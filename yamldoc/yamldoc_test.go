@@ -20,6 +20,9 @@ func TestDecode(t *testing.T) {
 		{"null document", "~\n", true, ""},
 		{"two documents", "a: 1\n---\nb: 2\n", false, "f.yaml:3:1: the file holds more than one YAML document"},
 		{"syntax", "a: [1\n", false, "f.yaml:2: not valid YAML:"},
+		// The reader's errors carry no position; Decode finds the character.
+		{"nul", "a: 1\nb: \"x\x00y\"\n", false, "f.yaml:2:6: not valid YAML: control characters are not allowed (U+0000)"},
+		{"not utf-8", "a: 1\nb: \"x\xffy\"\n", false, "f.yaml:2:6: not valid YAML: invalid leading UTF-8 octet (byte 0xff)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,6 +40,33 @@ func TestDecode(t *testing.T) {
 				t.Errorf("doc nil = %v, want %v", doc == nil, tt.wantNil)
 			}
 		})
+	}
+}
+
+// TestBadChar: the first character yaml.v3's reader refuses, where it is.
+func TestBadChar(t *testing.T) {
+	tests := []struct {
+		src       string
+		line, col int
+		what      string
+	}{
+		{"a: \x00", 1, 4, "U+0000"},
+		{"\xef\xbb\xbfa: \x01", 1, 4, "U+0001"},
+		{"a:\n\tb\x7f", 2, 3, "U+007F"},
+		{"a\r\nb\rc\u0085d\u2028é\xc3", 5, 2, "byte 0xc3"},
+		{"ok: \u00a0\ufffd\U0001F600\n\xef\xbf\xbe", 2, 1, "U+FFFE"},
+		{"x: \xed\xa0\x80", 1, 4, "byte 0xed"},
+	}
+	for _, tt := range tests {
+		p, what, ok := BadChar([]byte(tt.src))
+		if !ok || p.Line != tt.line || p.Col != tt.col || what != tt.what {
+			t.Errorf("BadChar(%q) = %d:%d %q %v, want %d:%d %q", tt.src, p.Line, p.Col, what, ok, tt.line, tt.col, tt.what)
+		}
+	}
+	for _, src := range []string{"a: 1\n", "\t\r\n\u0085 é 日本 \U0001F600", "\xff\xfea\x00"} {
+		if p, what, ok := BadChar([]byte(src)); ok {
+			t.Errorf("BadChar(%q) = %d:%d %q, want none", src, p.Line, p.Col, what)
+		}
 	}
 }
 
