@@ -1,0 +1,25 @@
+package hugeheap
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// madvHugepage is MADV_HUGEPAGE from <linux/mman.h>; the syscall package
+// does not name it on every architecture.
+const madvHugepage = 14
+
+// grow allocates n bytes in one piece, so the runtime maps them as one
+// region, advises the region, and has the collector free it at once, so
+// that pacing starts again from the live heap as it would have. The pages
+// are never written here: nothing is faulted in until the heap reuses
+// them. A kernel without transparent huge pages refuses the advice
+// (EINVAL), which leaves the room mapped with small pages, as it would
+// have been.
+func grow(n int64) {
+	const huge = 2 << 20
+	b := make([]byte, (n+huge-1)/huge*huge)
+	_ = syscall.Madvise(b, madvHugepage)
+	runtime.KeepAlive(b)
+	runtime.GC()
+}
