@@ -23,6 +23,7 @@ import (
 
 	"github.com/vouch-dev/vouch/config"
 	"github.com/vouch-dev/vouch/evidence"
+	"github.com/vouch-dev/vouch/internal/hugeheap"
 	"github.com/vouch-dev/vouch/internal/safeopen"
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/receipt"
@@ -220,6 +221,7 @@ func (g *Result) decide(ctx context.Context, opts Options) string {
 	// One run reads the working tree up to three times (repository
 	// facts, staleness, the receipt's work pin): each file is hashed once.
 	hashes := &repofacts.Hashes{}
+	hugeheap.ForFiles(verify.HeapPerInputByte, g.Envelope, g.Rulespec)
 	out, err := verify.Run(verify.Input{
 		Hashes:       hashes,
 		Base:         base,

@@ -51,13 +51,14 @@ type Request struct {
 	NoArtifacts bool
 }
 
-// heapPerInputByte is how much heap to ready for each byte of envelope
-// and rulespec a run loads. The 1,000-predicate benchmark's YAML peaks at
-// 46 times its size in live heap (GODEBUG=gctrace=1), and the heap maps
-// about twice its peak before the run ends; the 100,000-element JSON
-// needs far less. Guessing high costs address space, not memory: room the
-// heap never reaches is never touched.
-const heapPerInputByte = 128
+// HeapPerInputByte is how much heap to ready (hugeheap.ForFiles) for
+// each byte of envelope and rulespec a run loads. The 1,000-predicate
+// benchmark's YAML peaks at 46 times its size in live heap
+// (GODEBUG=gctrace=1), and the heap maps about twice its peak before the
+// run ends; the 100,000-element JSON needs far less. Guessing high costs
+// address space, not memory: room the heap never reaches is never
+// touched.
+const HeapPerInputByte = 128
 
 // Command is `vouch verify` up to its report: Resolve the request, Run
 // it, and write the artifacts unless NoArtifacts. Every error is exit 2;
@@ -69,7 +70,7 @@ func Command(req Request) (*Outcome, error) {
 		return nil, err
 	}
 	in.RenderProgram = !req.NoArtifacts
-	hugeheap.ForFiles(heapPerInputByte, in.EnvelopePath, in.RulespecPath)
+	hugeheap.ForFiles(HeapPerInputByte, in.EnvelopePath, in.RulespecPath)
 	out, err := Run(in)
 	if err != nil {
 		var ie *InputError
