@@ -20,11 +20,13 @@ const madvHugepage = 14
 // pages a run has already touched, which then fault again: 25k faults
 // instead of 20k on the lint benchmark.) A kernel without transparent
 // huge pages refuses the advice (EINVAL), which leaves the room mapped
-// with small pages, as it would have been.
-func grow(n int64) {
+// with small pages, as it would have been; grow reports whether the
+// kernel took the advice.
+func grow(n int64) bool {
 	const huge = 2 << 20
 	b := make([]byte, (n+huge-1)/huge*huge)
-	_ = syscall.Madvise(b, madvHugepage)
+	err := syscall.Madvise(b, madvHugepage)
 	runtime.KeepAlive(b)
 	runtime.GC()
+	return err == nil
 }

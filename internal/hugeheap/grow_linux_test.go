@@ -3,6 +3,7 @@ package hugeheap
 import (
 	"bufio"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,12 +17,25 @@ func TestGrowAdvises(t *testing.T) {
 	}
 	t.Setenv("VOUCH_HUGEPAGES", "")
 	t.Setenv("GODEBUG", "")
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC") // t.Setenv restores it
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
 	const n = 16 << 20
 	before := advised(t)
 	Grow(n)
 	after := advised(t)
 	if after < before+n {
 		t.Errorf("advised bytes %d before Grow(%d), %d after: want at least %d more", before, n, after, n)
+	}
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GOGC after Grow = %d, want %d", got, gcPercent)
+	}
+	// GOGC in the environment is the user's choice, kept.
+	t.Setenv("GOGC", "100")
+	Grow(n)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC=100 in the environment: GOGC after Grow = %d, want 100", got)
 	}
 }
 

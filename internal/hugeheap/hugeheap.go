@@ -14,6 +14,7 @@ package hugeheap
 
 import (
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -33,12 +34,27 @@ const (
 // (VOUCH_HUGEPAGES=0), or on systems without transparent huge pages.
 // It allocates nothing the caller sees and changes no result, only how
 // fast memory is first touched.
+//
+// With fresh memory that cheap, Grow also has the collector run less
+// often (GOGC=400, unless the environment sets GOGC): the 1,000-predicate
+// verify took 169-180 ms of CPU at 200-400 against 199-212 at the default
+// 100.
 func Grow(n int64) {
 	if n < minBytes || !wanted() {
 		return
 	}
-	grow(min(n, maxBytes))
+	if !grow(min(n, maxBytes)) {
+		return
+	}
+	if _, set := os.LookupEnv("GOGC"); !set {
+		if prev := debug.SetGCPercent(gcPercent); prev > gcPercent {
+			debug.SetGCPercent(prev)
+		}
+	}
 }
+
+// gcPercent is the GOGC Grow sets.
+const gcPercent = 400
 
 // ForFiles is Grow for a run that loads the named files and holds about
 // perByte bytes of heap for each byte they hold.
