@@ -121,15 +121,7 @@ func (w *walker) stdinSubst(c *call) string {
 		default:
 			continue
 		}
-		fs, ok := w.redirFields[r]
-		if !ok {
-			fs = w.fields(r.Word)
-			if w.redirFields == nil {
-				w.redirFields = map[*syntax.Redirect][]field{}
-			}
-			w.redirFields[r] = fs
-		}
-		if len(fs) == 1 {
+		if fs := w.redirWord(r); len(fs) == 1 {
 			from = fs[0].from
 		}
 	}

@@ -1119,6 +1119,20 @@ func (w *walker) add(c Command) bool {
 	return true
 }
 
+// redirWord expands r's word once: a word with substitutions runs them
+// as it is expanded, so expanding it again would record them twice.
+func (w *walker) redirWord(r *syntax.Redirect) []field {
+	fs, ok := w.redirFields[r]
+	if !ok {
+		fs = w.fields(r.Word)
+		if w.redirFields == nil {
+			w.redirFields = map[*syntax.Redirect][]field{}
+		}
+		w.redirFields[r] = fs
+	}
+	return fs
+}
+
 // redirects records the files a statement's redirections read and write.
 // A here-document or here-string is not a file, but its body may hold
 // substitutions that run.
@@ -1130,10 +1144,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, _ string) {
 		if r.Word == nil {
 			continue
 		}
-		fs, walked := w.redirFields[r]
-		if !walked {
-			fs = w.fields(r.Word)
-		}
+		fs := w.redirWord(r)
 		if len(fs) != 1 {
 			w.incomplete("redirection target is not one word")
 			continue

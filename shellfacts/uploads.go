@@ -27,15 +27,7 @@ func (w *walker) uploadStdin(c *call, what string) {
 		if (r.Op != syntax.RdrIn && r.Op != syntax.RdrInOut) || r.Word == nil {
 			return
 		}
-		fs, ok := w.redirFields[r]
-		if !ok {
-			fs = w.fields(r.Word)
-			if w.redirFields == nil {
-				w.redirFields = map[*syntax.Redirect][]field{}
-			}
-			w.redirFields[r] = fs
-		}
-		if len(fs) == 1 && fs[0].from == "" {
+		if fs := w.redirWord(r); len(fs) == 1 && fs[0].from == "" {
 			w.upload(fs[0], what)
 			return
 		}
