@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/mangle/ast"
 	"github.com/tidwall/gjson"
 
+	"github.com/vouch-dev/vouch/internal/fsstat"
 	"github.com/vouch-dev/vouch/receipt"
 	"github.com/vouch-dev/vouch/repofacts"
 )
@@ -155,6 +157,7 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 	if err != nil {
 		return nil, err
 	}
+	written := writtenAt(ef)
 	for _, f := range d.Files {
 		if f.Status == repofacts.Deleted {
 			continue
@@ -163,11 +166,36 @@ func checkStale(ctx context.Context, o StateOptions, meta []byte) (*staleness, e
 		if err != nil {
 			continue
 		}
-		if !fi.ModTime().Before(ef.ModTime()) {
+		if lastChange(fi) >= written {
 			s.Newer = append(s.Newer, f.Path)
 		}
 	}
 	return s, nil
+}
+
+// lastChange is when a file last changed, as far as its status tells:
+// the later of its modification time and its inode change time. The
+// modification time alone can be any value: mv, cp -p, tar x and
+// rsync -a keep an old one, and touch -d sets one; but no system call
+// sets the change time to a chosen value, and each of those moves it to
+// the present.
+func lastChange(fi fs.FileInfo) int64 {
+	t := fi.ModTime().UnixNano()
+	if c, ok := fsstat.ChangeTime(fi); ok && c > t {
+		t = c
+	}
+	return t
+}
+
+// writtenAt is when the envelope was last written: its change time,
+// since its modification time could have been set into the future
+// (touch -d 2099-01-01) to look newer than every file; where the system
+// gives no change time, its modification time.
+func writtenAt(fi fs.FileInfo) int64 {
+	if c, ok := fsstat.ChangeTime(fi); ok {
+		return c
+	}
+	return fi.ModTime().UnixNano()
 }
 
 func sortedKeys(m map[string]string) []string {
