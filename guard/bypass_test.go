@@ -417,3 +417,19 @@ func TestBuiltinTmuxAliasesHooks(t *testing.T) {
 		{`tmux set -g mouse on`, Allow, ""},
 	})
 }
+
+// TestBuiltinGitPatches pins git commands that print a file's history or
+// write patches: stash show, format-patch and diff-tree read the paths
+// after --, and format-patch writes where -o points.
+func TestBuiltinGitPatches(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`git stash show -p -- .env`, Deny, "sensitive-reads-files"},
+		{`git format-patch -1 -- .env`, Deny, "sensitive-reads-files"},
+		{`git format-patch --stdout -1 -- .env`, Deny, "sensitive-reads-files"},
+		{`git diff-tree -p HEAD -- .env`, Deny, "sensitive-reads-files"},
+		{`git format-patch -o ~/.config/autostart -1`, Deny, "writes-outside-repo"},
+		{`git format-patch -1`, Allow, ""},
+		{`git format-patch -o /tmp/patches main`, Allow, ""},
+		{`git stash show -p`, Allow, ""},
+	})
+}

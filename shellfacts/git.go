@@ -81,8 +81,22 @@ func gitArgs(w *walker, c *call) {
 	switch sub {
 	case "show", "cat-file":
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
-	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "ls-files", "hash-object", "check-ignore", "check-attr":
+	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "ls-files", "hash-object", "check-ignore", "check-attr",
+		"diff-tree", "diff-index", "diff-files":
 		w.gitRevPaths(rest, w.reads, true, "nSGLOefm")
+	case "format-patch":
+		// Prints the history of the paths after -- into patch files:
+		// -o DIR (else the current directory) receives them, unless
+		// --stdout.
+		p := parseOpts(rest, optSpec{withValue: "ov", long: []string{"output-directory", "subject-prefix", "reroll-count", "in-reply-to", "to", "cc", "from", "add-header", "suffix", "start-number", "interdiff", "range-diff", "creation-factor", "base", "signature", "signature-file", "filename-max-length", "cover-from-description", "description-file", "notes"}})
+		w.gitRevPaths(rest, w.reads, false, "ov")
+		if !p.has("--stdout") {
+			dirs := p.values("-o", "--output-directory")
+			if len(dirs) == 0 {
+				w.addPath(".", w.writes, "git format-patch")
+			}
+			w.pathsTo(dirs, w.writes, "git format-patch")
+		}
 	case "checkout", "restore", "reset", "switch":
 		w.gitRevPaths(rest, w.writes, sub == "checkout" || sub == "reset", "bBcCs")
 		if sub == "restore" {
@@ -794,7 +808,10 @@ func (w *walker) gitStash(rest []field) {
 			return
 		}
 		w.gitWorkTree("git stash " + op)
-	case "list", "show", "drop", "clear", "create", "store":
+	case "show":
+		// stash show -p -- PATH prints the stashed content of PATH.
+		w.gitRevPaths(args, w.reads, false, "")
+	case "list", "drop", "clear", "create", "store":
 	default:
 		// pop, apply, branch, and a subcommand only known at run time.
 		w.gitWorkTree("git stash " + op)
