@@ -1,6 +1,9 @@
 package shellfacts
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // optSpec describes a program's options well enough to tell options, their
 // values and operands apart. It does not need to know every option: an
@@ -18,6 +21,23 @@ type optSpec struct {
 	// --ex CMD` is --exec. A rule written against the full name must see
 	// the abbreviation as that name.
 	abbrev []string
+
+	// The fields below let a caller fail closed: with closed set, an
+	// option the tables do not name is reported in parsed.unknown
+	// rather than silently taken to have no value (for a wrapper, a
+	// value taken for the wrapped program hides the real command).
+	flags     string   // short options that take no value
+	longFlags []string // long options that take no value
+	// optional and longOptional take a value only when it is attached
+	// (-rDIR, --root=DIR): a separate word is never theirs.
+	optional     string
+	longOptional []string
+	long2        []string // long options that take two values (nix --option NAME VALUE)
+	closed       bool
+	// gnu resolves an unambiguous prefix of a long option named in the
+	// tables to that option, as getopt_long does (sed --in is
+	// --in-place); an ambiguous prefix is reported in parsed.unknown.
+	gnu bool
 }
 
 // opt is one option found in the arguments.
@@ -32,6 +52,9 @@ type opt struct {
 type parsed struct {
 	opts     []opt
 	operands []field
+	// unknown lists the option words the spec does not name (closed)
+	// or abbreviates ambiguously (gnu).
+	unknown []string
 }
 
 // has reports whether any of the named options was given.
@@ -63,12 +86,35 @@ func (p parsed) values(names ...string) []field {
 }
 
 func (s optSpec) takesLong(name string) bool {
-	for _, l := range s.long {
-		if l == name {
-			return true
+	return slices.Contains(s.long, name)
+}
+
+// knowsLong reports whether the tables name the long option.
+func (s optSpec) knowsLong(name string) bool {
+	return slices.Contains(s.long, name) || slices.Contains(s.longFlags, name) || slices.Contains(s.longOptional, name) || slices.Contains(s.long2, name) || slices.Contains(s.abbrev, name)
+}
+
+// gnuExpand resolves name as getopt_long does: an exact match, else the
+// one long option it begins; ok is false when it begins several.
+func (s optSpec) gnuExpand(name string) (full string, ok bool) {
+	if name == "" || s.knowsLong(name) {
+		return name, true
+	}
+	match := ""
+	for _, list := range [][]string{s.long, s.longFlags, s.longOptional, s.long2, s.abbrev} {
+		for _, k := range list {
+			if strings.HasPrefix(k, name) && k != match {
+				if match != "" {
+					return name, false
+				}
+				match = k
+			}
 		}
 	}
-	return false
+	if match == "" {
+		return name, true
+	}
+	return match, true
 }
 
 // expand names the long option that name abbreviates: itself when it is
@@ -128,11 +174,30 @@ func parseOpts(fs []field, spec optSpec) parsed {
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, hasEq := strings.Cut(s[2:], "=")
-			name = spec.expand(name)
+			if spec.gnu {
+				full, ok := spec.gnuExpand(name)
+				if !ok {
+					p.unknown = append(p.unknown, s)
+				}
+				name = full
+			} else {
+				name = spec.expand(name)
+			}
+			if spec.closed && !spec.knowsLong(name) {
+				p.unknown = append(p.unknown, "--"+name)
+			}
 			o := opt{name: "--" + name, at: i}
 			switch {
 			case hasEq:
 				o.val, o.hasVal = field{s: val, static: true, raw: f.raw}, true
+				if slices.Contains(spec.long2, name) && i+1 < len(fs) {
+					i++ // --option=NAME VALUE
+				}
+			case slices.Contains(spec.long2, name):
+				if i+1 < len(fs) {
+					o.val, o.hasVal = fs[i+1], true
+				}
+				i = min(i+2, len(fs)-1)
 			case spec.takesLong(name) && i+1 < len(fs):
 				i++
 				o.val, o.hasVal = fs[i], true
@@ -145,6 +210,16 @@ func parseOpts(fs []field, spec optSpec) parsed {
 		for j := 1; j < len(s); j++ {
 			c := s[j]
 			o := opt{name: prefix + string(c), at: i}
+			if strings.IndexByte(spec.optional, c) >= 0 {
+				if j+1 < len(s) {
+					o.val, o.hasVal = field{s: s[j+1:], static: true, raw: f.raw}, true
+				}
+				p.opts = append(p.opts, o)
+				break
+			}
+			if spec.closed && strings.IndexByte(spec.withValue, c) < 0 && strings.IndexByte(spec.flags, c) < 0 {
+				p.unknown = append(p.unknown, o.name)
+			}
 			if strings.IndexByte(spec.withValue, c) >= 0 {
 				if j+1 < len(s) {
 					o.val, o.hasVal = field{s: s[j+1:], static: true, raw: f.raw}, true
