@@ -228,7 +228,7 @@ func TestParseMoreWrappers(t *testing.T) {
 		{"aws-vault shell", `aws-vault exec prof <<< 'rm -rf ~'`, want{cmds: []string{"aws-vault exec prof", "^1 rm -rf ROOT/home"}, deletes: home}},
 		{"aws-vault list", `aws-vault list`, want{cmds: []string{"aws-vault list"}}},
 		{"op run", `op run -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, deletes: home}},
-		{"op run --env-file", `op run --env-file .env.op -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, deletes: home}},
+		{"op run --env-file", `op run --env-file .env.op -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, reads: []string{"ROOT/repo/.env.op"}, deletes: home}},
 		{"op run printenv", `op run printenv`, want{cmds: []string{"op> printenv"}}},
 		{"doppler run", `doppler run -p x -c dev -- rm -rf ~`, want{cmds: []string{"doppler> rm -rf ROOT/home"}, deletes: home}},
 		{"doppler --command", `doppler run --command 'rm -rf ~'`, want{cmds: []string{"doppler run --command rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: home}},
@@ -339,6 +339,67 @@ func TestParseDefaultParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			check(t, root, tt.command, opts, tt.want)
+		})
+	}
+}
+
+// TestParseWrapperOptions pins wrappers' options read from each tool's
+// documented table: an option's value (run0 --lightweight yes, nix
+// --option NAME VALUE, nsenter -r with no attached directory) is not
+// taken for the program, a boolean option (aws-vault --ec2-server, op
+// --cache) does not swallow the next word, TOOL@VERSION operands of mise
+// are not the program, strace -o writes its file, and an option or
+// subcommand the tables do not know is unknown code.
+func TestParseWrapperOptions(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	rf := []string{"rm --recursive", "rm --force"}
+	tests := []struct {
+		command string
+		want    want
+		more    more
+	}{
+		{`run0 --lightweight yes rm -rf ~`, want{cmds: []string{"run0> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`run0 --shell-prompt-prefix X cat .env`, want{cmds: []string{"run0> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`nix --option sandbox false develop -c rm -rf ~`, want{cmds: []string{"nix> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`nix --max-jobs 4 develop -c cat .env`, want{cmds: []string{"nix> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`nix develop --profile -c -c cat .env`, want{cmds: []string{"nix> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`nix-shell -I --run --run 'cat .env'`, want{cmds: []string{"nix-shell -I --run --run cat .env", "^1 cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`nix-shell --argstr x --run --run 'rm -rf ~'`, want{cmds: []string{"nix-shell --argstr x --run --run rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`aws-vault exec --ecs-server prof -- cat .env`, want{cmds: []string{"aws-vault> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`aws-vault exec --ec2-server prof -- rm -rf ~`, want{cmds: []string{"aws-vault> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`op --cache run -- rm -rf ~`, want{cmds: []string{"op> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`doppler --timeout 10s run -- cat .env`, want{cmds: []string{"doppler> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`doppler --config-dir /x run -- rm -rf ~`, want{cmds: []string{"doppler> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`doppler run --passphrase pw -- rm -rf ~`, want{cmds: []string{"doppler> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`doppler X run -- rm -rf ~`, want{cmds: []string{"doppler X run -- rm -rf ROOT/home"}, incomplete: true}, more{unknown: []string{"doppler ... run"}}},
+		{`setpriv --ruid 0 rm -rf ~`, want{cmds: []string{"setpriv> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`strace --trace file rm -rf ~`, want{cmds: []string{"strace> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`nsenter -t 1 -r rm -rf ~`, want{cmds: []string{"nsenter> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`unshare --monotonic 1 rm -rf ~`, want{cmds: []string{"unshare> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`systemd-run --expand-environment no rm -rf ~`, want{cmds: []string{"systemd-run> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`systemd-run -C x rm -rf ~`, want{cmds: []string{"systemd-run> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`uv run --index-url https://x rm -rf ~`, want{cmds: []string{"uv> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`uv --cache-dir /tmp/x run rm -rf ~`, want{cmds: []string{"uv> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`uv run --with-editable . cat .env`, want{cmds: []string{"uv> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`pnpm --filter foo exec rm -rf ~`, want{cmds: []string{"pnpm> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`pnpm exec -c 'rm -rf ~'`, want{cmds: []string{"pnpm exec -c rm -rf ~", "^1 rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`mise exec node@20 -- rm -rf ~`, want{cmds: []string{"mise> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`mise x python@3.12 -- cat .env`, want{cmds: []string{"mise> cat .env"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`mise exec node@20 rm -rf ~`, want{cmds: []string{"mise exec node@20 rm -rf ROOT/home"}, incomplete: true}, more{unknown: []string{"mise exec node@20 ..."}}},
+		{`strace -o /etc/x true`, want{cmds: []string{"strace> true"}, writes: []string{"/etc/x"}}, more{}},
+		{`strace --output /etc/x true`, want{cmds: []string{"strace> true"}, writes: []string{"/etc/x"}}, more{}},
+		{`strace -o '|rm -rf ~' true`, want{cmds: []string{"strace> true", "^1 rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`op run --env-file .env -- node -e 1`, want{cmds: []string{"op> node -e 1"}, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{`sudo --bogus rm -rf ~`, want{cmds: []string{"sudo> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}, incomplete: true}, more{unknown: []string{"sudo --bogus ..."}, options: rf}},
+		{`env --default-signal rm -rf ~`, want{cmds: []string{"env> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}}, more{options: rf}},
+		{`nix --bogus develop -c rm -rf ~`, want{cmds: []string{"nix> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}, incomplete: true}, more{unknown: []string{"nix --bogus ..."}, options: rf}},
+		{`uv --bogus run rm -rf ~`, want{cmds: []string{"uv> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}, incomplete: true}, more{unknown: []string{"uv --bogus ..."}, options: rf}},
+		{`timeout --bogus 5 rm -rf ~`, want{cmds: []string{"timeout> rm -rf ROOT/home"}, deletes: []string{"ROOT/home"}, incomplete: true}, more{unknown: []string{"timeout --bogus ..."}, options: rf}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
 		})
 	}
 }

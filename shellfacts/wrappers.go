@@ -73,8 +73,10 @@ func wrapperFor(name string) wrapFunc {
 		return wrapTaskset
 	case "flock":
 		return wrapFlock
-	case "strace", "ltrace":
-		return simpleWrapper(optSpec{withValue: "eoOpPsSuIXbaE", posix: true})
+	case "strace":
+		return wrapTracer("strace", straceSpec)
+	case "ltrace":
+		return wrapTracer("ltrace", ltraceSpec)
 	case "chroot":
 		return wrapChroot
 	case "pkexec":
@@ -83,15 +85,15 @@ func wrapperFor(name string) wrapFunc {
 		// gosu USER COMMAND...
 		return skipOperands(optSpec{posix: true}, 1)
 	case "setpriv":
-		return simpleWrapper(optSpec{long: []string{"reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, posix: true})
+		return closedWrapper("setpriv", setprivSpec, false)
 	case "unshare":
-		return shellWrapper(optSpec{withValue: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups"}, posix: true})
+		return closedWrapper("unshare", unshareSpec, true)
 	case "nsenter":
-		return shellWrapper(optSpec{withValue: "tSGrw", long: []string{"target", "setuid", "setgid", "root", "wd"}, posix: true})
+		return closedWrapper("nsenter", nsenterSpec, true)
 	case "firejail":
 		return shellWrapper(optSpec{posix: true})
 	case "systemd-run":
-		return simpleWrapper(optSpec{withValue: "uMpEH", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "machine", "host", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type"}, posix: true})
+		return wrapSystemdRun
 	case "xvfb-run":
 		return simpleWrapper(optSpec{withValue: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}, posix: true})
 	case "dbus-run-session", "caffeinate", "nocorrect", "noglob", "tini", "dumb-init":
@@ -118,12 +120,10 @@ func wrapperFor(name string) wrapFunc {
 		return wrapFlatpakSpawn
 	case "aws-vault":
 		// aws-vault exec PROFILE [--] COMMAND; with no command, $SHELL.
-		return secretsRunner("exec", optSpec{long: []string{"backend", "prompt", "keychain", "secret-service-collection", "pass-dir", "pass-cmd", "pass-prefix", "file-dir"}, posix: true},
-			optSpec{withValue: "dt", long: []string{"duration", "mfa-token", "region", "ec2-server", "ecs-server", "prompt"}, posix: true}, true, true)
+		return secretsRunner("aws-vault", "exec", awsVaultGlobal, awsVaultExec, true, true)
 	case "op":
 		// 1Password: op run [--env-file F] -- COMMAND.
-		return secretsRunner("run", optSpec{long: []string{"account", "config", "session", "encoding", "format", "cache"}, posix: true},
-			optSpec{long: []string{"env-file", "environment"}, posix: true}, false, false)
+		return secretsRunner("op", "run", opGlobal, opRun, false, false)
 	case "doppler":
 		return wrapDoppler
 	case "bwrap":
@@ -228,32 +228,6 @@ func runnerVerb(name, verb string) bool {
 	return verb == "run"
 }
 
-func runner(w *walker, name string, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "pnCe", long: []string{"python", "with", "with-requirements", "project", "directory", "env-file", "package", "extra", "group", "index", "name", "prefix", "cwd", "env", "environment", "manifest-path", "config-file"}, posix: true})
-	if len(p.operands) < 2 || !p.operands[0].known() {
-		return wrapResult{}
-	}
-	w.pathsTo(p.values("--env-file"), w.reads, "run")
-	sub := p.operands[0].s
-	rest := p.operands[1:]
-	res := wrapResult{ok: true}
-	if !runnerVerb(name, sub) {
-		return wrapResult{}
-	}
-	if d := p.values("--directory", "--cwd", "-C"); len(d) > 0 {
-		res.chdir = &d[len(d)-1]
-	}
-	// direnv exec DIR COMMAND
-	if name == "direnv" && len(rest) > 1 {
-		rest = rest[1:]
-	}
-	// Options of the runner's subcommand, then an optional --.
-	q := parseOpts(rest, optSpec{withValue: "pnw", long: []string{"python", "with", "name", "prefix", "env-file", "package", "extra", "group"}, posix: true})
-	w.pathsTo(q.values("--env-file"), w.reads, "run")
-	res.rest = q.operands
-	return res
-}
-
 // simpleWrapper strips the options of a wrapper whose first operand is the
 // wrapped program.
 func simpleWrapper(spec optSpec) wrapFunc {
@@ -307,11 +281,18 @@ func isName(s string) bool {
 }
 
 func wrapSudo(w *walker, args []field) wrapResult {
+	// sudo(8); getopt_long, so long options may be abbreviated.
 	p := parseOpts(args, optSpec{
-		withValue: "ugpCDrtTUR",
-		long:      []string{"user", "group", "prompt", "close-from", "chdir", "role", "type", "command-timeout", "other-user", "chroot", "host"},
-		posix:     true,
+		withValue:    "aCcDgpRrTtUu",
+		optional:     "h",
+		flags:        "ABbEeHiKklNnPSsVv",
+		long:         []string{"user", "group", "prompt", "close-from", "chdir", "role", "type", "command-timeout", "other-user", "chroot", "host", "auth-type", "login-class"},
+		longOptional: []string{"preserve-env"},
+		longFlags: []string{"askpass", "bell", "background", "edit", "set-home", "help", "login", "remove-timestamp", "reset-timestamp", "list",
+			"no-update", "non-interactive", "preserve-groups", "stdin", "shell", "version", "validate"},
+		posix: true, closed: true, gnu: true,
 	})
+	w.unknownOpts("sudo", p)
 	if p.has("-e", "--edit", "-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h", "--help") && len(p.operands) == 0 {
 		return wrapResult{}
 	}
@@ -345,11 +326,17 @@ func wrapRunuser(w *walker, args []field) wrapResult {
 }
 
 func wrapEnv(w *walker, args []field) wrapResult {
+	// GNU env (and BSD env's -P); the signal options take a list only
+	// when it is attached (--default-signal=INT).
 	p := parseOpts(args, optSpec{
-		withValue: "uCSP",
-		long:      []string{"unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"},
-		posix:     true,
+		withValue:    "uCSP",
+		flags:        "i0v",
+		long:         []string{"unset", "chdir", "split-string"},
+		longOptional: []string{"default-signal", "ignore-signal", "block-signal"},
+		longFlags:    []string{"ignore-environment", "null", "debug", "list-signal-handling", "help", "version"},
+		posix:        true, closed: true, gnu: true,
 	})
+	w.unknownOpts("env", p)
 	ops := p.operands
 	if len(ops) > 0 && ops[0].known() && ops[0].s == "-" {
 		// A lone "-" is GNU env's old spelling of -i, not the program.
@@ -432,7 +419,9 @@ func shellQuote(f field) string {
 }
 
 func wrapTimeout(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "sk", long: []string{"signal", "kill-after"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "sk", flags: "fpv", long: []string{"signal", "kill-after"},
+		longFlags: []string{"foreground", "preserve-status", "verbose", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("timeout", p)
 	if len(p.operands) < 2 {
 		return wrapResult{}
 	}
@@ -444,7 +433,8 @@ func wrapNice(w *walker, args []field) wrapResult {
 	if len(args) > 0 && args[0].known() && len(args[0].s) > 1 && args[0].s[0] == '-' && isDigits(strings.TrimPrefix(args[0].s[1:], "-")) {
 		args = args[1:]
 	}
-	p := parseOpts(args, optSpec{withValue: "n", long: []string{"adjustment"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "n", long: []string{"adjustment"}, longFlags: []string{"help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("nice", p)
 	return wrapResult{ok: true, rest: p.operands}
 }
 
@@ -574,72 +564,6 @@ func (w *walker) nestedString(f field, what string) {
 	w.restoreDir(st)
 }
 
-// wrapRun0: systemd's run0 runs a command as root (or --user), like
-// sudo; with no command it starts a shell.
-func wrapRun0(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "ugD", long: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description", "slice", "background", "machine", "area"}, posix: true})
-	res := wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0}
-	if d := p.values("-D", "--chdir"); len(d) > 0 {
-		res.chdir = &d[len(d)-1]
-	}
-	return res
-}
-
-// wrapNixShell: nix-shell --run CMD (or --command CMD) runs the string
-// through a shell in the environment it builds; with neither it starts
-// an interactive shell, which reads stdin. Every --run and --command
-// is analysed (options that take values are not all known, so a word
-// that follows one is taken for it).
-func wrapNixShell(w *walker, args []field) wrapResult {
-	var strs []field
-	for i := 0; i < len(args); i++ {
-		f := args[i]
-		if !f.known() {
-			continue
-		}
-		if f.s == "--run" || f.s == "--command" {
-			if i+1 < len(args) {
-				strs = append(strs, args[i+1])
-				i++
-			}
-			continue
-		}
-		if v, ok := strings.CutPrefix(f.s, "--run="); ok {
-			strs = append(strs, field{s: v, static: true, raw: f.raw})
-		} else if v, ok := strings.CutPrefix(f.s, "--command="); ok {
-			strs = append(strs, field{s: v, static: true, raw: f.raw})
-		}
-	}
-	if len(strs) == 0 {
-		return wrapResult{ok: true, shell: true}
-	}
-	return wrapResult{after: func() {
-		for _, s := range strs {
-			w.nestedString(s, "nix-shell --run")
-		}
-	}}
-}
-
-// wrapNix: nix develop and nix shell run the words after -c / --command
-// as a command (nix develop with neither starts a shell).
-func wrapNix(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{long: []string{"option", "extra-experimental-features", "experimental-features", "store"}, posix: true})
-	if len(p.operands) == 0 || !p.operands[0].known() {
-		return wrapResult{}
-	}
-	sub := p.operands[0].s
-	if sub != "develop" && sub != "shell" {
-		return wrapResult{}
-	}
-	rest := p.operands[1:]
-	for i, f := range rest {
-		if f.known() && (f.s == "-c" || f.s == "--command") {
-			return wrapResult{ok: true, rest: rest[i+1:]}
-		}
-	}
-	return wrapResult{ok: true, shell: sub == "develop"}
-}
-
 // wrapFlatpakSpawn: flatpak-spawn [--host] COMMAND runs COMMAND, on the
 // host with --host, out of the sandbox.
 func wrapFlatpakSpawn(w *walker, args []field) wrapResult {
@@ -649,48 +573,6 @@ func wrapFlatpakSpawn(w *walker, args []field) wrapResult {
 		res.chdir = &d[len(d)-1]
 	}
 	return res
-}
-
-// secretsRunner: programs that run a command with secrets in its
-// environment, as PROG [global options] SUB [PROFILE] [options] [--]
-// COMMAND (aws-vault exec PROFILE -- CMD, op run -- CMD). profile says
-// an operand comes before the command; shell, that with no command the
-// program starts a shell.
-func secretsRunner(sub string, global, local optSpec, profile, shell bool) wrapFunc {
-	return func(w *walker, args []field) wrapResult {
-		p := parseOpts(args, global)
-		if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != sub {
-			return wrapResult{}
-		}
-		rest := p.operands[1:]
-		if profile {
-			q := parseOpts(rest, local)
-			if len(q.operands) == 0 {
-				return wrapResult{}
-			}
-			rest = q.operands[1:]
-		}
-		q := parseOpts(rest, local)
-		return wrapResult{ok: true, rest: q.operands, shell: shell && len(q.operands) == 0}
-	}
-}
-
-// wrapDoppler: doppler run [options] -- COMMAND, or doppler run
-// --command STRING, which a shell runs.
-func wrapDoppler(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{long: []string{"token", "api-host", "dashboard-host", "configuration", "scope"}, posix: true})
-	if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != "run" {
-		return wrapResult{}
-	}
-	q := parseOpts(p.operands[1:], optSpec{withValue: "pc", long: []string{"project", "config", "token", "scope", "command", "mount", "mount-format", "mount-template", "mount-max-reads", "name-transformer", "fallback", "preserve-env", "only-secrets", "api-host", "configuration"}, posix: true})
-	if c := q.values("--command"); len(c) > 0 {
-		return wrapResult{after: func() {
-			for _, s := range c {
-				w.nestedString(s, "doppler run --command")
-			}
-		}}
-	}
-	return wrapResult{ok: true, rest: q.operands}
 }
 
 // bwrapArity is how many values each bubblewrap option takes (an
