@@ -490,3 +490,22 @@ func TestBuiltinWrapperOptions(t *testing.T) {
 		{`uv pip install --bogus x`, Allow, ""},
 	})
 }
+
+// TestBuiltinMoreWrapperOptions pins the other wrappers' closed option
+// tables: xargs --replace takes its string only when attached, and an
+// option a wrapper does not know asks.
+func TestBuiltinMoreWrapperOptions(t *testing.T) {
+	unknown := "destructive-unknown-command"
+	checkBuiltins(t, []bypassCase{
+		{`ls | xargs --replace rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`stdbuf --bogus x cat y`, Ask, unknown},
+		{`flock --bogus /tmp/l cat y`, Ask, unknown},
+		{`taskset --bogus 1 cat y`, Ask, unknown},
+		{`ls | xargs -I{} cp {} dist/`, Allow, ""},
+		{`ls | xargs -0 -n 1 wc -l`, Allow, ""},
+		{`flock -n /tmp/l make`, Allow, ""},
+		{`stdbuf -oL make test`, Allow, ""},
+		{`setsid -f make test`, Allow, ""},
+		{`time -p go test ./...`, Allow, ""},
+	})
+}

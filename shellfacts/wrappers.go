@@ -42,7 +42,7 @@ func wrapperFor(name string) wrapFunc {
 	case "sudo":
 		return wrapSudo
 	case "doas":
-		return shellWrapper(optSpec{withValue: "uC", posix: true}, "-s")
+		return shellWrapper(name, optSpec{withValue: "auC", flags: "Lns", posix: true, closed: true}, "-s")
 	case "runuser":
 		return wrapRunuser
 	case "env":
@@ -51,22 +51,35 @@ func wrapperFor(name string) wrapFunc {
 		return wrapTimeout
 	case "nice":
 		return wrapNice
-	case "nohup", "builtin", "busybox", "unbuffer", "torsocks", "proxychains", "proxychains4", "chronic", "catchsegv":
-		return simpleWrapper(optSpec{posix: true})
+	case "nohup":
+		return simpleWrapper(name, optSpec{longFlags: []string{"help", "version"}, posix: true, closed: true, gnu: true})
+	case "builtin", "catchsegv", "nocorrect", "noglob":
+		return simpleWrapper(name, optSpec{posix: true, closed: true})
+	case "busybox":
+		return simpleWrapper(name, optSpec{longFlags: []string{"help", "list", "list-full", "install"}, posix: true, closed: true})
+	case "unbuffer":
+		return simpleWrapper(name, optSpec{flags: "p", posix: true, closed: true})
+	case "torsocks":
+		return simpleWrapper(name, optSpec{withValue: "upaP", flags: "idqh", long: []string{"user", "pass", "address", "port"},
+			longFlags: []string{"isolate", "debug", "quiet", "help", "version", "shell"}, posix: true, closed: true})
+	case "proxychains", "proxychains4":
+		return simpleWrapper(name, optSpec{withValue: "f", flags: "q", posix: true, closed: true})
+	case "chronic":
+		return simpleWrapper(name, optSpec{flags: "ev", posix: true, closed: true})
 	case "time":
 		return wrapTime
 	case "command":
 		return wrapCommand
 	case "exec":
-		return simpleWrapper(optSpec{withValue: "a", posix: true})
+		return simpleWrapper(name, optSpec{withValue: "a", flags: "cl", posix: true, closed: true})
 	case "xargs":
 		return wrapXargs
 	case "stdbuf":
-		return simpleWrapper(optSpec{withValue: "ioe", long: []string{"input", "output", "error"}, posix: true})
+		return simpleWrapper(name, optSpec{withValue: "ioe", long: []string{"input", "output", "error"}, longFlags: []string{"help", "version"}, posix: true, closed: true, gnu: true})
 	case "ionice":
 		return wrapIonice
 	case "setsid":
-		return simpleWrapper(optSpec{posix: true})
+		return simpleWrapper(name, optSpec{flags: "cfwhV", longFlags: []string{"ctty", "fork", "wait", "help", "version"}, posix: true, closed: true, gnu: true})
 	case "chrt":
 		return wrapChrt
 	case "taskset":
@@ -80,10 +93,10 @@ func wrapperFor(name string) wrapFunc {
 	case "chroot":
 		return wrapChroot
 	case "pkexec":
-		return shellWrapper(optSpec{withValue: "u", long: []string{"user"}, posix: true})
+		return shellWrapper(name, optSpec{withValue: "u", long: []string{"user"}, longFlags: []string{"keep-cwd", "disable-internal-agent", "help", "version"}, posix: true, closed: true})
 	case "gosu", "su-exec":
 		// gosu USER COMMAND...
-		return skipOperands(optSpec{posix: true}, 1)
+		return skipOperands(name, optSpec{posix: true, closed: true}, 1)
 	case "setpriv":
 		return closedWrapper("setpriv", setprivSpec, false)
 	case "unshare":
@@ -91,15 +104,24 @@ func wrapperFor(name string) wrapFunc {
 	case "nsenter":
 		return closedWrapper("nsenter", nsenterSpec, true)
 	case "firejail":
-		return shellWrapper(optSpec{posix: true})
+		// firejail's options take their values after =, so an
+		// option not known cannot swallow the program.
+		return shellWrapper(name, optSpec{posix: true})
 	case "systemd-run":
 		return wrapSystemdRun
 	case "xvfb-run":
-		return simpleWrapper(optSpec{withValue: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}, posix: true})
-	case "dbus-run-session", "caffeinate", "nocorrect", "noglob", "tini", "dumb-init":
-		return simpleWrapper(optSpec{posix: true})
+		return simpleWrapper(name, optSpec{withValue: "nsfepw", flags: "alh", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"},
+			longFlags: []string{"auto-servernum", "auto-display", "listen-tcp", "help"}, posix: true, closed: true})
+	case "dbus-run-session":
+		return simpleWrapper(name, optSpec{longOptional: []string{"config-file", "dbus-daemon"}, longFlags: []string{"help", "version"}, posix: true, closed: true})
+	case "caffeinate":
+		return simpleWrapper(name, optSpec{withValue: "tw", flags: "dimsu", posix: true, closed: true})
+	case "tini":
+		return simpleWrapper(name, optSpec{withValue: "ep", flags: "svwglh", posix: true, closed: true})
+	case "dumb-init":
+		return simpleWrapper(name, optSpec{withValue: "r", flags: "cvVh", long: []string{"rewrite"}, longFlags: []string{"single-child", "verbose", "version", "help"}, posix: true, closed: true})
 	case "ssh-agent":
-		return simpleWrapper(optSpec{withValue: "aEPt", posix: true})
+		return simpleWrapper(name, optSpec{withValue: "aEPtO", flags: "cskdD", posix: true, closed: true})
 	case "parallel":
 		return wrapParallel
 	case "script":
@@ -138,9 +160,10 @@ func wrapperFor(name string) wrapFunc {
 
 // skipOperands strips options and then n operands (gosu's user) before
 // the wrapped command.
-func skipOperands(spec optSpec, n int) wrapFunc {
+func skipOperands(name string, spec optSpec, n int) wrapFunc {
 	return func(w *walker, args []field) wrapResult {
 		p := parseOpts(args, spec)
+		w.unknownOpts(name, p)
 		if len(p.operands) <= n {
 			return wrapResult{}
 		}
@@ -230,9 +253,10 @@ func runnerVerb(name, verb string) bool {
 
 // simpleWrapper strips the options of a wrapper whose first operand is the
 // wrapped program.
-func simpleWrapper(spec optSpec) wrapFunc {
+func simpleWrapper(name string, spec optSpec) wrapFunc {
 	return func(w *walker, args []field) wrapResult {
 		p := parseOpts(args, spec)
+		w.unknownOpts(name, p)
 		return wrapResult{ok: true, rest: p.operands}
 	}
 }
@@ -240,9 +264,10 @@ func simpleWrapper(spec optSpec) wrapFunc {
 // shellWrapper is simpleWrapper for a wrapper that starts a shell when
 // given no command (unshare, nsenter, pkexec), or given no command and
 // one of opts (doas -s).
-func shellWrapper(spec optSpec, opts ...string) wrapFunc {
+func shellWrapper(name string, spec optSpec, opts ...string) wrapFunc {
 	return func(w *walker, args []field) wrapResult {
 		p := parseOpts(args, spec)
+		w.unknownOpts(name, p)
 		return wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0 && (len(opts) == 0 || p.has(opts...))}
 	}
 }
@@ -316,9 +341,12 @@ func wrapSudo(w *walker, args []field) wrapResult {
 func wrapRunuser(w *walker, args []field) wrapResult {
 	p := parseOpts(args, optSpec{
 		withValue: "ugGcCsw",
+		flags:     "lmpPfhV",
 		long:      []string{"user", "group", "supp-group", "command", "session-command", "shell", "whitelist-environment"},
-		posix:     true,
+		longFlags: []string{"login", "preserve-environment", "pty", "fast", "help", "version"},
+		posix:     true, closed: true, gnu: true,
 	})
+	w.unknownOpts("runuser", p)
 	if !p.has("-u", "--user") || len(p.operands) == 0 || p.has("-c", "--command", "-C", "--session-command") {
 		return wrapResult{}
 	}
@@ -439,7 +467,9 @@ func wrapNice(w *walker, args []field) wrapResult {
 }
 
 func wrapTime(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "fo", long: []string{"format", "output"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "fo", flags: "apqvV", long: []string{"format", "output"},
+		longFlags: []string{"append", "portability", "quiet", "verbose", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("time", p)
 	for _, o := range p.values("-o", "--output") {
 		w.path(o, w.writes, "time -o")
 	}
@@ -447,7 +477,8 @@ func wrapTime(w *walker, args []field) wrapResult {
 }
 
 func wrapCommand(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{posix: true})
+	p := parseOpts(args, optSpec{flags: "pvV", posix: true, closed: true})
+	w.unknownOpts("command", p)
 	if p.has("-v", "-V") {
 		// command -v looks a program up; it does not run it.
 		return wrapResult{}
@@ -456,11 +487,18 @@ func wrapCommand(w *walker, args []field) wrapResult {
 }
 
 func wrapXargs(w *walker, args []field) wrapResult {
+	// GNU xargs: -e, -i and -l (--eof, --replace, --max-lines) take a
+	// value only when it is attached.
 	p := parseOpts(args, optSpec{
-		withValue: "adEILnPs",
-		long:      []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"},
-		posix:     true,
+		withValue:    "adEILnPs",
+		optional:     "eil",
+		flags:        "0prtx",
+		long:         []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+		longOptional: []string{"eof", "replace", "max-lines"},
+		longFlags:    []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "help", "version"},
+		posix:        true, closed: true, gnu: true,
 	})
+	w.unknownOpts("xargs", p)
 	for _, f := range p.values("-a", "--arg-file") {
 		w.path(f, w.reads, "xargs -a")
 	}
@@ -472,13 +510,14 @@ func wrapXargs(w *walker, args []field) wrapResult {
 	// arguments: in a shell's code string (xargs -I{} sh -c '{}') that
 	// is code only known when it runs.
 	repl := ""
-	for _, v := range p.values("-I", "--replace") {
-		if v.known() {
-			repl = v.s
+	for _, o := range p.opts {
+		switch {
+		case o.name != "-I" && o.name != "-i" && o.name != "--replace":
+		case !o.hasVal && o.name != "-I":
+			repl = "{}" // -i and --replace alone replace {}
+		case o.hasVal && o.val.known():
+			repl = o.val.s
 		}
-	}
-	if p.has("-i") {
-		repl = "{}"
 	}
 	if name := p.operands[0]; repl != "" && name.known() && isShellName(baseName(name.s)) {
 		for _, f := range p.operands[1:] {
@@ -492,7 +531,9 @@ func wrapXargs(w *walker, args []field) wrapResult {
 }
 
 func wrapIonice(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "cnpPu", flags: "thV", long: []string{"class", "classdata", "pid", "pgid", "uid"},
+		longFlags: []string{"ignore", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("ionice", p)
 	if p.has("-p", "--pid", "-P", "--pgid", "-u", "--uid") {
 		return wrapResult{}
 	}
@@ -500,7 +541,10 @@ func wrapIonice(w *walker, args []field) wrapResult {
 }
 
 func wrapChrt(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "T", long: []string{"sched-runtime", "sched-deadline", "sched-period"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "TPD", flags: "abdfiormpRvhVe", long: []string{"sched-runtime", "sched-deadline", "sched-period"},
+		longFlags: []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "ext", "reset-on-fork", "max", "pid", "verbose", "help", "version"},
+		posix:     true, closed: true, gnu: true})
+	w.unknownOpts("chrt", p)
 	if p.has("-p", "--pid") || len(p.operands) < 2 {
 		return wrapResult{}
 	}
@@ -508,7 +552,8 @@ func wrapChrt(w *walker, args []field) wrapResult {
 }
 
 func wrapTaskset(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{posix: true})
+	p := parseOpts(args, optSpec{flags: "acphV", longFlags: []string{"all-tasks", "cpu-list", "pid", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("taskset", p)
 	if p.has("-p", "--pid") || len(p.operands) < 2 {
 		return wrapResult{}
 	}
@@ -516,7 +561,8 @@ func wrapTaskset(w *walker, args []field) wrapResult {
 }
 
 func wrapChroot(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{long: []string{"userspec", "groups"}, posix: true})
+	p := parseOpts(args, optSpec{long: []string{"userspec", "groups"}, longFlags: []string{"skip-chdir", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("chroot", p)
 	if len(p.operands) == 1 {
 		// chroot DIR runs $SHELL -i.
 		return wrapResult{ok: true, shell: true}
@@ -529,7 +575,9 @@ func wrapChroot(w *walker, args []field) wrapResult {
 }
 
 func wrapFlock(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "wEc", long: []string{"timeout", "conflict-exit-code", "command"}, posix: true})
+	p := parseOpts(args, optSpec{withValue: "wEc", flags: "sexunoFhV", long: []string{"timeout", "conflict-exit-code", "command"},
+		longFlags: []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "help", "version"}, posix: true, closed: true, gnu: true})
+	w.unknownOpts("flock", p)
 	if len(p.operands) == 0 {
 		return wrapResult{}
 	}
@@ -634,7 +682,8 @@ func wrapProot(w *walker, args []field) wrapResult {
 // the operands are the command, where /_ stands for the file that
 // changed.
 func wrapEntr(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{posix: true})
+	p := parseOpts(args, optSpec{flags: "acdnprsz", posix: true, closed: true})
+	w.unknownOpts("entr", p)
 	if len(p.operands) == 0 {
 		return wrapResult{}
 	}
@@ -654,7 +703,8 @@ func wrapEntr(w *walker, args []field) wrapResult {
 // COMMAND (ssh, scp, rsync) typing the password for it; -f reads it from
 // a file.
 func wrapSshpass(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "fdpP", posix: true})
+	p := parseOpts(args, optSpec{withValue: "fdpP", flags: "evhV", posix: true, closed: true})
+	w.unknownOpts("sshpass", p)
 	w.pathsTo(p.values("-f"), w.reads, "sshpass")
 	return wrapResult{ok: true, rest: p.operands}
 }
