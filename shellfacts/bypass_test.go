@@ -403,3 +403,53 @@ func TestParseWrapperOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestParseOptsTables pins parseOpts reading closed tables: an option
+// not named is reported, an option with an optional value takes only an
+// attached one, a two-value option takes two words, and with gnu an
+// unambiguous prefix of a long option is that option while an ambiguous
+// one is reported.
+func TestParseOptsTables(t *testing.T) {
+	words := func(ss ...string) []field {
+		var fs []field
+		for _, s := range ss {
+			fs = append(fs, field{s: s, static: true, raw: s})
+		}
+		return fs
+	}
+	spec := optSpec{withValue: "t", optional: "r", flags: "a", long: []string{"target", "directory", "dir-mode"}, long2: []string{"option"},
+		longOptional: []string{"root"}, longFlags: []string{"all", "dereference"}, posix: true, closed: true, gnu: true}
+	tests := []struct {
+		args     []string
+		opts     []string // name=value
+		operands []string
+		unknown  []string
+	}{
+		{[]string{"-t", "1", "-r", "rm", "x"}, []string{"-t=1", "-r"}, []string{"rm", "x"}, nil},
+		{[]string{"-r/x", "rm"}, []string{"-r=/x"}, []string{"rm"}, nil},
+		{[]string{"--root", "rm"}, []string{"--root"}, []string{"rm"}, nil},
+		{[]string{"--option", "a", "b", "rm"}, []string{"--option=a"}, []string{"rm"}, nil},
+		{[]string{"--targ", "1", "rm"}, []string{"--target=1"}, []string{"rm"}, nil},
+		{[]string{"--dir", "x", "rm"}, []string{"--dir"}, []string{"x", "rm"}, []string{"--dir"}},
+		{[]string{"--dire", "x", "rm"}, []string{"--directory=x"}, []string{"rm"}, nil},
+		{[]string{"--bogus", "x", "rm"}, []string{"--bogus"}, []string{"x", "rm"}, []string{"--bogus"}},
+		{[]string{"-az", "rm"}, []string{"-a", "-z"}, []string{"rm"}, []string{"-z"}},
+	}
+	for _, tt := range tests {
+		p := parseOpts(words(tt.args...), spec)
+		var opts, ops []string
+		for _, o := range p.opts {
+			if o.hasVal {
+				opts = append(opts, o.name+"="+o.val.s)
+			} else {
+				opts = append(opts, o.name)
+			}
+		}
+		for _, f := range p.operands {
+			ops = append(ops, f.s)
+		}
+		if !slices.Equal(opts, tt.opts) || !slices.Equal(ops, tt.operands) || !slices.Equal(p.unknown, tt.unknown) {
+			t.Errorf("parseOpts(%q) = %q %q unknown %q, want %q %q unknown %q", tt.args, opts, ops, p.unknown, tt.opts, tt.operands, tt.unknown)
+		}
+	}
+}

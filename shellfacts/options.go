@@ -174,16 +174,18 @@ func parseOpts(fs []field, spec optSpec) parsed {
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, hasEq := strings.Cut(s[2:], "=")
+			ambiguous := false
 			if spec.gnu {
 				full, ok := spec.gnuExpand(name)
 				if !ok {
-					p.unknown = append(p.unknown, s)
+					p.unknown = append(p.unknown, "--"+name)
+					ambiguous = true
 				}
 				name = full
 			} else {
 				name = spec.expand(name)
 			}
-			if spec.closed && !spec.knowsLong(name) {
+			if spec.closed && !ambiguous && !spec.knowsLong(name) {
 				p.unknown = append(p.unknown, "--"+name)
 			}
 			o := opt{name: "--" + name, at: i}

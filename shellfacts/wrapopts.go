@@ -13,11 +13,12 @@ import (
 // asks). The analysis still goes on with the option taken to have no
 // value, so a command found that way is decided as well.
 
-// unknownOpts marks the options parseOpts could not place; it reports
-// whether there were any.
+// unknownOpts marks the options parseOpts could not place (not known to
+// a closed table, or an ambiguous abbreviation); it reports whether
+// there were any.
 func (w *walker) unknownOpts(prog string, p parsed) bool {
 	for _, o := range p.unknown {
-		w.incomplete(prog + ": option " + o + " is not known, so what it runs is not known")
+		w.incomplete(prog + ": option " + o + " is not known or is ambiguous, so what the command does is not known")
 		w.unknownCode(prog + " " + o + " ...")
 	}
 	return len(p.unknown) > 0
