@@ -509,3 +509,23 @@ func TestBuiltinMoreWrapperOptions(t *testing.T) {
 		{`time -p go test ./...`, Allow, ""},
 	})
 }
+
+// TestBuiltinLongPrefixes pins unambiguous prefixes of long options of
+// tools whose parser (getopt_long) accepts them: each is decided as the
+// full option, and an ambiguous one asks.
+func TestBuiltinLongPrefixes(t *testing.T) {
+	out := "writes-outside-repo"
+	checkBuiltins(t, []bypassCase{
+		{`sed --in 's/a/b/' /etc/hosts`, Deny, out},
+		{`sed --in-pl 's/a/b/' /etc/hosts`, Deny, out},
+		{`install --targ /etc x`, Deny, out},
+		{`gawk --inc inplace '{print}' /etc/passwd`, Deny, out},
+		{`tar --dir /etc -xf a.tar`, Deny, out},
+		{`mv --targ /etc x`, Deny, out},
+		{`tar --ex x -xf a.tar`, Ask, "destructive-unknown-command"},
+		{`sed --in-place=.bak 's/a/b/' src/a.go`, Allow, ""},
+		{`sed -n 's/a/b/p' /etc/hosts`, Allow, ""},
+		{`tar --directory dist -xf a.tar`, Allow, ""},
+		{`gawk --source 'BEGIN{print 1}'`, Allow, ""},
+	})
+}

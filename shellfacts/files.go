@@ -314,10 +314,22 @@ func (w *walker) stdinIsTerminalLike(c *call) bool {
 	return true
 }
 
+// sedSpec is GNU sed's; getopt_long takes any unambiguous prefix of a
+// long option (sed --in is --in-place).
+var sedSpec = optSpec{
+	withValue:    "efl",
+	long:         []string{"expression", "file", "line-length"},
+	longOptional: []string{"in-place"},
+	longFlags: []string{"quiet", "silent", "debug", "follow-symlinks", "posix", "regexp-extended", "separate", "sandbox", "unbuffered",
+		"null-data", "zero-terminated", "binary", "help", "version"},
+	gnu: true,
+}
+
 // sedFiles: the script is the first operand unless -e or -f gave one; -i
 // edits the files in place.
 func sedFiles(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{withValue: "efl", long: []string{"expression", "file", "line-length"}})
+	p := parseOpts(c.args, sedSpec)
+	w.unknownOpts(c.name, p)
 	files := p.operands
 	if !p.has("-e", "--expression", "-f", "--file") && len(files) > 0 {
 		files = files[1:]
@@ -360,10 +372,24 @@ func (w *walker) sedScript(f field) {
 	}
 }
 
+// awkSpec is gawk's; getopt_long takes any unambiguous prefix of a long
+// option (gawk --inc inplace is --include inplace). Other awks know
+// fewer long options: reading theirs as gawk's at worst finds more.
+var awkSpec = optSpec{
+	withValue:    "fvFEile",
+	long:         []string{"file", "assign", "field-separator", "exec", "include", "load", "source"},
+	longOptional: []string{"dump-variables", "debug", "lint", "pretty-print", "profile"},
+	longFlags: []string{"characters-as-bytes", "traditional", "compat", "copyright", "gen-pot", "help", "usage", "no-optimize",
+		"non-decimal-data", "optimize", "posix", "re-interval", "sandbox", "use-lc-numeric", "version", "csv", "bignum", "lint-old",
+		"trace", "persist"},
+	gnu: true,
+}
+
 // awkFiles: the program is the first operand unless -f gave one; operands
 // of the form name=value are assignments, not files.
 func awkFiles(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{withValue: "fvFEile", long: []string{"file", "assign", "field-separator", "exec", "include", "load", "source"}})
+	p := parseOpts(c.args, awkSpec)
+	w.unknownOpts(c.name, p)
 	files := p.operands
 	if !p.has("-f", "--file", "-E", "--exec") && len(files) > 0 {
 		w.awkProgram(files[0])
@@ -554,6 +580,26 @@ func (w *walker) canonical(p string) (string, error) {
 
 var copySpec = optSpec{withValue: "StgmoZ", long: []string{"suffix", "target-directory", "group", "mode", "owner", "context", "strip-program"}}
 
+// installSpec and mvSpec are GNU install's and mv's; getopt_long takes
+// any unambiguous prefix of a long option (install --targ is
+// --target-directory).
+var installSpec = optSpec{
+	withValue:    "StgmoZ",
+	long:         []string{"suffix", "target-directory", "group", "mode", "owner", "strip-program"},
+	longOptional: []string{"backup", "context"},
+	longFlags:    []string{"compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "preserve-context", "debug", "help", "version"},
+	gnu:          true,
+}
+
+var mvSpec = optSpec{
+	withValue:    "St",
+	long:         []string{"suffix", "target-directory"},
+	longOptional: []string{"backup", "update"},
+	longFlags: []string{"debug", "exchange", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "no-target-directory",
+		"verbose", "context", "help", "version"},
+	gnu: true,
+}
+
 // cpLong are GNU cp's long options; it accepts any unambiguous prefix of
 // one (`cp --li` is `cp --link`, `cp --rec` is `cp --recursive`).
 var cpLong = []string{"archive", "attributes-only", "backup", "copy-contents", "debug", "dereference", "force",
@@ -565,11 +611,12 @@ var cpLong = []string{"archive", "attributes-only", "backup", "copy-contents", "
 var cpSpec = optSpec{withValue: "St", long: []string{"suffix", "target-directory"}, abbrev: cpLong}
 
 func copyFiles(w *walker, c *call) {
-	spec := copySpec
+	spec := installSpec
 	if c.name == "cp" {
 		spec = cpSpec
 	}
 	p := parseOpts(c.args, spec)
+	w.unknownOpts(c.name, p)
 	if c.name == "install" && p.has("-d", "--directory") {
 		w.pathsTo(p.operands, w.writes, c.name)
 		return
@@ -624,7 +671,12 @@ func (w *walker) hardLinked(srcs []field, recursive bool, what string) {
 }
 
 func moveFiles(w *walker, c *call) {
-	p := parseOpts(c.args, copySpec)
+	spec := copySpec
+	if c.name == "mv" {
+		spec = mvSpec
+	}
+	p := parseOpts(c.args, spec)
+	w.unknownOpts(c.name, p)
 	srcs, dest, into := splitDest(p)
 	w.pathsTo(srcs, w.reads, c.name)
 	// rename(2) moves a symbolic link, not its target.
@@ -1044,6 +1096,36 @@ func patchFiles(w *walker, c *call) {
 	}
 }
 
+// tarSpec is GNU tar's; getopt_long takes any unambiguous prefix of a
+// long option (tar --dir is --directory).
+var tarSpec = optSpec{
+	withValue: "fCTXbHKLNgV",
+	long: []string{"file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "owner", "group", "mode", "transform",
+		"xform", "exclude", "use-compress-program", "to-command", "newer", "after-date", "label", "suffix", "checkpoint-action",
+		"info-script", "new-volume-script", "strip-components", "warning", "index-file", "mtime", "sort", "owner-map", "group-map",
+		"quoting-style", "level", "listed-incremental", "record-size", "tape-length", "rsh-command", "rmt-command", "pax-option",
+		"starting-file", "newer-mtime", "exclude-tag", "exclude-tag-all", "exclude-tag-under", "exclude-ignore",
+		"exclude-ignore-recursive", "volno-file", "hole-detection", "sparse-version", "xattrs-include", "xattrs-exclude",
+		"quote-chars", "no-quote-chars", "clamp-mtime"},
+	longOptional: []string{"checkpoint", "backup", "atime-preserve", "occurrence", "one-top-level", "verbatim-files-from"},
+	longFlags: []string{"create", "extract", "get", "list", "append", "update", "catenate", "concatenate", "delete", "diff", "compare",
+		"test-label", "absolute-names", "gzip", "gunzip", "ungzip", "bzip2", "xz", "zstd", "lzip", "lzma", "lzop", "compress", "uncompress",
+		"verbose", "keep-old-files", "overwrite", "no-same-owner", "same-owner", "preserve-permissions", "same-permissions",
+		"no-same-permissions", "preserve", "wildcards", "no-wildcards", "recursion", "no-recursion", "dereference", "one-file-system",
+		"skip-old-files", "keep-newer-files", "unlink-first", "recursive-unlink", "remove-files", "totals", "exclude-vcs",
+		"exclude-vcs-ignores", "exclude-caches", "exclude-caches-all", "exclude-caches-under", "exclude-backups", "auto-compress",
+		"no-auto-compress", "sparse", "numeric-owner", "help", "version", "usage", "interactive", "confirmation", "to-stdout",
+		"xattrs", "no-xattrs", "acls", "no-acls", "selinux", "no-selinux", "null", "no-null", "verify", "show-transformed-names",
+		"show-stored-names", "full-time", "utc", "incremental", "multi-volume", "seek", "no-seek", "force-local", "posix",
+		"old-archive", "portability", "hard-dereference", "ignore-case", "no-ignore-case", "anchored", "no-anchored",
+		"wildcards-match-slash", "no-wildcards-match-slash", "unquote", "no-unquote", "restrict", "delay-directory-restore",
+		"no-delay-directory-restore", "ignore-failed-read", "ignore-zeros", "ignore-command-error", "keep-directory-symlink",
+		"preserve-order", "same-order", "no-overwrite-dir", "overwrite-dir", "check-device", "no-check-device", "block-number",
+		"check-links", "show-defaults", "show-omitted-dirs", "show-snapshot-field-ranges", "no-verbatim-files-from", "read-full-records",
+		"modification-time", "touch"},
+	gnu: true,
+}
+
 // tarFiles: -c reads the operands and writes the archive; -x reads the
 // archive and writes into -C (or the current directory), wherever the
 // archive's own paths point.
@@ -1055,7 +1137,8 @@ func tarFiles(w *walker, c *call) {
 		a.s = "-" + a.s
 		args = append([]field{a}, args[1:]...)
 	}
-	p := parseOpts(args, optSpec{withValue: "fCTXbHKLNgV", long: []string{"file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "owner", "group", "mode", "transform", "exclude", "use-compress-program", "to-command", "newer", "after-date", "label", "suffix", "checkpoint-action", "info-script"}})
+	p := parseOpts(args, tarSpec)
+	w.unknownOpts(c.name, p)
 	dir := w.saveDir()
 	for _, d := range p.values("-C", "--directory") {
 		w.cd(d)
