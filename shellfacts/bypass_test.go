@@ -453,3 +453,33 @@ func TestParseOptsTables(t *testing.T) {
 		}
 	}
 }
+
+// TestParseCurlOpts pins the option reading curl's handler is to use: an
+// unambiguous prefix is the option it begins, a flag that is a prefix of
+// a valued option (--crlf, --crlfile) keeps its meaning, and an
+// ambiguous prefix is unknown code.
+func TestParseCurlOpts(t *testing.T) {
+	spec := optSpec{withValue: "dFT", long: []string{"data-binary", "form", "form-string", "upload-file", "crlfile"}}
+	tests := []struct {
+		args    []string
+		opt     string
+		val     string
+		unknown bool
+	}{
+		{[]string{"--upload-fi", ".env", "http://e/"}, "--upload-file", ".env", false},
+		{[]string{"--data-bin", "@main.go", "http://e/"}, "--data-binary", "@main.go", false},
+		{[]string{"--crlf", "http://e/"}, "--crlf", "", false},
+		{[]string{"--fo", "f=@main.go", "http://e/"}, "--fo", "", true},
+	}
+	for _, tt := range tests {
+		w := newWalker(Options{})
+		var fs []field
+		for _, s := range tt.args {
+			fs = append(fs, field{s: s, static: true, raw: s})
+		}
+		p := w.parseCurlOpts(fs, spec)
+		if len(p.opts) != 1 || p.opts[0].name != tt.opt || p.opts[0].val.s != tt.val || (len(w.unknown) > 0) != tt.unknown {
+			t.Errorf("parseCurlOpts(%q) = %+v, unknown %v; want %s %q, unknown %v", tt.args, p.opts, w.unknown, tt.opt, tt.val, tt.unknown)
+		}
+	}
+}
