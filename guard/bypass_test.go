@@ -488,6 +488,9 @@ func TestBuiltinWrapperOptions(t *testing.T) {
 		{`op run -- npm start`, Allow, ""},
 		{`nix build .#default`, Allow, ""},
 		{`uv pip install --bogus x`, Allow, ""},
+		{`uv pip install "$PKG"`, Allow, ""},
+		{`pnpm add -D "$PKG"`, Allow, ""},
+		{`uv "$SUB" rm -rf /`, Ask, unknown},
 	})
 }
 

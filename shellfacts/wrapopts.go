@@ -24,13 +24,14 @@ func (w *walker) unknownOpts(prog string, p parsed) bool {
 	return len(p.unknown) > 0
 }
 
-// lostVerb marks a wrapper whose subcommand was not where it was looked
-// for (doppler X run, a value of an option not known taken for the
-// subcommand) but appears later among its words: what it runs is not
-// known.
-func (w *walker) lostVerb(prog string, words []field, verb func(string) bool) {
-	for _, f := range words {
-		if !f.known() || verb(f.s) {
+// lostVerb marks a wrapper whose operands (ops, the first of which is
+// not the subcommand that runs a program) may still hide that
+// subcommand: the first is only known at run time, or the subcommand
+// appears later (doppler X run, or a value of an option not known taken
+// for the subcommand). What it runs is then not known.
+func (w *walker) lostVerb(prog string, ops []field, verb func(string) bool) {
+	for i, f := range ops {
+		if (i == 0 && !f.known()) || (f.known() && verb(f.s)) {
 			w.incomplete(prog + ": the subcommand that runs a program is not where it was looked for")
 			w.unknownCode(prog + " ... " + f.raw)
 			return
@@ -184,13 +185,7 @@ func secretsRunner(name, sub string, global, local optSpec, profile, shell bool)
 	return func(w *walker, args []field) wrapResult {
 		p := parseOpts(args, global)
 		if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != sub {
-			if len(p.unknown) > 0 || len(p.operands) > 0 {
-				rest := p.operands
-				if len(p.unknown) == 0 {
-					rest = rest[min(1, len(rest)):]
-				}
-				w.lostVerb(name, rest, isSub)
-			}
+			w.lostVerb(name, p.operands, isSub)
 			return wrapResult{}
 		}
 		w.unknownOpts(name, p)
@@ -268,13 +263,7 @@ func wrapDoppler(w *walker, args []field) wrapResult {
 	isRun := func(s string) bool { return s == "run" }
 	p := parseOpts(args, dopplerGlobal)
 	if len(p.operands) == 0 || !p.operands[0].known() || p.operands[0].s != "run" {
-		if len(p.operands) > 0 {
-			rest := p.operands
-			if len(p.unknown) == 0 {
-				rest = rest[1:]
-			}
-			w.lostVerb("doppler", rest, isRun)
-		}
+		w.lostVerb("doppler", p.operands, isRun)
 		return wrapResult{}
 	}
 	w.unknownOpts("doppler", p)
@@ -392,9 +381,7 @@ func wrapNix(w *walker, args []field) wrapResult {
 		}
 	}
 	if !runs(sub) {
-		if len(unknown) > 0 || cmdAt >= 0 || (len(pos) > 0 && !pos[0].known()) {
-			w.lostVerb("nix", args, runs)
-		}
+		w.lostVerb("nix", pos, runs)
 		return wrapResult{}
 	}
 	w.unknownOpts("nix", parsed{unknown: unknown})
@@ -528,15 +515,7 @@ func runner(w *walker, name string, args []field) wrapResult {
 	isVerb := func(s string) bool { return runnerVerb(name, s) }
 	p := parseOpts(args, global)
 	if len(p.operands) == 0 || !p.operands[0].known() || !isVerb(p.operands[0].s) {
-		if len(p.operands) > 0 {
-			// A word that is not static, or an option not known
-			// whose value was taken for the subcommand, may hide it.
-			rest := p.operands
-			if len(p.unknown) == 0 && rest[0].known() {
-				rest = rest[1:]
-			}
-			w.lostVerb(name, rest, isVerb)
-		}
+		w.lostVerb(name, p.operands, isVerb)
 		return wrapResult{}
 	}
 	w.unknownOpts(name, p)

@@ -308,8 +308,7 @@ func isName(s string) bool {
 func wrapSudo(w *walker, args []field) wrapResult {
 	// sudo(8); getopt_long, so long options may be abbreviated.
 	p := parseOpts(args, optSpec{
-		withValue:    "aCcDgpRrTtUu",
-		optional:     "h",
+		withValue:    "aCcDghpRrTtUu",
 		flags:        "ABbEeHiKklNnPSsVv",
 		long:         []string{"user", "group", "prompt", "close-from", "chdir", "role", "type", "command-timeout", "other-user", "chroot", "host", "auth-type", "login-class"},
 		longOptional: []string{"preserve-env"},
