@@ -69,6 +69,11 @@ func TestBuiltinBypasses(t *testing.T) {
 		{bash("cat ~/.SSH/ID_RSA"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/.Env.Local"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/certs/server.KEY"), "sensitive-reads-files"},
+		// A private key under ~/.ssh goes by any name.
+		{tool("Read", "file_path", "/root/.ssh/github_deploy"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/home/u/.ssh/keys/deploy"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/root/.ssh/github_deploy.pub"), ""},
+		{tool("Read", "file_path", "/root/.ssh/known_hosts.old"), ""},
 		{tool("Write", "file_path", tmp), "writes-outside-repo"},
 		{tool("Write", "file_path", filepath.Join(tmp, "scratch.txt")), ""},
 		{tool("Write", "file_path", "src/a\x00/../../../etc/x"), "writes-outside-repo"},

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "9bb80094a69b6906b1d806a1abedf5441b2a5fb46be6d8002d36cf090b432e6a"
+const fixedDigest = "7896affdd391bf72467612174d6e71ac332c7dad7f113d45779573b4ed7eaa68"
