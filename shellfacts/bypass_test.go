@@ -483,3 +483,33 @@ func TestParseCurlOpts(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSshKeywords pins ssh -o keywords read as OpenSSH reads them:
+// the keyword ends at the first space, tab or '=' (a later '=' in the
+// value does not move it), ignoring case, quotes in it removed.
+func TestParseSshKeywords(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	key := []string{"ROOT/home/.ssh/id_rsa"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+	}{
+		{"ProxyCommand space, = in value", `ssh -o 'ProxyCommand cat ~/.ssh/id_rsa #=' x`, want{anyCmds: true, reads: key, urls: []string{"x"}}},
+		{"ProxyCommand tab", `ssh -o $'ProxyCommand\tcat ~/.ssh/id_rsa' x`, want{anyCmds: true, reads: key, urls: []string{"x"}}},
+		{"ProxyCommand space =", `ssh -o 'ProxyCommand = cat ~/.ssh/id_rsa' x`, want{anyCmds: true, reads: key, urls: []string{"x"}}},
+		{"proxycommand quoted keyword", `ssh -o '"proxycommand" cat ~/.ssh/id_rsa' x`, want{anyCmds: true, reads: key, urls: []string{"x"}}},
+		{"-oPROXYCOMMAND=", `ssh -oPROXYCOMMAND='cat ~/.ssh/id_rsa' x`, want{anyCmds: true, reads: key, urls: []string{"x"}}},
+		{"RemoteCommand space, = in value", `ssh -o 'RemoteCommand cat ~/.ssh/id_rsa #=' localhost`, want{anyCmds: true, reads: key, urls: []string{"localhost"}}},
+		{"RemoteCommand tab", `ssh -o $'RemoteCommand\tcat ~/.ssh/id_rsa' localhost`, want{anyCmds: true, reads: key, urls: []string{"localhost"}}},
+		{"HostName tab", `ssh -o $'HostName\tlocalhost' h 'cat ~/.ssh/id_rsa'`, want{anyCmds: true, reads: key, urls: []string{"h"}}},
+		{"scp ProxyCommand", `scp -o 'ProxyCommand cat ~/.ssh/id_rsa #=' a.txt h:`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa", "ROOT/repo/a.txt"}, urls: []string{"h:"}}},
+		{"StrictHostKeyChecking", `ssh -o StrictHostKeyChecking=no host uptime`, want{anyCmds: true, urls: []string{"host"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, root, tt.command, opts, tt.want)
+		})
+	}
+}

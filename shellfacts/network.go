@@ -366,19 +366,19 @@ func sshArgs(w *walker, c *call) {
 			remoteCommand = append(remoteCommand, o)
 			continue
 		}
-		k, v, ok := strings.Cut(o.s, "=")
+		k, v, ok := sshConfigLine(o.s)
 		if !ok {
-			k, v, _ = strings.Cut(o.s, " ")
+			continue
 		}
-		switch strings.ToLower(strings.TrimSpace(k)) {
+		switch k {
 		case "hostname":
-			host = strings.TrimSpace(v)
+			host = v
 		case "user":
-			user = strings.TrimSpace(v)
+			user = v
 		case "remotecommand":
 			// The command ssh runs there when none is given on the
 			// command line, as a string for the remote shell.
-			if v = strings.TrimSpace(v); v != "" && !strings.EqualFold(v, "none") {
+			if v != "" && !strings.EqualFold(v, "none") {
 				remoteCommand = append(remoteCommand, field{s: v, static: true, raw: o.raw})
 			}
 		}
@@ -554,14 +554,11 @@ func (w *walker) sshOption(o field) {
 	if !o.known() {
 		return
 	}
-	k, v, ok := strings.Cut(o.s, "=")
-	if !ok {
-		k, v, ok = strings.Cut(o.s, " ")
-	}
+	k, v, ok := sshConfigLine(o.s)
 	if !ok {
 		return
 	}
-	switch strings.ToLower(strings.TrimSpace(k)) {
+	switch k {
 	case "proxycommand", "localcommand", "knownhostscommand":
 		w.nestedString(field{s: v, static: true}, "ssh "+k)
 	case "userknownhostsfile", "globalknownhostsfile":
@@ -569,6 +566,47 @@ func (w *walker) sshOption(o field) {
 		// IdentityFile and CertificateFile are what ssh authenticates
 		// with, never sent (see sshArgs): not reads.
 	}
+}
+
+// sshConfigLine splits one line of ssh configuration (an -o option, a
+// line of an ssh_config file) as OpenSSH's readconf.c does: leading
+// white space is skipped, the keyword ends at the first space, tab or
+// '=' (a double quote in it starts a quoted part that ends the keyword
+// at the next quote), then white space and at most one '=' are skipped
+// (a command's value, as parse_command reads it, loses every leading
+// '=' and white space). The keyword is lowercased, as OpenSSH matches
+// keywords ignoring case; trailing white space is dropped from the
+// value. ok is false for an empty line, a comment or an unmatched quote.
+func sshConfigLine(line string) (key, value string, ok bool) {
+	const ws = " \t\r\n"
+	s := strings.TrimLeft(line, ws)
+	i := strings.IndexAny(s, ws+"\"=")
+	var rest string
+	switch {
+	case i < 0:
+		key = s
+	case s[i] == '"':
+		t := s[:i] + s[i+1:]
+		j := strings.IndexByte(t[i:], '"')
+		if j < 0 {
+			return "", "", false
+		}
+		key, rest = t[:i+j], strings.TrimLeft(t[i+j+1:], ws)
+	default:
+		key, rest = s[:i], strings.TrimLeft(s[i+1:], ws)
+		if s[i] != '=' && strings.HasPrefix(rest, "=") {
+			rest = strings.TrimLeft(rest[1:], ws)
+		}
+	}
+	if key == "" || strings.HasPrefix(key, "#") {
+		return "", "", false
+	}
+	key = strings.ToLower(key)
+	switch key {
+	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+		rest = strings.TrimLeft(rest, ws+"=")
+	}
+	return key, strings.TrimRight(rest, ws+"\f"), true
 }
 
 // remote splits an scp/rsync operand into a remote target ("host:path",
