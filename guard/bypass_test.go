@@ -559,3 +559,19 @@ func TestBuiltinSshKeywords(t *testing.T) {
 		{`ssh -o 'ProxyCommand ssh -W %h:%p bastion' host uptime`, Allow, ""},
 	})
 }
+
+// TestBuiltinAlternateParams pins ${NAME:+ALT}, read as ALT as a
+// default is, and expansions of $HOME that remove a pattern (evaluated)
+// or do what the analysis does not evaluate (asked about).
+func TestBuiltinAlternateParams(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`cat ${HOME:+.env}`, Deny, "sensitive-reads-files"},
+		{`cat ${HOME:+~/.ssh/id_rsa}`, Deny, "sensitive-reads-files"},
+		{`cat ${PATH:+/root/.aws/credentials}`, Deny, "sensitive-reads-files"},
+		{`rm -rf ${HOME:+/}`, Deny, "destructive-rm-outside-repo"},
+		{`cat ${HOME%%*}.env`, Deny, "sensitive-reads-files"},
+		{`cat ${HOME/*/}.env`, Ask, "destructive-unknown-command"},
+		{`cat ${HOME:+README.md}`, Allow, ""},
+		{`echo ${PWD##*/}`, Allow, ""},
+	})
+}

@@ -513,3 +513,35 @@ func TestParseSshKeywords(t *testing.T) {
 		})
 	}
 }
+
+// TestParseAlternateParams pins ${NAME:+ALT}, whose value is ALT or
+// empty: the path under ALT is recorded as a default's is; and pattern
+// removals from a value Parse knows, which are evaluated (${HOME%%*} is
+// empty), while other operators on a known value are code only known at
+// run time.
+func TestParseAlternateParams(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"alternate", `cat ${HOME:+.env}`, want{anyCmds: true, reads: []string{"ROOT/repo/.env"}, incomplete: true}, more{}},
+		{"alternate with a tilde", `cat ${HOME:+~/.ssh/id_rsa}`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa"}, incomplete: true}, more{}},
+		{"alternate of an unknown variable", `cat ${PATH:+/root/.aws/credentials}`, want{anyCmds: true, reads: []string{"/root/.aws/credentials"}, incomplete: true}, more{}},
+		{"unset-only alternate", `rm -rf ${X+/}`, want{anyCmds: true, deletes: []string{"/"}, incomplete: true}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"alternate of a variable made empty", `X=; cat ${X:+.env}`, want{anyCmds: true, incomplete: true}, more{}},
+		{"longest suffix of $HOME", `cat ${HOME%%*}.env`, want{anyCmds: true, reads: []string{"ROOT/repo/.env"}}, more{}},
+		{"directory name of $PWD", `cat ${PWD##*/}.txt`, want{anyCmds: true, reads: []string{"ROOT/repo/repo.txt"}}, more{}},
+		{"shortest suffix", `X=a.b.c; cat ${X%.*}`, want{anyCmds: true, reads: []string{"ROOT/repo/a.b"}}, more{}},
+		{"removal from an unknown variable", `cat ${X%%*}.env`, want{anyCmds: true, incomplete: true}, more{}},
+		{"replacement in $HOME", `cat ${HOME/*/}.env`, want{anyCmds: true, incomplete: true}, more{unknown: []string{"${HOME/*/} (an expansion of a known value that is not evaluated)"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

@@ -69,7 +69,11 @@
 //     function) makes the variable unknown instead. A path written with
 //     ${NAME:-DEFAULT} (or -, :=, =) whose variable is not known is also
 //     recorded as the path under the default, one place it may be
-//     (${XDG_CONFIG_HOME:-~/.config}/git/credentials). Tildes are expanded
+//     (${XDG_CONFIG_HOME:-~/.config}/git/credentials), and one written
+//     ${NAME:+ALT} (or +) as the path under ALT. ${NAME#PAT}, ##, % and
+//     %% of a value Parse knows are evaluated (${PWD##*/}); another
+//     operator on such a value (${HOME/*/}, ${!X}) is code only known at
+//     run time. Tildes are expanded
 //     where bash expands them: ~ and ~user, ~+ (the current directory),
 //     ~- (OLDPWD: known after a cd in the command line, else not
 //     static), ~N (the directory stack: not static), at the start of a

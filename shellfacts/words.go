@@ -1,10 +1,12 @@
 package shellfacts
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vouch-dev/vouch/canonpath"
@@ -410,13 +412,36 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
+		if v, ok := w.removal(p); ok {
+			return v, true
+		}
 		w.incomplete("parameter expansion")
+		if p.Param != nil && !defaultOp(p) {
+			if _, known := w.knownValue(p.Param.Value); known {
+				// ${HOME/*/}, ${PWD:0:0}, ${!X}: an operator this
+				// analysis does not evaluate, on a value it knows,
+				// makes a word (cat ${HOME/*/}.env) that is only known
+				// at run time, as the code that computes it.
+				w.unknownCode(w.rawOf(p) + " (an expansion of a known value that is not evaluated)")
+			}
+		}
 		return "", false
 	}
-	if v, ok := w.vars[p.Param.Value]; ok {
+	if v, ok := w.knownValue(p.Param.Value); ok {
 		return v, true
 	}
-	switch p.Param.Value {
+	w.incomplete("variable $" + p.Param.Value)
+	return "", false
+}
+
+// knownValue is a variable's value when Parse knows it: assigned a static
+// value earlier in the command line, $HOME (when Options.Home is set) and
+// $PWD (while cd has been followed).
+func (w *walker) knownValue(name string) (string, bool) {
+	if v, ok := w.vars[name]; ok {
+		return v, true
+	}
+	switch name {
 	case "HOME":
 		if w.opts.Home != "" && !w.varForgotten("HOME") {
 			return w.opts.Home, true
@@ -426,8 +451,87 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 			return w.cwd(), true
 		}
 	}
-	w.incomplete("variable $" + p.Param.Value)
 	return "", false
+}
+
+// defaultOp reports whether p is ${NAME}, or ${NAME} with a default,
+// assignment, alternative or error word (-, :-, =, :=, +, :+, ?, :?),
+// whose value is NAME's or the word's (see defaultsWord).
+func defaultOp(p *syntax.ParamExp) bool {
+	if p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil || p.Repl != nil ||
+		p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
+		return false
+	}
+	if p.Exp == nil {
+		return true
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return true
+	}
+	return false
+}
+
+// removal evaluates ${NAME#PAT}, ${NAME##PAT}, ${NAME%PAT} and
+// ${NAME%%PAT} when NAME's value and the pattern are known: the value
+// without the shortest or longest prefix or suffix the pattern matches
+// (${PWD##*/} is the directory's name, ${HOME%%*} is empty).
+func (w *walker) removal(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Exp == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
+		return "", false
+	}
+	op := p.Exp.Op
+	switch op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+	default:
+		return "", false
+	}
+	v, ok := w.knownValue(p.Param.Value)
+	if !ok {
+		return "", false
+	}
+	pat := ""
+	if p.Exp.Word != nil {
+		if len(p.Exp.Word.Parts) == 0 {
+			return "", false
+		}
+		if lit, ok := p.Exp.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
+			return "", false // a tilde the pattern would expand first
+		}
+		acc, ok := w.expand(p.Exp.Word.Parts, false, []piece{{}})
+		if !ok || len(acc) != 1 {
+			return "", false
+		}
+		pat = string(acc[0].pat)
+	}
+	expr, err := pattern.Regexp(pat, pattern.EntireString)
+	if err != nil {
+		return "", false
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return "", false
+	}
+	n := len(v)
+	for k := 0; k <= n; k++ {
+		i := k // shortest first
+		if op == syntax.RemLargePrefix || op == syntax.RemLargeSuffix {
+			i = n - k
+		}
+		switch op {
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+			if re.MatchString(v[:i]) {
+				return v[i:], true
+			}
+		default:
+			if re.MatchString(v[n-i:]) {
+				return v[:n-i], true
+			}
+		}
+	}
+	return v, true
 }
 
 // brace expands {a,b} and {1..3} into alternatives.
@@ -680,8 +784,9 @@ const maxDefaultParts = 64
 
 // defaultsWord returns word with each ${NAME:-WORD}, ${NAME-WORD},
 // ${NAME:=WORD} and ${NAME=WORD} replaced by WORD, or by NAME's value
-// when the command line gave it a static one, and whether there was one
-// to replace.
+// when the command line gave it a static one, and each ${NAME:+WORD} and
+// ${NAME+WORD} by WORD (or by nothing when the command line made NAME
+// empty), and whether there was one to replace.
 func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 	n := 0
 	var sub func(parts []syntax.WordPart, quoted bool) ([]syntax.WordPart, bool)
@@ -709,6 +814,27 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 				}
 				switch p.Exp.Op {
 				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+					// ${NAME:+ALT} is ALT when NAME is set (and not
+					// empty), else empty: ALT, unless the command line
+					// gave NAME a value that says otherwise.
+					found = true
+					if v, ok := w.varValue(p.Param.Value); ok && v == "" && p.Exp.Op == syntax.AlternateUnsetOrNull {
+						continue
+					}
+					if p.Exp.Word == nil {
+						continue
+					}
+					inner, _ := sub(p.Exp.Word.Parts, quoted)
+					if inner == nil {
+						return nil, false
+					}
+					if quoted {
+						out = append(out, &syntax.DblQuoted{Parts: inner})
+					} else {
+						out = append(out, inner...)
+					}
+					continue
 				default:
 					out = append(out, part)
 					continue
@@ -744,6 +870,11 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 	parts, found := sub(word.Parts, false)
 	if !found || parts == nil {
 		return nil, false
+	}
+	if len(parts) == 0 {
+		// Every part expands to nothing (${X:+y} with X made empty): an
+		// empty word, which still needs a part to have a position.
+		parts = []syntax.WordPart{&syntax.SglQuoted{}}
 	}
 	return &syntax.Word{Parts: parts}, true
 }
