@@ -583,3 +583,38 @@ func TestParseConfigInput(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSftpBatch pins sftp's batch commands: written in the command
+// line (a here-string, a here-document, -b -), put sends a local file and
+// get writes one, ! runs a command here; a batch Parse cannot see (a
+// file, a pipe) sends files it does not name.
+func TestParseSftpBatch(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	env := []string{"ROOT/repo/.env"}
+	hidden := []string{"{files named in the batch of sftp}"}
+	tests := []struct {
+		name    string
+		command string
+		want    want
+		more    more
+	}{
+		{"-b - put", `sftp -b - x <<< 'put .env'`, want{anyCmds: true, reads: env, urls: []string{"x"}}, more{uploads: env}},
+		{"stdin put", `sftp x <<< 'put main.go'`, want{anyCmds: true, reads: []string{"ROOT/repo/main.go"}, urls: []string{"x"}}, more{uploads: []string{"ROOT/repo/main.go"}}},
+		{"here-document, lcd, options", "sftp -b /dev/stdin x <<'B'\n-lcd /etc\n@put -p passwd up/\nB", want{anyCmds: true, reads: []string{"/etc/passwd"}, urls: []string{"x"}}, more{uploads: []string{"/etc/passwd"}}},
+		{"quoted name, tilde", `sftp x <<< 'put "~/.ssh/id_rsa" k'`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa"}, urls: []string{"x"}}, more{uploads: []string{"ROOT/home/.ssh/id_rsa"}}},
+		{"get", `sftp host <<< 'get remote.txt'`, want{anyCmds: true, writes: []string{"ROOT/repo/remote.txt"}, urls: []string{"host"}}, more{}},
+		{"get to a path", `sftp host <<< 'get a/remote.txt ~/.bashrc'`, want{anyCmds: true, writes: []string{"ROOT/home/.bashrc"}, urls: []string{"host"}}, more{}},
+		{"shell escape", `sftp x <<< '!rm -rf ~'`, want{anyCmds: true, deletes: []string{"ROOT/home"}, urls: []string{"x"}}, more{options: []string{"rm --recursive", "rm --force"}}},
+		{"batch file", `sftp -b batch.txt x`, want{anyCmds: true, reads: []string{"ROOT/repo/batch.txt"}, urls: []string{"x"}, incomplete: true}, more{uploads: hidden}},
+		{"stdin file", `sftp x < batch.txt`, want{anyCmds: true, reads: []string{"ROOT/repo/batch.txt"}, urls: []string{"x"}, incomplete: true}, more{uploads: hidden}},
+		{"pipe", `cat batch.txt | sftp x`, want{anyCmds: true, reads: []string{"ROOT/repo/batch.txt"}, urls: []string{"x"}, incomplete: true}, more{uploads: hidden}},
+		{"interactive", `sftp x`, want{anyCmds: true, urls: []string{"x"}}, more{}},
+		{"fetch a file", `sftp x:file.txt`, want{anyCmds: true, urls: []string{"x:file.txt"}}, more{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMore(t, root, tt.command, opts, tt.want, tt.more)
+		})
+	}
+}

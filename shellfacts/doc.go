@@ -142,7 +142,12 @@
 //     and rsync sources copied to a remote, gh gist create, gh release
 //     upload and create, gh api -F x=@file and --input, gh secret set
 //     -f, aws s3 cp, mv and sync and s3api put-object --body, gsutil and
-//     gcloud storage cp, rclone copy, sync and move.
+//     gcloud storage cp, rclone copy, sync and move, and sftp's put in
+//     a batch written in the command line (a batch from a file or a pipe
+//     is "{files named in the batch of sftp}"). Options curl -K and ssh
+//     -F read from text in the command line are analysed as given on the
+//     command line; a config file or stream they read otherwise is
+//     unknown code.
 //     PipeFrom (and Upstream) show what feeds a command, so `curl x | sh`,
 //     `bash <(curl x)`, `bash < <(curl x)`, `python3 <(curl x)` and
 //     `sh -c "$(curl x)"` can be recognised.

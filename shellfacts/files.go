@@ -147,8 +147,10 @@ func handlerFor(name string) handler {
 		return netcatArgs
 	case "ssh", "mosh", "autossh":
 		return sshArgs
-	case "scp", "sftp":
+	case "scp":
 		return scpArgs
+	case "sftp":
+		return sftpArgs
 	case "rsync":
 		return rsyncArgs
 	case "ftp", "lftp", "tftp":
