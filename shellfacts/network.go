@@ -743,9 +743,6 @@ func (w *walker) transfer(c *call, ops []field) {
 			w.urls[f.s] = true
 			continue
 		}
-		if c.name == "sftp" {
-			continue
-		}
 		switch {
 		case i == len(ops)-1 && len(ops) > 1:
 			w.path(f, w.writes, c.name)
