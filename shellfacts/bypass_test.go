@@ -576,6 +576,8 @@ func TestParseConfigInput(t *testing.T) {
 		{"ssh -F process substitution", `ssh -F <(echo ProxyCommand id) x`, want{anyCmds: true, urls: []string{"x"}, incomplete: true}, more{unknown: []string{"ssh -F <(echo ProxyCommand id)"}}},
 		{"ssh -F file", `ssh -F cfg x`, want{anyCmds: true, reads: []string{"ROOT/repo/cfg"}, urls: []string{"x"}, incomplete: true}, more{unknown: []string{"ssh -F cfg"}}},
 		{"ssh -F /dev/null", `ssh -F /dev/null x uptime`, want{anyCmds: true, urls: []string{"x"}}, more{}},
+		{"ssh -F Match exec", "ssh -F /dev/stdin x <<'C'\nMatch host x exec \"cat ~/.ssh/id_rsa\"\nC", want{anyCmds: true, reads: key, urls: []string{"x"}}, more{}},
+		{"ssh -o Include", `ssh -o 'Include cfg' x`, want{anyCmds: true, urls: []string{"x"}, incomplete: true}, more{unknown: []string{"ssh Include cfg"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

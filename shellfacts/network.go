@@ -643,6 +643,19 @@ func (w *walker) sshOption(o field) {
 		w.addPath(v, w.reads, "ssh "+k)
 		// IdentityFile and CertificateFile are what ssh authenticates
 		// with, never sent (see sshArgs): not reads.
+	case "match":
+		// Match exec "command" runs the command here to test the
+		// condition (in a config file; ssh refuses Match in -o).
+		words := sftpWords(v)
+		for i, m := range words {
+			if (strings.EqualFold(m, "exec") || strings.EqualFold(m, "!exec")) && i+1 < len(words) {
+				w.nestedString(field{s: words[i+1], static: true, raw: o.raw}, "ssh Match exec")
+			}
+		}
+	case "include":
+		// More configuration, from files Parse does not read.
+		w.incomplete("ssh includes a configuration it cannot see")
+		w.unknownCode("ssh Include " + v)
 	}
 }
 
