@@ -126,7 +126,7 @@ func (w *walker) curlConfigFile(c *call, name string, v field, depth int) {
 }
 
 func curlArgsDepth(w *walker, c *call, depth int) {
-	p := parseOpts(c.args, optSpec{
+	p := w.parseCurlOpts(c.args, optSpec{
 		withValue: "AbcCdDeEFHKmorTuUwxXyYzQtPh",
 		long: []string{"user-agent", "cookie", "cookie-jar", "continue-at", "data", "data-ascii", "data-binary", "data-raw",
 			"data-urlencode", "dump-header", "referer", "cert", "form", "form-string", "header", "config", "max-time",
