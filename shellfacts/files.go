@@ -1236,6 +1236,11 @@ func compressFiles(w *walker, c *call) {
 // opensslFiles: openssl's options are single-dash words.
 func opensslFiles(w *walker, c *call) {
 	args := c.args
+	if len(args) > 0 && args[0].known() && (args[0].s == "s_client" || args[0].s == "s_time") {
+		// s_client sends its standard input to the server it connects
+		// to, as nc does.
+		w.uploadStdin(c, "openssl "+args[0].s)
+	}
 	for i := 0; i+1 < len(args); i++ {
 		if !args[i].known() {
 			continue

@@ -288,6 +288,10 @@ func isMethod(s string) bool {
 // netcatArgs: the first operand is the host; socat's addresses carry it
 // after the address type.
 func netcatArgs(w *walker, c *call) {
+	if c.name == "telnet" {
+		// telnet sends its standard input to the host, as nc does.
+		w.uploadStdin(c, "telnet")
+	}
 	if c.name == "socat" {
 		for _, f := range c.args {
 			if !f.known() {

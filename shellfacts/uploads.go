@@ -21,13 +21,18 @@ func (w *walker) upload(f field, what string) {
 // input: the file redirected there (gh gist create - < f), or, fed by
 // another command (cat f | gh gist create -, < <(cat f)), "{input of
 // WHAT}", whose contents the command line does not name. A here-document
-// or here-string is text written in the command line, not a file.
+// or here-string is text written in the command line, not a file, and
+// /dev/null sends nothing (openssl s_client -connect h:443 < /dev/null
+// is how a certificate is looked at).
 func (w *walker) uploadStdin(c *call, what string) {
 	if r := lastStdin(c.redirs); r != nil {
 		if (r.Op != syntax.RdrIn && r.Op != syntax.RdrInOut) || r.Word == nil {
 			return
 		}
 		if fs := w.redirWord(r); len(fs) == 1 && fs[0].from == "" {
+			if fs[0].known() && fs[0].s == "/dev/null" {
+				return
+			}
 			w.upload(fs[0], what)
 			return
 		}
