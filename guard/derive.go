@@ -148,6 +148,30 @@ func toolWrites(tool string) (write, remove bool) {
 	return false, false
 }
 
+// toolShows reports whether a tool that writes its path arguments also
+// shows or keeps their old content, which makes it a read as well: an
+// edit's result quotes the edited lines (Claude Code's Edit, the MCP
+// filesystem server's edit_file diff), and a move or copy carries the
+// content to a name a later read would not recognise. Only tools that
+// create or overwrite a file from the text they are given (Write,
+// write_file, create_file) read nothing.
+func toolShows(tool string) bool {
+	switch tool {
+	case "Write", "write_file", "create_file", "create":
+		return false
+	}
+	if !strings.HasPrefix(tool, "mcp__") {
+		return true
+	}
+	name := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
+	for _, v := range []string{"edit", "replace", "patch", "update", "insert", "append", "move", "rename", "copy"} {
+		if strings.Contains(name, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // stringsOf returns the non-empty strings of a list argument.
 func stringsOf(v any) []string {
 	l, ok := v.([]any)
@@ -244,6 +268,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		}
 	}
 	write, remove := toolWrites(c.Tool)
+	shows := write && toolShows(c.Tool)
 	var addFact func(p string)
 	addPath := func(s string) {
 		p, err := canonpath.Canonical(s, f.Cwd, f.Home)
@@ -263,6 +288,9 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 			f.Deletes = append(f.Deletes, p)
 		case write:
 			f.Writes = append(f.Writes, p)
+			if shows {
+				f.Reads = append(f.Reads, p)
+			}
 		default:
 			f.Reads = append(f.Reads, p)
 		}

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "7896affdd391bf72467612174d6e71ac332c7dad7f113d45779573b4ed7eaa68"
+const fixedDigest = "b7d4ac36bf349a517aba16ac1e019ececa0193302d647827a482cd6728e54de2"
