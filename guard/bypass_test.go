@@ -641,3 +641,21 @@ func TestBuiltinStdinSenders(t *testing.T) {
 		{`openssl version`, Allow, ""},
 	})
 }
+
+// TestBuiltinBindMounts pins bind mounts that give a path a second name:
+// the source is what a command under the new name reads and writes.
+func TestBuiltinBindMounts(t *testing.T) {
+	const files, out = "sensitive-reads-files", "writes-outside-repo"
+	checkBuiltins(t, []bypassCase{
+		{`bwrap --dev-bind / / --ro-bind ~/.ssh /tmp/k cat /tmp/k/id_rsa`, Deny, files},
+		{`bwrap --dev-bind / / --symlink ~/.ssh/id_rsa /tmp/k cat /tmp/k`, Deny, files},
+		{`bwrap --dev-bind / / --bind /etc /tmp/e sh -c 'echo x > /tmp/e/cron.d/x'`, Deny, out},
+		{`proot -b ~/.ssh:/tmp/k cat /tmp/k/id_rsa`, Deny, files},
+		{`proot -b /etc:/tmp/e sh -c 'echo x > /tmp/e/cron.d/x'`, Deny, out},
+		{`unshare -m sh -c 'mount --bind ~/.ssh /tmp/k; cat /tmp/k/id_rsa'`, Deny, files},
+		{`mount -o ro,bind /etc /tmp/e`, Deny, out},
+		{`bwrap --ro-bind /usr /usr --dev /dev --bind . /work --chdir /work make`, Allow, ""},
+		{`proot -b /proc make`, Allow, ""},
+		{`mount`, Allow, ""},
+	})
+}

@@ -71,6 +71,8 @@ func handlerFor(name string) handler {
 		return moveFiles
 	case "ln", "link":
 		return linkFiles
+	case "mount":
+		return mountFiles
 	case "rm", "rmdir", "unlink", "srm":
 		return removeFiles
 	case "shred", "wipe":
@@ -1557,5 +1559,46 @@ func vouchInit(w *walker, c *call) {
 	}
 	for _, f := range files {
 		w.addPath(filepath.Join(dir, f), w.writes, "vouch init")
+	}
+}
+
+// mountFiles: mount --bind SRC DEST (also -B, --rbind, -R, -o bind or
+// rbind) makes SRC reachable under DEST, for reading and writing, so
+// what a later command does under DEST is done to SRC, which vouch
+// cannot follow: the source counts as read and written. Other mounts
+// (a device on a directory) are left to the program's own rules.
+func mountFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "otLUNO", long: []string{"options", "types", "label", "uuid", "namespace", "test-opts", "source", "target", "target-prefix", "map-users", "map-groups"}})
+	bind := p.has("-B", "--bind", "-R", "--rbind")
+	for _, o := range p.values("-o", "--options") {
+		for _, opt := range strings.Split(o.s, ",") {
+			if opt == "bind" || opt == "rbind" {
+				bind = true
+			}
+		}
+	}
+	if !bind {
+		return
+	}
+	ops := append(p.values("--source"), p.operands...)
+	ops = append(ops, p.values("--target")...)
+	if len(ops) < 2 {
+		w.incomplete("mount --bind without a source and a target")
+		return
+	}
+	w.bindSource(ops[0], ops[1], false, "mount --bind")
+}
+
+// bindSource records what a bind mount (or a sandbox's bind of a path
+// to another name) exposes: the source, read, and written too unless
+// readOnly. A path bound to itself renames nothing, so what is done
+// through it is already seen under its own name.
+func (w *walker) bindSource(src, dest field, readOnly bool, what string) {
+	if src.known() && dest.known() && filepath.Clean(src.s) == filepath.Clean(dest.s) {
+		return
+	}
+	w.path(src, w.reads, what)
+	if !readOnly {
+		w.path(src, w.writes, what)
 	}
 }

@@ -657,6 +657,16 @@ func wrapBwrap(w *walker, args []field) wrapResult {
 			d := args[i+1]
 			chdir = &d
 		}
+		if i+2 < len(args) {
+			// A bind gives its source a second name inside the sandbox
+			// (--ro-bind ~/.ssh /tmp/k): the source is what is touched.
+			switch f.s {
+			case "--bind", "--bind-try", "--dev-bind", "--dev-bind-try":
+				w.bindSource(args[i+1], args[i+2], false, "bwrap "+f.s)
+			case "--ro-bind", "--ro-bind-try", "--symlink":
+				w.bindSource(args[i+1], args[i+2], true, "bwrap "+f.s)
+			}
+		}
 		i += bwrapArity[f.s]
 	}
 	return wrapResult{}
@@ -668,6 +678,17 @@ func wrapProot(w *walker, args []field) wrapResult {
 	p := parseOpts(args, optSpec{withValue: "rbmqwkivRS", long: []string{"rootfs", "bind", "mount", "qemu", "pwd", "cwd", "kernel-release", "change-id", "verbose"}, posix: true})
 	if p.has("-r", "--rootfs", "-R", "-S") {
 		w.incomplete("proot: paths are inside another root")
+	}
+	// -b SRC:DEST gives SRC a second name (read and written through it);
+	// -b SRC alone binds it to itself.
+	for _, b := range p.values("-b", "--bind", "-m", "--mount") {
+		if !b.known() {
+			w.incomplete("proot bind that is not static")
+			continue
+		}
+		if src, dest, ok := strings.Cut(b.s, ":"); ok {
+			w.bindSource(field{s: src, static: true, raw: src}, field{s: dest, static: true, raw: dest}, false, "proot -b")
+		}
 	}
 	res := wrapResult{ok: true, rest: p.operands, shell: len(p.operands) == 0}
 	if d := p.values("-w", "--pwd", "--cwd"); len(d) > 0 {
