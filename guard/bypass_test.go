@@ -659,3 +659,14 @@ func TestBuiltinBindMounts(t *testing.T) {
 		{`mount`, Allow, ""},
 	})
 }
+
+// TestBuiltinKnownExpansions pins ${#X} and case changes of a value the
+// analysis knows: evaluated, not asked about.
+func TestBuiltinKnownExpansions(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`echo ${#PWD}`, Allow, ""},
+		{`X=abc; echo ${X^^} ${X^}`, Allow, ""},
+		{`X=.env; cat ${X^^}`, Deny, "sensitive-reads-files"},
+		{`X=.Env; cat ${X,,}`, Deny, "sensitive-reads-files"},
+	})
+}

@@ -537,6 +537,9 @@ func TestParseAlternateParams(t *testing.T) {
 		{"directory name of $PWD", `cat ${PWD##*/}.txt`, want{anyCmds: true, reads: []string{"ROOT/repo/repo.txt"}}, more{}},
 		{"shortest suffix", `X=a.b.c; cat ${X%.*}`, want{anyCmds: true, reads: []string{"ROOT/repo/a.b"}}, more{}},
 		{"removal from an unknown variable", `cat ${X%%*}.env`, want{anyCmds: true, incomplete: true}, more{}},
+		{"length of a known value", `X=abc; cat ${#X}.env`, want{anyCmds: true, reads: []string{"ROOT/repo/3.env"}}, more{}},
+		{"upper case of a known value", `X=.env; cat ${X^^} ${X,,} ${X^}`, want{anyCmds: true, reads: []string{"ROOT/repo/.ENV", "ROOT/repo/.env"}}, more{}},
+		{"case change with a pattern", `X=.env; cat ${X^^[e]}`, want{anyCmds: true, incomplete: true}, more{unknown: []string{"${X^^[e]} (an expansion of a known value that is not evaluated)"}}},
 		{"replacement in $HOME", `cat ${HOME/*/}.env`, want{anyCmds: true, incomplete: true}, more{unknown: []string{"${HOME/*/} (an expansion of a known value that is not evaluated)"}}},
 	}
 	for _, tt := range tests {

@@ -415,6 +415,9 @@ func (w *walker) param(p *syntax.ParamExp) (string, bool) {
 		if v, ok := w.removal(p); ok {
 			return v, true
 		}
+		if v, ok := w.lengthOrCase(p); ok {
+			return v, true
+		}
 		w.incomplete("parameter expansion")
 		if p.Param != nil && !defaultOp(p) {
 			if _, known := w.knownValue(p.Param.Value); known {
@@ -477,6 +480,44 @@ func defaultOp(p *syntax.ParamExp) bool {
 // ${NAME%%PAT} when NAME's value and the pattern are known: the value
 // without the shortest or longest prefix or suffix the pattern matches
 // (${PWD##*/} is the directory's name, ${HOME%%*} is empty).
+// lengthOrCase evaluates ${#NAME} and the case changes ${NAME^^},
+// ${NAME,,}, ${NAME^} and ${NAME,} (without a pattern) of a known value,
+// as bash does in a UTF-8 locale: a length counts characters.
+func (w *walker) lengthOrCase(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
+		return "", false
+	}
+	v, ok := w.knownValue(p.Param.Value)
+	if !ok {
+		return "", false
+	}
+	if p.Length {
+		if p.Exp != nil {
+			return "", false
+		}
+		return strconv.Itoa(utf8.RuneCountInString(v)), true
+	}
+	if p.Exp == nil || (p.Exp.Word != nil && len(p.Exp.Word.Parts) > 0) {
+		return "", false
+	}
+	first := func(f func(string) string) string {
+		_, n := utf8.DecodeRuneInString(v)
+		return f(v[:n]) + v[n:]
+	}
+	switch p.Exp.Op {
+	case syntax.UpperAll:
+		return strings.ToUpper(v), true
+	case syntax.LowerAll:
+		return strings.ToLower(v), true
+	case syntax.UpperFirst:
+		return first(strings.ToUpper), true
+	case syntax.LowerFirst:
+		return first(strings.ToLower), true
+	}
+	return "", false
+}
+
 func (w *walker) removal(p *syntax.ParamExp) (string, bool) {
 	if p.Param == nil || p.Exp == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Names != 0 || p.Flags != nil {
