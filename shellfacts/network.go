@@ -723,9 +723,10 @@ func remote(s string) (host string, isRemote bool) {
 	return s, true
 }
 
-func scpArgs(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{withValue: "cFiJloPSDX"})
-	// -i is the key to authenticate with, not a file sent (see sshArgs).
+// sshClientOpts reads the options scp and sftp share with ssh: -F
+// config files (their options join p's), -o options, and the -S program
+// they run as ssh.
+func (w *walker) sshClientOpts(c *call, p *parsed) {
 	for _, f := range p.values("-F") {
 		p.opts = append(p.opts, w.sshConfigFile(c, f)...)
 	}
@@ -735,6 +736,12 @@ func scpArgs(w *walker, c *call) {
 	for _, s := range p.values("-S") {
 		w.simpleFromString(s, c.name+" -S")
 	}
+}
+
+func scpArgs(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "cFiJloPSDX"})
+	// -i is the key to authenticate with, not a file sent (see sshArgs).
+	w.sshClientOpts(c, &p)
 	w.transfer(c, p.operands)
 }
 

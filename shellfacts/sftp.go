@@ -14,15 +14,7 @@ import (
 // -S and -D name programs run here.
 func sftpArgs(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "BbcDFiJlloPRSs", posix: true})
-	for _, f := range p.values("-F") {
-		p.opts = append(p.opts, w.sshConfigFile(c, f)...)
-	}
-	for _, o := range p.values("-o") {
-		w.sshOption(o)
-	}
-	for _, s := range p.values("-S") {
-		w.simpleFromString(s, c.name+" -S")
-	}
+	w.sshClientOpts(c, &p)
 	for _, s := range p.values("-D") {
 		w.simpleFromString(s, c.name+" -D")
 	}

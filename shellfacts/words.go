@@ -834,6 +834,23 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 	sub = func(parts []syntax.WordPart, quoted bool) ([]syntax.WordPart, bool) {
 		found := false
 		out := make([]syntax.WordPart, 0, len(parts))
+		// operand appends the WORD of ${NAME op WORD} in NAME's place
+		// (nothing when there is none); false when it cannot be rebuilt.
+		operand := func(p *syntax.ParamExp) bool {
+			if p.Exp.Word == nil {
+				return true
+			}
+			inner, _ := sub(p.Exp.Word.Parts, quoted)
+			if inner == nil {
+				return false
+			}
+			if quoted {
+				out = append(out, &syntax.DblQuoted{Parts: inner})
+			} else {
+				out = append(out, inner...)
+			}
+			return true
+		}
 		for _, part := range parts {
 			n++
 			if n > maxDefaultParts {
@@ -863,17 +880,8 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 					if v, ok := w.varValue(p.Param.Value); ok && v == "" && p.Exp.Op == syntax.AlternateUnsetOrNull {
 						continue
 					}
-					if p.Exp.Word == nil {
-						continue
-					}
-					inner, _ := sub(p.Exp.Word.Parts, quoted)
-					if inner == nil {
+					if !operand(p) {
 						return nil, false
-					}
-					if quoted {
-						out = append(out, &syntax.DblQuoted{Parts: inner})
-					} else {
-						out = append(out, inner...)
 					}
 					continue
 				default:
@@ -890,17 +898,8 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 					out = append(out, &syntax.ParamExp{Param: p.Param})
 					continue
 				}
-				if p.Exp.Word == nil {
-					continue
-				}
-				inner, _ := sub(p.Exp.Word.Parts, quoted)
-				if inner == nil {
+				if !operand(p) {
 					return nil, false
-				}
-				if quoted {
-					out = append(out, &syntax.DblQuoted{Parts: inner})
-				} else {
-					out = append(out, inner...)
 				}
 				continue
 			}
