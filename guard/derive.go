@@ -99,6 +99,13 @@ type CallFacts struct {
 	ShellTruncated string
 	// Dynamic is set when some word of a shell command is not static.
 	Dynamic bool
+
+	// shellDir is where the call's shell commands start: the directory
+	// argument of a shell tool (shellDirKeys), else Cwd.
+	// shellDirUnknown is set when that argument is not a plain path, so
+	// where they start is only known at run time.
+	shellDir        string
+	shellDirUnknown bool
 }
 
 // pathKeys are the argument names that hold a path, across harnesses
@@ -185,6 +192,43 @@ func stringsOf(v any) []string {
 		}
 	}
 	return out
+}
+
+// shellDirKeys are the argument names in which a shell tool takes the
+// directory its command runs in, which a hook event's cwd does not
+// reflect: Gemini CLI's run_shell_command (directory, later dir_path),
+// Codex's shell and exec_command (workdir, when the event carries it),
+// and the cwd and working_directory of other harnesses and MCP servers.
+var shellDirKeys = []string{"cwd", "dir_path", "directory", "working_directory", "workdir"}
+
+// shellDirOf is the directory a shell tool's command starts in: its
+// directory argument resolved against cwd, else cwd. known is false when
+// that argument is not a plain path (not a string, a ~ or $ the tool may
+// or may not expand, two arguments naming different directories): the
+// command may then start anywhere.
+func shellDirOf(args map[string]any, cwd string) (dir string, known bool) {
+	for _, k := range shellDirKeys {
+		v, ok := args[k]
+		if !ok || v == nil {
+			continue
+		}
+		s, ok := v.(string)
+		if !ok || strings.HasPrefix(s, "~") || strings.ContainsAny(s, "$`\x00") {
+			return cwd, false
+		}
+		if s == "" {
+			continue
+		}
+		p, err := canonpath.Canonical(s, cwd, "")
+		if err != nil || (dir != "" && p != dir) {
+			return cwd, false
+		}
+		dir = p
+	}
+	if dir == "" {
+		return cwd, true
+	}
+	return dir, true
 }
 
 // urlKeys hold a URL a tool fetches.
@@ -327,6 +371,8 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 			f.URLs = append(f.URLs, s)
 		}
 	}
+	dir, known := shellDirOf(c.Args, f.Cwd)
+	f.shellDir, f.shellDirUnknown = dir, !known
 	for _, k := range shellKeys {
 		switch v := c.Args[k].(type) {
 		case string:
@@ -436,7 +482,11 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 
 // shell adds the facts of a command line, parsed with mvdan.cc/sh.
 func (f *CallFacts) shell(cmd string) {
-	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: f.Cwd, Home: f.Home})
+	dir := f.shellDir
+	if dir == "" {
+		dir = f.Cwd
+	}
+	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown})
 	if err != nil {
 		f.ShellError = err.Error()
 		f.Dynamic = true

@@ -100,3 +100,47 @@ func TestDeriveTreesOutsideRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestDeriveShellDirectory: a shell tool that takes the directory its
+// command runs in (Gemini's directory and dir_path, Codex's workdir, cwd,
+// working_directory) has its relative paths resolved there, against the
+// event's cwd, not in the event's cwd; a directory argument that is not
+// a plain path leaves relative writes and removals unresolved (as after
+// a cd to an unknown place, they are also kept as resolved in the cwd).
+func TestDeriveShellDirectory(t *testing.T) {
+	tests := []struct {
+		name                    string
+		args                    map[string]any
+		deletes, writes         []string
+		deletesUnres, writesUnr bool
+	}{
+		{"gemini directory", map[string]any{"command": "rm -rf objects refs HEAD", "directory": ".git"}, []string{"/repo/.git/HEAD", "/repo/.git/objects", "/repo/.git/refs"}, nil, false, false},
+		{"gemini dir_path", map[string]any{"command": "printf 'rules: []' > guard.yaml", "dir_path": ".vouch"}, nil, []string{"/repo/.vouch/guard.yaml"}, false, false},
+		{"codex workdir", map[string]any{"command": []any{"rm", "-rf", "x"}, "workdir": "/elsewhere"}, []string{"/elsewhere/x"}, nil, false, false},
+		{"cwd", map[string]any{"command": "touch a", "cwd": "sub"}, nil, []string{"/repo/sub/a"}, false, false},
+		{"working_directory", map[string]any{"command": "touch a", "working_directory": "../up"}, nil, []string{"/up/a"}, false, false},
+		{"same directory twice", map[string]any{"command": "touch a", "directory": "sub", "dir_path": "./sub"}, nil, []string{"/repo/sub/a"}, false, false},
+		{"absolute paths stay", map[string]any{"command": "touch /repo/b", "dir_path": "sub"}, nil, []string{"/repo/b"}, false, false},
+		{"empty directory", map[string]any{"command": "touch a", "dir_path": ""}, nil, []string{"/repo/a"}, false, false},
+		{"two directories", map[string]any{"command": "touch a", "directory": "x", "dir_path": "y"}, nil, []string{"/repo/a"}, false, true},
+		{"variable", map[string]any{"command": "rm a", "dir_path": "$HOME"}, []string{"/repo/a"}, nil, true, false},
+		{"tilde", map[string]any{"command": "touch a", "cwd": "~/x"}, nil, []string{"/repo/a"}, false, true},
+		{"not a string", map[string]any{"command": "touch a", "workdir": 3.0}, nil, []string{"/repo/a"}, false, true},
+		{"NUL", map[string]any{"command": "touch a", "workdir": "a\x00b"}, nil, []string{"/repo/a"}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Call{Tool: "run_shell_command", Cwd: "/repo", Args: tt.args}
+			f := Derive(&c, "", "/repo")
+			if !slices.Equal(f.Deletes, tt.deletes) || !slices.Equal(f.Writes, tt.writes) {
+				t.Errorf("deletes %q writes %q, want %q %q", f.Deletes, f.Writes, tt.deletes, tt.writes)
+			}
+			if got := len(f.DeletesUnresolved) > 0; got != tt.deletesUnres {
+				t.Errorf("deletes_unresolved %q, want some: %v", f.DeletesUnresolved, tt.deletesUnres)
+			}
+			if got := len(f.WritesUnresolved) > 0; got != tt.writesUnr {
+				t.Errorf("writes_unresolved %q, want some: %v", f.WritesUnresolved, tt.writesUnr)
+			}
+		})
+	}
+}

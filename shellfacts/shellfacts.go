@@ -71,6 +71,12 @@ type Options struct {
 	Cwd      string // absolute working directory; relative paths are resolved against it
 	Home     string // for ~ and $HOME expansion; may be empty (then such words are dynamic)
 	MaxDepth int    // bound on nested `bash -c` / `sh -c` / eval strings; 0 means the default (4)
+	// CwdUnknown says the command starts in a directory only known at
+	// run time (a harness's working-directory argument that is not a
+	// plain path): relative paths are then what they are after a cd to
+	// an unknown place (unresolved writes and removals), and Cwd only
+	// stands for absolute-path checks.
+	CwdUnknown bool
 }
 
 // Facts is what a command line would do, as far as can be told without
@@ -210,6 +216,10 @@ func Parse(command string, opts Options) (facts *Facts, err error) {
 		return nil, fmt.Errorf("shellfacts: Options.Cwd: %w", canonpath.ErrTooLong)
 	}
 	w := newWalker(opts)
+	if opts.CwdUnknown {
+		w.dirKnown = false
+		w.incomplete("the command starts in a directory only known at run time")
+	}
 	defer func() {
 		// A bug here must not take the guard down with it, nor let a
 		// command through unseen: report it as unparsed.
