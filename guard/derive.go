@@ -99,6 +99,10 @@ type CallFacts struct {
 	ShellTruncated string
 	// Dynamic is set when some word of a shell command is not static.
 	Dynamic bool
+	// WritesPolicy are the written or removed paths, and trees written,
+	// that are or take in the guard policy in use (wherever the setup
+	// puts it) or the compiled-policy cache: see ownFiles.
+	WritesPolicy []string
 
 	// shellDir is where the call's shell commands start: the directory
 	// argument of a shell tool (shellDirKeys), else Cwd.
@@ -257,6 +261,10 @@ type DeriveContext struct {
 	// not outside the repository ("" for none): TempDirOf the
 	// invocation's environment.
 	TempDir string
+	// Policy is the guard policy file in use, relative to Dir (with
+	// config.InlinePolicy after a vouch.yaml holding it), "" when not
+	// known: writes to it are WritesPolicy.
+	Policy string
 }
 
 // TempDirOf is the temporary directory os.TempDir names on Unix in the
@@ -477,6 +485,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		}
 		f.OutsideRoot, f.DeletesOutsideRoot, f.DeletesRepository = uniq(f.OutsideRoot), uniq(f.DeletesOutsideRoot), uniq(f.DeletesRepository)
 	}
+	f.WritesPolicy = f.writesOwn(ownFiles(x, f.Root))
 	return f
 }
 
@@ -681,6 +690,8 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return list(f.WritesTrees)
 	case "writes_repository":
 		return list(f.WritesRepository)
+	case "writes_policy":
+		return list(f.WritesPolicy)
 	case "shell_error":
 		if f.ShellError == "" {
 			return missing
@@ -698,7 +709,7 @@ func (f *CallFacts) derivedSelector(name string) any {
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "uploads", "urls", "writes", "writes_below", "writes_repository", "writes_trees", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "uploads", "urls", "writes", "writes_below", "writes_policy", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

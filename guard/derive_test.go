@@ -144,3 +144,36 @@ func TestDeriveShellDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestDeriveWritesPolicy: writes_policy follows the policy the setup
+// names, wherever it is (--policy, guard.policy in vouch.yaml, an inline
+// policy's vouch.yaml), and the compiled-policy cache; a find below the
+// policy's directory whose -name tests cannot reach it does not count.
+func TestDeriveWritesPolicy(t *testing.T) {
+	tests := []struct {
+		name, policy string
+		call         Call
+		want         []string
+	}{
+		{"write the policy", "policies/guard.yaml", Call{Tool: "Write", Args: map[string]any{"file_path": "/repo/policies/guard.yaml"}}, []string{"/repo/policies/guard.yaml"}},
+		{"absolute policy", "/repo/policies/guard.yaml", Call{Tool: "Write", Args: map[string]any{"file_path": "/repo/POLICIES/guard.yaml"}}, []string{"/repo/POLICIES/guard.yaml"}},
+		{"shell write", "policies/guard.yaml", Call{Tool: "Bash", Args: map[string]any{"command": "printf 'rules: []' > policies/guard.yaml"}}, []string{"/repo/policies/guard.yaml"}},
+		{"remove its directory", "policies/guard.yaml", Call{Tool: "Bash", Args: map[string]any{"command": "rm -rf policies"}}, []string{"/repo/policies"}},
+		{"tree over it", "policies/guard.yaml", Call{Tool: "Bash", Args: map[string]any{"command": "cp -r /x/. policies"}}, []string{"/repo/policies"}},
+		{"find reaching it", "policies/guard.yaml", Call{Tool: "Bash", Args: map[string]any{"command": "find policies -name '*.yaml' -delete"}}, []string{"/repo/policies"}},
+		{"find not reaching it", "policies/guard.yaml", Call{Tool: "Bash", Args: map[string]any{"command": "find . -name '*.pyc' -delete"}}, nil},
+		{"inline policy", "vouch.yaml" + "#guard.policy", Call{Tool: "Edit", Args: map[string]any{"file_path": "/repo/vouch.yaml"}}, []string{"/repo/vouch.yaml"}},
+		{"cache entry", "", Call{Tool: "Write", Args: map[string]any{"file_path": "/repo/.vouch/cache/guard-0123.json"}}, []string{"/repo/.vouch/cache/guard-0123.json"}},
+		{"another file", "policies/guard.yaml", Call{Tool: "Write", Args: map[string]any{"file_path": "/repo/policies/other.yaml"}}, nil},
+		{"reading it", "policies/guard.yaml", Call{Tool: "Read", Args: map[string]any{"file_path": "/repo/policies/guard.yaml"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.call.Cwd = "/repo"
+			f := DeriveIn(&tt.call, DeriveContext{Root: "/repo", Dir: "/repo", Policy: tt.policy})
+			if !slices.Equal(f.WritesPolicy, tt.want) {
+				t.Errorf("writes_policy %q, want %q", f.WritesPolicy, tt.want)
+			}
+		})
+	}
+}

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "b7d4ac36bf349a517aba16ac1e019ececa0193302d647827a482cd6728e54de2"
+const fixedDigest = "0adc272c609c784ae6ae4927e2bdd32a585cb4d68e7f83e1c6c14a4f05c4e333"
