@@ -57,7 +57,7 @@ func loadPolicyFile(dir, path, cacheDir string, mem *PolicyCache) (*Policy, erro
 	if err != nil {
 		return nil, err
 	}
-	return loadCached(path, f.Data, cacheDir, mem, func() (*Policy, error) { return LoadPolicy(path, f.Data) })
+	return loadCached(path, f.Data, sha256Hex(f.Data), cacheDir, mem, func() (*Policy, error) { return LoadPolicy(path, f.Data) })
 }
 
 // CheckPolicyLocation refuses a policy that is a symbolic link leading
@@ -101,7 +101,7 @@ func CheckPolicyLocationAt(dir, path, root string) error {
 
 // LoadPolicyCached is LoadPolicyFile for bytes already read.
 func LoadPolicyCached(path string, data []byte, cacheDir string) (*Policy, error) {
-	return loadCached(path, data, cacheDir, nil, func() (*Policy, error) { return LoadPolicy(path, data) })
+	return loadCached(path, data, sha256Hex(data), cacheDir, nil, func() (*Policy, error) { return LoadPolicy(path, data) })
 }
 
 // PolicyCache holds compiled policies in memory by the same key as the
@@ -196,9 +196,21 @@ func (c *PolicyCache) remove(el *list.Element) {
 
 // loadCached returns the policy compiled from keyData: from the cache
 // when an entry exists, else loaded and stored there. path names the
-// policy in what it reports. With mem, the compiled policy is kept in
-// memory and the disk cache is written but never read: see PolicyCache.
-func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, load func() (*Policy, error)) (p *Policy, err error) {
+// policy in what it reports; sum is the sha256 a policy loaded from the
+// source records (Policy.SHA256). With mem, the compiled policy is kept
+// in memory and the disk cache is written but never read: see
+// PolicyCache.
+//
+// A disk entry is used only when it is for exactly these bytes: it
+// records the key its name is made of and the policy's sha256, and both
+// must be this call's. That stops an entry copied from another policy or
+// written by hand without them, not one forged with them: anyone who can
+// write the cache can read the policy and compute both, and nothing an
+// agent cannot also read or run could tell a forged entry from a true
+// one without compiling the policy again, which is what the cache saves.
+// So the cache is protected as the policy is (protect-vouch-policy, the
+// patterns of protect-vouch-writes).
+func loadCached(path string, keyData []byte, sum, cacheDir string, mem *PolicyCache, load func() (*Policy, error)) (p *Policy, err error) {
 	if cacheDir == "" {
 		return load()
 	}
@@ -223,11 +235,11 @@ func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, 
 	// answers lets the tool run).
 	if f, err := safeopen.Read(cfile, safeopen.Options{MaxBytes: 4 * MaxPolicyBytes}); err == nil {
 		b := f.Data
-		var cached Policy
-		if json.Unmarshal(b, &cached) == nil && cached.SHA256 != "" {
+		var cached cacheEntry
+		if json.Unmarshal(b, &cached) == nil && cached.Key == key && cached.SHA256 == sum && sum != "" {
 			cached.File = path
 			cached.Prepare()
-			return &cached, nil
+			return &cached.Policy, nil
 		}
 	}
 	p, err = load()
@@ -238,11 +250,20 @@ func loadCached(path string, keyData []byte, cacheDir string, mem *PolicyCache, 
 	return p, nil
 }
 
+// cacheEntry is a disk cache entry: the compiled policy and the key the
+// entry's file is named after, so an entry renamed from another
+// policy's is not taken for this one's.
+type cacheEntry struct {
+	Key string `json:"cache_key"`
+	Policy
+}
+
 // writeCache stores p as the disk cache entry cfile, for the next
 // process's call. A cache that cannot be written is not an error: that
 // call compiles again.
 func writeCache(cacheDir, cfile string, p *Policy) {
-	if b, err := json.Marshal(p); err == nil {
+	key := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(cfile), "guard-"), ".json")
+	if b, err := json.Marshal(cacheEntry{Key: key, Policy: *p}); err == nil {
 		if os.MkdirAll(cacheDir, 0o755) == nil {
 			_ = atomicfile.Write(cfile, b, 0o644)
 		}
@@ -251,7 +272,7 @@ func writeCache(cacheDir, cfile string, p *Policy) {
 
 // cacheFormat changes whenever the compiled Policy's shape or meaning
 // changes, so stale caches are never read.
-const cacheFormat = "guard-policy-v2"
+const cacheFormat = "guard-policy-v3"
 
 func cacheKey(data []byte) string {
 	// The built-in rule sets are compiled into a policy that names them,
@@ -590,7 +611,7 @@ func loadInline(dir, file, cacheDir string, mem *PolicyCache) (*Policy, error) {
 		return nil, err
 	}
 	data := f.Data
-	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), cacheDir, mem, func() (*Policy, error) {
+	return loadCached(file+config.InlinePolicy, append([]byte(config.InlinePolicy+"\n"), data...), sha256Hex(data), cacheDir, mem, func() (*Policy, error) {
 		return LoadInlinePolicy(file, data)
 	})
 }

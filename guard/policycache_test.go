@@ -173,3 +173,66 @@ func TestPolicyCacheBoundsBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskCacheEntryMustMatch: a disk cache entry is used only when it
+// records the key its file name is made of and the sha256 of the policy
+// being loaded; an entry without them, or for another policy's bytes
+// (renamed to this policy's name), is ignored and the policy compiled
+// from its source.
+func TestDiskCacheEntryMustMatch(t *testing.T) {
+	other := cacheTestPolicy + "  - id: other\n    type: pre\n    tool: Read\n    then: {action: deny, message: x}\n"
+	tests := []struct {
+		name string
+		// entry makes the forged entry from the compiled policy p.
+		entry    func(p *Policy) any
+		wantUsed bool
+	}{
+		{"no key", func(p *Policy) any { return p }, false},
+		{"key of another policy", func(p *Policy) any {
+			return cacheEntry{Key: cacheKey([]byte(other)), Policy: *p}
+		}, false},
+		{"sha256 of another policy", func(p *Policy) any {
+			q := *p
+			q.SHA256 = sha256Hex([]byte(other))
+			return cacheEntry{Key: cacheKey([]byte(cacheTestPolicy)), Policy: q}
+		}, false},
+		{"no sha256", func(p *Policy) any {
+			q := *p
+			q.SHA256 = ""
+			return cacheEntry{Key: cacheKey([]byte(cacheTestPolicy)), Policy: q}
+		}, false},
+		// Both recorded right: whoever can write the cache can do this,
+		// which is why protect-vouch guards it as it guards the policy.
+		{"key and sha256 of this policy", func(p *Policy) any {
+			return cacheEntry{Key: cacheKey([]byte(cacheTestPolicy)), Policy: *p}
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := t.TempDir()
+			p, err := LoadPolicy("x.yaml", []byte(cacheTestPolicy))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Rules = nil
+			b, err := json.Marshal(tt.entry(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(repo, ".vouch", "cache")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "guard-"+cacheKey([]byte(cacheTestPolicy))+".json"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := LoadPolicyCached("x.yaml", []byte(cacheTestPolicy), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if used := len(got.Rules) == 0; used != tt.wantUsed {
+				t.Errorf("forged entry used: %v, want %v (rules %d)", used, tt.wantUsed, len(got.Rules))
+			}
+		})
+	}
+}
