@@ -372,11 +372,19 @@ func (p *loader) top(root *yaml.Node) {
 		}
 	}
 	if b, ok := f["builtins"]; ok {
+		// A set named twice is one mistake, said once where it repeats,
+		// not one clash per rule of the set.
+		seen := map[string]*yaml.Node{}
 		for _, n := range p.strings(b, "builtins") {
 			if !isBuiltin(n.Value) {
 				p.Errorf(n, "unknown built-in rule set %q%s; choose from %s", n.Value, suggest.Hint(n.Value, BuiltinNames()), strings.Join(BuiltinNames(), ", "))
 				continue
 			}
+			if first := seen[n.Value]; first != nil {
+				p.Errorf(n, "built-in rule set %q is listed twice (first at line %d); list it once", n.Value, first.Line)
+				continue
+			}
+			seen[n.Value] = n
 			p.pol.Builtins = append(p.pol.Builtins, n.Value)
 		}
 	}

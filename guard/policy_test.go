@@ -30,7 +30,11 @@ func TestLoadPolicyErrors(t *testing.T) {
 		{"gt string", header + "rules:\n  - id: a\n    type: pre\n    tool: '*'\n    when: {args.n: {gt: many}}\n    then: {action: block, message: m}\n", `gt needs a number, found "many"`},
 		{"two docs", header + "rules: []\n---\nx: 1\n", "holds more than one YAML document"},
 		{"unknown builtin", "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-read]\n", `unknown built-in rule set "sensitive-read" (did you mean "sensitive-reads"?)`},
+		// One error, at the repetition, not one per rule of the set.
+		{"builtin twice", "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [destructive-commands, destructive-commands]\n", `p.yaml:3:34: built-in rule set "destructive-commands" is listed twice (first at line 3); list it once`},
 	}
+	// single are the cases that must report exactly one error.
+	single := map[string]bool{"builtin twice": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := LoadPolicy("p.yaml", []byte(tt.src))
@@ -39,6 +43,9 @@ func TestLoadPolicyErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error:\n%v\nwant it to contain %q", err, tt.want)
+			}
+			if n := strings.Count(err.Error(), "p.yaml"); single[tt.name] && n != 1 {
+				t.Errorf("%d errors, want 1:\n%v", n, err)
 			}
 		})
 	}
