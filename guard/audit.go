@@ -49,44 +49,98 @@ type AuditRecord struct {
 }
 
 // FileHash is a written file and the sha256 of its content, or Missing
-// when it no longer exists.
+// when it no longer exists. A file that exists but was not hashed has no
+// SHA256 and a Reason saying why (one of the Unhashed* values), so the
+// audit still lists every file the call wrote.
 type FileHash struct {
 	Path    string `json:"path"`
 	SHA256  string `json:"sha256,omitempty"`
 	Missing bool   `json:"missing,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
+
+// Why a written file has no hash (FileHash.Reason).
+const (
+	// UnhashedDeadline: the hook's time for hashing ran out first.
+	UnhashedDeadline = "deadline"
+	// UnhashedTooLarge: the file is over maxHashBytes.
+	UnhashedTooLarge = "too_large"
+	// UnhashedNotRegular: a FIFO, device, directory or socket.
+	UnhashedNotRegular = "not_regular"
+	// UnhashedUnreadable: it could not be opened or read.
+	UnhashedUnreadable = "unreadable"
+)
 
 // maxHashBytes bounds the files hashed for the audit trail.
 const maxHashBytes = 256 << 20
 
-// HashFiles hashes each path.
-func HashFiles(paths []string) []FileHash {
-	var out []FileHash
+// hashChunk is how much is hashed between looks at the deadline.
+const hashChunk = 1 << 20
+
+// HashFiles hashes each path until ctx ends: the files not hashed by
+// then are listed with Reason UnhashedDeadline, so a call that wrote
+// many large files cannot hold the hook past its deadline (the harness
+// would kill it before the audit line is written).
+func HashFiles(ctx context.Context, paths []string) []FileHash {
+	out := make([]FileHash, 0, len(paths))
 	for _, p := range paths {
-		fh := FileHash{Path: p}
-		// Opened without blocking: a FIFO where a file was written must
-		// not hang the hook. Only regular files are hashed.
-		f, st, err := safeopen.Open(p, safeopen.Options{})
-		if errors.Is(err, fs.ErrNotExist) {
-			fh.Missing = true
-			out = append(out, fh)
-			continue
-		}
-		if err != nil {
-			continue
-		}
-		if st.Size() <= maxHashBytes {
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				fh.SHA256 = hex.EncodeToString(h.Sum(nil))
-			}
-		}
-		f.Close()
-		if fh.SHA256 != "" {
-			out = append(out, fh)
-		}
+		out = append(out, hashFile(ctx, p))
 	}
 	return out
+}
+
+// hashFile hashes one written file for HashFiles.
+func hashFile(ctx context.Context, p string) FileHash {
+	fh := FileHash{Path: p}
+	if ctx.Err() != nil {
+		fh.Reason = UnhashedDeadline
+		return fh
+	}
+	// Opened without blocking: a FIFO where a file was written must not
+	// hang the hook. Only regular files are hashed.
+	f, st, err := safeopen.Open(p, safeopen.Options{})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fh.Missing = true
+		return fh
+	case err != nil:
+		fh.Reason = UnhashedUnreadable
+		if st, lerr := os.Stat(p); lerr == nil && !st.Mode().IsRegular() {
+			fh.Reason = UnhashedNotRegular
+		}
+		return fh
+	}
+	defer f.Close()
+	if st.Size() > maxHashBytes {
+		fh.Reason = UnhashedTooLarge
+		return fh
+	}
+	h := sha256.New()
+	// Bounded by the size cap too: a file that grows while it is hashed
+	// is not read past it.
+	r := io.LimitReader(f, maxHashBytes+1)
+	var n int64
+	for {
+		if ctx.Err() != nil {
+			fh.Reason = UnhashedDeadline
+			return fh
+		}
+		k, err := io.CopyN(h, r, hashChunk)
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fh.Reason = UnhashedUnreadable
+			return fh
+		}
+	}
+	if n > maxHashBytes {
+		fh.Reason = UnhashedTooLarge
+		return fh
+	}
+	fh.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return fh
 }
 
 // NewAuditRecord describes a decision for the audit log.

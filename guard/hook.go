@@ -499,6 +499,16 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 			return fail(err)
 		}
 	}
+	// The files a post event's call wrote are hashed before committing,
+	// in at most half the time left, so the audit line is still written
+	// (and its duration counts the hashing) when the call wrote more
+	// than can be hashed in time: those files are listed as unhashed.
+	var written []FileHash
+	if !o.NoState && call.Phase == Post && len(derived.Writes) > 0 {
+		hctx, cancel := hashContext(ctx)
+		written = HashFiles(hctx, derived.Writes)
+		cancel()
+	}
 	if !o.NoState {
 		if err := lockAudit(); err != nil {
 			return fail(err)
@@ -521,15 +531,24 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 	out.Decision = d
 	if !o.NoState {
 		rec := NewAuditRecord(start, call, pol, d, cnt, o.Now().Sub(start))
-		if call.Phase == Post {
-			rec.FilesWritten = HashFiles(derived.Writes)
-		}
+		rec.FilesWritten = written
 		if err := writeAudit(audit, rec); err != nil {
 			// An unrecorded decision is not trusted: deny.
 			return fail(err)
 		}
 	}
 	return out
+}
+
+// hashContext bounds hashing a post event's files to half the time ctx
+// has left: the other half is for the lock, the session and the audit
+// line. (The deadline is the wall clock's, not HookOptions.Now's.)
+func hashContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, time.Until(dl)/2)
 }
 
 // WriteTrace writes one decision's two programs (with their facts) and an
