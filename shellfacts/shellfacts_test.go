@@ -1013,3 +1013,34 @@ func TestParseUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestCwdUnknown: a command that starts in a directory only known at run
+// time has its relative writes and removals unresolved, as after cd $X,
+// while absolute ones stay resolved.
+func TestCwdUnknown(t *testing.T) {
+	tests := []struct {
+		cmd                   string
+		writesUnr, deletesUnr bool
+	}{
+		{"touch a", true, false},
+		{"rm -rf objects", false, true},
+		{"touch /repo/a", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			f, err := Parse(tt.cmd, Options{Cwd: "/repo", CwdUnknown: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(f.WritesUnresolved) > 0; got != tt.writesUnr {
+				t.Errorf("writes unresolved %q, want some: %v", f.WritesUnresolved, tt.writesUnr)
+			}
+			if got := len(f.DeletesUnresolved) > 0; got != tt.deletesUnr {
+				t.Errorf("deletes unresolved %q, want some: %v", f.DeletesUnresolved, tt.deletesUnr)
+			}
+			if !f.Incomplete {
+				t.Error("not marked incomplete")
+			}
+		})
+	}
+}
