@@ -21,8 +21,10 @@ import (
 // encoding their coding line declares; 7: JS lines also end at CR, U+2028
 // and U+2029, and Unicode white space separates tokens; 8: a Python
 // TYPE_CHECKING block counts only when the name is typing's; 9: Rust
-// skips a leading BOM and non-ASCII Pattern_White_Space between tokens.)
-const extractorVersion = 9
+// skips a leading BOM and non-ASCII Pattern_White_Space between tokens;
+// 10: JS records require's other call forms and createRequire, Python
+// importlib.import_module and __import__ calls.)
+const extractorVersion = 10
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and
