@@ -309,6 +309,24 @@ func (p *jsParser) closeParen(j int) int {
 	return k
 }
 
+// openParen returns the index of the '(' matching the ')' at token j, or
+// -1.
+func (p *jsParser) openParen(j int) int {
+	depth := 0
+	for k := j; k >= 0 && k > j-maxArgTokens; k-- {
+		switch {
+		case p.is(k, ")") || p.is(k, "]") || p.is(k, "}"):
+			depth++
+		case p.is(k, "(") || p.is(k, "[") || p.is(k, "{"):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
 // bindAlias records the name x in `x = require` or `x =
 // createRequire(url)`, where the require-holding expression starts at
 // token i (at `require` or `createRequire`, after any receiver) and ends
@@ -316,8 +334,17 @@ func (p *jsParser) closeParen(j int) int {
 // else (a call, a member).
 func (p *jsParser) bindAlias(i, end int) {
 	start := i
+	// Back over the receiver: module.createRequire,
+	// require('module').createRequire.
 	for p.afterDot(start) && start >= 2 {
-		start -= 2 // the receiver: module.createRequire, m.createRequire
+		k := start - 2
+		if p.is(k, ")") {
+			k = p.openParen(k) - 1
+		}
+		if !p.ident(k) {
+			return
+		}
+		start = k
 	}
 	if !p.is(start-1, "=") || !p.ident(start-2) || p.afterDot(start-2) {
 		return

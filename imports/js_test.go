@@ -79,6 +79,8 @@ func TestExtractJSForms(t *testing.T) {
 		{"createRequire alias", "function f() { return r('a') }\nconst r = createRequire(import.meta.url);\nr('b'); x.r('c'); r.call(null, 'd')", false,
 			[]Site{{Line: 1, Column: 25, Kind: KindRequire, Spec: "a"}, {Line: 3, Column: 3, Kind: KindRequire, Spec: "b"},
 				{Line: 3, Column: 32, Kind: KindRequire, Spec: "d"}}},
+		{"createRequire from a required module", "const r = require('node:module').createRequire(__filename); r('a')", false,
+			[]Site{{Line: 1, Column: 19, Kind: KindRequire, Spec: "node:module"}, {Line: 1, Column: 63, Kind: KindRequire, Spec: "a"}}},
 		{"require alias", "const q = require; q('a'); let z = require.resolve; z('b')", false,
 			[]Site{{Line: 1, Column: 22, Kind: KindRequire, Spec: "a"}}},
 		{"createRequire as require", "const require = createRequire(import.meta.url); require('a')", false,

@@ -11,7 +11,8 @@ import (
 // Site per module; `from m import x, y` yields one Site per imported name
 // (Spec "m", Names ["x"]) so each can resolve to its own submodule.
 // Positions follow CPython's ast: an `import` Site sits on its dotted name,
-// a `from` Site on its imported name.
+// a `from` Site on its imported name. Calls of importlib.import_module and
+// __import__ with a literal are Sites too (see extractPyDynamic).
 func extractPython(src []byte) ([]Site, []SyntaxError) {
 	lx := newPyLexer(src)
 	var sites []Site
@@ -25,6 +26,9 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	// trustTypeChecking can unmark the blocks whose name is not typing's.
 	tcQual := ""
 	var tcQuals map[int]string
+	// dynamic is set when the file names import_module or __import__:
+	// only then is it read again for their calls (extractPyDynamic).
+	dynamic := false
 	mark := func(from int) {
 		if tcCol == 0 {
 			return
@@ -48,11 +52,22 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 			if tcQuals != nil {
 				trustTypeChecking(src, sites, tcQuals)
 			}
+			if !dynamic {
+				for _, s := range sites {
+					dynamic = dynamic || s.Kind == KindFrom && len(s.Names) == 1 && pyDynamicNames[s.Names[0]]
+				}
+			}
+			if dynamic {
+				sites = extractPyDynamic(src, sites)
+			}
 			return sites, lx.errs
 		case pyNewline:
 			atStmtStart = true
 			continue
 		case pyName:
+			if n := len(t.text); (n == 10 || n == 13) && pyDynamicNames[string(t.text)] {
+				dynamic = true
+			}
 			switch {
 			case atStmtStart && bytes.Equal(t.text, []byte("if")):
 				// The condition and its ':' are consumed; the body

@@ -79,6 +79,34 @@ func TestExtractPython(t *testing.T) {
 		}, 3},
 		{"no trailing newline", "import a", []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
 		{"unicode column", "x = 'é'; import a\n", []Site{{Line: 1, Column: 18, Kind: KindImport, Spec: "a"}}, 0},
+		{"import_module", "import importlib\nm = importlib.import_module('app.infra')\n", []Site{
+			{Line: 1, Column: 8, Kind: KindImport, Spec: "importlib"},
+			{Line: 2, Column: 29, Kind: KindDynamic, Spec: "app.infra"},
+		}, 0},
+		{"from importlib import import_module", "from importlib import import_module\nimport_module(\"os\", None)\n", []Site{
+			{Line: 1, Column: 23, Kind: KindFrom, Spec: "importlib", Names: []string{"import_module"}},
+			{Line: 2, Column: 15, Kind: KindDynamic, Spec: "os"},
+		}, 0},
+		{"__import__ forms", "__import__('subprocess')\nimportlib.__import__('a.b')\nbuiltins.__import__(\"c\")\n", []Site{
+			{Line: 1, Column: 12, Kind: KindDynamic, Spec: "subprocess"},
+			{Line: 2, Column: 22, Kind: KindDynamic, Spec: "a.b"},
+			{Line: 3, Column: 21, Kind: KindDynamic, Spec: "c"},
+		}, 0},
+		{"dynamic import aliases", "def f():\n    return im('a') + imp('b')\nfrom importlib import import_module as im\nimp = __import__\nloader = importlib.import_module\nloader('c'); x.im('d')\n", []Site{
+			{Line: 2, Column: 15, Kind: KindDynamic, Spec: "a"},
+			{Line: 2, Column: 26, Kind: KindDynamic, Spec: "b"},
+			{Line: 3, Column: 23, Kind: KindFrom, Spec: "importlib", Names: []string{"import_module"}, Alias: "im"},
+			{Line: 6, Column: 8, Kind: KindDynamic, Spec: "c"},
+		}, 0},
+		{"dynamic import literal forms", "import_module(('o' \"s\"))\n__import__(r'a\\b')\n__import__('\\x73ys')\n__import__(u'''t''')\n__import__(f'u')\n__import__(\n  'v',\n)\n", []Site{
+			{Line: 1, Column: 16, Kind: KindDynamic, Spec: "os"},
+			{Line: 2, Column: 12, Kind: KindDynamic, Spec: `a\b`},
+			{Line: 3, Column: 12, Kind: KindDynamic, Spec: "sys"},
+			{Line: 4, Column: 12, Kind: KindDynamic, Spec: "t"},
+			{Line: 5, Column: 12, Kind: KindDynamic, Spec: "u"},
+			{Line: 7, Column: 3, Kind: KindDynamic, Spec: "v"},
+		}, 0},
+		{"dynamic import non-literal", "import_module(name)\n__import__('a' + b)\n__import__(b'c')\n__import__(f'{d}')\n__import__('\\N{LATIN SMALL LETTER E}')\n__import__('')\ndef import_module(n): pass\ns = 'import_module(\"x\")'\nx.import_module\n", nil, 0},
 		{"dict colon is not a statement start", "d = {1: from_x}\nimport a\n", []Site{{Line: 2, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
 	}
 	for _, tt := range tests {
@@ -165,6 +193,9 @@ func FuzzExtractPython(f *testing.F) {
 		"f'{a[\"b\"]:{c}}' \\\nimport z",
 		"from ..p import *; import q\n",
 		"'''\n", "f'{", "\\", "from", "import", "\xef\xbb\xbf\r\n\rimport a",
+		"import importlib\nimportlib.import_module('a.b', package=None)\n",
+		"from importlib import import_module as im\nim(('x' 'y'))\n__import__(r'\\z')\n",
+		"f = __import__\nf('\\x41\\u0042\\101')\n", "import_module(", "__import__('", "x = import_module", "__import__('\\x4",
 	} {
 		f.Add([]byte(s))
 	}
