@@ -25,8 +25,8 @@ type Kind string
 const (
 	KindImport      Kind = "import"       // Go import spec; Python `import a.b`; JS/TS `import ... from 'x'` and `import 'x'`
 	KindFrom        Kind = "from"         // Python `from a import b`
-	KindRequire     Kind = "require"      // JS `require('x')`, TS `import x = require('x')`
-	KindDynamic     Kind = "dynamic"      // JS/TS `import('x')` with a literal argument
+	KindRequire     Kind = "require"      // JS `require('x')` and the other calls of require (`module.require('x')`, `createRequire(u)('x')`, ...; see js.go), TS `import x = require('x')`
+	KindDynamic     Kind = "dynamic"      // JS/TS `import('x')`, Python `importlib.import_module('x')` and `__import__('x')`, with a literal argument
 	KindReexport    Kind = "reexport"     // JS/TS `export ... from 'x'`, `export * from 'x'`
 	KindTypeOnly    Kind = "type-only"    // TS `import type ... from 'x'`, `export type ... from 'x'`
 	KindUse         Kind = "use"          // Rust `use` tree leaf
