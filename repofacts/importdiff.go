@@ -2,6 +2,8 @@ package repofacts
 
 import (
 	"context"
+	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -13,7 +15,16 @@ import (
 // have, and the reverse. A renamed file is compared with its old self.
 // Both sides are resolved against the working tree's layout, so an import
 // whose text did not change is never reported because its target moved.
-func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
+//
+// The working-tree side is read as the code that runs: a symbolic link
+// by the file it leads to, and a file a JS/TS import loads whatever its
+// extension (node runs require("./h.txt") as JavaScript) as JavaScript,
+// as vouch imports reads them. It fails closed: a changed source file
+// whose imports cannot all be read (binary, undecodable, too large, a
+// link out of the root), or an import of one of vouch's own files (the
+// envelope, which the work does not include), is an *Error, never a
+// file without imports.
+func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, own ownSet) error {
 	d.ImportsAdded, d.ImportsRemoved = []imports.Record{}, []imports.Record{}
 	langs := map[imports.Lang]bool{}
 	for _, c := range s.cs {
@@ -24,7 +35,10 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 		}
 	}
 	if len(langs) == 0 {
-		return
+		return nil
+	}
+	if langs[imports.TypeScript] {
+		langs[imports.JavaScript] = true // files TS loads are read as JS
 	}
 	// The files imports resolve against, listed by the code vouch lint
 	// lists them with, so an import resolves alike in both (through
@@ -33,8 +47,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	// the base lacks.
 	repo, err := imports.ListRepo(ctx, root, &knownTree{name: "the base " + d.Base, b: s.blobs, commit: d.BaseCommit})
 	if err != nil {
-		d.Warnings = append(d.Warnings, "imports: list the repository's files: "+err.Error())
-		return
+		return &Error{Msg: "repository facts: list the repository's files to resolve imports", Err: err}
 	}
 	var want []imports.Lang
 	for l := range langs {
@@ -42,28 +55,242 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources) {
 	}
 	slices.Sort(want)
 	rs := imports.NewResolvers(repo, want)
-	extract := func(p string, data []byte, ok bool) []imports.Record {
-		l, known := imports.LangOf(p)
-		if !known || !ok || data == nil {
-			return nil
-		}
+	var unread []string
+	extract := func(p string, l imports.Lang, data []byte, cur bool) []imports.Record {
 		recs, warns := rs.Extract(p, l, data)
 		for _, w := range warns {
-			d.Warnings = append(d.Warnings, w.File+": "+w.Message)
+			msg := w.File + ": " + w.Message
+			if w.Line > 0 {
+				msg = fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Message)
+			}
+			if cur && w.Unread {
+				unread = append(unread, msg)
+			}
+			d.Warnings = append(d.Warnings, msg)
 		}
 		return recs
 	}
-	for _, c := range s.cs {
-		oldData, hasOld := s.old[c.oldPath()]
-		curData, hasCur := s.cur[c.Path]
-		before := extract(c.oldPath(), oldData, hasOld && c.Status != Added)
-		after := extract(c.Path, curData, hasCur && c.Status != Deleted)
+	changed := map[string]*change{}
+	for i := range s.cs {
+		if c := &s.cs[i]; c.Status != Deleted && c.gitlink == "" {
+			changed[c.Path] = c
+		}
+	}
+	// work holds every working-tree record read, for following.
+	var work []imports.Record
+	diff := func(before, after []imports.Record) {
 		added, removed := diffRecords(before, after)
 		d.ImportsAdded = append(d.ImportsAdded, added...)
 		d.ImportsRemoved = append(d.ImportsRemoved, removed...)
+		work = append(work, after...)
+	}
+	for _, c := range s.cs {
+		var before, after []imports.Record
+		if l, ok := imports.LangOf(c.oldPath()); ok && c.Status != Added {
+			if data, ok := s.old[c.oldPath()]; ok && data != nil {
+				before = extract(c.oldPath(), l, data, false)
+			}
+		}
+		if l, ok := imports.LangOf(c.Path); ok && changed[c.Path] != nil {
+			data, why := s.code(c.Path)
+			if why != "" {
+				unread = append(unread, c.Path+": "+why)
+			} else if data != nil {
+				after = extract(c.Path, l, data, true)
+			}
+		}
+		diff(before, after)
+	}
+	// Files that JS/TS imports load though no JS/TS extension selected
+	// them are JavaScript to node; read them so, each once, following
+	// what they load in turn. A changed one is compared with its base
+	// version read the same way; an unchanged one adds nothing but may
+	// load a changed one.
+	followed := map[string]bool{}
+	for i := 0; i < len(work); i++ {
+		t, ok := jsRunTarget(work[i], changed)
+		if !ok || followed[t] {
+			continue
+		}
+		followed[t] = true
+		data, to, why, err := s.readCode(t)
+		if err != nil {
+			return &Error{Msg: "repository facts: read file contents", Err: err}
+		}
+		if to != "" {
+			s.linkTo[t] = to // ownLoads checks where it leads
+		}
+		c := changed[t]
+		if c == nil {
+			if why == "" && data != nil {
+				recs, _ := rs.Extract(t, imports.JavaScript, data)
+				work = append(work, recs...)
+			}
+			continue
+		}
+		var before, after []imports.Record
+		if c.oldBlob != "" {
+			old, ok, err := s.blobs.read(c.oldBlob, MaxFileBytes)
+			if err != nil {
+				return &Error{Msg: "repository facts: read file contents", Err: err}
+			}
+			if ok {
+				before = extract(c.oldPath(), imports.JavaScript, old, false)
+			}
+		}
+		if why != "" {
+			unread = append(unread, t+": "+why)
+		} else if data != nil {
+			after = extract(t, imports.JavaScript, data, true)
+		}
+		diff(before, after)
 	}
 	sortRecords(d.ImportsAdded)
 	sortRecords(d.ImportsRemoved)
+	var problems []string
+	if len(unread) > 0 {
+		slices.Sort(unread)
+		problems = append(problems, "these changed source files could not be read for imports, so what they load is unknown (vouch lint reports them as unreadable-source); make them readable source or restore their base versions:\n  "+strings.Join(slices.Compact(unread), "\n  "))
+	}
+	// A path the work changed is work; one in the base tree is too
+	// (vouch never commits its own files); other own names are left out.
+	leftOut := func(p string) (bool, error) {
+		if changed[p] != nil || !own.has(p, false) {
+			return false, nil
+		}
+		base, err := s.baseListing(ctx, g)
+		if err != nil {
+			return false, err
+		}
+		_, inBase := base[p]
+		return own.has(p, inBase), nil
+	}
+	loads, err := ownLoads(work, s, leftOut)
+	if err != nil {
+		return err
+	}
+	if len(loads) > 0 {
+		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run is never checked; load no file vouch writes:\n  "+strings.Join(loads, "\n  "))
+	}
+	if len(problems) > 0 {
+		return &Error{Msg: "repository facts: " + strings.Join(problems, "\nrepository facts: ")}
+	}
+	return nil
+}
+
+// code is the working-tree content of the changed path p as its imports
+// are read (see readCode), from what load read; why says why it could
+// not be read.
+func (s *sources) code(p string) (data []byte, why string) {
+	if why := s.unread[p]; why != "" {
+		return nil, why
+	}
+	if data, ok := s.linked[p]; ok {
+		if data == nil {
+			return nil, fmt.Sprintf("larger than %d MiB; vouch does not read it", MaxFileBytes>>20)
+		}
+		return data, ""
+	}
+	if _, ok := s.linkTo[p]; ok {
+		return nil, ""
+	}
+	data, ok := s.cur[p]
+	if !ok {
+		return nil, "not a regular file that vouch could read"
+	}
+	if data == nil {
+		return nil, fmt.Sprintf("larger than %d MiB; vouch does not read it", MaxFileBytes>>20)
+	}
+	return data, ""
+}
+
+// jsAssetExts are the extensions vouch imports leaves to bundlers rather
+// than read as JavaScript when an import names them (imports'
+// jsAssetExts, kept in step by TestJSAssetExts): loaded as data, not run.
+var jsAssetExts = map[string]bool{
+	".json": true, ".node": true, ".wasm": true,
+	".css": true, ".scss": true, ".sass": true, ".less": true, ".styl": true,
+	".svg": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".avif": true, ".ico": true, ".bmp": true,
+	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".eot": true,
+	".mp3": true, ".mp4": true, ".webm": true, ".wav": true, ".ogg": true, ".pdf": true,
+	".html": true, ".htm": true, ".md": true, ".mdx": true, ".vue": true, ".svelte": true, ".graphql": true, ".gql": true,
+}
+
+// jsRunTarget is the file a JS/TS record loads and node runs as
+// JavaScript although no JS/TS extension makes vouch read it so: its
+// resolved target, or, for a relative specifier the resolver could not
+// place (a file under .vouch, which listings leave out), the changed
+// file it names.
+func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
+	if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
+		return "", false
+	}
+	t := ""
+	switch {
+	case r.Resolution.Kind == imports.Internal:
+		t = r.Resolution.Target
+	case strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../"):
+		p := path.Join(path.Dir(r.File), r.Spec)
+		if changed[p] == nil {
+			return "", false
+		}
+		t = p
+	default:
+		return "", false
+	}
+	if l, ok := imports.LangOf(t); ok && (l == imports.JavaScript || l == imports.TypeScript) || jsAssetExts[strings.ToLower(path.Ext(t))] {
+		return "", false
+	}
+	return t, true
+}
+
+// ownLoads lists, as "file:line: spec loads path", the JS/TS records of
+// the work that load one of vouch's own files, and the changed symbolic
+// links that lead to one. vouch leaves those files out of the work (the
+// envelope is the agent's claim, not its work), so code that loads one
+// runs what no rule read: node runs a required .vouch/envelope.yaml as
+// JavaScript. leftOut says whether a path is such a file. Node's resolution is followed as far as own files can be
+// named: the path as written, with the extensions node adds, and the
+// resolver's target.
+func ownLoads(work []imports.Record, s *sources, leftOut func(string) (bool, error)) ([]string, error) {
+	var loads []string
+	for _, r := range work {
+		if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
+			continue
+		}
+		var cands []string
+		if r.Resolution.Kind == imports.Internal {
+			cands = append(cands, r.Resolution.Target)
+		}
+		if strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../") || r.Spec == "." || r.Spec == ".." {
+			p := path.Join(path.Dir(r.File), r.Spec)
+			cands = append(cands, p)
+			for _, ext := range []string{".js", ".json", ".node", ".cjs", ".mjs"} {
+				cands = append(cands, p+ext, p+"/index"+ext)
+			}
+		}
+		for _, c := range cands {
+			out, err := leftOut(c)
+			if err != nil {
+				return nil, err
+			}
+			if out {
+				loads = append(loads, fmt.Sprintf("%s:%d: %s loads %s", r.File, r.Line, r.Spec, c))
+				break
+			}
+		}
+	}
+	for p, to := range s.linkTo {
+		out, err := leftOut(to)
+		if err != nil {
+			return nil, err
+		}
+		if out {
+			loads = append(loads, fmt.Sprintf("%s: a symbolic link to %s", p, to))
+		}
+	}
+	slices.Sort(loads)
+	return slices.Compact(loads), nil
 }
 
 // recordKey is what an import is, apart from where in its file it is.

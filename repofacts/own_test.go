@@ -115,7 +115,9 @@ func TestCommittedOwnNames(t *testing.T) {
 	var req strings.Builder
 	for _, p := range append(committed, untracked...) {
 		files[p] = evil
-		req.WriteString("require('../" + p + "')\n")
+		if p != ".vouch/envelope.yaml" { // loading the envelope is an error (TestLoadsOwnFile)
+			req.WriteString("require('../" + p + "')\n")
+		}
 	}
 	files["src/a.js"] = req.String()
 	r.write(files)

@@ -181,17 +181,18 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 	if err != nil {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}
-	changes = excludeOwn(abs, changes, opts.Envelope, opts.Exclude)
-	if err := d.build(ctx, g, abs, changes, opts.StateOnly); err != nil {
+	own := ownOf(abs, opts.Envelope, opts.Exclude)
+	changes = excludeOwn(own, changes)
+	if err := d.build(ctx, g, abs, changes, own, opts.StateOnly); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// excludeOwn drops vouch's own files (ownFiles): the envelope, the
-// artifacts in the output directories given, and the files vouch writes
-// under .vouch, each only while untracked (the envelope always).
-func excludeOwn(root string, cs []change, envelope string, exclude []string) []change {
+// ownOf is the set of vouch's own files (ownFiles) under root: the
+// envelope, the artifacts in the output directories given (exclude), and
+// the files vouch writes under .vouch.
+func ownOf(root, envelope string, exclude []string) ownSet {
 	var given []string
 	for _, e := range exclude {
 		if p, ok := rootRel(root, e); ok {
@@ -199,7 +200,12 @@ func excludeOwn(root string, cs []change, envelope string, exclude []string) []c
 		}
 	}
 	env, _ := rootRel(root, envelope)
-	own := ownFiles(env, given)
+	return ownFiles(env, given)
+}
+
+// excludeOwn drops vouch's own files, each only while untracked (the
+// envelope always).
+func excludeOwn(own ownSet, cs []change) []change {
 	out := cs[:0]
 	for _, c := range cs {
 		// The old path of a rename is in the base tree.
@@ -239,7 +245,7 @@ func rootRel(root, p string) (string, bool) {
 }
 
 // build fills the document from the changes.
-func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, stateOnly bool) error {
+func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, own ownSet, stateOnly bool) error {
 	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.Path, b.Path) })
 	d.Files = make([]File, 0, len(cs))
 	d.Changed, d.Added, d.Modified, d.Deleted, d.Renamed, d.TestsChanged = []string{}, []string{}, []string{}, []string{}, []string{}, []string{}
@@ -292,7 +298,9 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, state
 		return &Error{Msg: "repository facts: read file contents", Err: err}
 	}
 	d.state = src.digests()
-	d.importDiff(ctx, g, root, src)
+	if err := d.importDiff(ctx, g, root, src, own); err != nil {
+		return err
+	}
 	if err := d.dependencyDiff(ctx, g, src); err != nil {
 		if e, ok := err.(*Error); ok {
 			return e // a manifest vouch cannot read, or the base's listing
@@ -319,6 +327,18 @@ type sources struct {
 	hashes map[string]string
 	// base lists the base tree's files below the root (baseListing).
 	base map[string]baseEntry
+	// linked holds, for a changed path that is a symbolic link to a
+	// regular file inside the root, that file's content (nil when too
+	// large): what node or Python runs when they load the link, while
+	// cur holds the link's text, which is what git stores and hashes.
+	linked map[string][]byte
+	// linkTo is the root-relative path a changed symbolic link in linked
+	// leads to.
+	linkTo map[string]string
+	// unread says why the working-tree content of a changed source file
+	// could not be read for imports (a link out of the root, a file that
+	// could not be opened); importDiff refuses to go on without it.
+	unread map[string]string
 }
 
 // wanted reports whether a file's content is read: source files the
@@ -357,6 +377,7 @@ func (s *sources) hashAll() {
 
 func (s *sources) load() error {
 	s.old, s.cur, s.hashes = map[string][]byte{}, map[string][]byte{}, map[string]string{}
+	s.linked, s.linkTo, s.unread = map[string][]byte{}, map[string]string{}, map[string]string{}
 	for _, c := range s.cs {
 		if c.gitlink != "" {
 			s.hashes[c.Path] = c.gitlink
@@ -368,9 +389,13 @@ func (s *sources) load() error {
 				s.hashes[c.Path] = sum
 				if keep {
 					s.cur[c.Path] = data // nil when too large
+					if err := s.follow(c.Path); err != nil {
+						return err
+					}
 				}
 			case os.IsNotExist(err):
 				s.hashes[c.Path] = "missing"
+				s.unread[c.Path] = "it vanished while vouch read the work"
 			case errors.As(err, new(*Error)):
 				// Changed while read: its imports would go unseen.
 				return fmt.Errorf("%s: %w", c.Path, err)
@@ -378,6 +403,7 @@ func (s *sources) load() error {
 				// A directory where git saw a file, a socket, an
 				// unreadable file: hash what can be said about it.
 				s.hashes[c.Path] = "unreadable"
+				s.unread[c.Path] = err.Error()
 			}
 		} else {
 			s.hashes[c.Path] = "deleted"
@@ -393,6 +419,72 @@ func (s *sources) load() error {
 		}
 	}
 	return nil
+}
+
+// follow fills linked and linkTo (or unread) for p when it is a
+// symbolic link: node and Python load the file it points to, as vouch
+// imports and lint read it, so that file's imports are p's.
+func (s *sources) follow(p string) error {
+	fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(p)))
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil // read as itself (or unread) already
+	}
+	data, to, why, err := s.readCode(p)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		s.unread[p] = why
+	} else if to != "" {
+		s.linked[p], s.linkTo[p] = data, to
+	}
+	return nil
+}
+
+// readCode reads the working-tree file p as the code node or Python
+// would load: a regular file as itself, a symbolic link as the regular
+// file it leads to inside the root (to is that file's root-relative
+// path). why says why p's imports cannot be known: a link to a file
+// outside the root is not the work's to read (vouch lint reports it the
+// same way), and a file that cannot be opened or is larger than
+// MaxFileBytes may load anything. A broken link, or one to a directory,
+// loads nothing: data is nil and why empty. err is a file that changed
+// while it was read.
+func (s *sources) readCode(p string) (data []byte, to, why string, err error) {
+	abs := filepath.Join(s.root, filepath.FromSlash(p))
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return nil, "", err.Error(), nil
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, "", "", nil
+		}
+		root := s.root
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
+		}
+		rel, err := filepath.Rel(root, real)
+		if err != nil || !filepath.IsLocal(rel) {
+			return nil, "", "a symbolic link to a file outside the root, which vouch does not read", nil
+		}
+		tfi, err := os.Stat(real)
+		if err != nil || !tfi.Mode().IsRegular() {
+			return nil, "", "", nil
+		}
+		abs, to = real, filepath.ToSlash(rel)
+	}
+	_, data, err = readWork(abs, true)
+	switch {
+	case errors.As(err, new(*Error)):
+		return nil, "", "", fmt.Errorf("%s: %w", p, err)
+	case err != nil:
+		return nil, "", err.Error(), nil
+	case data == nil:
+		return nil, "", fmt.Sprintf("larger than %d MiB; vouch does not read it", MaxFileBytes>>20), nil
+	}
+	return data, to, "", nil
 }
 
 // oldPath is where the file was at base.
