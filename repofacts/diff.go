@@ -338,7 +338,129 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 			paths[p] = pathState{}
 		}
 	}
+	if err := fakeDotGits(ctx, pg, g.dir, paths); err != nil {
+		return nil, err
+	}
 	return paths, nil
+}
+
+// fakeDotGits refuses a .git entry below the root that is not a
+// repository. git never lists a path with a .git component (nor does
+// vouch lint), so the files of a src/.git directory the work made would
+// be no part of the work, while node loads require("./.git/x.js") like
+// any other file. A real nested repository's .git is its own (its
+// directory's files are work; see nestedFiles). The directories looked
+// in are those of the listed paths and every untracked directory git
+// does not ignore (listed with --directory, empty ones included, since
+// one holding only a .git looks empty to git), walked whole.
+func fakeDotGits(ctx context.Context, pg *git, root string, paths map[string]pathState) error {
+	dirs := map[string]bool{}
+	for p := range paths {
+		for d := pathDir(p); d != "" && !dirs[d]; d = pathDir(d) {
+			dirs[d] = true
+		}
+	}
+	out, err := pg.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "--others", "--directory", "--exclude-per-directory=.gitignore", "-z", "--", ".")
+	if err != nil {
+		return err
+	}
+	var bad []string
+	check := func(dir string) {
+		dg := filepath.Join(root, filepath.FromSlash(dir), ".git")
+		if _, err := os.Lstat(dg); err == nil && !isRepository(dg) {
+			bad = append(bad, dir+"/.git")
+		}
+	}
+	for _, p := range splitZ(out) {
+		d, ok := strings.CutSuffix(p, "/")
+		if !ok {
+			continue
+		}
+		// Walk it: a .git may be at any depth below.
+		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(d)), func(full string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() {
+				return nil
+			}
+			if e.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if rel, err := filepath.Rel(root, full); err == nil {
+				dirs[filepath.ToSlash(rel)] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for d := range dirs {
+		check(d)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return &Error{Msg: strings.Join(bad, ", ") + " is named .git but is not a repository: git lists none of its files, so vouch cannot compare them, while code can load them; rename or remove it"}
+}
+
+// pathDir is the directory of the root-relative path p, "" at the root.
+func pathDir(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// isRepository reports whether the .git entry p is one git takes for a
+// repository: a directory with objects/ and refs/ directories and a HEAD
+// that names a ref or a commit (git's is_git_directory), or a file
+// "gitdir: DIR" leading to such a directory (a submodule's, a worktree's).
+func isRepository(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	if fi.Mode().IsRegular() {
+		data, ok := readSmall(p)
+		if !ok {
+			return false
+		}
+		dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !ok || dir == "" {
+			return false
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(p), dir)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return false
+		}
+		p = dir
+	} else if !fi.IsDir() {
+		return false
+	}
+	common := p // a worktree's objects and refs are its commondir's
+	if data, ok := readSmall(filepath.Join(p, "commondir")); ok {
+		common = strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(p, common)
+		}
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, d)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	head, ok := readSmall(filepath.Join(p, "HEAD"))
+	if !ok {
+		return false
+	}
+	h := strings.TrimSpace(string(head))
+	if ref, ok := strings.CutPrefix(h, "ref:"); ok {
+		return strings.HasPrefix(strings.TrimSpace(ref), "refs/")
+	}
+	return (len(h) == 40 || len(h) == 64) && strings.Trim(h, "0123456789abcdef") == ""
 }
 
 // addNested adds the files below dir (see nestedFiles) to paths as
