@@ -187,6 +187,8 @@ func handlerFor(name string) handler {
 		return dos2unixFiles
 	case "at", "batch":
 		return atJob
+	case "apply_patch", "applypatch":
+		return applyPatch
 	case "expect":
 		return expectScript
 	}
