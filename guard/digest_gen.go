@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "0adc272c609c784ae6ae4927e2bdd32a585cb4d68e7f83e1c6c14a4f05c4e333"
+const fixedDigest = "139d45de03dad2698d9f1d63ced0198852a65f6882d0e2ee00bfa3b96e97b24a"
