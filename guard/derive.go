@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"fmt"
 	"net/url"
 	"os"
 	"path"
@@ -112,92 +111,6 @@ type CallFacts struct {
 	shellDirUnknown bool
 }
 
-// pathKeys are the argument names that hold a path, across harnesses
-// (Claude Code file_path/notebook_path/path, Gemini absolute_path, ...).
-var pathKeys = []string{"absolute_path", "destination", "dir", "directory", "dst", "file_path", "filePath", "folder", "notebook_path", "path", "source", "src", "target", "target_file"}
-
-// writeTools are tools whose path argument is written.
-var writeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true,
-	"write_file": true, "replace": true, "edit_file": true, "create_file": true, "str_replace_editor": true, "edit": true, "create": true}
-
-// pathListKeys are argument names that hold a list of paths (the MCP
-// filesystem server's read_multiple_files takes paths: [...]).
-var pathListKeys = []string{"file_paths", "files", "paths"}
-
-// shellKeys are argument names whose value is a shell command line, or an
-// argument vector when it is a list: Bash's command, and the command, cmd
-// and script arguments MCP servers and other harnesses use for the same.
-var shellKeys = []string{"cmd", "command", "script", "shell_command"}
-
-// toolWrites classifies a tool's path arguments: written (Write, Edit,
-// Gemini's write_file, an MCP tool whose own name says write, edit,
-// create, move ...) or removed (a name that says delete or remove), else
-// read. For mcp__server__tool only the tool part counts.
-func toolWrites(tool string) (write, remove bool) {
-	if writeTools[tool] {
-		return true, false
-	}
-	name := tool
-	if strings.HasPrefix(name, "mcp__") {
-		if i := strings.LastIndex(name, "__"); i > len("mcp") {
-			name = name[i+2:]
-		}
-	} else {
-		return false, false
-	}
-	name = strings.ToLower(name)
-	for _, v := range []string{"delete", "remove", "unlink", "rmdir", "trash"} {
-		if strings.Contains(name, v) {
-			return false, true
-		}
-	}
-	for _, v := range []string{"write", "edit", "create", "update", "append", "put", "save", "move", "rename", "patch", "replace", "mkdir", "upload", "insert", "set_"} {
-		if strings.Contains(name, v) {
-			return true, false
-		}
-	}
-	return false, false
-}
-
-// toolShows reports whether a tool that writes its path arguments also
-// shows or keeps their old content, which makes it a read as well: an
-// edit's result quotes the edited lines (Claude Code's Edit, the MCP
-// filesystem server's edit_file diff), and a move or copy carries the
-// content to a name a later read would not recognise. Only tools that
-// create or overwrite a file from the text they are given (Write,
-// write_file, create_file) read nothing.
-func toolShows(tool string) bool {
-	switch tool {
-	case "Write", "write_file", "create_file", "create":
-		return false
-	}
-	if !strings.HasPrefix(tool, "mcp__") {
-		return true
-	}
-	name := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
-	for _, v := range []string{"edit", "replace", "patch", "update", "insert", "append", "move", "rename", "copy"} {
-		if strings.Contains(name, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// stringsOf returns the non-empty strings of a list argument.
-func stringsOf(v any) []string {
-	l, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, x := range l {
-		if s, ok := x.(string); ok && s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // shellDirKeys are the argument names in which a shell tool takes the
 // directory its command runs in, which a hook event's cwd does not
 // reflect: Gemini CLI's run_shell_command (directory, later dir_path),
@@ -234,9 +147,6 @@ func shellDirOf(args map[string]any, cwd string) (dir string, known bool) {
 	}
 	return dir, true
 }
-
-// urlKeys hold a URL a tool fetches.
-var urlKeys = []string{"endpoint", "uri", "url"}
 
 // Derive computes a call's facts as this process sees its surroundings
 // (its working directory and temporary directory). home expands ~; root
@@ -319,93 +229,33 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 			}
 		}
 	}
-	write, remove := toolWrites(c.Tool)
-	shows := write && toolShows(c.Tool)
-	var addFact func(p string)
-	addPath := func(s string) {
+	a := &argFacts{f: f, kind: classifyTool(c.Tool), canon: func(s string) string {
 		p, err := canonpath.Canonical(s, f.Cwd, f.Home)
 		if err != nil {
 			// A path that cannot be made canonical (a NUL byte) is kept
 			// as a fact that lies within no directory.
 			p = "invalid:" + strings.ReplaceAll(s, "\x00", "\\0")
 		}
-		addFact(p)
-	}
-	// notPath records an argument that should be a path and is not, as
-	// a fact that lies within no directory.
-	notPath := func(v any) { addFact(fmt.Sprintf("invalid:%v", v)) }
-	addFact = func(p string) {
-		switch {
-		case remove:
-			f.Deletes = append(f.Deletes, p)
-		case write:
-			f.Writes = append(f.Writes, p)
-			if shows {
-				f.Reads = append(f.Reads, p)
-			}
-		default:
-			f.Reads = append(f.Reads, p)
-		}
-	}
-	for _, k := range pathKeys {
-		switch v := c.Args[k].(type) {
-		case nil:
-		case string:
-			if v != "" {
-				addPath(v)
-			}
-		case []any:
-			// A list where one path is expected: each string is a path.
-			for _, e := range v {
-				if s, ok := e.(string); ok {
-					addPath(s)
-				} else {
-					notPath(e)
-				}
-			}
-		default:
-			// Not a path: recorded as one that lies within no
-			// directory, so a sandbox refuses it rather than pass it by.
-			notPath(v)
-		}
-	}
-	for _, k := range pathListKeys {
-		for _, s := range stringsOf(c.Args[k]) {
-			addPath(s)
-		}
-	}
-	for _, k := range urlKeys {
-		if s, ok := c.Args[k].(string); ok && s != "" {
-			f.URLs = append(f.URLs, s)
-		}
-	}
+		return p
+	}}
 	dir, known := shellDirOf(c.Args, f.Cwd)
 	f.shellDir, f.shellDirUnknown = dir, !known
-	for _, k := range shellKeys {
-		switch v := c.Args[k].(type) {
-		case string:
-			if v != "" {
-				f.shell(v)
-			}
-		case []any:
-			// An argument vector (["rm", "-rf", "/"]) runs without a
-			// shell: quote each element so it stays one word.
-			argv := stringsOf(v)
-			if len(argv) == len(v) && len(argv) > 0 {
-				q := make([]string, len(argv))
-				for i, a := range argv {
-					q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-				}
-				f.shell(strings.Join(q, " "))
-			} else if len(v) > 0 {
-				// Some element is not a string: what runs is not known.
-				f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
-			}
-		case nil:
-		default:
-			f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
+	skip := ""
+	if isApplyPatch(c.Tool) {
+		// Codex's apply_patch carries its patch in command: a patch,
+		// never a shell command.
+		skip = a.patch(c.Args)
+	}
+	if k, ok := typedShellTools[c.Tool]; ok {
+		// Text typed into a running shell is a command line run there.
+		if s, isStr := c.Args[k].(string); isStr && s != "" {
+			f.shell(s, true)
+		}
+		if skip == "" {
+			skip = k
 		}
 	}
+	a.object(c.Args, 0, skip)
 	for _, u := range f.URLs {
 		if h := hostOf(u); h != "" {
 			f.Domains = append(f.Domains, h)
@@ -489,13 +339,15 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	return f
 }
 
-// shell adds the facts of a command line, parsed with mvdan.cc/sh.
-func (f *CallFacts) shell(cmd string) {
+// shell adds the facts of a command line, parsed with mvdan.cc/sh; typed
+// is text typed into a shell already running, whose directory is not
+// known (shellfacts.Options.CwdUnknown).
+func (f *CallFacts) shell(cmd string, typed bool) {
 	dir := f.shellDir
 	if dir == "" {
 		dir = f.Cwd
 	}
-	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown})
+	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown || typed})
 	if err != nil {
 		f.ShellError = err.Error()
 		f.Dynamic = true

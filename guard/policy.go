@@ -453,7 +453,7 @@ func (p *loader) top(root *yaml.Node) {
 		}
 		p.pol.Rules = append(p.pol.Rules, Rule{ID: UnparsedShellRule, Kind: KindPre, Enabled: true, Tools: []string{"*"}, Action: act,
 			When:    &Cond{Selector: "derived.shell_error", Op: "exists", Value: true},
-			Message: "the shell command does not parse, so vouch cannot tell what it does: {derived.shell_error}"})
+			Message: "the shell command (or patch) does not parse, so vouch cannot tell what it does: {derived.shell_error}"})
 	}
 }
 

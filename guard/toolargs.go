@@ -1,0 +1,495 @@
+package guard
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/vouch-dev/vouch/shellfacts"
+)
+
+// toolKind is what a tool does with the paths its arguments name.
+type toolKind struct {
+	// write: the paths are written; remove: they are removed. Neither:
+	// they are read.
+	write, remove bool
+	// shows: a write that also shows or keeps the file's old content,
+	// which makes it a read as well: an edit's result quotes the edited
+	// lines (Claude Code's Edit, the MCP filesystem server's edit_file
+	// diff), and a move carries the content to a name a later read would
+	// not recognise. Tools that create or overwrite a file from the text
+	// they are given (Write, write_file, create_file) read nothing.
+	shows bool
+	// copies: a copy reads its source arguments (source, src, from ...)
+	// and writes its destination arguments (destination, dst, target
+	// ...); an argument that says neither may be either, so it is both.
+	copies bool
+}
+
+var (
+	kindWrite  = toolKind{write: true}
+	kindEdit   = toolKind{write: true, shows: true}
+	kindRemove = toolKind{remove: true}
+)
+
+// knownTools are the file tools of the harnesses by their exact names:
+// Claude Code's, Gemini CLI's, GitHub Copilot CLI's (create, edit,
+// str_replace_editor) and Cursor's (Write, StrReplace, Delete; a
+// beforeReadFile event is Read). Any other name is classified by the
+// verbs in it (classifyTool).
+var knownTools = map[string]toolKind{
+	"Write": kindWrite, "Edit": kindEdit, "MultiEdit": kindEdit, "NotebookEdit": kindEdit,
+	"write_file": kindWrite, "replace": kindEdit, "edit_file": kindEdit, "create_file": kindWrite,
+	"str_replace_editor": kindEdit, "edit": kindEdit, "create": kindWrite,
+	"StrReplace": kindEdit, "Delete": kindRemove,
+}
+
+// Verbs in a tool's name, matched against its words (classifyTool). The
+// long ones are matched inside a word too (overwrite, rmdir, deleteAll);
+// the short ones only as a whole word, so input, output and dataset are
+// not put, set or add.
+var (
+	removeVerbs      = []string{"delete", "remove", "unlink", "rmdir", "trash"}
+	removeWords      = []string{"rm", "del"}
+	writeVerbs       = []string{"write", "create", "save", "mkdir", "upload", "download", "touch"}
+	writeWords       = []string{"put", "set", "add", "new", "mk"}
+	editVerbs        = []string{"edit", "update", "append", "move", "rename", "patch", "replace", "insert", "modify", "overwrite"}
+	editWords        = []string{"mv"}
+	copyVerbs        = []string{"copy", "duplicate", "clone"}
+	copyWords        = []string{"cp"}
+	readWordsInWrite = []string{"read", "get", "view", "show", "cat", "list", "ls", "search", "find", "grep", "open", "load", "fetch", "dump", "diff", "stat", "head", "tail", "print", "export"}
+)
+
+// classifyTool says what a tool does with its path arguments: a harness's
+// own file tool by its name (knownTools), any other, MCP tools included,
+// by the verbs in the tool's own name, however the harness spells it:
+// Claude Code's and Codex's mcp__server__tool, Gemini CLI's
+// server__tool, Cursor's MCP:tool or MCP:server:tool (and the bare tool
+// in beforeMCPExecution), Copilot CLI's server-tool, in snake_case or
+// CamelCase (Cursor's TabWrite). A name that says delete, remove, unlink,
+// rmdir or trash removes; one that says write, create, save, upload,
+// download, put, set, add ... writes, and one that says edit, update,
+// move, rename, patch, replace, insert ... writes and shows the old
+// content; copy reads its source and writes its destination. A writing
+// name that also says read, get, view, list ... (get_or_create_file)
+// reads as well. Any other name reads.
+func classifyTool(tool string) toolKind {
+	if k, ok := knownTools[tool]; ok {
+		return k
+	}
+	name := tool
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		name = name[i+2:]
+	}
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	words := nameWords(name)
+	has := func(verbs, whole []string) bool {
+		for _, w := range words {
+			for _, v := range verbs {
+				if strings.Contains(w, v) {
+					return true
+				}
+			}
+			for _, v := range whole {
+				if w == v {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var k toolKind
+	switch {
+	case has(removeVerbs, removeWords):
+		return kindRemove
+	case has(copyVerbs, copyWords):
+		k = toolKind{write: true, copies: true}
+	case has(editVerbs, editWords):
+		k = kindEdit
+	case has(writeVerbs, writeWords):
+		k = kindWrite
+	default:
+		return toolKind{}
+	}
+	if has(nil, readWordsInWrite) {
+		k.shows = true
+	}
+	return k
+}
+
+// nameWords splits a tool name into lower-case words at anything not a
+// letter or digit and where CamelCase starts a word (StrReplace,
+// TabWrite, HTTPGet).
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(name)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
+			unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// keyRole is how a copy uses a path argument.
+type keyRole int
+
+const (
+	roleAny keyRole = iota
+	roleSource
+	roleDest
+)
+
+// pathKeys are the argument names that hold a path, across harnesses:
+// Claude Code's file_path, notebook_path and path, Gemini CLI's
+// absolute_path and dir_path, Cursor's target_file, the MCP filesystem
+// server's source and destination, Serena's relative_path. Beyond these,
+// a name that ends in path, file, dir, directory or folder (source_path,
+// new_path, output_file, workdir) holds one too (isPathKey).
+var pathKeys = map[string]bool{"absolute_path": true, "destination": true, "dest": true, "dir": true, "dir_path": true, "directory": true,
+	"dst": true, "file": true, "file_path": true, "filePath": true, "filename": true, "folder": true, "notebook_path": true, "path": true,
+	"relative_path": true, "source": true, "src": true, "target": true, "target_file": true}
+
+// pathListKeys are argument names that hold a list of paths (the MCP
+// filesystem server's read_multiple_files takes paths: [...]); a list
+// element that is an object is read for the path arguments in it
+// (files: [{path, content}]).
+var pathListKeys = map[string]bool{"file_paths": true, "files": true, "paths": true, "filePaths": true}
+
+// isPathKey reports whether an argument name holds a path.
+func isPathKey(k string) bool {
+	if pathKeys[k] {
+		return true
+	}
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	switch {
+	case strings.HasPrefix(n, "remote"), n == "xpath", n == "jsonpath", n == "urlpath", n == "apipath":
+		// A path on another machine, or not a file's.
+		return false
+	}
+	for _, s := range []string{"path", "file", "dir", "directory", "folder"} {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleOf is how a copy uses the path argument named k.
+func roleOf(k string) keyRole {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	switch {
+	case n == "from" || strings.HasPrefix(n, "source") || strings.HasPrefix(n, "src") || strings.HasPrefix(n, "old") || strings.HasPrefix(n, "input"):
+		return roleSource
+	case n == "to" || strings.HasPrefix(n, "dest") || strings.HasPrefix(n, "dst") || strings.HasPrefix(n, "target") ||
+		strings.HasPrefix(n, "new") || strings.HasPrefix(n, "output"):
+		return roleDest
+	}
+	return roleAny
+}
+
+// shellKeys are argument names whose value is a shell command line, or an
+// argument vector when it is a list: Bash's command, and the command, cmd
+// and script arguments MCP servers and other harnesses use for the same.
+var shellKeys = map[string]bool{"cmd": true, "command": true, "script": true, "shell_command": true}
+
+// urlKeys hold a URL a tool fetches; a file: URL among them is a path.
+var urlKeys = map[string]bool{"endpoint": true, "uri": true, "url": true}
+
+// typedShellTools are tools that type text into a shell that is already
+// running, by the argument that holds the text: GitHub Copilot CLI's
+// write_bash sends input to a shell its bash tool started.
+var typedShellTools = map[string]string{"write_bash": "input"}
+
+// maxArgDepth bounds how deep into nested objects and lists the arguments
+// are searched for paths, commands and URLs. Anything deeper is a path
+// that lies within no directory, so a sandbox or a write rule refuses it
+// rather than miss what it hides.
+const maxArgDepth = 8
+
+// isApplyPatch reports whether a tool is Codex's apply_patch, whose input
+// is a patch in Codex's own format, not a shell command.
+func isApplyPatch(tool string) bool {
+	switch tool {
+	case "apply_patch", "applypatch", "ApplyPatch":
+		return true
+	}
+	return false
+}
+
+// argFacts records a call's facts from its arguments.
+type argFacts struct {
+	f    *CallFacts
+	kind toolKind
+	// canon makes a path argument canonical against the call's
+	// directory and home.
+	canon func(s string) string
+}
+
+// path records a path argument under the role it plays.
+func (a *argFacts) path(s string, role keyRole) { a.fact(a.canon(s), role) }
+
+// fact records a canonical path (or one that lies within no directory)
+// as the tool's kind and the argument's role make it: read, written,
+// removed.
+func (a *argFacts) fact(p string, role keyRole) {
+	f, k := a.f, a.kind
+	switch {
+	case k.remove:
+		f.Deletes = append(f.Deletes, p)
+	case k.copies && role == roleSource:
+		f.Reads = append(f.Reads, p)
+	case k.copies && role == roleDest:
+		f.Writes = append(f.Writes, p)
+		if k.shows {
+			f.Reads = append(f.Reads, p)
+		}
+	case k.write:
+		f.Writes = append(f.Writes, p)
+		if k.shows || k.copies {
+			f.Reads = append(f.Reads, p)
+		}
+	default:
+		f.Reads = append(f.Reads, p)
+	}
+}
+
+// notPath records an argument that should be a path and is not, as a
+// fact that lies within no directory.
+func (a *argFacts) notPath(v any, role keyRole) { a.fact(fmt.Sprintf("invalid:%v", v), role) }
+
+// object records the facts of an argument object: its path, path list,
+// URL and shell arguments by name, and those in any object or list below
+// its other arguments.
+func (a *argFacts) object(m map[string]any, depth int, skip string) {
+	if depth > maxArgDepth {
+		a.fact(fmt.Sprintf("invalid:arguments nested deeper than %d levels", maxArgDepth), roleAny)
+		return
+	}
+	// In a fixed order, so the first shell error of two is always the
+	// same one.
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
+		if k == skip {
+			continue
+		}
+		switch {
+		case shellKeys[k]:
+			a.shellArg(k, v)
+		case urlKeys[k]:
+			a.urlArg(v, depth)
+		case pathListKeys[k]:
+			a.pathList(v, roleOf(k), depth)
+		case isPathKey(k):
+			a.pathArg(v, roleOf(k), depth)
+		default:
+			a.nested(v, depth)
+		}
+	}
+}
+
+// nested looks for facts below an argument that is not a path, command
+// or URL: an object's own arguments, a list's elements.
+func (a *argFacts) nested(v any, depth int) {
+	switch v := v.(type) {
+	case map[string]any:
+		a.object(v, depth+1, "")
+	case []any:
+		if depth+1 > maxArgDepth {
+			a.fact(fmt.Sprintf("invalid:arguments nested deeper than %d levels", maxArgDepth), roleAny)
+			return
+		}
+		for _, e := range v {
+			a.nested(e, depth+1)
+		}
+	}
+}
+
+// pathArg records an argument that holds a path.
+func (a *argFacts) pathArg(v any, role keyRole, depth int) {
+	switch v := v.(type) {
+	case nil:
+	case string:
+		if v != "" {
+			a.path(v, role)
+		}
+	case []any:
+		// A list where one path is expected: each string is a path,
+		// each object is searched for paths.
+		for _, e := range v {
+			switch e := e.(type) {
+			case string:
+				a.path(e, role)
+			case map[string]any:
+				a.object(e, depth+1, "")
+			default:
+				a.notPath(e, role)
+			}
+		}
+	default:
+		// Not a path: recorded as one that lies within no directory,
+		// so a sandbox refuses it rather than pass it by.
+		a.notPath(v, role)
+	}
+}
+
+// pathList records an argument that holds a list of paths; its objects
+// are searched for path arguments (files: [{path, content}]).
+func (a *argFacts) pathList(v any, role keyRole, depth int) {
+	switch v := v.(type) {
+	case string:
+		if v != "" {
+			a.path(v, role)
+		}
+	case []any:
+		for _, e := range v {
+			switch e := e.(type) {
+			case string:
+				if e != "" {
+					a.path(e, role)
+				}
+			case map[string]any:
+				a.object(e, depth+1, "")
+			}
+		}
+	case map[string]any:
+		a.object(v, depth+1, "")
+	}
+}
+
+// urlArg records a URL argument: a network target, or, for a file: URL
+// (file:///root/.ssh/id_rsa), the path it names.
+func (a *argFacts) urlArg(v any, depth int) {
+	switch v := v.(type) {
+	case string:
+		if v == "" {
+			return
+		}
+		if len(v) >= 5 && strings.EqualFold(v[:5], "file:") {
+			u, err := url.Parse(v)
+			switch {
+			case err != nil:
+				a.notPath(v, roleAny)
+			case u.Path != "":
+				a.path(u.Path, roleAny)
+			case u.Opaque != "":
+				// file:relative/x
+				if p, err := url.PathUnescape(u.Opaque); err == nil {
+					a.path(p, roleAny)
+				} else {
+					a.notPath(v, roleAny)
+				}
+			default:
+				a.notPath(v, roleAny)
+			}
+			return
+		}
+		a.f.URLs = append(a.f.URLs, v)
+	case []any:
+		for _, e := range v {
+			a.urlArg(e, depth+1)
+		}
+	}
+}
+
+// shellArg records an argument that holds a command line or an argument
+// vector.
+func (a *argFacts) shellArg(k string, v any) {
+	f := a.f
+	switch v := v.(type) {
+	case string:
+		if v != "" {
+			f.shell(v, false)
+		}
+	case []any:
+		// An argument vector (["rm", "-rf", "/"]) runs without a
+		// shell: quote each element so it stays one word.
+		argv := make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok && s != "" {
+				argv = append(argv, s)
+			}
+		}
+		if len(argv) == len(v) && len(argv) > 0 {
+			q := make([]string, len(argv))
+			for i, a := range argv {
+				q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+			}
+			f.shell(strings.Join(q, " "), false)
+		} else if len(v) > 0 {
+			// Some element is not a string: what runs is not known.
+			f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
+		}
+	case nil:
+	default:
+		f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
+	}
+}
+
+// patch records the files a Codex apply_patch patch adds, updates,
+// deletes or moves to; a patch that does not parse is recorded as a
+// shell_error, which vouch/v1 policies ask about (vouch-unparsed-shell):
+// what it would change is not known. Paths in a patch are literal,
+// relative to the call's directory: Codex expands no ~.
+func (a *argFacts) patch(args map[string]any) (key string) {
+	f := a.f
+	var text string
+	for _, k := range []string{"command", "input", "patch"} {
+		if s, ok := args[k].(string); ok && s != "" {
+			key, text = k, s
+			break
+		}
+	}
+	if key == "" {
+		f.ShellError = "apply_patch: the call carries no patch (command, input or patch)"
+		return ""
+	}
+	files, err := shellfacts.ParseCodexPatch(text)
+	if err != nil {
+		f.ShellError = "apply_patch: the patch does not parse: " + err.Error()
+		return key
+	}
+	literal := func(p string) string {
+		if strings.HasPrefix(p, "~") {
+			return "./" + p
+		}
+		return p
+	}
+	edit, remove, write := *a, *a, *a
+	edit.kind, remove.kind, write.kind = kindEdit, kindRemove, kindWrite
+	for i, pf := range files {
+		p := literal(pf.Path)
+		switch pf.Op {
+		case shellfacts.PatchAdd, shellfacts.PatchMove:
+			write.path(p, roleAny)
+		case shellfacts.PatchUpdate:
+			edit.path(p, roleAny)
+			if i+1 < len(files) && files[i+1].Op == shellfacts.PatchMove {
+				// The updated file moves away: it is removed.
+				remove.path(p, roleAny)
+			}
+		case shellfacts.PatchDelete:
+			remove.path(p, roleAny)
+		}
+	}
+	return key
+}
