@@ -159,6 +159,11 @@ func parseCursor(c *Call, m map[string]any) error {
 			return err
 		}
 		c.Args = map[string]any{"file_path": p}
+		if a, ok := m["attachments"]; ok && a != nil {
+			// Files attached to the read ({type, file_path}) are read
+			// with it: their paths are found in the objects.
+			c.Args["attachments"] = a
+		}
 	case "beforeMCPExecution", "preToolUse":
 		c.Phase = Pre
 		if c.Tool, err = required(m, "tool_name"); err != nil {
@@ -296,7 +301,7 @@ func Render(harness string, phase Phase, event string, d *Decision) Answer {
 	case Gemini:
 		a = renderGemini(phase, d, reason)
 	case Cursor:
-		a = renderCursor(phase, d, reason)
+		a = renderCursor(phase, event, d, reason)
 	case Copilot:
 		a = renderCopilot(phase, d, reason)
 	default:
@@ -379,10 +384,16 @@ func renderGemini(phase Phase, d *Decision, reason string) Answer {
 	return Answer{Stdout: []byte("{}\n")}
 }
 
-func renderCursor(phase Phase, d *Decision, reason string) Answer {
+func renderCursor(phase Phase, event string, d *Decision, reason string) Answer {
 	if phase == Post {
 		// Cursor's after* hooks take no decision.
 		return Answer{Stdout: []byte("{}\n")}
+	}
+	if d.Decision == Ask && event == "beforeReadFile" {
+		// beforeReadFile takes only allow or deny: an ask there would
+		// be no answer Cursor knows, so the read is refused.
+		r := "needs approval, which this harness's hooks cannot ask for: " + reason
+		return Answer{Stdout: jsonLine(map[string]any{"permission": Deny, "user_message": r, "agent_message": r})}
 	}
 	switch d.Decision {
 	case Deny, Ask:

@@ -44,3 +44,33 @@ func TestRenderClaudeWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestCursorReadFile: Cursor's beforeReadFile answers only allow or deny,
+// so an ask there is refused rather than sent as a word Cursor does not
+// take, while its other before* events keep the ask; and the files
+// attached to the read are read too.
+func TestCursorReadFile(t *testing.T) {
+	ask := Decision{Decision: Ask, Findings: []Finding{{Rule: "a", Action: ActAsk, Message: "confirm"}}}
+	tests := []struct {
+		event, want string
+	}{
+		{"beforeReadFile", `"permission":"deny"`},
+		{"beforeShellExecution", `"permission":"ask"`},
+		{"preToolUse", `"permission":"ask"`},
+	}
+	for _, tt := range tests {
+		if got := string(Render(Cursor, Pre, tt.event, &ask).Stdout); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: answer %s lacks %s", tt.event, got, tt.want)
+		}
+	}
+	c, err := ParseEvent(Cursor, []byte(`{"hook_event_name":"beforeReadFile","cwd":"/repo","file_path":"/repo/a.md",
+		"attachments":[{"type":"file","file_path":"/root/.ssh/id_rsa"},{"type":"file","filePath":"/repo/.env"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := DeriveIn(c, DeriveContext{Home: "/root", Root: "/repo"})
+	want := []string{"/repo/.env", "/repo/a.md", "/root/.ssh/id_rsa"}
+	if strings.Join(f.Reads, " ") != strings.Join(want, " ") {
+		t.Errorf("reads %q, want %q", f.Reads, want)
+	}
+}
