@@ -47,6 +47,14 @@
 //     notation, ssh -o HostName=localhost; the command given by -o
 //     RemoteCommand too; in the home directory, with a script on stdin
 //     when no command or a shell is given).
+//   - apply_patch and applypatch, which Codex's shell tool applies
+//     itself, read their patch (an argument, or a here-document) in
+//     Codex's format (ParseCodexPatch): added files and move targets
+//     are written, updated files read and written, deleted and moved
+//     files deleted; a patch not static or not parsed is an unresolved
+//     write. Options.CwdUnknown analyses a command whose starting
+//     directory is unknown, such as text typed into a shell already
+//     running (Copilot CLI's write_bash).
 //   - Wrappers are stripped and listed: sudo, doas, pkexec, gosu, env,
 //     timeout, nice, nohup, time, command, exec, builtin, xargs, parallel,
 //     stdbuf, ionice, setsid, chrt, taskset, flock, strace, chroot, unshare,
