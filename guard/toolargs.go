@@ -164,7 +164,8 @@ const (
 // absolute_path and dir_path, Cursor's target_file, the MCP filesystem
 // server's source and destination, Serena's relative_path. Beyond these,
 // a name that ends in path, file, dir, directory or folder (source_path,
-// new_path, output_file, workdir) holds one too (isPathKey).
+// new_path, output_file, workdir) holds one too (isPathKey), but not a
+// remote_path, an xpath or a profile.
 var pathKeys = map[string]bool{"absolute_path": true, "destination": true, "dest": true, "dir": true, "dir_path": true, "directory": true,
 	"dst": true, "file": true, "file_path": true, "filePath": true, "filename": true, "folder": true, "notebook_path": true, "path": true,
 	"relative_path": true, "source": true, "src": true, "target": true, "target_file": true}
@@ -182,8 +183,9 @@ func isPathKey(k string) bool {
 	}
 	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
 	switch {
-	case strings.HasPrefix(n, "remote"), n == "xpath", n == "jsonpath", n == "urlpath", n == "apipath":
-		// A path on another machine, or not a file's.
+	case strings.HasPrefix(n, "remote"), n == "xpath", n == "jsonpath", n == "urlpath", n == "apipath", strings.HasSuffix(n, "profile"):
+		// A path on another machine, or not a file's; a profile is a
+		// name (aws_profile), though it ends in "file".
 		return false
 	}
 	for _, s := range []string{"path", "file", "dir", "directory", "folder"} {

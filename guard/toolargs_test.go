@@ -66,6 +66,8 @@ func TestToolKinds(t *testing.T) {
 		{"mcp__x__write_files", map[string]any{"files": []any{map[string]any{"path": "/etc/x", "content": "y"}}}, Deny, "writes-outside-repo"},
 		{"mcp__x__run", map[string]any{"steps": []any{map[string]any{"command": "rm -rf /"}}}, Deny, "destructive-rm-outside-repo"},
 		{"mcp__x__write", map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"path": "/repo/x"}}}}}}}}}}, Deny, "writes-outside-repo"},
+		{"mcp__aws__update_stack", map[string]any{"aws_profile": "/etc/x", "remote_path": "/etc/y", "output_file": "/repo/out.json"}, Allow, ""},
+		{"mcp__x__save", map[string]any{"outputFile": "/etc/y"}, Deny, "writes-outside-repo"},
 		{"search_file_content", map[string]any{"pattern": "x", "dir_path": "/root/.aws"}, Deny, "sensitive-reads-files"},
 		// Copilot CLI's write_bash types into a running shell.
 		{"write_bash", map[string]any{"sessionId": "s1", "input": "rm -rf ~\n"}, Deny, "destructive-rm-outside-repo"},
