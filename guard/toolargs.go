@@ -27,6 +27,9 @@ type toolKind struct {
 	// and writes its destination arguments (destination, dst, target
 	// ...); an argument that says neither may be either, so it is both.
 	copies bool
+	// uploads: the tool sends the files it names over the network
+	// (upload_file): they are read, and uploads as curl -T's file is.
+	uploads bool
 }
 
 var (
@@ -54,7 +57,8 @@ var knownTools = map[string]toolKind{
 var (
 	removeVerbs      = []string{"delete", "remove", "unlink", "rmdir", "trash"}
 	removeWords      = []string{"rm", "del"}
-	writeVerbs       = []string{"write", "create", "save", "mkdir", "upload", "download", "touch"}
+	uploadVerbs      = []string{"upload"}
+	writeVerbs       = []string{"write", "create", "save", "mkdir", "download", "touch"}
 	writeWords       = []string{"put", "set", "add", "new", "mk"}
 	editVerbs        = []string{"edit", "update", "append", "move", "rename", "patch", "replace", "insert", "modify", "overwrite"}
 	editWords        = []string{"mv"}
@@ -70,10 +74,11 @@ var (
 // server__tool, Cursor's MCP:tool or MCP:server:tool (and the bare tool
 // in beforeMCPExecution), Copilot CLI's server-tool, in snake_case or
 // CamelCase (Cursor's TabWrite). A name that says delete, remove, unlink,
-// rmdir or trash removes; one that says write, create, save, upload,
-// download, put, set, add ... writes, and one that says edit, update,
-// move, rename, patch, replace, insert ... writes and shows the old
-// content; copy reads its source and writes its destination. A writing
+// rmdir or trash removes; one that says upload sends its files over the
+// network (reads them, and they are uploads); one that says write,
+// create, save, download, put, set, add ... writes, and one that says
+// edit, update, move, rename, patch, replace, insert ... writes and shows
+// the old content; copy reads its source and writes its destination. A writing
 // name that also says read, get, view, list ... (get_or_create_file)
 // reads as well. Any other name reads.
 func classifyTool(tool string) toolKind {
@@ -107,6 +112,8 @@ func classifyTool(tool string) toolKind {
 	switch {
 	case has(removeVerbs, removeWords):
 		return kindRemove
+	case has(uploadVerbs, nil):
+		return toolKind{uploads: true}
 	case has(copyVerbs, copyWords):
 		k = toolKind{write: true, copies: true}
 	case has(editVerbs, editWords):
@@ -256,6 +263,9 @@ func (a *argFacts) path(s string, role keyRole) { a.fact(a.canon(s), role) }
 func (a *argFacts) fact(p string, role keyRole) {
 	f, k := a.f, a.kind
 	switch {
+	case k.uploads:
+		f.Reads = append(f.Reads, p)
+		f.Uploads = append(f.Uploads, p)
 	case k.remove:
 		f.Deletes = append(f.Deletes, p)
 	case k.copies && role == roleSource:

@@ -58,6 +58,8 @@ func TestToolKinds(t *testing.T) {
 		{"mcp__fs__copy_file", map[string]any{"source": "/usr/share/doc/x", "destination": "/repo/x"}, Allow, ""},
 		{"mcp__fs__copy_file", map[string]any{"source": "/repo/.env.example", "destination": "/repo/.env"}, Allow, ""},
 		{"mcp__fetch__download_file", map[string]any{"url": "https://x.example/a", "path": "/repo/.vouch/guard.yaml"}, Ask, "protect-vouch-writes"},
+		{"mcp__s3__upload_file", map[string]any{"path": "/root/.aws/credentials", "bucket": "b"}, Deny, "sensitive-reads-files"},
+		{"mcp__slack__uploadFile", map[string]any{"file": "/repo/notes.txt", "channel": "c"}, Deny, "exfiltration-post-files"},
 		{"mcp__serena__read_file", map[string]any{"relative_path": ".env"}, Deny, "sensitive-reads-files"},
 		{"mcp__serena__create_text_file", map[string]any{"relative_path": "../../../../etc/cron.d/x", "content": "x"}, Deny, "writes-outside-repo"},
 		{"mcp__fs__read_resource", map[string]any{"uri": "file:///root/.ssh/id_rsa"}, Deny, "sensitive-reads-files"},
