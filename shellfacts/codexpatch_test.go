@@ -94,3 +94,47 @@ func TestParseApplyPatchCommand(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCodexPatch: any text either is refused or names at least one
+// file, each with a known operation and a non-empty path that the text
+// holds, and the same text always gives the same answer.
+func FuzzParseCodexPatch(f *testing.F) {
+	for _, seed := range []string{
+		"*** Begin Patch\n*** Add File: /etc/cron.d/evil\n+x\n*** End Patch\n",
+		"*** Begin Patch\n*** Update File: a.go\n*** Move to: ../../x.go\n@@ func f\n ctx\n-a\n+b\n*** End of File\n*** Delete File: b.go\n*** End Patch",
+		"<<'EOF'\r\n*** begin patch\r\n*** ADD FILE: x\r\n+1\r\n*** end patch\r\nEOF",
+		"*** Begin Patch\n*** Add File: a\n+x\n  *** Delete File: .vouch/guard.yaml\n*** End Patch",
+		"*** Begin Patch\n*** Update File: doc.md\n@@\n *** Add File: /etc/x\n+y\n*** End Patch",
+		"*** Begin Patch\n*** Move to: /etc/x\n*** End Patch",
+		"*** Begin Patch\n*** End Patch",
+		"rm -rf /",
+		"",
+	} {
+		f.Add(seed)
+	}
+	ops := map[PatchOp]bool{PatchAdd: true, PatchUpdate: true, PatchDelete: true, PatchMove: true}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, err := ParseCodexPatch(text)
+		again, err2 := ParseCodexPatch(text)
+		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(got, again) {
+			t.Fatalf("two parses differ: %v, %v and %v, %v", got, err, again, err2)
+		}
+		if err != nil {
+			if got != nil {
+				t.Fatalf("error %v with files %v", err, got)
+			}
+			return
+		}
+		if len(got) == 0 {
+			t.Fatal("a patch that names no file parsed without error")
+		}
+		for _, pf := range got {
+			if !ops[pf.Op] {
+				t.Errorf("unknown operation %q", pf.Op)
+			}
+			if strings.TrimSpace(pf.Path) == "" || !strings.Contains(text, pf.Path) {
+				t.Errorf("path %q is empty or not in the text", pf.Path)
+			}
+		}
+	})
+}
