@@ -65,6 +65,11 @@
 //     command with secrets in its environment (aws-vault exec PROFILE,
 //     op run, doppler run); a string one runs (nix-shell --run or
 //     --command, doppler run --command, entr -s) is parsed like sh -c.
+//     GNU parallel without -q joins its command's words into a shell
+//     command line: when one holds shell syntax, that line is parsed
+//     with each job's static inputs put in (or a word only known at run
+//     time standing for inputs not known), and with no command each
+//     input is a command line.
 //     One that starts a shell when given no command (su, sudo -s or -i,
 //     doas -s, pkexec, script, chroot DIR, unshare, nsenter, firejail,
 //     newgrp, sg GROUP, run0, nix-shell, nix develop, aws-vault exec,

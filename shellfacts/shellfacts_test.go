@@ -312,7 +312,7 @@ func TestParseCommands(t *testing.T) {
 		{"gosu", "gosu root rm -rf /", want{cmds: []string{"gosu> rm -rf /"}, deletes: []string{"/"}}},
 		{"parallel", "parallel rm -rf ::: a b", want{cmds: []string{"parallel> rm -rf a b"}, deletes: []string{"ROOT/repo/a", "ROOT/repo/b"}}},
 		{"parallel from stdin", "ls | parallel rm -rf", want{cmds: []string{"ls", "parallel> <ls| rm -rf"}, incomplete: true}},
-		{"parallel string", "parallel 'rm -rf {}' ::: a", want{cmds: []string{"parallel rm -rf {} ::: a", "^1 rm -rf {}"}, deletes: []string{"ROOT/repo/{}"}}},
+		{"parallel string", "parallel 'rm -rf {}' ::: a", want{cmds: []string{"parallel rm -rf {} ::: a", "^1 rm -rf a"}, deletes: []string{"ROOT/repo/a"}}},
 		{"systemd-run", "systemd-run --unit x -p A=b rm -rf /", want{cmds: []string{"systemd-run> rm -rf /"}, deletes: []string{"/"}}},
 		{"busybox", "busybox rm -rf /", want{cmds: []string{"busybox> rm -rf /"}, deletes: []string{"/"}}},
 

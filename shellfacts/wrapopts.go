@@ -581,3 +581,57 @@ func runner(w *walker, name string, args []field) wrapResult {
 	}
 	return res
 }
+
+// parallelSpec is GNU parallel's options, from parallel(1). It reads them
+// with Perl's Getopt::Long set to bundling and require_order: short
+// options cluster (-j4k), options end at the command, and a long option
+// may be abbreviated to any prefix that names one option.
+var parallelSpec = optSpec{
+	withValue: "aCdDEIjJLnNPsSU",
+	optional:  "eil",
+	flags:     "0hkmMopqrtuvVxX",
+	long: []string{"arg-file", "arg-file-sep", "arg-sep", "basefile", "bf", "basenamereplace", "bnr", "basenameextensionreplace", "bner",
+		"bin", "block", "block-size", "blocktimeout", "bt", "colsep", "combineexec", "combine-exec", "compress-program", "decompress-program",
+		"ctagstring", "debug", "delay", "delimiter", "dirnamereplace", "dnr", "env", "extensionreplace", "er", "filter", "group-by", "halt",
+		"halt-on-error", "header", "jobs", "max-procs", "joblog", "limit", "load", "match", "max-args", "max-chars", "max-replace-args",
+		"memfree", "memsuspend", "minversion", "nice", "parens", "process-slot-var", "profile", "recend", "recstart", "results", "res",
+		"retries", "return", "rpl", "rsync-opts", "seqreplace", "semaphorename", "id", "semaphoretimeout", "st", "shard", "share-dir",
+		"shell-completion", "slotreplace", "sql", "sqlmaster", "sqlandworker", "sqlworker", "ssh", "sshdelay", "ssh-delay", "sshlogin",
+		"sshloginfile", "slf", "tagstring", "template", "tmpl", "termseq", "tmpdir", "timeout", "total-jobs", "total", "transferfile", "tf",
+		"trc", "trim", "workdir", "wd"},
+	longOptional: []string{"eof", "replace", "max-lines"},
+	longFlags: []string{"null", "bar", "bg", "fg", "bibtex", "citation", "will-cite", "cat", "fifo", "cleanup", "color", "color-failed", "cf",
+		"compress", "csv", "ctag", "tag", "dry-run", "embed", "eta", "exit", "files", "files0", "output-as-files", "outputasfiles",
+		"filter-hosts", "gnu", "group", "ungroup", "help", "hostgroups", "hgrp", "interactive", "keep-order", "no-keep-order", "latest-line",
+		"ll", "line-buffer", "linebuffer", "lb", "link", "xapply", "controlmaster", "max-line-length-allowed", "no-notice", "no-run-if-empty",
+		"nonall", "onall", "noswap", "number-of-cpus", "number-of-cores", "number-of-threads", "number-of-sockets", "open-tty", "tty",
+		"pipe", "spreadstdin", "pipe-part", "pipepart", "plain", "plus", "progress", "quote", "record-env", "regexp", "remove-rec-sep",
+		"removerecsep", "rrs", "resume", "resume-failed", "retry-failed", "round-robin", "round", "semaphore", "sem", "shebang", "hashbang",
+		"shebang-wrap", "shellquote", "shell-quote", "show-limits", "shuf", "silent", "skip-first-line", "tee", "tmux", "tmuxpane",
+		"transfer", "unsafe", "use-cpus-instead-of-cores", "use-cores-instead-of-threads", "use-sockets-instead-of-threads", "verbose",
+		"version", "wait", "xargs"},
+	posix: true, closed: true, gnu: true,
+}
+
+// flatpakSpawnSpec is flatpak-spawn's options (flatpak-spawn --help),
+// read by GOption: a long option's value may be attached with = or be
+// the next word, and no option is abbreviated.
+var flatpakSpawnSpec = optSpec{
+	flags: "h?",
+	long: []string{"env", "unset-env", "forward-fd", "directory", "sandbox-expose", "sandbox-expose-ro", "sandbox-expose-path",
+		"sandbox-expose-path-ro", "sandbox-flag", "app-path", "usr-path"},
+	longFlags: []string{"help", "help-all", "verbose", "clear-env", "watch-bus", "expose-pids", "share-pids", "latest-version", "no-network",
+		"sandbox", "host"},
+	posix: true, closed: true,
+}
+
+// prootSpec is PRoot's options (proot --help, src/cli/proot.h), with the
+// extension options Termux's build adds (-l, -H, -p, -L). PRoot matches
+// whole option names only.
+var prootSpec = optSpec{
+	withValue: "rbmqwvkiRS",
+	flags:     "Vh0lHpL",
+	long:      []string{"rootfs", "bind", "mount", "qemu", "pwd", "cwd", "verbose", "kernel-release", "change-id"},
+	longFlags: []string{"kill-on-exit", "version", "about", "help", "usage", "root-id", "link2symlink"},
+	posix:     true, closed: true,
+}

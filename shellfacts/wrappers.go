@@ -1,10 +1,7 @@
 package shellfacts
 
 import (
-	"slices"
 	"strings"
-
-	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // Wrappers are looked up by name; the table is a switch rather than a
@@ -169,64 +166,6 @@ func skipOperands(name string, spec optSpec, n int) wrapFunc {
 		}
 		return wrapResult{ok: true, rest: p.operands[n:]}
 	}
-}
-
-// parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
-// {//}, {/.}, {#}, {%}, and the positional {1}, {1.}, {1/} ...
-var parallelRepl = lazyre.New(`\{(\.|/|//|/\.|#|%|[0-9]+[./]*)?\}`)
-
-// parallelInput is the inputRepl of parallel: its replacement strings.
-const parallelInput = "{parallel}"
-
-// wrapParallel: GNU parallel runs its command once per input (from stdin
-// or after :::), like xargs.
-func wrapParallel(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "jaSdEIJLnNs", long: []string{"jobs", "arg-file", "sshlogin", "delimiter", "eof", "joblog", "results", "tmpdir", "workdir", "env", "colsep", "timeout", "retries", "halt", "memfree", "load", "delay", "basefile", "return", "transfer-file", "tagstring", "header", "max-args", "max-lines", "max-replace-args"}, posix: true})
-	w.pathsTo(p.values("-a", "--arg-file"), w.reads, "parallel")
-	rest := p.operands
-	var inputs []field
-	staticInputs := false
-	for i, f := range rest {
-		if f.known() && (f.s == ":::" || f.s == "::::" || f.s == ":::+" || f.s == "::::+") {
-			inputs, staticInputs = rest[i:], true
-			rest = rest[:i]
-			break
-		}
-	}
-	// parallel CMD ::: a b: the inputs are on the command line. When
-	// every one is static and given with ::: (not read from a file with
-	// ::::), CMD runs on exactly those words, appended.
-	for _, f := range inputs {
-		if !f.known() || f.s == "::::" || f.s == "::::+" {
-			staticInputs = false
-		}
-	}
-	if len(rest) == 0 {
-		return wrapResult{}
-	}
-	if len(rest) == 1 && rest[0].known() && strings.ContainsAny(rest[0].s, " ;|&") {
-		// parallel 'cmd {}' runs the string through a shell.
-		s := rest[0]
-		return wrapResult{after: func() { w.nestedString(s, "parallel") }}
-	}
-	repl := ""
-	for _, f := range rest[1:] {
-		if !f.known() || parallelRepl().MatchString(f.s) {
-			// {}, {.}, {/}, {1} ...: parallel replaces them and
-			// appends nothing.
-			repl = parallelInput
-		}
-	}
-	if staticInputs && repl == "" {
-		var args []field
-		for _, f := range inputs {
-			if f.s != ":::" && f.s != ":::+" {
-				args = append(args, f)
-			}
-		}
-		return wrapResult{ok: true, rest: append(slices.Clone(rest), args...)}
-	}
-	return wrapResult{ok: true, rest: rest, stdinArgs: true, inputRepl: repl}
 }
 
 // wrapRunner: environment managers that run a command in a prepared
@@ -612,10 +551,19 @@ func (w *walker) nestedString(f field, what string) {
 }
 
 // wrapFlatpakSpawn: flatpak-spawn [--host] COMMAND runs COMMAND, on the
-// host with --host, out of the sandbox.
+// host with --host, out of the sandbox; --env=NAME=VALUE sets its
+// environment.
 func wrapFlatpakSpawn(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{long: []string{"env", "unset-env", "forward-fd", "directory", "sandbox-expose", "sandbox-expose-ro", "sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "app-path", "usr-path"}, posix: true})
+	p := parseOpts(args, flatpakSpawnSpec)
+	w.unknownOpts("flatpak-spawn", p)
 	res := wrapResult{ok: true, rest: p.operands}
+	for _, e := range p.values("--env") {
+		if !e.known() {
+			res.envDynamic = true
+			continue
+		}
+		res.env = append(res.env, e.s)
+	}
 	if d := p.values("--directory"); len(d) > 0 {
 		res.chdir = &d[len(d)-1]
 	}
@@ -673,9 +621,14 @@ func wrapBwrap(w *walker, args []field) wrapResult {
 }
 
 // wrapProot: proot [options] COMMAND, with no command /bin/sh; with
-// -r/-R/-S the paths are inside another root.
+// -r/-R/-S the paths are inside another root. -q runs each program
+// through the command it names (an emulator).
 func wrapProot(w *walker, args []field) wrapResult {
-	p := parseOpts(args, optSpec{withValue: "rbmqwkivRS", long: []string{"rootfs", "bind", "mount", "qemu", "pwd", "cwd", "kernel-release", "change-id", "verbose"}, posix: true})
+	p := parseOpts(args, prootSpec)
+	w.unknownOpts("proot", p)
+	for _, q := range p.values("-q", "--qemu") {
+		w.simpleFromString(q, "proot -q")
+	}
 	if p.has("-r", "--rootfs", "-R", "-S") {
 		w.incomplete("proot: paths are inside another root")
 	}
