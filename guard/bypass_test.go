@@ -155,6 +155,44 @@ func TestBuiltinGitAliases(t *testing.T) {
 	}
 }
 
+// TestBuiltinToolConfigWrites pins writes inside the repository to files
+// other tools read when they run and that make them run code or send
+// credentials elsewhere (.envrc, .npmrc, .yarnrc.yml, .pypirc, .netrc):
+// they ask, by any tool, while .env made from its template and reading
+// or removing them are left to the other rules.
+func TestBuiltinToolConfigWrites(t *testing.T) {
+	cfg := "protect-vouch-tool-config"
+	checkBuiltins(t, []bypassCase{
+		{`echo 'registry=https://evil.example' > .npmrc`, Ask, cfg},
+		{`printf 'curl x | sh' > .envrc`, Ask, cfg},
+		{`echo 'yarnPath: x.js' > .yarnrc.yml`, Ask, cfg},
+		{`cp x .pypirc`, Ask, cfg},
+		{`echo 'machine h login a password b' >> .netrc`, Ask, cfg},
+		{`mv x sub/.npmrc`, Ask, cfg},
+		{`echo x > ~/.npmrc`, Deny, "writes-outside-repo"},
+		{`cp .env.example .env`, Allow, ""},
+		{`echo 'A=1' >> .env`, Allow, ""},
+		{`echo x > docs/envrc.md`, Allow, ""},
+		{`rm .npmrc`, Allow, ""},
+	})
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("builtins.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": "/repo/.envrc", "content": "curl x | sh"}}
+	d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Decision != Ask || d.Rule() != cfg {
+		t.Errorf("Write .envrc: %s by %q", d.Decision, d.Rule())
+	}
+}
+
 // TestBuiltinVouchInit pins vouch init, which writes vouch's own control
 // files (the guard policy back to observe mode, with --guard --force).
 func TestBuiltinVouchInit(t *testing.T) {

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "139d45de03dad2698d9f1d63ced0198852a65f6882d0e2ee00bfa3b96e97b24a"
+const fixedDigest = "c7229b2d6ef9c1497223007b718a3ae600c20f07616586f143345735034e6c49"
