@@ -965,7 +965,7 @@ func TestParseUnknown(t *testing.T) {
 		{`x=ls; printf -vx %s rm; $x -rf /`, []string{"$x"}},
 		{`x=; : ${x:=rm}; $x -rf /`, []string{"$x"}},
 		// xargs putting input into a shell's code string.
-		{`echo 'rm -rf /' | xargs -I{} sh -c '{}'`, []string{"xargs -I{} sh ..."}},
+		{`echo 'rm -rf /' | xargs -I{} sh -c '{}'`, []string{"xargs -I{} sh -c '{}' (each input line replaces {} in the code before sh parses it)"}},
 		{`ls | xargs -I{} cp {} /tmp/`, nil},
 		{`env -S "$(echo rm -rf /)"`, []string{`env -S "$(echo rm -rf /)"`}},
 		{`eval "$X"`, []string{`eval "$X"`}},

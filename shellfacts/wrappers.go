@@ -458,14 +458,60 @@ func wrapXargs(w *walker, args []field) wrapResult {
 		}
 	}
 	if name := p.operands[0]; repl != "" && name.known() && isShellName(baseName(name.s)) {
-		for _, f := range p.operands[1:] {
-			if !f.known() || strings.Contains(f.s, repl) {
-				w.unknownCode("xargs -I" + repl + " " + name.s + " ...")
-				break
+		// xargs puts the input line into the words textually, before
+		// the shell parses them: in the code of sh -c (or the name of
+		// the script it runs) the input is code, and a line holding
+		// `; rm -rf ~` (a file name may) runs it. Where the shell
+		// takes it as an argument ($1 in sh -c '...' _ %), it is data.
+		if f, command, ok := shellCodeOperand(p.operands[1:]); ok && (!f.known() || strings.Contains(f.s, repl)) {
+			words, how := name.s+" "+f.raw, "each input line names the script "+name.s+" runs"
+			if command {
+				words, how = name.s+" -c "+f.raw, "each input line replaces "+repl+" in the code before "+name.s+" parses it"
 			}
+			w.incomplete("xargs -I" + repl + " " + name.s + ": " + how + ", so the input is code")
+			w.unknownCode("xargs -I" + repl + " " + words + " (" + how + ")")
 		}
 	}
 	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl}
+}
+
+// shellCodeOperand finds, in a shell's arguments, the word it takes as
+// its code (command, with -c) or as the name of its script file, as the
+// shell handler reads them; ok is false when the script comes from
+// stdin.
+func shellCodeOperand(args []field) (f field, command, ok bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.known() && (a.s == "--" || a.s == "-") {
+			i++
+			break
+		}
+		if !a.known() || len(a.s) < 2 || (a.s[0] != '-' && a.s[0] != '+') {
+			break
+		}
+		if strings.HasPrefix(a.s, "--") {
+			switch a.s {
+			case "--rcfile", "--init-file":
+				i++
+			case "--command":
+				command = true
+			}
+			continue
+		}
+		letters := a.s[1:]
+		command = command || strings.ContainsRune(letters, 'c')
+		if strings.ContainsRune(letters, 's') && a.s[0] == '-' && !command {
+			return field{}, false, false
+		}
+		if strings.ContainsAny(letters, "oO") {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return field{}, command, false
+	}
+	return args[i], command, true
 }
 
 func wrapIonice(w *walker, args []field) wrapResult {
