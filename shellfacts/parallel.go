@@ -83,13 +83,24 @@ func wrapParallel(w *walker, args []field) wrapResult {
 			groups[len(groups)-1] = append(groups[len(groups)-1], f.s)
 		}
 	}
+	if p.has("-C", "--colsep", "--csv", "--match") {
+		// Each input is split into columns: the words a job gets are
+		// not the inputs as written.
+		staticIn = false
+	}
 	var jobs [][]string
 	if staticIn {
 		jobs = parallelJobs(groups)
 		staticIn = jobs != nil
 	}
+	// Several inputs to a job (-n, -N, -X ...), linked groups, or more
+	// replacement strings (--plus): all the inputs are still appended
+	// to a plain command, but which lands where in a command line is
+	// not worked out, so there they count as not known.
+	fill := staticIn && !p.has("-n", "--max-args", "-N", "--max-replace-args", "-m", "-X", "--xargs", "-L", "-l", "--max-lines", "-s",
+		"--max-chars", "--header", "--plus", "--link", "--xapply") && !slices.ContainsFunc(inputs, func(f field) bool { return f.known() && strings.HasSuffix(f.s, "+") })
 	if len(rest) == 0 {
-		return w.parallelNoCommand(p, inputs, staticIn, jobs)
+		return w.parallelNoCommand(p, inputs, fill, jobs)
 	}
 	customs, ok := w.parallelCustomRepl(p)
 	if !ok {
@@ -112,7 +123,7 @@ func wrapParallel(w *walker, args []field) wrapResult {
 		}
 		for i, f := range rest {
 			if f.known() && !parallelShellSafe(f.s, i == 0) {
-				return w.parallelScript(rest, r, pipe, staticIn, jobs)
+				return w.parallelScript(rest, r, pipe, fill, jobs)
 			}
 		}
 	}
