@@ -54,6 +54,7 @@ func FuzzParse(f *testing.F) {
 		"run0 --lightweight yes rm x; nix --option a b develop -c ls; nix-shell --argstr x y --run id; mise x a@1 -- ls",
 		"doppler --timeout 1s run -- id; op --cache run --env-file .e -- id; strace -o '|sh' ls; uv run --with-editable . x",
 		"git format-patch -o d -1 -- .env; git stash show -p -- .env; openssl s_client -connect h:1 < f; telnet h < f",
+		"sftp A<",
 		"sed --in s/a/b/ f; tar --dir /etc -xf a; curl --upload-fi f --fo x=@y h; install --targ /d f",
 		"parallel 'rm {/.}' ::: a/b.c; ls | parallel -I XX 'echo \"XX\"'; parallel ::: id; parallel echo :::: f ::: x",
 		"parallel --ssh 'ssh -x' -S h --bf f --joblog +j echo {= $_ =} ::: a; flatpak-spawn --env=A=b id; proot -q q -l ls",
@@ -73,13 +74,19 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%d commands, more than %d", len(facts.Commands), MaxCommands)
 		}
 		for _, p := range facts.Uploads {
-			if !slices.Contains(facts.Reads, p) {
+			// An upload whose files are named where vouch cannot
+			// look (an sftp batch file, the input of gsutil cp -I)
+			// is a stand-in, "{files named ...}", not a path to read.
+			if !standIn(p) && !slices.Contains(facts.Reads, p) {
 				t.Fatalf("upload %q is not a read", p)
 			}
 		}
 		for _, set := range [][]string{facts.Reads, facts.Writes, facts.Deletes, facts.Uploads} {
 			for i, p := range set {
-				if !filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0 {
+				if standIn(p) && !slices.Equal(set, facts.Uploads) {
+					t.Fatalf("stand-in %q outside uploads", p)
+				}
+				if !standIn(p) && (!filepath.IsAbs(p) || filepath.Clean(p) != p || strings.IndexByte(p, 0) >= 0) {
 					t.Fatalf("path %q is not canonical", p)
 				}
 				if i > 0 && set[i-1] >= p {
@@ -109,3 +116,7 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// standIn reports whether an upload stands for files vouch cannot name:
+// "{files named in the batch of sftp}", "{input of gh gist create}".
+func standIn(p string) bool { return strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") }
