@@ -183,7 +183,13 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 	}
 	own := ownOf(abs, opts.Envelope, opts.Exclude)
 	changes = excludeOwn(own, changes)
+	if err := badNames(changes); err != nil {
+		return nil, err
+	}
 	if err := d.build(ctx, g, abs, changes, own, opts.StateOnly); err != nil {
+		return nil, err
+	}
+	if err := badStrings(d); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -1,0 +1,77 @@
+package repofacts
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// badNames refuses changed paths whose names are not valid UTF-8. git
+// and vouch keep a name as its bytes, but the document reaches rules as
+// JSON, where every invalid byte becomes U+FFFD: src/\377.js and
+// src/\376.js would both read as "src/\uFFFD.js", so one declared name
+// would cover any number of undeclared files, and a file really named
+// with U+FFFD would stand in for them in file_exists. No encoding of such
+// a name survives into the strings rules compare, so vouch stops (exit 2)
+// rather than let rules see a collapsed name. The paths are printed
+// quoted (%q), the only form that tells them apart.
+func badNames(cs []change) error {
+	var bad []string
+	for _, c := range cs {
+		for _, p := range []string{c.Path, c.OldPath} {
+			if !utf8.ValidString(p) {
+				bad = append(bad, fmt.Sprintf("%q", p))
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return &Error{Msg: "repository facts: these changed paths are not valid UTF-8, so rules, which read paths as JSON text, could not tell them apart; rename them:\n  " + strings.Join(slices.Compact(bad), "\n  ")}
+}
+
+// badStrings is the check badNames makes, over every string of the
+// finished document: an import's file or resolved target, a dependency's
+// source or name, a removed export. These come from changed files'
+// contents and the names of unchanged files, so one can still carry
+// bytes that JSON would turn into U+FFFD. Each is named by where it is
+// in the document.
+func badStrings(d *Doc) error {
+	var bad []string
+	var walk func(where string, v reflect.Value)
+	walk = func(where string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			if s := v.String(); !utf8.ValidString(s) {
+				bad = append(bad, fmt.Sprintf("%s %q", where, s))
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(fmt.Sprintf("%s[%d]", where, i), v.Index(i))
+			}
+		case reflect.Struct:
+			t := v.Type()
+			for i := range t.NumField() {
+				f := t.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if !f.IsExported() || name == "-" {
+					continue // not in the JSON rules read
+				}
+				if f.Anonymous || name == "" {
+					name = where
+				} else if where != "" {
+					name = where + "." + name
+				}
+				walk(name, v.Field(i))
+			}
+		}
+	}
+	walk("", reflect.ValueOf(d).Elem())
+	if len(bad) == 0 {
+		return nil
+	}
+	return &Error{Msg: "repository facts: these values are not valid UTF-8, so rules, which read them as JSON text, would see them changed; rename the files or fix the text they come from:\n  " + strings.Join(bad, "\n  ")}
+}
