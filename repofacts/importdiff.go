@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -172,6 +173,9 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	if len(loads) > 0 {
 		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run is never checked; load no file vouch writes:\n  "+strings.Join(loads, "\n  "))
 	}
+	if loads := gitLoads(root, work, s); len(loads) > 0 {
+		problems = append(problems, "the work loads files inside a .git directory, which git lists none of, so what they run is never checked; move the code out of .git:\n  "+strings.Join(loads, "\n  "))
+	}
 	if len(problems) > 0 {
 		return &Error{Msg: "repository facts: " + strings.Join(problems, "\nrepository facts: ")}
 	}
@@ -258,18 +262,7 @@ func ownLoads(work []imports.Record, s *sources, leftOut func(string) (bool, err
 		if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
 			continue
 		}
-		var cands []string
-		if r.Resolution.Kind == imports.Internal {
-			cands = append(cands, r.Resolution.Target)
-		}
-		if strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../") || r.Spec == "." || r.Spec == ".." {
-			p := path.Join(path.Dir(r.File), r.Spec)
-			cands = append(cands, p)
-			for _, ext := range []string{".js", ".json", ".node", ".cjs", ".mjs"} {
-				cands = append(cands, p+ext, p+"/index"+ext)
-			}
-		}
-		for _, c := range cands {
+		for _, c := range loadCandidates(r) {
 			out, err := leftOut(c)
 			if err != nil {
 				return nil, err
@@ -291,6 +284,92 @@ func ownLoads(work []imports.Record, s *sources, leftOut func(string) (bool, err
 	}
 	slices.Sort(loads)
 	return slices.Compact(loads), nil
+}
+
+// loadCandidates are the root-relative paths node may load for the
+// JS/TS record r, as far as a file can be named: its resolved target,
+// and a relative specifier's path as written, with the extensions node
+// adds and as a directory's index.
+func loadCandidates(r imports.Record) []string {
+	var cands []string
+	if r.Resolution.Kind == imports.Internal {
+		cands = append(cands, r.Resolution.Target)
+	}
+	if strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../") || r.Spec == "." || r.Spec == ".." {
+		p := path.Join(path.Dir(r.File), r.Spec)
+		cands = append(cands, p)
+		for _, ext := range []string{".js", ".json", ".node", ".cjs", ".mjs"} {
+			cands = append(cands, p+ext, p+"/index"+ext)
+		}
+	}
+	return cands
+}
+
+// gitLoads lists, as "file:line: spec loads path", the JS/TS records of
+// the work that load a file inside a .git directory, and the changed
+// symbolic links that lead into one. git lists no path with a .git
+// component, so such a file is never work (not changed, not read for
+// imports, not stamped) whether the .git is the repository's own or a
+// nested repository's, while node loads require("./sub/.git/hooks/x.js")
+// like any other file: code there would run unchecked. A path counts as
+// written (any component that is .git, in any case, since macOS and
+// Windows file systems fold case and git refuses .GIT for that reason)
+// and, when it exists, as its symbolic links resolve, so a link to a
+// directory inside a .git is no way around it.
+func gitLoads(root string, work []imports.Record, s *sources) []string {
+	realRoot := root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		realRoot = r
+	}
+	inGit := func(p string) (string, bool) {
+		if hasGitComponent(p) {
+			return p, true
+		}
+		real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return "", false // loads nothing, or not through a link
+		}
+		rel, err := filepath.Rel(realRoot, real)
+		if err != nil {
+			return "", false
+		}
+		rel = filepath.ToSlash(rel)
+		return rel, hasGitComponent(rel)
+	}
+	var loads []string
+	for _, r := range work {
+		if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
+			continue
+		}
+		for _, c := range loadCandidates(r) {
+			if at, ok := inGit(c); ok {
+				msg := fmt.Sprintf("%s:%d: %s loads %s", r.File, r.Line, r.Spec, c)
+				if at != c {
+					msg += ", which is " + at
+				}
+				loads = append(loads, msg)
+				break
+			}
+		}
+	}
+	for p, to := range s.linkTo {
+		if hasGitComponent(to) {
+			loads = append(loads, fmt.Sprintf("%s: a symbolic link to %s", p, to))
+		}
+	}
+	slices.Sort(loads)
+	return slices.Compact(loads)
+}
+
+// hasGitComponent reports whether the '/'-separated path p has a
+// component that is .git in any case.
+func hasGitComponent(p string) bool {
+	for c := range strings.SplitSeq(p, "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // recordKey is what an import is, apart from where in its file it is.
