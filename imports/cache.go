@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -31,20 +32,30 @@ const extractorVersion = 10
 // ignored.
 const cacheMagic = "VOUCHIMPORTS\x00"
 
-// cacheFileName is the cache file under <root>/.vouch/cache/.
+// cacheFileName is the cache file in a root's cache directory (cacheDir).
 const cacheFileName = "imports.bin"
+
+// CacheDirEnv names the environment variable that, when set, is the
+// directory vouch keeps its import caches in instead of the user's cache
+// directory (os.UserCacheDir()/vouch): for CI runners that keep one
+// directory between jobs, and for tests, which must not fill the user's.
+const CacheDirEnv = "VOUCH_CACHE_DIR"
 
 // cacheEntry is one file's extraction result. A warm run reuses it only
 // for the same path and language whose size, modification time and change
 // time are all unchanged.
 //
-// The cache file sits in the working tree, where the agent whose work is
-// checked can write (or commit) one, so nothing in it is trusted that the
-// agent could arrange: entries are not looked up by content hash (a forged
-// "this content imports nothing" entry would match in a fresh clone), and
-// the change time, which no system call sets to a chosen value, defeats a
-// file edited and then backdated with touch -r. vouch gate reads no cache
-// at all (Options.Fresh).
+// An entry is trusted over the file it describes, so the cache lives
+// outside the repository (cacheDir): in the working tree, the agent whose
+// work is checked could write an entry matching a file's size and times
+// (which it can read with stat after writing the file) that says the file
+// imports nothing, and vouch lint would take it. A sandboxed agent
+// commonly may write only its working tree; one that may write the
+// user's cache directory could as well rewrite vouch itself. Entries are
+// still not looked up by content hash (a forged entry would then match in
+// any checkout), and the change time, which no system call sets to a
+// chosen value, defeats a file edited and then backdated with touch -r.
+// vouch gate reads no cache at all (Options.Fresh).
 type cacheEntry struct {
 	Path  string
 	Lang  Lang
@@ -59,7 +70,29 @@ type cache struct {
 	byPath map[string]*cacheEntry
 }
 
-func cacheDir(root string) string { return filepath.Join(root, ".vouch", "cache") }
+// cacheDir is the directory holding the cache of the repository at the
+// absolute path root: under $VOUCH_CACHE_DIR, else the user's cache
+// directory, "imports/" and a digest of root's real path, so each
+// checkout has its own and a moved one starts afresh. It is "" when there
+// is no such directory (no home directory): then nothing is cached.
+func cacheDir(root string) string {
+	base := os.Getenv(CacheDirEnv)
+	if base == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		base = filepath.Join(dir, "vouch")
+	}
+	if !filepath.IsAbs(base) {
+		return "" // as os.UserCacheDir refuses a relative $XDG_CACHE_HOME
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "imports", hex.EncodeToString(sum[:16]))
+}
 
 // maxCacheBytes caps the cache file read: entries are small, and a larger
 // file is not one vouch wrote for any repository it can scan.
@@ -67,11 +100,15 @@ const maxCacheBytes = 1 << 30
 
 // loadCache reads the cache; any problem yields an empty cache, because a
 // cache must never be trusted over the files themselves. It is opened as
-// untrusted input (safeopen): a named pipe planted at its path must not
-// hang the scan, nor a symlink lead outside the repository.
+// untrusted input (safeopen): a named pipe at its path must not hang the
+// scan, nor a symlink lead out of its directory.
 func loadCache(root string) *cache {
 	c := &cache{byPath: map[string]*cacheEntry{}}
-	f, err := safeopen.Read(filepath.Join(cacheDir(root), cacheFileName), safeopen.Options{Root: root, MaxBytes: maxCacheBytes})
+	dir := cacheDir(root)
+	if dir == "" {
+		return c
+	}
+	f, err := safeopen.Read(filepath.Join(dir, cacheFileName), safeopen.Options{Root: dir, MaxBytes: maxCacheBytes})
 	if err != nil {
 		return c
 	}
@@ -87,11 +124,15 @@ func loadCache(root string) *cache {
 
 // saveCache writes entries atomically: a temporary file in the same
 // directory renamed over the old one, so concurrent or interrupted runs
-// leave either the old or the new cache, never a torn one.
+// leave either the old or the new cache, never a torn one. With no cache
+// directory, or one that cannot be made (a read-only or missing home, as
+// in many CI containers), it writes nothing and says nothing: the cache
+// only saves time. The directories are the user's own (0700), so another
+// user of the machine cannot plant entries.
 func saveCache(root string, entries []*cacheEntry) error {
 	dir := cacheDir(root)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating cache directory: %w", err)
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return nil
 	}
 	tmp, err := os.CreateTemp(dir, cacheFileName+".tmp*")
 	if err != nil {

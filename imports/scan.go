@@ -38,12 +38,11 @@ type Options struct {
 	Exclude []string
 	// MaxFileSize skips larger files; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
-	// NoCache neither reads nor writes <root>/.vouch/cache.
+	// NoCache neither reads nor writes the cache (see cacheDir).
 	NoCache bool
 	// Fresh extracts every file without reading the cache, then writes
-	// it (unless NoCache): the cache is in the working tree, so a check
-	// that must not trust what the agent could have written there (vouch
-	// gate) takes nothing from it.
+	// it (unless NoCache): a check that must trust nothing it did not
+	// read itself (vouch gate) takes nothing from it.
 	Fresh bool
 	// PythonRoots replaces auto-detected Python package roots
 	// (repository-relative directories; "" or "." is the root).
@@ -420,7 +419,7 @@ func Scan(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	if !opts.NoCache && dirty && opts.Only == "" {
 		if err := saveCache(abs, entries); err != nil {
-			res.Warnings = append(res.Warnings, Warning{File: ".vouch/cache", Message: err.Error()})
+			res.Warnings = append(res.Warnings, Warning{File: cacheDir(abs), Message: err.Error()})
 		}
 	}
 	sortRecords(res.Records)

@@ -169,6 +169,28 @@ func TestCacheDistrustsWhatTheAgentCanArrange(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, Options{}},
+		{"stat-matching entry planted in the working tree", func(t *testing.T, root string) {
+			// The agent writes the file, reads its size and times
+			// with stat, and writes where the cache once lived an
+			// entry that matches them: no scan reads it.
+			if err := os.WriteFile(filepath.Join(root, "ui.py"), []byte(evil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(filepath.Join(root, "ui.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, _ := fsstat.ChangeTime(fi)
+			e := &cacheEntry{Path: "ui.py", Lang: Python, Size: fi.Size(), MTime: fi.ModTime().UnixNano(), CTime: ct,
+				fileResult: fileResult{Sites: []Site{{Line: 1, Column: 8, Kind: KindImport, Spec: "os"}}}}
+			dir := filepath.Join(root, ".vouch", "cache")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "imports.bin"), encodeCache([]*cacheEntry{e}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{}},
 		{"fresh scan ignores a stat-matching entry", func(t *testing.T, root string) {
 			c := loadCache(root)
 			e := c.byPath["ui.py"]

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/junittest"
 )
 
@@ -32,7 +33,16 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The import cache goes to a directory of the run's own, not the
+	// user's (the built binary inherits it).
+	cache, err := os.MkdirTemp("", "vouch-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(imports.CacheDirEnv, cache)
 	code := m.Run()
+	os.RemoveAll(cache)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

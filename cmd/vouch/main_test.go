@@ -7,11 +7,24 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/hookclient"
 	"github.com/vouch-dev/vouch/internal/hookd"
 )
 
 func TestMain(m *testing.M) {
+	// The import cache goes to a directory of the run's own, not the
+	// user's; a script's vouch, which runs this same TestMain, keeps the
+	// one its script was given.
+	if os.Getenv(imports.CacheDirEnv) == "" {
+		cache, err := os.MkdirTemp("", "vouch-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv(imports.CacheDirEnv, cache)
+		// Not removed: os.Exit skips deferred calls, and the
+		// directory is under the temporary directory.
+	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"vouch": func() int { return run(os.Args, os.Stdout, os.Stderr) },
 		// The lean hook binary (cmd/vouch-guard) and the fast-mode
@@ -39,6 +52,7 @@ func TestScripts(t *testing.T) {
 			// files vouch ships there (action.yml, .pre-commit-hooks.yaml).
 			repo, err := filepath.Abs("../..")
 			env.Setenv("REPO", repo)
+			env.Setenv(imports.CacheDirEnv, os.Getenv(imports.CacheDirEnv))
 			return err
 		},
 	})
