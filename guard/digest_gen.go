@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "c7229b2d6ef9c1497223007b718a3ae600c20f07616586f143345735034e6c49"
+const fixedDigest = "de76bd78d9bed8b8dfc3ba1cfc1b41da3d948cd505fd5ef9e0fc072a4e0e7abc"

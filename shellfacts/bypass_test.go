@@ -318,7 +318,9 @@ func TestParseMoreWrites(t *testing.T) {
 
 // TestParseDefaultParams pins paths written with ${NAME:-DEFAULT} whose
 // variable is not known: the path under the default is recorded too, as
-// one place the command may act on, and the word stays unresolved.
+// one place the command may act on, and the word stays unresolved; a read
+// through a word with no static default is recorded by its static last
+// components, below /{unknown directory}.
 func TestParseDefaultParams(t *testing.T) {
 	root := fixture(t)
 	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
@@ -333,8 +335,8 @@ func TestParseDefaultParams(t *testing.T) {
 		{"nested default", `cat ${A:-${B:-~/.aws}}/credentials`, want{anyCmds: true, reads: []string{"ROOT/home/.aws/credentials"}, incomplete: true}},
 		{"variable set earlier", `X=/etc; cat ${X:-/tmp}/passwd`, want{anyCmds: true, reads: []string{"/etc/passwd"}, incomplete: true}},
 		{"$HOME with a default", `cp x "${HOME:-/root}/y"`, want{anyCmds: true, reads: []string{"ROOT/repo/x"}, writes: []string{"ROOT/home/y"}, incomplete: true}},
-		{"default from a substitution", `cat "${X:-$(pwd)}/f"`, want{anyCmds: true, incomplete: true}},
-		{"no default", `cat "$X/f"`, want{anyCmds: true, incomplete: true}},
+		{"default from a substitution", `cat "${X:-$(pwd)}/f"`, want{anyCmds: true, reads: []string{"/{unknown directory}/f"}, incomplete: true}},
+		{"no default", `cat "$X/f"`, want{anyCmds: true, reads: []string{"/{unknown directory}/f"}, incomplete: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -536,7 +538,8 @@ func TestParseAlternateParams(t *testing.T) {
 		{"longest suffix of $HOME", `cat ${HOME%%*}.env`, want{anyCmds: true, reads: []string{"ROOT/repo/.env"}}, more{}},
 		{"directory name of $PWD", `cat ${PWD##*/}.txt`, want{anyCmds: true, reads: []string{"ROOT/repo/repo.txt"}}, more{}},
 		{"shortest suffix", `X=a.b.c; cat ${X%.*}`, want{anyCmds: true, reads: []string{"ROOT/repo/a.b"}}, more{}},
-		{"removal from an unknown variable", `cat ${X%%*}.env`, want{anyCmds: true, incomplete: true}, more{}},
+		{"longest removal of * from an unknown variable", `cat ${X%%*}.env ${Y##*}.envrc`, want{anyCmds: true, reads: []string{"ROOT/repo/.env", "ROOT/repo/.envrc"}}, more{}},
+		{"shortest removal from an unknown variable", `cat ${X%*}.env`, want{anyCmds: true, incomplete: true}, more{}},
 		{"length of a known value", `X=abc; cat ${#X}.env`, want{anyCmds: true, reads: []string{"ROOT/repo/3.env"}}, more{}},
 		{"upper case of a known value", `X=.env; cat ${X^^} ${X,,} ${X^}`, want{anyCmds: true, reads: []string{"ROOT/repo/.ENV", "ROOT/repo/.env"}}, more{}},
 		{"case change with a pattern", `X=.env; cat ${X^^[e]}`, want{anyCmds: true, incomplete: true}, more{unknown: []string{"${X^^[e]} (an expansion of a known value that is not evaluated)"}}},

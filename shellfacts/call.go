@@ -290,6 +290,9 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 			// one place it may be.
 			w.addPath(f.alt, set, what)
 		}
+		if mapsSame(set, w.reads) {
+			w.readTail(f)
+		}
 		if w.findRoots != nil && strings.Contains(f.raw, "{}") {
 			// find -exec's {} is what find finds below its starting
 			// points: written or removed below them.
@@ -305,6 +308,31 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 	default:
 		w.addPath(f.s, set, what)
 	}
+}
+
+// unknownDir stands for the directories of a path only known at run time
+// (see readTail). It is absolute, so the path stays canonical, and names
+// no directory anyone has.
+const unknownDir = "/{unknown directory}"
+
+// readTail records the read of a word only known at run time that ends in
+// static components ("$D/.env", $(pwd)/.ssh/id_rsa): wherever the unknown
+// part points, the file read has those last components, which is what
+// the rules about secrets look at (a file named .env, one below .ssh). It
+// is recorded as those components below unknownDir. A tail without a
+// slash (${X}.env) is no whole name: the unknown part may end the name.
+// A word with a static default (${D:-/tmp}/.env) already has its path
+// under the default recorded, which ends in the same components.
+func (w *walker) readTail(f field) {
+	i := strings.IndexByte(f.tail, '/')
+	if f.alt != "" || i < 0 || strings.IndexByte(f.tail, 0) >= 0 {
+		return
+	}
+	p := filepath.Clean(unknownDir + f.tail[i:])
+	if base := filepath.Base(p); base == "/" || base == "." || base == ".." || p == unknownDir {
+		return
+	}
+	w.reads[p] = true
 }
 
 // procEnviron returns raw, its quotes removed, when it names a process's

@@ -83,7 +83,7 @@ type Options struct {
 // running it.
 type Facts struct {
 	Commands []Command // every simple command, nested ones included, in the order the shell would start them
-	Reads    []string  // canonical absolute paths read, sorted and unique
+	Reads    []string  // canonical absolute paths read, sorted and unique; a read through directories only known at run time is its written-out end below "/{unknown directory}"
 	Writes   []string  // canonical absolute paths written or created, sorted and unique
 	Deletes  []string  // canonical absolute paths removed, sorted and unique
 	// DeletesBelow are directories below which some entries are removed,

@@ -11,6 +11,9 @@ import (
 func (w *walker) upload(f field, what string) {
 	got := map[string]bool{}
 	w.path(f, got, what)
+	if !f.static {
+		w.readTail(f)
+	}
 	for p := range got {
 		w.reads[p] = true
 		w.uploads[p] = true

@@ -29,6 +29,11 @@ type field struct {
 	// "" when that is not static either. A path recorded from the word
 	// records alt too: one place the command may act on.
 	alt string
+	// tail, for a word that is not static, is the static text after its
+	// last part only known at run time ("/.env" of "$D/.env" and of
+	// $(pwd)/.env), "" when there is none or it holds a wildcard: the
+	// name the word ends in whatever that part turns out to be.
+	tail string
 }
 
 // arg is the field as Command.Args shows it.
@@ -116,6 +121,9 @@ func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 	}
 	if !static {
 		f := field{raw: raw}
+		if t, all, glob := staticTail(word.Parts, false); !all && !glob {
+			f.tail = t
+		}
 		if alt, ok := w.defaultsWord(word); ok {
 			if fs := w.fieldsMode(alt, assign); len(fs) == 1 && fs[0].known() {
 				f.alt = fs[0].s
@@ -128,6 +136,41 @@ func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 		out = append(out, field{s: string(p.s), static: true, glob: p.glob, pat: string(p.pat), raw: raw})
 	}
 	return out
+}
+
+// staticTail returns the static text that ends parts, after the last
+// part whose value is only known at run time (a substitution, a
+// variable): all reports that there is no such part, glob that the text
+// holds an unquoted wildcard, so it is no fixed name.
+func staticTail(parts []syntax.WordPart, quoted bool) (tail string, all, glob bool) {
+	for i := len(parts) - 1; i >= 0; i-- {
+		switch p := parts[i].(type) {
+		case *syntax.Lit:
+			s, _, g := unescapeLit(p.Value, quoted)
+			if g {
+				return "", false, true
+			}
+			tail = s + tail
+		case *syntax.SglQuoted:
+			s := p.Value
+			if p.Dollar {
+				s = ansiC(s)
+			}
+			tail = s + tail
+		case *syntax.DblQuoted:
+			t, innerAll, g := staticTail(p.Parts, true)
+			if g {
+				return "", false, true
+			}
+			tail = t + tail
+			if !innerAll {
+				return tail, false, false
+			}
+		default:
+			return tail, false, false
+		}
+	}
+	return tail, true, false
 }
 
 // tildes does bash's tilde expansion on a word's parts: each tilde-prefix
@@ -531,6 +574,13 @@ func (w *walker) removal(p *syntax.ParamExp) (string, bool) {
 	}
 	v, ok := w.knownValue(p.Param.Value)
 	if !ok {
+		// ${X##*} and ${X%%*} are empty whatever X holds: the longest
+		// match of * is all of it (cat ${X%%*}.env reads .env).
+		if (op == syntax.RemLargePrefix || op == syntax.RemLargeSuffix) && p.Exp.Word != nil && len(p.Exp.Word.Parts) == 1 {
+			if lit, isLit := p.Exp.Word.Parts[0].(*syntax.Lit); isLit && lit.Value != "" && strings.Trim(lit.Value, "*") == "" {
+				return "", true
+			}
+		}
 		return "", false
 	}
 	pat := ""
