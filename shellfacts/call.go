@@ -211,6 +211,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	}
 	if h := handlerFor(cmd.Name); h != nil {
 		h(w, cl)
+	} else if cmd.Name != "" && wrapperFor(cmd.Name) == nil {
+		// A wrapper's own options are read where it is stripped.
+		w.unmodelledArgs(cmd.Name, cl.args)
 	}
 	w.anyURLs(cmd.Name, cl.args)
 }

@@ -203,7 +203,9 @@
 //
 // Parse never runs anything and never panics. It reads the file system
 // only through canonpath (lstat, readlink), to expand globs and to find the
-// repository's top for git REV:path, and its work is bounded: MaxInput
+// repository's top for git REV:path, and stat, to tell which arguments of
+// a program it does not model name something on disk (at most 256 a
+// command line), and its work is bounded: MaxInput
 // bytes of code (up to MaxHeredocInput bytes of input when the rest is the
 // bodies of quoted here-documents; a longer command is analysed up to
 // MaxInput and sets Truncated and Unknown), MaxCommands commands, MaxMaxDepth levels of nested

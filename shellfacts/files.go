@@ -509,6 +509,8 @@ func sourceFile(w *walker, c *call) {
 		w.unknownCode(c.name + " " + f.raw)
 	}
 	w.path(f, w.reads, c.name)
+	// The script's positional parameters (source x.sh .env).
+	w.unmodelledArgs(c.name, c.args[1:])
 }
 
 func (w *walker) setPipeFrom(c *call, from string) {

@@ -56,8 +56,10 @@ func shell(w *walker, c *call) {
 		if command {
 			return
 		}
-		// The operands, if any, are the script's arguments.
+		// The operands, if any, are the script's arguments, which it
+		// may read as files (see unmodelledArgs).
 		w.shellStdin(c)
+		w.unmodelledArgs(c.name, args[min(i, len(args)):])
 		return
 	}
 	first := args[i]
@@ -66,6 +68,10 @@ func shell(w *walker, c *call) {
 			w.setPipeFrom(c, first.from)
 		}
 		w.nestedString(first, c.name+" -c")
+		// The words after the code are its $0, $1 ...: the code
+		// reads them only through variables it cannot be followed
+		// through (bash -c 'cat "$1"' sh .env).
+		w.unmodelledArgs(c.name, args[i+1:])
 		return
 	}
 	if first.from != "" {
@@ -80,6 +86,8 @@ func shell(w *walker, c *call) {
 		w.unknownCode(c.name + " " + first.raw)
 	}
 	w.path(first, w.reads, c.name)
+	// The script's arguments: bash x.sh .env reads .env most likely.
+	w.unmodelledArgs(c.name, args[i+1:])
 }
 
 // scriptSource reports a producer whose output piped into a shell is
@@ -385,22 +393,29 @@ var openCall = lazyre.New(`\b(?:open|Path|read_text|read_bytes|readFileSync|read
 
 // interpreter: python -c / node -e / perl -e code (or a here-document fed
 // to the interpreter) is searched for files it opens; a script operand is
-// read; perl and ruby -n/-p one-liners read their file operands.
+// read; perl and ruby -n/-p one-liners read their file operands. The
+// arguments the script or code is given are a program vouch does not
+// model's (python3 x.py .env reads .env; see unmodelledArgs).
 func interpreter(w *walker, c *call) {
 	var code []field
+	var rest []field // the arguments the code or script gets
 	script := -1
 	args := c.args
 	lineLoop := c.name == "perl" || c.name == "ruby"
 	inPlace := false
+	var opts []field // the interpreter's own option words
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() || !strings.HasPrefix(f.s, "-") {
 			script = i
+			rest = args[i+1:]
 			break
 		}
 		if f.s == "-" {
+			rest = args[i+1:]
 			break
 		}
+		opts = append(opts, f)
 		switch {
 		case lineLoop && f.s[1] != '-' && strings.ContainsRune(f.s, 'i') && !strings.HasSuffix(f.s, "e"):
 			// perl -i edits the files in place.
@@ -425,13 +440,18 @@ func interpreter(w *walker, c *call) {
 		case f.s == "-c" || f.s == "-e" || f.s == "-E" || f.s == "--eval" || f.s == "-p" || f.s == "--print" || f.s == "-r":
 			if i+1 < len(args) {
 				code = append(code, args[i+1])
+				rest = args[i+2:]
 			}
 			i = len(args)
 		case f.s == "-m":
 			// python -m module: runs a module, no script file.
+			if i+1 < len(args) {
+				rest = args[i+2:]
+			}
 			i = len(args)
 		case strings.HasPrefix(f.s, "-c") && len(f.s) > 2 && c.name != "perl" && c.name != "ruby":
 			code = append(code, field{s: f.s[2:], static: true})
+			rest = args[i+1:]
 			i = len(args)
 		case f.s == "-W" || f.s == "-X" || f.s == "-I" || f.s == "--require" || f.s == "-r":
 			i++
@@ -466,4 +486,8 @@ func interpreter(w *walker, c *call) {
 	if script >= 0 {
 		w.path(args[script], w.reads, c.name)
 	}
+	// An option's attached value may name a file it loads (node
+	// --env-file=.env), and the script or code gets the rest.
+	w.unmodelledArgs(c.name, opts)
+	w.unmodelledArgs(c.name, rest)
 }

@@ -406,6 +406,9 @@ type walker struct {
 	// globReads counts the directories read by globs with wildcards
 	// in their directory part, up to maxGlobDirReads.
 	globReads int
+	// argLooks counts the arguments of programs vouch does not model
+	// looked up on disk, up to maxArgLooks (see unmodelledArgs).
+	argLooks int
 
 	depth  int // nesting of shell strings and substitutions
 	ast    int // recursion depth within one syntax tree

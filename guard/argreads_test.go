@@ -1,0 +1,74 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBuiltinUnmodelledArgReads pins secrets handed by path to programs
+// vouch does not model, or to the scripts interpreters and shells run:
+// such a program most likely reads the file, so the read is refused, while
+// programs that only look at names (ls, test) and the arguments that name
+// no secret stay allowed. The files exist, as the analysis looks them up.
+func TestBuiltinUnmodelledArgReads(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"
+	p, err := LoadPolicy("builtins.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, home := filepath.Join(root, "repo"), filepath.Join(root, "home")
+	for _, d := range []string{"repo/.git", "repo/tests", "home/.ssh", "home/.aws"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"repo/.env", "repo/main.go", "repo/x.py", "home/.ssh/id_rsa", "home/.aws/credentials"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const files = "sensitive-reads-files"
+	tests := []bypassCase{
+		{`python3 x.py .env`, Deny, files},
+		{`node s.js ~/.aws/credentials`, Deny, files},
+		{`ruby -e 'puts File.read(ARGV[0])' .env`, Deny, files},
+		{`docker run --env-file .env img`, Deny, files},
+		{`docker run --env-file=.env img`, Deny, files},
+		{`docker compose --env-file .env up`, Deny, files},
+		{`mytool -f.env`, Deny, files},
+		{`node --env-file=.env app.js`, Deny, files},
+		{`bash deploy.sh ~/.ssh/id_rsa`, Deny, files},
+		{`python3 x.py main.go`, Allow, ""},
+		{`python3 -m pytest tests`, Allow, ""},
+		{`ls -la .env ~/.ssh`, Allow, ""},
+		{`test -f .env && echo yes`, Allow, ""},
+		{`[ -f ~/.ssh/id_rsa ]`, Allow, ""},
+		{`echo .env >> .gitignore`, Allow, ""},
+		{`git add main.go`, Allow, ""},
+		{`git status`, Allow, ""},
+		{`rm .env`, Allow, ""},
+		{`touch .env`, Allow, ""},
+		{`chmod 600 .env`, Allow, ""},
+		{`ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''`, Allow, ""},
+	}
+	for _, tt := range tests {
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: repo, Args: map[string]any{"command": tt.command}}
+		facts := Derive(&c, home, repo)
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != tt.decision || (tt.rule != "" && d.Rule() != tt.rule) {
+			t.Errorf("%q: %s by %q, want %s by %q", tt.command, d.Decision, d.Rule(), tt.decision, tt.rule)
+		}
+	}
+}
