@@ -233,11 +233,36 @@ func wgetArgs(w *walker, c *call) {
 			"timeout", "wait", "quota", "user-agent", "execute", "base", "domains", "include-directories",
 			"exclude-directories", "level", "accept", "reject", "post-data", "post-file", "body-data", "body-file",
 			"method", "header", "user", "password", "http-user", "http-password", "load-cookies", "save-cookies",
-			"certificate", "private-key", "ca-certificate", "config", "referer", "bind-address", "limit-rate"},
+			"certificate", "private-key", "ca-certificate", "config", "referer", "bind-address", "limit-rate", "use-askpass"},
 	})
 	w.urlArgs(c, p.operands)
 	w.pathsTo(p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies"), w.writes, c.name)
-	w.pathsTo(p.values("-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate", "--config"), w.reads, c.name)
+	w.pathsTo(p.values("-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate"), w.reads, c.name)
+	// -e runs a wgetrc command, which may name a file to post
+	// (post_file) as the options do; a startup file (--config, else
+	// WGETRC) may hold any of them.
+	for _, e := range p.values("-e", "--execute") {
+		if !e.known() {
+			w.incomplete("wget -e with a command that is not static")
+			w.unknownCode("wget -e " + e.raw)
+			continue
+		}
+		w.wgetCommands(e.s, e.raw)
+	}
+	if cfg := p.values("--config"); len(cfg) > 0 {
+		for _, f := range cfg {
+			w.wgetConfig(c, f, "wget --config")
+		}
+	} else if !p.has("--no-config") {
+		for _, e := range w.facts.Commands[c.idx].Env {
+			if v, ok := strings.CutPrefix(e, "WGETRC="); ok {
+				w.wgetConfig(c, field{s: v, static: v != "", raw: e}, "WGETRC")
+			}
+		}
+	}
+	for _, f := range p.values("--use-askpass") {
+		w.nestedString(f, "wget --use-askpass")
+	}
 	for _, f := range p.values("--post-file", "--body-file") {
 		w.upload(f, c.name)
 	}
