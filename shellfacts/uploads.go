@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -92,6 +93,25 @@ func ghArgs(w *walker, c *call) {
 	}
 	what := "gh " + strings.TrimSpace(group+" "+sub)
 	sent := false
+	// text posts the file whose text a command posts (an issue's or a
+	// pull request's body, release notes): to a repository the command
+	// line names (-R, --repo, GH_REPO), which may be anyone's, it is a
+	// file sent away as a gist's is; to the checkout's own repository,
+	// where the agent's pull requests belong, it is only read.
+	named := ghRepoNamed(c.args) || slices.ContainsFunc(w.facts.Commands[c.idx].Env, func(e string) bool { return strings.HasPrefix(e, "GH_REPO=") })
+	text := func(f field) {
+		stdin := f.known() && f.s == "-"
+		switch {
+		case named && stdin:
+			w.uploadStdin(c, what)
+			sent = true
+		case named:
+			w.upload(f, what)
+			sent = true
+		case !stdin:
+			w.path(f, w.reads, what)
+		}
+	}
 	switch group + " " + sub {
 	case "gist create", "gist new":
 		p := parseOpts(rest, optSpec{withValue: "dfR", long: []string{"desc", "filename", "repo"}})
@@ -115,9 +135,14 @@ func ghArgs(w *walker, c *call) {
 			w.upload(f, what)
 			sent = true
 		}
-	case "release upload", "release create", "release new":
-		p := parseOpts(rest, optSpec{withValue: "nFtR", long: []string{"notes", "notes-file", "title", "target", "discussion-category", "notes-start-tag", "repo"}})
-		w.pathsTo(p.values("-F", "--notes-file"), w.reads, what)
+	case "release upload", "release create", "release new", "release edit":
+		p := parseOpts(rest, optSpec{withValue: "nFtR", long: []string{"notes", "notes-file", "title", "target", "discussion-category", "notes-start-tag", "repo", "tag"}})
+		for _, f := range p.values("-F", "--notes-file") {
+			text(f)
+		}
+		if sub == "edit" {
+			break
+		}
 		if len(p.operands) > 1 {
 			for _, f := range p.operands[1:] {
 				// FILE#label: the text after # names the asset.
@@ -162,14 +187,30 @@ func ghArgs(w *walker, c *call) {
 	default:
 		p := parseOpts(rest, optSpec{withValue: "F", long: []string{"body-file"}})
 		for _, f := range p.values("-F", "--body-file") {
-			if !(f.known() && f.s == "-") {
-				w.path(f, w.reads, what)
-			}
+			text(f)
 		}
 	}
 	if sent {
 		w.urls["github.com"] = true
 	}
+}
+
+// ghRepoNamed reports whether a gh command line names the repository it
+// acts on (-R o/r, --repo o/r, --repo=o/r, -Ro/r), before or after its
+// command.
+func ghRepoNamed(args []field) bool {
+	for _, f := range args {
+		if !f.known() {
+			continue
+		}
+		if f.s == "--" {
+			return false
+		}
+		if f.s == "--repo" || strings.HasPrefix(f.s, "--repo=") || strings.HasPrefix(f.s, "-R") {
+			return true
+		}
+	}
+	return false
 }
 
 // cloudRemote reports whether an operand of a storage copy names remote
