@@ -21,7 +21,8 @@ const maxArgLooks = 256
 // command line names. A word only known at run time that ends in static
 // components ("$D/.env") is read as readTail records it. Programs that
 // take paths only to look at their names or metadata (ls, test, du,
-// basename; see nameOnly) read nothing here.
+// basename), or use a key without showing it (ssh-add), read nothing here
+// (see nameOnly).
 func (w *walker) unmodelledArgs(name string, args []field) {
 	if nameOnly(name) {
 		return
@@ -97,6 +98,11 @@ func nameOnly(name string) bool {
 		"chflags", "lsof", "fuser", "true", "false", ":", "sleep", "kill", "exit", "return", "shift", "wait", "set",
 		"shopt", "export", "local", "readonly", "declare", "typeset", "pwd", "dirs", "jobs", "fg", "bg", "disown",
 		"umask", "ulimit", "trash", "trash-put", "rmtrash", "mktemp", "sync":
+		return true
+	case "ssh-add", "ssh-keygen":
+		// They use a private key without showing it (ssh-keygen prints
+		// the public half, a fingerprint), as ssh -i does, which is not
+		// a read either.
 		return true
 	}
 	return false

@@ -37,7 +37,8 @@ func TestParseUnmodelledArgs(t *testing.T) {
 		{"test", `test -f .env && [ -r ~/.ssh/id_rsa ]`, want{anyCmds: true}},
 		{"echo", `echo .env >> .gitignore`, want{anyCmds: true, writes: []string{"ROOT/repo/.gitignore"}}},
 		{"wrapper without a command", `sudo -l`, want{anyCmds: true}},
-		{"a file made later", `ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''`, want{anyCmds: true}},
+		{"a file made later", `mytool -o out.bin`, want{anyCmds: true}},
+		{"a key used, not shown", `ssh-add ~/.ssh/id_rsa && ssh-keygen -y -f ~/.ssh/id_rsa`, want{anyCmds: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
