@@ -11,11 +11,13 @@ import (
 
 	"github.com/vouch-dev/vouch/internal/buildinfo"
 	"github.com/vouch-dev/vouch/internal/hookd"
+	"github.com/vouch-dev/vouch/internal/hugeheap"
 )
 
 // version may be set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	hugeheap.First()
 	os.Exit(hookd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, buildinfo.Version(version)))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vouch-dev/vouch/internal/buildinfo"
 	"github.com/vouch-dev/vouch/internal/cliapp"
+	"github.com/vouch-dev/vouch/internal/hugeheap"
 )
 
 // Exit codes shared by every command (0 is a pass).
@@ -24,6 +25,7 @@ const (
 var version = "dev"
 
 func main() {
+	hugeheap.First()
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 

@@ -3,4 +3,7 @@
 package hugeheap
 
 // grow does nothing where vouch knows no way to ask for huge pages.
-func grow(int64) bool { return false }
+func grow(int64) uintptr { return 0 }
+
+// first does nothing where vouch knows no way to ask for huge pages.
+func first() uintptr { return 0 }
