@@ -40,28 +40,49 @@ func grow(n int64) uintptr {
 const madvCollapse = 25
 
 // chunkBytes is the runtime's heap mapping unit (pallocChunkBytes): the
-// heap is mapped in aligned chunks of this size, so the chunk holding
-// any small heap object is the one the heap is allocating from.
-const chunkBytes = 4 << 20
+// heap is mapped in aligned chunks of this size. arenaBytes is the size
+// of the aligned regions the runtime reserves for its heap
+// (heapArenaBytes on 64-bit Linux): two chunks in one arena are both
+// heap, or not yet mapped.
+const (
+	chunkBytes = 4 << 20
+	arenaBytes = 64 << 20
+)
 
-// first advises the chunk that holds a fresh heap object and collapses
-// its two 2 MiB halves, and returns the chunk's address (0 if the kernel
-// refused the advice). A half with no page touched yet gets its huge
-// page on first touch from the advice alone; collapsing it fails
-// (EINVAL) at once and costs nothing. Errors are ignored: a kernel that
-// refuses leaves the pages as they were.
+// first advises the heap chunk that holds a fresh heap object, and the
+// chunk after it, and collapses their 2 MiB halves; it returns the first
+// chunk's address (0 if the kernel refused the advice). The runtime
+// starts the heap at a random place, so the pages a run uses can run on
+// from one chunk into the next: advising only the first left a third of
+// the runs measured with no gain. The next chunk may not be mapped yet
+// (the advice fails with ENOMEM), and then what the runtime maps there
+// later comes without advice. A half nothing has touched yet gets its
+// huge page on first touch from the advice alone; collapsing it fails
+// at once (EINVAL). Errors are otherwise ignored: a kernel that refuses
+// leaves the pages as they were.
 func first() uintptr {
 	b := heapObject(64)
 	base := uintptr(unsafe.Pointer(&b[0])) &^ (chunkBytes - 1)
-	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, base, chunkBytes, madvHugepage); e != 0 {
+	if madvise(base, chunkBytes, madvHugepage) != 0 {
 		return 0
 	}
+	end := base + chunkBytes
+	if next := base + chunkBytes; next&^(arenaBytes-1) == base&^(arenaBytes-1) && madvise(next, chunkBytes, madvHugepage) == 0 {
+		end = next + chunkBytes
+	}
 	const huge = 2 << 20
-	for off := uintptr(0); off < chunkBytes; off += huge {
-		syscall.Syscall(syscall.SYS_MADVISE, base+off, huge, madvCollapse)
+	for p := base; p < end; p += huge {
+		madvise(p, huge, madvCollapse)
 	}
 	runtime.KeepAlive(b)
 	return base
+}
+
+// madvise is madvise(2) on an address range the Go heap owns, which the
+// syscall package only takes as a slice.
+func madvise(addr, n uintptr, advice int) syscall.Errno {
+	_, _, e := syscall.Syscall(syscall.SYS_MADVISE, addr, n, uintptr(advice))
+	return e
 }
 
 // heapObject allocates n bytes on the heap: a size the compiler cannot
