@@ -1,5 +1,6 @@
-// Package hugeheap backs the Go heap with transparent huge pages before a
-// run that is about to allocate tens of megabytes.
+// Package hugeheap backs the Go heap with transparent huge pages: its
+// first chunks at the start of a process (First), and the room a run
+// that is about to allocate tens of megabytes will need (Grow).
 //
 // On the virtual machines vouch was measured on, the first touch of each
 // fresh 4 KiB page costs the kernel 17-22 µs, so a run whose heap grows
