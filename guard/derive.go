@@ -152,7 +152,7 @@ func shellDirOf(args map[string]any, cwd string) (dir string, known bool) {
 // (its working directory and temporary directory). home expands ~; root
 // is the repository root for the *_outside_root facts ("" to skip them).
 func Derive(c *Call, home, root string) *CallFacts {
-	return DeriveIn(c, DeriveContext{Home: home, Root: root, TempDir: os.TempDir()})
+	return DeriveIn(c, DeriveContext{Home: home, Root: root, TempDir: os.TempDir(), ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR")})
 }
 
 // DeriveContext is what Derive takes from the invocation a call is
@@ -169,8 +169,16 @@ type DeriveContext struct {
 	Dir string
 	// TempDir is the system's temporary directory, whose contents are
 	// not outside the repository ("" for none): TempDirOf the
-	// invocation's environment.
+	// invocation's environment. Unless it is "", /tmp (on macOS
+	// /private/tmp, where /tmp leads) counts as temporary too: tools
+	// and agents write scratch files there by name whatever $TMPDIR
+	// says (macOS sets it to a per-user /var/folders/... directory).
 	TempDir string
+	// ClaudeConfigDir is Claude Code's configuration directory when
+	// $CLAUDE_CONFIG_DIR moves it from ~/.claude ("" when it does not).
+	// Claude Code writes its plans and its auto memory below both (see
+	// agentNotes), which are then not outside the repository.
+	ClaudeConfigDir string
 	// Policy is the guard policy file in use, relative to Dir (with
 	// config.InlinePolicy after a vouch.yaml holding it), "" when not
 	// known: writes to it are WritesPolicy.
@@ -187,6 +195,16 @@ func TempDirOf(lookupEnv func(string) (string, bool)) string {
 		}
 	}
 	return "/tmp"
+}
+
+// ClaudeConfigDirOf is $CLAUDE_CONFIG_DIR in the environment lookupEnv
+// reads ("" when unset; lookupEnv nil is an empty environment).
+func ClaudeConfigDirOf(lookupEnv func(string) (string, bool)) string {
+	if lookupEnv == nil {
+		return ""
+	}
+	v, _ := lookupEnv("CLAUDE_CONFIG_DIR")
+	return v
 }
 
 // DeriveIn computes a call's facts in the invocation x describes.
@@ -271,17 +289,32 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
 	if f.Root != "" {
-		tmp := ""
+		var tmps []string
 		if x.TempDir != "" {
-			tmp, _ = canonpath.Canonical(x.TempDir, "/", "")
+			for _, d := range []string{x.TempDir, "/tmp"} {
+				if c, err := canonpath.Canonical(d, "/", ""); err == nil {
+					tmps = append(tmps, c)
+				}
+			}
+		}
+		// inTemp reports whether p is a temporary directory or below one
+		// (below only, unless self).
+		inTemp := func(p string, self bool) bool {
+			for _, t := range tmps {
+				if (self || p != t) && canonpath.Within(p, t) {
+					return true
+				}
+			}
+			return false
 		}
 		outside := func(p string) bool {
 			// Inside the temporary directory is fine; the directory
 			// itself is not (rm -rf /tmp is not scratch work).
-			return !(canonpath.Within(p, f.Root) || p == "/dev/null" || (tmp != "" && p != tmp && canonpath.Within(p, tmp)))
+			return !(canonpath.Within(p, f.Root) || p == "/dev/null" || inTemp(p, false))
 		}
+		notes := agentNotes(home, x.ClaudeConfigDir)
 		for _, p := range f.Writes {
-			if outside(p) {
+			if outside(p) && !notes(p) {
 				f.OutsideRoot = append(f.OutsideRoot, p)
 			}
 		}
@@ -297,7 +330,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		for _, p := range f.DeletesBelow {
 			// Entries below the temporary directory are scratch, so
 			// the directory itself is fine here.
-			if !canonpath.Within(p, f.Root) && !(tmp != "" && canonpath.Within(p, tmp)) {
+			if !canonpath.Within(p, f.Root) && !inTemp(p, true) {
 				f.OutsideRoot = append(f.OutsideRoot, p)
 				f.DeletesOutsideRoot = append(f.DeletesOutsideRoot, p)
 			}
@@ -305,7 +338,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		for _, p := range f.WritesBelow {
 			// As DeletesBelow: files below the temporary directory are
 			// scratch.
-			if !canonpath.Within(p, f.Root) && !(tmp != "" && canonpath.Within(p, tmp)) {
+			if !canonpath.Within(p, f.Root) && !inTemp(p, true) {
 				f.OutsideRoot = append(f.OutsideRoot, p)
 			}
 		}
@@ -337,6 +370,42 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	}
 	f.WritesPolicy = f.writesOwn(ownFiles(x, f.Root))
 	return f
+}
+
+// agentNotes returns whether a canonical path is a file Claude Code
+// writes in ordinary work outside the repository, below its
+// configuration directory (~/.claude, and claudeDir when set): a plan
+// (plans/<name>.md, written in plan mode) or auto memory
+// (projects/<project>/memory/MEMORY.md and its neighbours). Nothing
+// else there is: settings.json holds the hooks that run vouch, and
+// hooks, commands and agents run code. Writes only; deleting or
+// rewriting a whole tree there is not note-taking.
+func agentNotes(home, claudeDir string) func(string) bool {
+	var dirs []string
+	for _, d := range []string{filepath.Join(home, ".claude"), claudeDir} {
+		if d == "" || d == ".claude" || !filepath.IsAbs(d) {
+			continue
+		}
+		if c, err := canonpath.Canonical(d, "/", ""); err == nil {
+			dirs = append(dirs, c)
+		}
+	}
+	return func(p string) bool {
+		for _, d := range dirs {
+			rel, err := filepath.Rel(d, p)
+			if err != nil || !canonpath.Within(p, d) {
+				continue
+			}
+			parts := strings.Split(rel, string(filepath.Separator))
+			switch {
+			case len(parts) >= 2 && parts[0] == "plans":
+				return true
+			case len(parts) >= 4 && parts[0] == "projects" && parts[2] == "memory":
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // shell adds the facts of a command line, parsed with mvdan.cc/sh; typed

@@ -479,7 +479,7 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 	// The temporary directory is the invocation's, not this process's:
 	// a server started with TMPDIR=$HOME must not count writes to
 	// ~/.bashrc as scratch work for a client whose TMPDIR is unset.
-	derived := DeriveIn(call, DeriveContext{Home: o.Home, Root: root, Dir: o.Dir, TempDir: TempDirOf(o.Env.Getenv), Policy: o.Policy})
+	derived := DeriveIn(call, DeriveContext{Home: o.Home, Root: root, Dir: o.Dir, TempDir: TempDirOf(o.Env.Getenv), ClaudeConfigDir: ClaudeConfigDirOf(o.Env.Getenv), Policy: o.Policy})
 	var sess *Session
 	if !o.NoState {
 		store := &Store{Root: root, Dir: filepath.Join(".vouch", "guard", "sessions")}
