@@ -157,7 +157,8 @@ func TestBuiltinGitAliases(t *testing.T) {
 
 // TestBuiltinToolConfigWrites pins writes inside the repository to files
 // other tools read when they run and that make them run code or send
-// credentials elsewhere (.envrc, .npmrc, .yarnrc.yml, .pypirc, .netrc):
+// credentials elsewhere (.envrc, .npmrc, .yarnrc.yml, .pypirc, .netrc,
+// .mcp.json):
 // they ask, by any tool, while .env made from its template and reading
 // or removing them are left to the other rules.
 func TestBuiltinToolConfigWrites(t *testing.T) {
@@ -169,6 +170,9 @@ func TestBuiltinToolConfigWrites(t *testing.T) {
 		{`cp x .pypirc`, Ask, cfg},
 		{`echo 'machine h login a password b' >> .netrc`, Ask, cfg},
 		{`mv x sub/.npmrc`, Ask, cfg},
+		{`echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`, Ask, cfg},
+		{`cp x sub/.MCP.json`, Ask, cfg},
+		{`echo '{}' > docs/mcp.json`, Allow, ""},
 		{`echo x > ~/.npmrc`, Deny, "writes-outside-repo"},
 		{`cp .env.example .env`, Allow, ""},
 		{`echo 'A=1' >> .env`, Allow, ""},

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "de76bd78d9bed8b8dfc3ba1cfc1b41da3d948cd505fd5ef9e0fc072a4e0e7abc"
+const fixedDigest = "81aecb468c6c6b15e8549d329edc18267c1d580a80149eda06b0baf3fe389109"
