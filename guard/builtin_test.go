@@ -344,6 +344,25 @@ func TestMCPFacts(t *testing.T) {
 		{"mcp__filesystem__write_file", map[string]any{"path": "/repo/src/a.go", "content": "x"}, ""},
 		{"mcp__filesystem__read_file", map[string]any{"path": "/etc/hosts"}, ""},
 		{"mcp__github__create_issue", map[string]any{"title": "rm -rf /", "body": "cat .env"}, ""},
+		// Arguments ending in path whose prefix says they are no file.
+		{"mcp__serena__replace_symbol_body", map[string]any{"name_path": "/Parser/Parse", "relative_path": "internal/parser/parser.go", "body": "x"}, ""},
+		{"mcp__nextjs__create_route", map[string]any{"route_path": "/dashboard/settings"}, ""},
+		{"mcp__serena__replace_symbol_body", map[string]any{"name_path": "/Parser/Parse", "relative_path": "../../etc/x", "body": "x"}, "writes-outside-repo"},
+		{"mcp__x__create_route", map[string]any{"route_file": "/etc/cron.d/x"}, "writes-outside-repo"},
+		// A path in a remote repository (owner, repo) is not local,
+		// unless the tool uploads or is a harness's file tool.
+		{"mcp__github__get_file_contents", map[string]any{"owner": "acme", "repo": "infra", "path": "deploy/.npmrc"}, ""},
+		{"mcp__github__create_or_update_file", map[string]any{"owner": "acme", "repo": "infra", "path": "/etc/x", "content": "x"}, ""},
+		{"mcp__github__get_file_contents", map[string]any{"owner": "acme", "path": "deploy/.npmrc"}, "sensitive-reads-files"},
+		{"mcp__github__push_files", map[string]any{"owner": "acme", "repo": "infra", "file_path": "/home/u/.ssh/id_rsa"}, "sensitive-reads-files"},
+		{"mcp__gh__upload_asset", map[string]any{"owner": "acme", "repo": "infra", "path": "/home/u/.ssh/id_rsa"}, "sensitive-reads-files"},
+		{"Read", map[string]any{"owner": "acme", "repo": "infra", "file_path": "/repo/.env"}, "sensitive-reads-files"},
+		// A browser's script is JavaScript, not a command line; another
+		// tool's script still is one.
+		{"mcp__puppeteer__puppeteer_evaluate", map[string]any{"script": "document.querySelector('button[type=submit]').click()"}, ""},
+		{"mcp__playwright__browser_evaluate", map[string]any{"script": "(() => [...document.querySelectorAll('a')].map(a => a.href))()"}, ""},
+		{"mcp__ci__run_script", map[string]any{"script": "cat .env"}, "sensitive-reads-files"},
+		{"mcp__puppeteer__puppeteer_evaluate", map[string]any{"script": "x", "command": "cat .env"}, "sensitive-reads-files"},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: tt.tool, Cwd: "/repo", Args: tt.args}

@@ -256,6 +256,8 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		}
 		return p
 	}}
+	a.remoteRepo = remoteRepoCall(c.Tool, a.kind, c.Args)
+	a.scriptCode = scriptIsCode(c.Tool)
 	dir, known := shellDirOf(c.Args, f.Cwd)
 	f.shellDir, f.shellDirUnknown = dir, !known
 	skip := ""

@@ -190,13 +190,58 @@ func isPathKey(k string) bool {
 	}
 	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
 	switch {
-	case strings.HasPrefix(n, "remote"), n == "xpath", n == "jsonpath", n == "urlpath", n == "apipath", strings.HasSuffix(n, "profile"):
+	case strings.HasPrefix(n, "remote"), notFilePaths[n], strings.HasSuffix(n, "profile"):
 		// A path on another machine, or not a file's; a profile is a
 		// name (aws_profile), though it ends in "file".
 		return false
 	}
 	for _, s := range []string{"path", "file", "dir", "directory", "folder"} {
 		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// notFilePaths are argument names (lower case, without _ and -) that end
+// in "path" but whose prefix says the path is not a file's: Serena's
+// name_path (/Class/method), a web framework's route_path or url_path, an
+// API's api_path, a JSON or XML document's json_path and xpath, an
+// object's key_path or field_path.
+var notFilePaths = map[string]bool{"xpath": true, "jsonpath": true, "urlpath": true, "apipath": true, "namepath": true,
+	"routepath": true, "symbolpath": true, "keypath": true, "fieldpath": true, "propertypath": true, "endpointpath": true}
+
+// repoPathKeys are argument names that, beside owner and repo arguments,
+// name a file in that remote repository (the GitHub MCP server's
+// get_file_contents {owner, repo, path}), not a local one.
+var repoPathKeys = map[string]bool{"path": true, "paths": true}
+
+// remoteRepoCall reports whether a call's path arguments named
+// repoPathKeys lie in a remote repository: its arguments name an owner
+// and a repo, and the tool is no harness file tool (knownTools) nor one
+// that uploads, which sends local files (to that repository, perhaps).
+func remoteRepoCall(tool string, kind toolKind, args map[string]any) bool {
+	if _, local := knownTools[tool]; local || kind.uploads {
+		return false
+	}
+	owner, ok1 := args["owner"].(string)
+	repo, ok2 := args["repo"].(string)
+	return ok1 && ok2 && owner != "" && repo != ""
+}
+
+// scriptIsCode reports whether a tool's script argument is JavaScript
+// or other code run somewhere other than a shell: a tool whose name says
+// it evaluates in a page or a browser (puppeteer_evaluate,
+// browser_evaluate, evaluate_script). Any other tool's script is taken
+// for a shell command line, as an unknown tool's may be.
+func scriptIsCode(tool string) bool {
+	name := tool
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		name = tool[:i] + " " + name[i+2:] // the server's name counts too
+	}
+	for _, w := range nameWords(name) {
+		switch w {
+		case "evaluate", "eval", "browser", "puppeteer", "playwright", "devtools", "javascript", "js", "page":
 			return true
 		}
 	}
@@ -252,6 +297,12 @@ type argFacts struct {
 	// canon makes a path argument canonical against the call's
 	// directory and home.
 	canon func(s string) string
+	// remoteRepo: the top-level repoPathKeys name files in a remote
+	// repository (remoteRepoCall), so they are no local paths.
+	remoteRepo bool
+	// scriptCode: the script argument is code for something other than
+	// a shell (scriptIsCode).
+	scriptCode bool
 }
 
 // path records a path argument under the role it plays.
@@ -305,6 +356,10 @@ func (a *argFacts) object(m map[string]any, depth int, skip string) {
 			continue
 		}
 		switch {
+		case depth == 0 && a.remoteRepo && repoPathKeys[k]:
+			// A file in the remote repository; nothing local.
+		case k == "script" && a.scriptCode:
+			a.nested(v, depth)
 		case shellKeys[k]:
 			a.shellArg(k, v)
 		case urlKeys[k]:
