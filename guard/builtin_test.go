@@ -3,6 +3,7 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,20 @@ func TestBuiltinBypasses(t *testing.T) {
 		{bash("cat ~/.SSH/ID_RSA"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/.Env.Local"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/certs/server.KEY"), "sensitive-reads-files"},
+		// Certificates are public; private keys, and a .pem not named
+		// as a certificate, are not.
+		{tool("Read", "file_path", "/repo/certs/cert.pem"), ""},
+		{bash("openssl x509 -in certs/cert.pem -noout -text"), ""},
+		{bash("cat certs/fullchain.pem certs/server-cert.pem"), ""},
+		{bash("curl --cacert certs/cacert.pem https://localhost:8443/health"), ""},
+		{tool("Read", "file_path", "/repo/certs/server.crt"), ""},
+		{tool("Read", "file_path", "/repo/certs/privkey.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/certs/cert-priv.pem"), "sensitive-reads-files"},
+		{bash("cat certs/cert.pem certs/key.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/certs/server-cert-key.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/cert/server.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/deploy.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/certs/ca.pem"), "sensitive-reads-files"},
 		// A private key under ~/.ssh goes by any name.
 		{tool("Read", "file_path", "/root/.ssh/github_deploy"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/home/u/.ssh/keys/deploy"), "sensitive-reads-files"},
@@ -616,4 +631,51 @@ func TestBuiltinRulesDocumented(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPemCertificateNames checks the sensitive-reads patterns for .pem
+// files against every name of up to five of the letters of cert, chain
+// and key: a name is a secret unless, before .pem, it holds cert or chain
+// and neither key nor priv (priv is pinned in TestBuiltinBypasses).
+func TestPemCertificateNames(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("builtin", "sensitive-reads.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res []*regexp.Regexp
+	for _, l := range strings.Split(string(src), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "- '") && strings.Contains(l, `pem`) {
+			res = append(res, regexp.MustCompile(strings.TrimSuffix(strings.TrimPrefix(l, "- '"), "'")))
+		}
+	}
+	if len(res) != 2 {
+		t.Fatalf("found %d .pem patterns, want 2", len(res))
+	}
+	secret := func(p string) bool {
+		for _, re := range res {
+			if re.MatchString(p) {
+				return true
+			}
+		}
+		return false
+	}
+	letters := []byte("certhainky-")
+	var walk func(stem []byte)
+	walk = func(stem []byte) {
+		s := string(stem)
+		l := strings.ToLower(s)
+		want := !(strings.Contains(l, "cert") || strings.Contains(l, "chain")) || strings.Contains(l, "key") || strings.Contains(l, "priv")
+		for _, p := range []string{s + ".pem", "certs/" + s + ".pem", "/x/cert/" + strings.ToUpper(s) + ".PEM"} {
+			if got := secret(p); got != want {
+				t.Fatalf("%q: secret %v, want %v", p, got, want)
+			}
+		}
+		if len(stem) < 5 {
+			for _, c := range letters {
+				walk(append(stem, c))
+			}
+		}
+	}
+	walk(nil)
 }

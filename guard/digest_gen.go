@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "81aecb468c6c6b15e8549d329edc18267c1d580a80149eda06b0baf3fe389109"
+const fixedDigest = "df91ba4fc60496db8ec0516d03617328514ab7f8247b820133608257882423a1"
