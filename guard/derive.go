@@ -1,10 +1,12 @@
 package guard
 
 import (
+	"net/netip"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -85,6 +87,9 @@ type CallFacts struct {
 	// (shellfacts.Facts.Uploads): `curl -d @f`, `gh gist create f`,
 	// `aws s3 cp f s3://b`.
 	Uploads []string
+	// LoopbackOnly is set when the call sends to this machine only: see
+	// loopbackOnly.
+	LoopbackOnly bool
 	// OutsideRoot are written or deleted paths, and trees written, outside
 	// Root (the system's temporary directory and /dev/null aside);
 	// DeletesOutsideRoot the deleted ones among them.
@@ -109,6 +114,8 @@ type CallFacts struct {
 	// where they start is only known at run time.
 	shellDir        string
 	shellDirUnknown bool
+	// shellText are the command lines the call runs, as given.
+	shellText []string
 }
 
 // shellDirKeys are the argument names in which a shell tool takes the
@@ -290,6 +297,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.WritesTrees = uniq(f.WritesTrees)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
+	f.LoopbackOnly = !a.kind.uploads && f.loopbackOnly()
 	if f.Root != "" {
 		var tmps []string
 		if x.TempDir != "" {
@@ -374,6 +382,65 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	return f
 }
 
+// loopbackPrograms are the programs a call that sends to this machine
+// only (loopbackOnly) may run: HTTP clients whose destination is their
+// URL operands, and filters for their output. Others are left out
+// because something other than their arguments may choose where they
+// connect (ssh's and so scp's and rsync's config, ProxyCommand, git's
+// remotes and config).
+var loopbackPrograms = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true,
+	"jq": true, "grep": true, "head": true, "tail": true, "cat": true, "echo": true, "printf": true, "cd": true, "sleep": true, "true": true}
+
+// loopbackRedirects are what, in a command line, may send an HTTP
+// client's request elsewhere than its URL names: proxies (-x shows as a
+// URL, the others may not), curl's --resolve and --connect-to, DNS
+// settings; and an environment assignment (A=1 curl, env A=1, export
+// A=1) may name a proxy (http_proxy, ALL_PROXY) or a config to read
+// (HOME or CURL_HOME for a .curlrc, WGETRC).
+var loopbackRedirects = regexp.MustCompile(`(?i)proxy|socks|--resolve|--connect-to|--doh|--dns|(^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*=`)
+
+// loopbackOnly reports whether every network destination of the call's
+// shell commands is statically known and on this machine (localhost,
+// 127.0.0.0/8, ::1): posting a fixture to a local development server is
+// no exfiltration. The commands must be fully known (no parse error, no
+// truncation, nothing dynamic or unknown), run only loopbackPrograms,
+// and carry nothing that may redirect them (loopbackRedirects). A secret
+// sent there is still a read, which sensitive-reads judges.
+func (f *CallFacts) loopbackOnly() bool {
+	if len(f.URLs) == 0 || len(f.shellText) == 0 || f.Dynamic || len(f.Unknown) > 0 || f.ShellError != "" || f.ShellTruncated != "" {
+		return false
+	}
+	for _, c := range f.Commands {
+		if !loopbackPrograms[c] {
+			return false
+		}
+	}
+	for _, t := range f.shellText {
+		if loopbackRedirects.MatchString(t) {
+			return false
+		}
+	}
+	for _, u := range f.URLs {
+		if !isLoopback(hostOf(u)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLoopback reports whether a host name (as hostOf gives it) is this
+// machine: localhost or a loopback address. Other spellings (127.1, a
+// name under .localhost) are not taken for it.
+func isLoopback(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	// net/netip, not net: vouch links no package that needs cgo.
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.IsLoopback()
+}
+
 // agentNotes returns whether a canonical path is a file Claude Code
 // writes in ordinary work outside the repository, below its
 // configuration directory (~/.claude, and claudeDir when set): a plan
@@ -418,6 +485,7 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 	if dir == "" {
 		dir = f.Cwd
 	}
+	f.shellText = append(f.shellText, cmd)
 	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown || typed})
 	if err != nil {
 		f.ShellError = err.Error()
@@ -627,12 +695,14 @@ func (f *CallFacts) derivedSelector(name string) any {
 		return f.ShellTruncated
 	case "dynamic":
 		return f.Dynamic
+	case "loopback_only":
+		return f.LoopbackOnly
 	}
 	return missing
 }
 
 // derivedNames are the derived.* selectors.
-var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "uploads", "urls", "writes", "writes_below", "writes_policy", "writes_repository", "writes_trees", "writes_unresolved"}
+var derivedNames = []string{"command_lines", "commands", "deletes", "deletes_below", "deletes_outside_root", "deletes_repository", "deletes_unresolved", "domains", "dynamic", "loopback_only", "options", "outside_root", "paths", "pipes", "reads", "shell_error", "shell_truncated", "subcommand_lines", "subcommands", "unknown_commands", "uploads", "urls", "writes", "writes_below", "writes_policy", "writes_repository", "writes_trees", "writes_unresolved"}
 
 // canonicalDir makes a sandbox directory canonical against the call's
 // working directory.

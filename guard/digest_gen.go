@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "df91ba4fc60496db8ec0516d03617328514ab7f8247b820133608257882423a1"
+const fixedDigest = "fba3c33bc5b584ec6da5534e96a88689f89c1ec66bba7a0abf768dd7b523262d"
