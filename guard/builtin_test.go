@@ -87,7 +87,11 @@ func TestBuiltinBypasses(t *testing.T) {
 		{tool("Read", "file_path", "/repo/certs/server-cert-key.pem"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/cert/server.pem"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/repo/deploy.pem"), "sensitive-reads-files"},
-		{tool("Read", "file_path", "/repo/certs/ca.pem"), "sensitive-reads-files"},
+		{bash("cat certs/ca.pem"), ""},
+		{bash("curl --cacert certs/ca.pem https://localhost:8443/health"), ""},
+		{tool("Read", "file_path", "/repo/certs/root_ca.pem"), ""},
+		{tool("Read", "file_path", "/repo/certs/ca-key.pem"), "sensitive-reads-files"},
+		{tool("Read", "file_path", "/repo/certs/mica.pem"), "sensitive-reads-files"},
 		// A private key under ~/.ssh goes by any name.
 		{tool("Read", "file_path", "/root/.ssh/github_deploy"), "sensitive-reads-files"},
 		{tool("Read", "file_path", "/home/u/.ssh/keys/deploy"), "sensitive-reads-files"},
@@ -635,8 +639,9 @@ func TestBuiltinRulesDocumented(t *testing.T) {
 
 // TestPemCertificateNames checks the sensitive-reads patterns for .pem
 // files against every name of up to five of the letters of cert, chain
-// and key: a name is a secret unless, before .pem, it holds cert or chain
-// and neither key nor priv (priv is pinned in TestBuiltinBypasses).
+// and key, - and .: a name is a secret unless, before .pem, it holds cert
+// or chain or is ca or ends in -ca, _ca or .ca, and holds neither key nor
+// priv (priv is pinned in TestBuiltinBypasses).
 func TestPemCertificateNames(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("builtin", "sensitive-reads.yaml"))
 	if err != nil {
@@ -660,12 +665,13 @@ func TestPemCertificateNames(t *testing.T) {
 		}
 		return false
 	}
-	letters := []byte("certhainky-")
+	letters := []byte("certhainky-.")
 	var walk func(stem []byte)
 	walk = func(stem []byte) {
 		s := string(stem)
 		l := strings.ToLower(s)
-		want := !(strings.Contains(l, "cert") || strings.Contains(l, "chain")) || strings.Contains(l, "key") || strings.Contains(l, "priv")
+		ca := l == "ca" || strings.HasSuffix(l, "-ca") || strings.HasSuffix(l, "_ca") || strings.HasSuffix(l, ".ca")
+		want := !(strings.Contains(l, "cert") || strings.Contains(l, "chain") || ca) || strings.Contains(l, "key") || strings.Contains(l, "priv")
 		for _, p := range []string{s + ".pem", "certs/" + s + ".pem", "/x/cert/" + strings.ToUpper(s) + ".PEM"} {
 			if got := secret(p); got != want {
 				t.Fatalf("%q: secret %v, want %v", p, got, want)

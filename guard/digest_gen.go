@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "fba3c33bc5b584ec6da5534e96a88689f89c1ec66bba7a0abf768dd7b523262d"
+const fixedDigest = "95d60c773bc460e3e934b666565d1867548590776812d0ce7b3fd42ef128f8b8"
