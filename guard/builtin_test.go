@@ -2,6 +2,7 @@ package guard
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -684,4 +685,142 @@ func TestPemCertificateNames(t *testing.T) {
 		}
 	}
 	walk(nil)
+}
+
+// TestBuiltinProtectVouchKeptTrees: git commands that switch or update the
+// work tree but refuse to overwrite untracked files (a branch switch,
+// merge, pull, rebase, stash without -u) ask only when git tracks or
+// ignores one of vouch's own files, the policy in use included; a command
+// that forces (reset --hard, checkout -f, clean, stash -u) asks as
+// before. The repositories are real: git itself is asked.
+func TestBuiltinProtectVouchKeptTrees(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	write := func(dir, name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// repo makes a repository with one commit and vouch's policy in
+	// the state setup leaves it.
+	repo := func(name string, setup func(dir string)) string {
+		dir := filepath.Join(base, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(dir, "init", "-q")
+		write(dir, "src/file.go", "package x\n")
+		git(dir, "add", "src")
+		git(dir, "commit", "-qm", "one")
+		write(dir, ".vouch/guard.yaml", "rules: []\n")
+		setup(dir)
+		return dir
+	}
+	untracked := repo("untracked", func(string) {})
+	ignored := repo("ignored", func(d string) { write(d, ".gitignore", ".vouch/\n") })
+	tracked := repo("tracked", func(d string) { git(d, "add", ".vouch"); git(d, "commit", "-qm", "policy") })
+	staged := repo("staged", func(d string) { git(d, "add", ".vouch") })
+	removed := repo("removed", func(d string) {
+		git(d, "add", ".vouch")
+		git(d, "commit", "-qm", "policy")
+		git(d, "rm", "-q", "--cached", ".vouch/guard.yaml")
+	})
+	claude := repo("claude", func(d string) {
+		write(d, ".claude/settings.json", "{}\n")
+		git(d, "add", ".claude")
+		git(d, "commit", "-qm", "hooks")
+	})
+	cacheIgnored := repo("cache", func(d string) {
+		write(d, ".vouch/cache/guard-0.json", "{}\n")
+		write(d, ".vouch/.gitignore", "cache/\n")
+	})
+	// The policy in use lies outside .vouch, where only the setup names
+	// it.
+	policyTracked := repo("policy", func(d string) {
+		write(d, "policies/guard.yaml", "rules: []\n")
+		git(d, "add", "policies")
+		git(d, "commit", "-qm", "policy")
+	})
+	notRepo := filepath.Join(base, "fake")
+	for _, d := range []string{".git", ".vouch"} {
+		if err := os.MkdirAll(filepath.Join(notRepo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := []string{
+		"git switch main", "git checkout main", "git checkout -", "git stash", "git stash pop",
+		"git pull", "git pull --rebase origin main", "git merge origin/main", "git rebase main",
+		"git cherry-pick abc123", "git checkout -b fix/x origin/main", "git switch -c fix/y origin/main",
+		"GIT_EDITOR=true git rebase --continue",
+	}
+	forced := []string{
+		"git reset --hard", "git checkout -f main", "git checkout --force main", "git switch -f main",
+		"git switch --discard-changes main", "git switch --orphan x", "git clean -fdx",
+		"git stash -u", "git stash --include-untracked", "git stash --all", "git stash push -a",
+	}
+	type tc struct {
+		dir, policy, command, rule string
+	}
+	var tests []tc
+	for _, c := range kept {
+		tests = append(tests,
+			tc{untracked, "", c, ""},
+			tc{ignored, "", c, "protect-vouch-trees"},
+			tc{tracked, "", c, "protect-vouch-trees"},
+			tc{staged, "", c, "protect-vouch-trees"},
+			tc{removed, "", c, "protect-vouch-trees"},
+			tc{claude, "", c, "protect-vouch-trees"},
+			tc{cacheIgnored, "", c, "protect-vouch-trees"},
+			tc{policyTracked, "", c, ""},
+			tc{policyTracked, "policies/guard.yaml", c, "protect-vouch-trees"},
+			tc{notRepo, "", c, "protect-vouch-trees"},
+		)
+	}
+	for _, c := range forced {
+		tests = append(tests, tc{untracked, "", c, "protect-vouch-trees"})
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.dir)+": "+tt.command, func(t *testing.T) {
+			c := Call{Phase: Pre, Tool: "Bash", Cwd: tt.dir, Args: map[string]any{"command": tt.command}}
+			facts := DeriveIn(&c, DeriveContext{Home: "/home/u", Root: tt.dir, Dir: tt.dir, Policy: tt.policy})
+			d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.rule == "" {
+				if d.Decision != Allow {
+					t.Fatalf("decision %s by %s, want allow (trees %q, tracked %q)", d.Decision, d.Rule(), facts.WritesTrees, facts.TrackedTrees)
+				}
+				return
+			}
+			if d.Decision != Ask || d.Rule() != tt.rule {
+				t.Fatalf("decision %s by %q, want ask by %q (trees %q, tracked %q, repository %q, policy %q)", d.Decision, d.Rule(), tt.rule, facts.WritesTrees, facts.TrackedTrees, facts.WritesRepository, facts.WritesPolicy)
+			}
+		})
+	}
 }

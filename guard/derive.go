@@ -49,6 +49,13 @@ type CallFacts struct {
 	// `cp -r /tmp/e/. .`, `tar xf a.tar`, `git reset --hard`. Those
 	// outside Root that do not take it in are OutsideRoot.
 	WritesTrees []string
+	// TrackedTrees are the WritesTrees that only git commands which
+	// keep untracked files write (shellfacts.Facts.TrackedTrees): git
+	// switch main, git pull. They count for WritesRepository and
+	// WritesPolicy only when git tracks or ignores one of vouch's own
+	// files there (keptTreeReaches), which reachCache keeps per tree.
+	TrackedTrees []string
+	reachCache   map[string]bool
 	// WritesRepository are the WritesTrees that take in the whole
 	// repository: its root or a directory above it, so every file in
 	// it, vouch's own under .vouch included, may change.
@@ -295,6 +302,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.Options, f.Unknown = uniq(f.Options), uniq(f.Unknown)
 	f.DeletesUnresolved, f.WritesUnresolved = uniq(f.DeletesUnresolved), uniq(f.WritesUnresolved)
 	f.WritesTrees = uniq(f.WritesTrees)
+	f.TrackedTrees = uniq(f.TrackedTrees)
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
 	f.LoopbackOnly = !a.kind.uploads && f.loopbackOnly()
@@ -363,9 +371,15 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 			}
 		}
 		f.WritesTrees = uniq(f.WritesTrees)
+		own := ownFiles(x, f.Root)
 		for _, p := range f.WritesTrees {
 			switch {
 			case canonpath.Within(f.Root, p):
+				// git is asked only here, for a tree that takes in
+				// the repository: ordinary calls pay nothing.
+				if f.keptTreeSafe(p, own) {
+					continue
+				}
 				f.WritesRepository = append(f.WritesRepository, p)
 			case outside(p):
 				// A tree elsewhere (git -C ../other reset --hard, cd /etc
@@ -526,6 +540,7 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 		}
 	}
 	f.WritesTrees = append(f.WritesTrees, sf.WritesTrees...)
+	f.TrackedTrees = append(f.TrackedTrees, sf.TrackedTrees...)
 	f.URLs = append(f.URLs, sf.URLs...)
 	f.Uploads = append(f.Uploads, sf.Uploads...)
 	f.Unknown = append(f.Unknown, sf.Unknown...)

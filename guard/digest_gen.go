@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "95d60c773bc460e3e934b666565d1867548590776812d0ce7b3fd42ef128f8b8"
+const fixedDigest = "9fa55371a337bc7cd3d598e063703113f4a3001315660224d1945ae8d0f41f56"

@@ -57,7 +57,7 @@ func (f *CallFacts) writesOwn(own []string) []string {
 			}
 		}
 		for _, d := range f.WritesTrees {
-			if withinFold(o, d) || withinFold(d, o) {
+			if (withinFold(o, d) || withinFold(d, o)) && !f.keptTreeSafe(d, own) {
 				out = append(out, d)
 			}
 		}

@@ -403,6 +403,17 @@ func (w *walker) tree(p, what string) {
 		w.trees = map[string]bool{}
 	}
 	w.addPath(p, w.trees, what)
+	if w.keeping {
+		if w.keptTrees == nil {
+			w.keptTrees = map[string]bool{}
+		}
+		w.addPath(p, w.keptTrees, what)
+	} else {
+		if w.forcedTrees == nil {
+			w.forcedTrees = map[string]bool{}
+		}
+		w.addPath(p, w.forcedTrees, what)
+	}
 }
 
 // treeHere is tree for the current directory.

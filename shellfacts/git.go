@@ -658,13 +658,15 @@ func (w *walker) gitTrees(sub string, rest []field) {
 	case "merge", "pull", "rebase", "cherry-pick", "revert", "am":
 		// --quit leaves the work tree as it is; the others show or
 		// edit the sequencer's state.
+		// None of them has a force: they refuse to overwrite an
+		// untracked file.
 		if !has("--quit", "--show-current-patch", "--edit-todo") {
-			w.gitWorkTree("git " + sub)
+			w.gitKeptWorkTree("git " + sub)
 		}
 	case "bisect":
 		// Every step checks out another commit.
 		if op := firstOperand(rest); !slices.Contains([]string{"", "log", "view", "visualize", "terms", "help"}, op) {
-			w.gitWorkTree("git " + sub)
+			w.gitKeptWorkTree("git " + sub)
 		}
 	case "read-tree":
 		if has("-u") {
@@ -684,9 +686,14 @@ func (w *walker) gitTrees(sub string, rest []field) {
 		p := parseOpts(rest, optSpec{withValue: "cC", long: []string{"create", "force-create", "orphan", "conflict"}})
 		// switch BRANCH, switch --detach REV, switch -c NEW START, and
 		// switch --orphan NEW, which empties the work tree; -c NEW alone
-		// (its value is not an operand) stays where HEAD is.
-		if p.has("--orphan") || len(p.operands) > 0 {
+		// (its value is not an operand) stays where HEAD is. Without
+		// a force, and but for --orphan, the switch keeps untracked
+		// files.
+		switch {
+		case p.has("--orphan", "-f", "--force", "--discard-changes"):
 			w.gitWorkTree("git " + sub)
+		case len(p.operands) > 0:
+			w.gitKeptWorkTree("git " + sub)
 		}
 	case "restore":
 		p := parseOpts(rest, optSpec{withValue: "s", long: []string{"source", "pathspec-from-file", "conflict"}})
@@ -751,6 +758,14 @@ func (w *walker) gitWorkTree(what string) {
 	w.tree(w.repoRoot(), what)
 }
 
+// gitKeptWorkTree is gitWorkTree for a command that keeps untracked
+// files (Facts.TrackedTrees).
+func (w *walker) gitKeptWorkTree(what string) {
+	w.keeping = true
+	defer func() { w.keeping = false }()
+	w.gitWorkTree(what)
+}
+
 // gitPathspecs records the trees that pathspecs cover: a directory (the
 // current one for ., and any spelled with a trailing /), the directory part before a wildcard (git's * also
 // matches /, so '*.go' reaches every directory below), and the whole work
@@ -807,11 +822,21 @@ func (w *walker) gitStash(rest []field) {
 			w.gitPathspecs(p.operands, "git stash")
 			return
 		}
-		w.gitWorkTree("git stash " + op)
+		// -u and -a remove the untracked (and ignored) files they
+		// stash; without them only the changes to tracked files go.
+		if p.has("-u", "--include-untracked", "-a", "--all") {
+			w.gitWorkTree("git stash " + op)
+			return
+		}
+		w.gitKeptWorkTree("git stash " + op)
 	case "show":
 		// stash show -p -- PATH prints the stashed content of PATH.
 		w.gitRevPaths(args, w.reads, false, "")
 	case "list", "drop", "clear", "create", "store":
+	case "pop", "apply":
+		// Brings back the stashed changes; the untracked files a
+		// stash -u kept are not written over ones that exist.
+		w.gitKeptWorkTree("git stash " + op)
 	default:
 		// pop, apply, branch, and a subcommand only known at run time.
 		w.gitWorkTree("git stash " + op)
@@ -848,8 +873,13 @@ func (w *walker) gitCheckout(rest []field) {
 		// git checkout FILE...: restored from the index.
 		w.gitPathspecs(ops, "git checkout")
 	case before == len(ops) && (before == 1 || created):
-		// A branch switch (or checkout -b NEW START).
-		w.gitWorkTree("git checkout")
+		// A branch switch (or checkout -b NEW START): without a force
+		// or --orphan it keeps untracked files.
+		if p.has("-f", "--force", "--orphan") {
+			w.gitWorkTree("git checkout")
+		} else {
+			w.gitKeptWorkTree("git checkout")
+		}
 	default:
 		// git checkout REV PATH..., git checkout [REV] -- PATH...
 		w.gitPathspecs(ops[min(1, before):], "git checkout")

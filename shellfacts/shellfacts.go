@@ -113,9 +113,17 @@ type Facts struct {
 	// protecting a file checks whether it lies below a tree. Sorted and
 	// unique.
 	WritesTrees []string
-	URLs        []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
-	Incomplete  bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
-	ParseError  string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
+	// TrackedTrees are the WritesTrees that only git commands which
+	// keep untracked files recorded: a branch switch, merge, pull,
+	// rebase, cherry-pick, stash without -u or -a. git refuses to
+	// overwrite an untracked file there, so such a command reaches only
+	// the files git tracks and those it ignores (which it overwrites
+	// without asking): a policy that can tell vouch's own files are
+	// neither need not ask about these. Sorted and unique.
+	TrackedTrees []string
+	URLs         []string // network targets (URLs, hosts, user@host, host:path remotes), sorted and unique
+	Incomplete   bool     // some word could not be resolved statically, or a bound was reached; the facts are a lower bound
+	ParseError   string   // non-empty when the command (or a nested string) does not parse as bash; facts are then best-effort
 	// Truncated is non-empty when the command line is too long to analyse
 	// whole (see MaxInput): only its start was analysed, and what follows
 	// may run anything. Unlike ParseError it does not say the command is
@@ -418,9 +426,14 @@ type walker struct {
 	uploads                      map[string]bool
 	below                        map[string]bool
 	trees                        map[string]bool // made on first use: few commands write a tree
-	reasons, unknown             map[string]bool
-	unresolvedDeletes            map[string]bool
-	unresolvedWrites             map[string]bool
+	// keptTrees and forcedTrees split trees by whether a git command
+	// that keeps untracked files recorded them (keeping is set while
+	// it does) or anything else did.
+	keptTrees, forcedTrees map[string]bool
+	keeping                bool
+	reasons, unknown       map[string]bool
+	unresolvedDeletes      map[string]bool
+	unresolvedWrites       map[string]bool
 
 	// removing is set while recording the targets of a removal, so a
 	// target that cannot be resolved is listed in DeletesUnresolved.
@@ -490,6 +503,12 @@ func (w *walker) finish() *Facts {
 	f.WritesBelow = sortedKeys(w.writesBelow)
 	f.BelowFilters = w.belowFilters()
 	f.WritesTrees = sortedKeys(w.trees)
+	for k := range w.keptTrees {
+		if !w.forcedTrees[k] {
+			f.TrackedTrees = append(f.TrackedTrees, k)
+		}
+	}
+	slices.Sort(f.TrackedTrees)
 	f.URLs = sortedKeys(w.urls)
 	f.Uploads = sortedKeys(w.uploads)
 	f.Unresolved = sortedKeys(w.reasons)

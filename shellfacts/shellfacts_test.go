@@ -910,6 +910,68 @@ func TestParseWritesTrees(t *testing.T) {
 	}
 }
 
+// TestParseTrackedTrees pins Facts.TrackedTrees: the work tree of git
+// commands that refuse to overwrite untracked files, and not that of the
+// ones that force, nor a tree another command in the line also writes.
+func TestParseTrackedTrees(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	repo := []string{"ROOT/repo"}
+	tests := []struct {
+		command string
+		tracked []string
+	}{
+		{"git switch main", repo},
+		{"git checkout main", repo},
+		{"git checkout -", repo},
+		{"git checkout -b fix/x origin/main", repo},
+		{"git switch -c fix/y origin/main", repo},
+		{"git stash", repo},
+		{"git stash push -m wip", repo},
+		{"git stash pop", repo},
+		{"git stash apply", repo},
+		{"git pull", repo},
+		{"git pull --rebase origin main", repo},
+		{"git merge origin/main", repo},
+		{"git rebase main", repo},
+		{"GIT_EDITOR=true git rebase --continue", repo},
+		{"git cherry-pick abc123", repo},
+		{"git bisect good", repo},
+		// Forcing, or removing untracked files: a plain tree.
+		{"git checkout -f main", nil},
+		{"git checkout --force main", nil},
+		{"git checkout --orphan x main", nil},
+		{"git switch -f main", nil},
+		{"git switch --discard-changes main", nil},
+		{"git switch --orphan x", nil},
+		{"git stash -u", nil},
+		{"git stash --include-untracked", nil},
+		{"git stash -a", nil},
+		{"git stash push --all", nil},
+		{"git stash branch x", nil},
+		{"git reset --hard", nil},
+		{"git clean -fdx", nil},
+		{"git checkout .", nil},
+		{"cp -r /tmp/e/. .", nil},
+		// The same tree forced elsewhere in the line.
+		{"git pull && git reset --hard", nil},
+		{"git switch main; cp -r /tmp/e/. .", nil},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, p := range tt.tracked {
+			want = append(want, strings.ReplaceAll(p, "ROOT", root))
+		}
+		if diff := cmp.Diff(want, f.TrackedTrees); diff != "" {
+			t.Errorf("Parse(%q).TrackedTrees (-want +got):\n%s", tt.command, diff)
+		}
+	}
+}
+
 // TestParseTreesUnresolved pins the tree writes whose place is only known
 // at run time, and extractions that may leave their directory: they are
 // Facts.WritesUnresolved.

@@ -1,0 +1,134 @@
+package guard
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vouch-dev/vouch/canonpath"
+)
+
+// protectedSpecs are git pathspecs for the files protect-vouch's patterns
+// name, at any depth and in any case, as its regular expressions do.
+// Directories are named with and without a trailing /** so both a file
+// and a directory of that name match.
+var protectedSpecs = []string{
+	":(glob,icase)**/.vouch/guard.yaml",
+	":(glob,icase)**/.vouch/guard.yml",
+	":(glob,icase)**/.vouch/guard",
+	":(glob,icase)**/.vouch/guard/**",
+	":(glob,icase)**/.vouch/cache",
+	":(glob,icase)**/.vouch/cache/**",
+	":(glob,icase)**/.vouch/verification.json",
+	":(glob,icase)**/.vouch/.gitignore",
+	":(glob,icase)**/vouch.yaml",
+	":(glob,icase)**/vouch.yml",
+	":(glob,icase)**/.claude/settings.json",
+	":(glob,icase)**/.claude/settings.local.json",
+}
+
+// protectedNames are the same files below one directory, for the check
+// of ignored files, which looks only where they usually are (the work
+// tree's top and the repository root holding .vouch): listing ignored
+// files at any depth would walk node_modules and the like.
+var protectedNames = []string{
+	".vouch/guard.yaml", ".vouch/guard.yml", ".vouch/guard", ".vouch/cache",
+	".vouch/verification.json", ".vouch/.gitignore", "vouch.yaml", "vouch.yml",
+	".claude/settings.json", ".claude/settings.local.json",
+}
+
+// gitRunner runs git in dir and returns its standard output; tests
+// replace it to see a failure.
+var gitRunner = func(dir string, args ...string) ([]byte, error) {
+	// Settings that make git run a program (core.fsmonitor) are turned
+	// off: the hook must not run what the repository's config names.
+	cmd := exec.Command("git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
+	cmd.Dir = dir
+	env := os.Environ()
+	cmd.Env = env[:0:0]
+	for _, e := range env {
+		// The hook's own GIT_DIR or GIT_INDEX_FILE would point git
+		// somewhere other than the work tree asked about.
+		if !strings.HasPrefix(e, "GIT_") {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// keptTreeReaches reports whether a git command that keeps untracked
+// files (shellfacts.Facts.TrackedTrees) may change one of vouch's own
+// files in the work tree top: one git tracks (in the index, or in HEAD
+// though removed from the index) or one it ignores, which a checkout or
+// merge overwrites without asking when the other commit has it; own are
+// the files the setup names (ownFiles). An untracked file that is not
+// ignored is safe: git refuses to overwrite it. When git cannot tell,
+// the answer is yes.
+func (f *CallFacts) keptTreeReaches(top string, own []string) bool {
+	if r, ok := f.reachCache[top]; ok {
+		return r
+	}
+	r := keptTreeReaches(top, f.Root, own)
+	if f.reachCache == nil {
+		f.reachCache = map[string]bool{}
+	}
+	f.reachCache[top] = r
+	return r
+}
+
+// keptTreeSafe reports whether the tree d is one only git commands that
+// keep untracked files write, and git says none of vouch's own files
+// there is within their reach.
+func (f *CallFacts) keptTreeSafe(d string, own []string) bool {
+	return slices.Contains(f.TrackedTrees, d) && !f.keptTreeReaches(d, own)
+}
+
+func keptTreeReaches(top, root string, own []string) bool {
+	specs := append([]string{}, protectedSpecs...)
+	var places []string
+	for _, d := range []string{top, root} {
+		if d != "" && canonpath.Within(d, top) {
+			for _, n := range protectedNames {
+				places = append(places, filepath.Join(d, n))
+			}
+		}
+	}
+	for _, o := range own {
+		if canonpath.Within(o, top) {
+			places = append(places, o)
+			if rel, err := filepath.Rel(top, o); err == nil {
+				specs = append(specs, ":(literal)"+filepath.ToSlash(rel))
+			}
+		}
+	}
+	out, err := gitRunner(top, append([]string{"ls-files", "-z", "--cached", "--with-tree=HEAD", "--"}, specs...)...)
+	if err != nil {
+		// No HEAD yet (a new repository) fails --with-tree: the index
+		// alone then.
+		out, err = gitRunner(top, append([]string{"ls-files", "-z", "--cached", "--"}, specs...)...)
+	}
+	if err != nil || len(out) > 0 {
+		return true
+	}
+	var present []string
+	for _, p := range places {
+		if _, err := os.Lstat(p); err == nil {
+			if rel, err := filepath.Rel(top, p); err == nil {
+				present = append(present, ":(literal)"+filepath.ToSlash(rel))
+			}
+		}
+	}
+	if len(present) == 0 {
+		return false
+	}
+	out, err = gitRunner(top, append([]string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}, present...)...)
+	return err != nil || len(out) > 0
+}
