@@ -41,6 +41,56 @@ var codeVars = map[string]bool{
 	"GIT_WORK_TREE": true, "XDG_CONFIG_HOME": true, "HOME": true,
 }
 
+// searchPathVars are the codeVars that only name directories a program
+// looks in for the modules or libraries it loads by name. With a static
+// value what loads is the program's own imports, from a place the
+// command line names: files the agent could as well run directly
+// (python /tmp/x.py, ./bin/app), which the guard allows, so the path
+// adds nothing it cannot already see. Wherever the value points (the
+// repository, a system directory, a scratch directory) that holds.
+var searchPathVars = map[string]bool{
+	"PYTHONPATH": true, "NODE_PATH": true, "LD_LIBRARY_PATH": true, "PERL5LIB": true,
+}
+
+// nodeOptions are the NODE_OPTIONS that neither load code nor read or
+// write a file nor open a port: memory limits, warnings, module
+// resolution flags. An allow list, as Node keeps adding options that do
+// (--require, --import, --loader, --env-file, --inspect, --openssl-config,
+// --redirect-warnings).
+var nodeOptions = map[string]bool{
+	"--max-old-space-size": true, "--max-semi-space-size": true, "--stack-size": true,
+	"--experimental-vm-modules": true, "--experimental-specifier-resolution": true,
+	"--experimental-json-modules": true, "--experimental-wasm-modules": true,
+	"--experimental-fetch": true, "--no-experimental-fetch": true, "--experimental-global-webcrypto": true,
+	"--experimental-import-meta-resolve": true, "--experimental-detect-module": true,
+	"--experimental-require-module": true, "--experimental-strip-types": true,
+	"--no-warnings": true, "--no-deprecation": true, "--trace-warnings": true, "--trace-deprecation": true,
+	"--trace-uncaught": true, "--throw-deprecation": true, "--pending-deprecation": true,
+	"--disable-warning": true, "--enable-source-maps": true, "--unhandled-rejections": true,
+	"--dns-result-order": true, "--openssl-legacy-provider": true, "--use-openssl-ca": true,
+	"--use-bundled-ca": true, "--max-http-header-size": true, "--preserve-symlinks": true,
+	"--preserve-symlinks-main": true, "--conditions": true, "--input-type": true, "--no-addons": true,
+	"--frozen-intrinsics": true, "--disable-proto": true, "--zero-fill-buffers": true, "--expose-gc": true,
+}
+
+// plainNodeOptions reports whether every option in a NODE_OPTIONS value
+// is one of nodeOptions, values given with =. Node reads the value with
+// its own quoting rules; a value with quotes or backslashes is not
+// looked into.
+func plainNodeOptions(v string) bool {
+	if strings.ContainsAny(v, `"'\`) {
+		return false
+	}
+	opts := strings.Fields(v)
+	for _, o := range opts {
+		name, _, _ := strings.Cut(o, "=")
+		if !nodeOptions[name] {
+			return false
+		}
+	}
+	return len(opts) > 0
+}
+
 // envCode looks at what a command line puts in the environment of the
 // programs it runs. A command variable's value is analysed as the command
 // it is; a variable that loads code is unknown code. git configuration
@@ -75,6 +125,8 @@ func (w *walker) envCode(as []assignment) {
 		case a.name == "LESS" && a.static && !strings.ContainsAny(a.value, "+!|"):
 			// Plain options (LESS=-R) run nothing; a +command or !shell
 			// escape in them does.
+		case searchPathVars[a.name] && a.static:
+		case a.name == "NODE_OPTIONS" && a.static && plainNodeOptions(a.value):
 		case codeVars[a.name]:
 			w.incomplete(a.name + " makes programs load code from elsewhere")
 			w.unknownCode(a.raw)

@@ -1047,6 +1047,30 @@ func TestParseUnknown(t *testing.T) {
 		{"LESS=-R git log", nil},
 		{`LESS="+!rm -rf /" git log`, []string{`LESS="+!rm -rf /"`}},
 		{"GIT_DIR=/tmp/evil git status", []string{"GIT_DIR=/tmp/evil"}},
+		// A static search path is no unknown code: what loads is the
+		// program's imports, from a place the line names; a value only
+		// known at run time still is.
+		{"PYTHONPATH=. pytest", nil},
+		{"PYTHONPATH=src python -m app", nil},
+		{"export PYTHONPATH=$PWD", nil},
+		{"NODE_PATH=/usr/lib/node_modules node x.js", nil},
+		{"LD_LIBRARY_PATH=/usr/local/lib ./bin/app", nil},
+		{"PYTHONPATH=$X pytest", []string{"PYTHONPATH=$X"}},
+		{`cd "$D" && PYTHONPATH=$PWD pytest`, []string{"PYTHONPATH=$PWD"}},
+		{"LD_PRELOAD=/usr/lib/x.so ls", []string{"LD_PRELOAD=/usr/lib/x.so"}},
+		// NODE_OPTIONS with only options that load no code and touch no
+		// file; any other option, or quoting Node reads itself, is.
+		{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", nil},
+		{`NODE_OPTIONS="--experimental-vm-modules" npx jest`, nil},
+		{`NODE_OPTIONS="--no-warnings --enable-source-maps" node app.js`, nil},
+		{"NODE_OPTIONS=--import=./x.mjs npm test", []string{"NODE_OPTIONS=--import=./x.mjs"}},
+		{`NODE_OPTIONS="--max-old-space-size=4096 -r ./x.js" npm test`, []string{`NODE_OPTIONS="--max-old-space-size=4096 -r ./x.js"`}},
+		{`NODE_OPTIONS="--loader ./l.mjs" npm test`, []string{`NODE_OPTIONS="--loader ./l.mjs"`}},
+		{`NODE_OPTIONS="--experimental-loader=./l.mjs" npm test`, []string{`NODE_OPTIONS="--experimental-loader=./l.mjs"`}},
+		{"NODE_OPTIONS=--env-file=.env npm test", []string{"NODE_OPTIONS=--env-file=.env"}},
+		{"NODE_OPTIONS=--inspect=0.0.0.0:9229 npm test", []string{"NODE_OPTIONS=--inspect=0.0.0.0:9229"}},
+		{`NODE_OPTIONS="--max-old-space-size=4096 \"-r\" x" npm test`, []string{`NODE_OPTIONS="--max-old-space-size=4096 \"-r\" x"`}},
+		{"NODE_OPTIONS=$O npm test", []string{"NODE_OPTIONS=$O"}},
 		{`export "$UNKNOWN"; git commit`, []string{`"$UNKNOWN"`}},
 		// A shell reading code another program makes, or a script that
 		// is not static; past a bound, the rest is not analysed.
