@@ -194,6 +194,9 @@ func randomLooking(t string) bool {
 	if !upper || !lower || !digit || (slash && (nslash > 3 || t[0] == '/')) {
 		return false
 	}
+	if wordy(t) {
+		return false
+	}
 	h := 0.0
 	n := float64(len(t))
 	for _, k := range counts {
@@ -201,6 +204,29 @@ func randomLooking(t string) bool {
 		h -= p * math.Log2(p)
 	}
 	return h > 4.3
+}
+
+// wordy reports whether every run of letters and digits in t, between
+// punctuation, is one word: all digits, all lowercase, all uppercase or
+// capitalized (NODE_OPTIONS=--max-old-space-size=4096, an option list or
+// an identifier spelled with separators). A generated secret mixes cases
+// and digits inside its runs; a run of one kind would be a name.
+func wordy(t string) bool {
+	for _, run := range strings.FieldsFunc(t, func(c rune) bool {
+		return !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
+	}) {
+		rest := run
+		if c := run[0]; c >= 'A' && c <= 'Z' {
+			rest = run[1:] // capitalized, or all uppercase below
+		}
+		if strings.Trim(run, "0123456789") != "" && strings.ToLower(rest) != rest && strings.ToUpper(run) != run {
+			return false
+		}
+		if strings.Trim(run, "0123456789") != "" && strings.Trim(run, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+			return false // letters and digits mixed
+		}
+	}
+	return true
 }
 
 // Audit-size caps.

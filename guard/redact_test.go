@@ -46,6 +46,14 @@ func TestRedactText(t *testing.T) {
 		{`mcp__github__create_pull_request_review_comment_reply`, nil, []string{"mcp__github__create_pull_request_review_comment_reply"}},
 		{`go test -run TestBuiltinDestructiveMatchesOptions1 ./guard`, nil, []string{"TestBuiltinDestructiveMatchesOptions1"}},
 		{`123e4567-e89b-12d3-a456-426614174000`, nil, []string{"123e4567-e89b-12d3-a456-426614174000"}},
+		// Option lists and names spelled with separators: each run is
+		// one word, no secret.
+		{`["NODE_OPTIONS=--max-old-space-size=4096"]`, nil, []string{"NODE_OPTIONS=--max-old-space-size=4096"}},
+		{`GRADLE_OPTS=--Dorg.gradle.jvmargs=MAX_HEAP_8192`, nil, []string{"GRADLE_OPTS=--Dorg.gradle.jvmargs=MAX_HEAP_8192"}},
+		// A secret behind a name still goes: its runs mix cases and
+		// digits.
+		{`NODE_OPTIONS=--x=Zx9Qm2Lp8Rt4Vw6Yb1Nc3Kd5Hf7Gj0Ss`, []string{"Zx9Qm2Lp8Rt4Vw6Yb1Nc3Kd5Hf7Gj0Ss"}, nil},
+		{`API=wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY`, []string{"wJalrXUtnFEMI"}, nil},
 	}
 	for _, tt := range tests {
 		got := RedactText(tt.in)
