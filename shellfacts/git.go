@@ -456,10 +456,19 @@ func (w *walker) gitRevPaths(args []field, set map[string]bool, bare bool, withV
 // repoRoot finds the top of the repository around the current directory
 // (the nearest ancestor with a .git), or the directory itself.
 func (w *walker) repoRoot() string {
+	if top, ok := w.gitTop(); ok {
+		return top
+	}
+	return w.dir
+}
+
+// gitTop is the nearest directory at or above the current one with a
+// .git, and whether there is one.
+func (w *walker) gitTop() (string, bool) {
 	d := w.cwd()
 	for range 64 {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -467,7 +476,7 @@ func (w *walker) repoRoot() string {
 		}
 		d = parent
 	}
-	return w.dir
+	return "", false
 }
 
 // gitFullNames writes abbreviated long options into the subcommand's

@@ -246,3 +246,32 @@ func TestParseStdinSubst(t *testing.T) {
 		})
 	}
 }
+
+// TestParseGitToplevel: $(git rev-parse --show-toplevel) is the nearest
+// directory with a .git above where it runs, so what a command does there
+// is known; elsewhere, or with more to the substitution, it stays unknown.
+func TestParseGitToplevel(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo/src", Home: root + "/home"}
+	tests := []struct {
+		command string
+		want    factsWant
+	}{
+		{`cd "$(git rev-parse --show-toplevel)" && rm -rf dist`, factsWant{deletes: []string{"ROOT/repo/dist"}}},
+		{`cd $(git rev-parse --show-toplevel) && rm -rf dist`, factsWant{deletes: []string{"ROOT/repo/dist"}}},
+		{`cd "$(git rev-parse --show-toplevel 2>/dev/null)" && rm -rf dist`, factsWant{deletes: []string{"ROOT/repo/dist"}, writes: []string{"/dev/null"}}},
+		{`rm -rf "$(git rev-parse --show-toplevel)/dist"`, factsWant{deletes: []string{"ROOT/repo/dist"}}},
+		{`rm -rf "$(git rev-parse --show-toplevel)"`, factsWant{deletes: []string{"ROOT/repo"}}},
+		{`cd "$(git rev-parse --show-toplevel)/.." && rm -rf repo`, factsWant{deletes: []string{"ROOT/repo"}}},
+		// Outside a repository git prints nothing (and cd "" stays).
+		{`cd /tmp && cd "$(git rev-parse --show-toplevel)" && rm -rf dist`, factsWant{deletes: []string{"/tmp/dist"}, delUnresolv: []string{"dist"}}},
+		{`cd "$D" && rm -rf "$(git rev-parse --show-toplevel)/dist"`, factsWant{delUnresolv: []string{`"$(git rev-parse --show-toplevel)/dist"`}}},
+		// Another command, option or redirection: not the top.
+		{`rm -rf "$(git rev-parse --show-cdup)"`, factsWant{delUnresolv: []string{`"$(git rev-parse --show-cdup)"`}}},
+		{`rm -rf "$(git rev-parse --show-toplevel >x)"`, factsWant{writes: []string{"ROOT/repo/src/x"}, delUnresolv: []string{`"$(git rev-parse --show-toplevel >x)"`}}},
+		{`rm -rf "$(GIT_DIR=/x git rev-parse --show-toplevel)"`, factsWant{delUnresolv: []string{`"$(GIT_DIR=/x git rev-parse --show-toplevel)"`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) { checkFacts(t, root, tt.command, opts, tt.want) })
+	}
+}

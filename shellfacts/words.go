@@ -434,6 +434,14 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 			}
 		case *syntax.BraceExp:
 			acc, ok = w.brace(p, acc)
+		case *syntax.CmdSubst:
+			var s string
+			if s, ok = w.knownSubst(p); ok && !quoted && strings.ContainsAny(s, " \t\n*?[") {
+				ok = false // split and globbed, as an unquoted variable
+			}
+			if ok {
+				acc = appendAll(acc, s, escapePattern(s), false)
+			}
 		default:
 			// Command and process substitutions, arithmetic, extended
 			// globs: their value is not known without running things.
@@ -444,6 +452,41 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 		}
 	}
 	return acc, true
+}
+
+// knownSubst is the output of a command substitution whose value Parse
+// knows where the directory is known: $(git rev-parse --show-toplevel),
+// the nearest directory above with a .git, as git finds it (cd "$(git
+// rev-parse --show-toplevel)" && rm -rf dist). Outside a repository git
+// prints nothing, so that stays unknown.
+func (w *walker) knownSubst(p *syntax.CmdSubst) (string, bool) {
+	if len(p.Stmts) != 1 || !w.dirKnown || w.varForgotten("PWD") {
+		return "", false
+	}
+	st := p.Stmts[0]
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	for _, r := range st.Redirs {
+		// 2>/dev/null hides git's complaint outside a repository; the
+		// output is the same.
+		if r.Op != syntax.RdrOut || r.N == nil || r.N.Value != "2" || r.Word.Lit() != "/dev/null" {
+			return "", false
+		}
+	}
+	var words []string
+	for _, a := range ce.Args {
+		lit := a.Lit()
+		if lit == "" {
+			return "", false
+		}
+		words = append(words, lit)
+	}
+	if strings.Join(words, " ") == "git rev-parse --show-toplevel" {
+		return w.gitTop()
+	}
+	return "", false
 }
 
 // param resolves the few parameters whose value Parse knows: $HOME (when
