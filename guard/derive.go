@@ -6,12 +6,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/vouch-dev/vouch/canonpath"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 	"github.com/vouch-dev/vouch/shellfacts"
 )
 
@@ -315,12 +315,21 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 				}
 			}
 		}
+		// A home directory inside a temporary one (a test's, a CI
+		// runner's HOME=/tmp/...) still holds the user's dotfiles,
+		// which are no scratch.
+		var homeDir string
+		if f.Home != "" {
+			if c, err := canonpath.Canonical(f.Home, "/", ""); err == nil && c != "/" {
+				homeDir = c
+			}
+		}
 		// inTemp reports whether p is a temporary directory or below one
-		// (below only, unless self).
+		// (below only, unless self), and not in a home directory there.
 		inTemp := func(p string, self bool) bool {
 			for _, t := range tmps {
 				if (self || p != t) && canonpath.Within(p, t) {
-					return true
+					return homeDir == "" || !canonpath.Within(homeDir, t) || !canonpath.Within(p, homeDir)
 				}
 			}
 			return false
@@ -411,7 +420,7 @@ var loopbackPrograms = map[string]bool{"curl": true, "wget": true, "http": true,
 // settings; and an environment assignment (A=1 curl, env A=1, export
 // A=1) may name a proxy (http_proxy, ALL_PROXY) or a config to read
 // (HOME or CURL_HOME for a .curlrc, WGETRC).
-var loopbackRedirects = regexp.MustCompile(`(?i)proxy|socks|--resolve|--connect-to|--doh|--dns|(^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*=`)
+var loopbackRedirects = lazyre.New(`(?i)proxy|socks|--resolve|--connect-to|--doh|--dns|(^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*=`)
 
 // loopbackOnly reports whether every network destination of the call's
 // shell commands is statically known and on this machine (localhost,
@@ -430,7 +439,7 @@ func (f *CallFacts) loopbackOnly() bool {
 		}
 	}
 	for _, t := range f.shellText {
-		if loopbackRedirects.MatchString(t) {
+		if loopbackRedirects().MatchString(t) {
 			return false
 		}
 	}

@@ -49,6 +49,26 @@ func TestOutsideRootScratch(t *testing.T) {
 		{"/var/tmp is not scratch", "Write", map[string]any{"file_path": "/var/tmp/x"}, macTmp, "", true},
 		{"no temporary directory at all", "Write", map[string]any{"file_path": "/tmp/x"}, "", "", true},
 	}
+	// A home directory inside the temporary one: its dotfiles are not
+	// scratch, the rest of the temporary directory still is.
+	tmpHome := "/tmp/vouch-test-home"
+	for _, tt := range []struct {
+		name    string
+		args    map[string]any
+		outside bool
+	}{
+		{"dotfile of a home below /tmp", map[string]any{"command": "echo x >> ~/.bashrc"}, true},
+		{"file in a home below /tmp", map[string]any{"command": "cp x " + tmpHome + "/bin/git"}, true},
+		{"elsewhere in /tmp", map[string]any{"command": "echo x > /tmp/out.txt"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: tt.args}
+			f := DeriveIn(&c, DeriveContext{Home: tmpHome, Root: "/repo", TempDir: "/tmp"})
+			if got := len(f.OutsideRoot) > 0; got != tt.outside {
+				t.Fatalf("outside_root %v, want outside %v (writes %v)", f.OutsideRoot, tt.outside, f.Writes)
+			}
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := Call{Phase: Pre, Tool: tt.tool, Cwd: "/repo", Args: tt.args}
