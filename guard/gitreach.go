@@ -2,11 +2,15 @@ package guard
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vouch-dev/vouch/canonpath"
 )
@@ -40,12 +44,21 @@ var protectedNames = []string{
 	".claude/settings.json", ".claude/settings.local.json",
 }
 
-// gitRunner runs git in dir and returns its standard output; tests
-// replace it to see a failure.
-var gitRunner = func(dir string, args ...string) ([]byte, error) {
+// gitTimeout bounds each git run. A repository whose index is a FIFO, or
+// that sits on a mount that does not answer, must not hold the hook until
+// the harness gives up on it, since the harness then runs the tool; a git
+// that does not answer in time counts as "cannot tell", and the command
+// asks.
+const gitTimeout = 2 * time.Second
+
+// runGit runs git in dir and returns its standard output.
+func runGit(dir string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
 	// Settings that make git run a program (core.fsmonitor) are turned
 	// off: the hook must not run what the repository's config names.
-	cmd := exec.Command("git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
+	cmd.WaitDelay = 100 * time.Millisecond
 	cmd.Dir = dir
 	env := os.Environ()
 	cmd.Env = env[:0:0]
@@ -59,7 +72,10 @@ var gitRunner = func(dir string, args ...string) ([]byte, error) {
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("git %s in %s: %w", strings.Join(args[:min(len(args), 1)], " "), dir, ctx.Err())
+		}
+		return nil, fmt.Errorf("git %s in %s: %w", strings.Join(args[:min(len(args), 1)], " "), dir, err)
 	}
 	return out.Bytes(), nil
 }
@@ -109,11 +125,11 @@ func keptTreeReaches(top, root string, own []string) bool {
 			}
 		}
 	}
-	out, err := gitRunner(top, append([]string{"ls-files", "-z", "--cached", "--with-tree=HEAD", "--"}, specs...)...)
-	if err != nil {
+	out, err := runGit(top, append([]string{"ls-files", "-z", "--cached", "--with-tree=HEAD", "--"}, specs...)...)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		// No HEAD yet (a new repository) fails --with-tree: the index
 		// alone then.
-		out, err = gitRunner(top, append([]string{"ls-files", "-z", "--cached", "--"}, specs...)...)
+		out, err = runGit(top, append([]string{"ls-files", "-z", "--cached", "--"}, specs...)...)
 	}
 	if err != nil || len(out) > 0 {
 		return true
@@ -129,6 +145,6 @@ func keptTreeReaches(top, root string, own []string) bool {
 	if len(present) == 0 {
 		return false
 	}
-	out, err = gitRunner(top, append([]string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}, present...)...)
+	out, err = runGit(top, append([]string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}, present...)...)
 	return err != nil || len(out) > 0
 }
