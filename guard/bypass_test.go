@@ -495,6 +495,24 @@ func TestBuiltinWrapperOptions(t *testing.T) {
 	unknown := "destructive-unknown-command"
 	checkBuiltins(t, []bypassCase{
 		{`run0 --lightweight yes rm -rf /`, Deny, rm},
+		// Programs that run the command after their options, as
+		// wrappers: each was an allow before.
+		{`sem -j4 rm -rf ~`, Deny, rm},
+		{`cgexec -g cpu:x rm -rf ~`, Deny, rm},
+		{`chpst -u x rm -rf ~`, Deny, rm},
+		{`faketime now rm -rf ~`, Deny, rm},
+		{`numactl -C 0 rm -rf ~`, Deny, rm},
+		{`s6-setuidgid x rm -rf ~`, Deny, rm},
+		{`systemd-inhibit --why=x rm -rf ~`, Deny, rm},
+		{`valgrind --tool=memcheck rm -rf ~`, Deny, rm},
+		{`with-contenv cat .env`, Deny, env},
+		{`gdb -batch -ex run --args rm -rf ~`, Ask, unknown},
+		{`hyperfine 'rm -rf ~'`, Ask, unknown},
+		{`chpst -/ /x ls`, Ask, unknown},
+		{`faketime --date-prog x now ls`, Ask, unknown},
+		{`faketime '2020-01-01 00:00:00' go test ./...`, Allow, ""},
+		{`numactl --physcpubind=0 go test ./...`, Allow, ""},
+		{`valgrind --leak-check=full ./bin/app`, Allow, ""},
 		{`run0 --shell-prompt-prefix X cat .env`, Deny, env},
 		{`nix --option sandbox false develop -c rm -rf /`, Deny, rm},
 		{`nix --max-jobs 4 develop -c cat .env`, Deny, env},

@@ -119,8 +119,38 @@ func wrapperFor(name string) wrapFunc {
 		return simpleWrapper(name, optSpec{withValue: "r", flags: "cvVh", long: []string{"rewrite"}, longFlags: []string{"single-child", "verbose", "version", "help"}, posix: true, closed: true})
 	case "ssh-agent":
 		return simpleWrapper(name, optSpec{withValue: "aEPtO", flags: "cskdD", posix: true, closed: true})
-	case "parallel":
+	case "parallel", "sem":
+		// sem is parallel --semaphore: the same options, one job.
 		return wrapParallel
+	case "cgexec":
+		// cgexec [-g CONTROLLERS:PATH]... [--sticky] COMMAND...
+		return simpleWrapper(name, optSpec{withValue: "g", flags: "h", longFlags: []string{"sticky"}, posix: true, closed: true})
+	case "chpst":
+		// runit's chpst; -/ (a new root) is left out of the table, so
+		// it asks: paths would be inside another root.
+		return simpleWrapper(name, optSpec{withValue: "uUbeCnlLmdopfcrt", flags: "vP012", posix: true, closed: true})
+	case "faketime":
+		// faketime [-m] [-f] [-p PID] TIMESTAMP COMMAND...; --date-prog
+		// names a program to run and is left out, so it asks.
+		return skipOperands(name, optSpec{withValue: "p", flags: "mfh", longFlags: []string{"exclude-monotonic"}, posix: true, closed: true}, 1)
+	case "numactl":
+		return simpleWrapper(name, optSpec{withValue: "iPpmNC", flags: "albsH",
+			long:      []string{"interleave", "preferred", "preferred-many", "membind", "cpunodebind", "physcpubind"},
+			longFlags: []string{"all", "localalloc", "balancing", "show", "hardware"}, posix: true, closed: true, gnu: true})
+	case "s6-setuidgid":
+		// s6-setuidgid ACCOUNT COMMAND...
+		return skipOperands(name, optSpec{posix: true, closed: true}, 1)
+	case "systemd-inhibit":
+		return simpleWrapper(name, optSpec{flags: "h", long: []string{"what", "who", "why", "mode"},
+			longFlags: []string{"list", "no-pager", "no-legend", "help", "version"}, posix: true, closed: true, gnu: true})
+	case "valgrind":
+		// Every valgrind option takes its value after =, so an option
+		// not known cannot swallow the program.
+		return simpleWrapper(name, optSpec{posix: true})
+	case "with-contenv":
+		return simpleWrapper(name, optSpec{posix: true, closed: true})
+	case "gdb", "lldb", "hyperfine":
+		return wrapUnread(name)
 	case "script":
 		return wrapScript
 	case "screen":
@@ -192,6 +222,22 @@ func runnerVerb(name, verb string) bool {
 
 // simpleWrapper strips the options of a wrapper whose first operand is the
 // wrapped program.
+// wrapUnread is for a program that runs commands vouch does not read
+// from its command line: a debugger (gdb --args, -ex 'shell ...', lldb
+// --) or a benchmark runner (hyperfine's operands and --prepare are
+// shell code). What they run is unknown code, which a policy asks about.
+func wrapUnread(name string) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		raw := name
+		for _, a := range args {
+			raw += " " + a.raw
+		}
+		w.incomplete(name + " runs commands vouch does not read")
+		w.unknownCode(raw)
+		return wrapResult{}
+	}
+}
+
 func simpleWrapper(name string, spec optSpec) wrapFunc {
 	return func(w *walker, args []field) wrapResult {
 		p := parseOpts(args, spec)
