@@ -62,7 +62,8 @@
 //     script, the run/exec verbs of environment runners (uv run, poetry
 //     run, bundle exec, direnv exec...), run0, flatpak-spawn, bwrap, proot,
 //     nix develop -c and nix shell -c, entr, sem, cgexec, chpst, faketime,
-//     numactl, s6-setuidgid, systemd-inhibit, valgrind, with-contenv (gdb,
+//     numactl, s6-setuidgid, systemd-inhibit, valgrind, with-contenv,
+//     dotenv -- (which reads .env or its -e files) (gdb,
 //     lldb and hyperfine run unknown code), and those that run a
 //     command with secrets in its environment (aws-vault exec PROFILE,
 //     op run, doppler run); a string one runs (nix-shell --run or

@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -151,6 +152,8 @@ func wrapperFor(name string) wrapFunc {
 		return simpleWrapper(name, optSpec{posix: true, closed: true})
 	case "gdb", "lldb", "hyperfine":
 		return wrapUnread(name)
+	case "dotenv":
+		return wrapDotenv
 	case "script":
 		return wrapScript
 	case "screen":
@@ -767,6 +770,30 @@ func wrapEntr(w *walker, args []field) wrapResult {
 // wrapSshpass: sshpass [-f FILE | -d FD | -p PASSWORD | -e] COMMAND runs
 // COMMAND (ssh, scp, rsync) typing the password for it; -f reads it from
 // a file.
+// wrapDotenv: dotenv-cli loads .env, or the -e files, into the
+// environment of the command after --; loading them reads them. Without
+// --, its option parser (minimist) also takes the command's own options
+// as dotenv's, so which words run is not plain, and that is unknown
+// code; so is -c, whose value is optional.
+func wrapDotenv(w *walker, args []field) wrapResult {
+	dash := slices.IndexFunc(args, func(a field) bool { return a.known() && a.s == "--" })
+	if dash < 0 {
+		return wrapUnread("dotenv")(w, args)
+	}
+	p := parseOpts(args[:dash], optSpec{withValue: "evp", flags: "o", long: []string{"quiet"},
+		longFlags: []string{"debug", "no-expand", "help"}, posix: true, closed: true})
+	w.unknownOpts("dotenv", p)
+	if len(p.operands) > 0 {
+		return wrapUnread("dotenv")(w, args)
+	}
+	files := p.values("-e")
+	if len(files) == 0 {
+		files = []field{{s: ".env", static: true, raw: ".env"}}
+	}
+	w.pathsTo(files, w.reads, "dotenv")
+	return wrapResult{ok: true, rest: args[dash+1:]}
+}
+
 func wrapSshpass(w *walker, args []field) wrapResult {
 	p := parseOpts(args, optSpec{withValue: "fdpP", flags: "evhV", posix: true, closed: true})
 	w.unknownOpts("sshpass", p)
