@@ -21,8 +21,8 @@ const madvHugepage = 14
 // pages a run has already touched, which then fault again: 25k faults
 // instead of 20k on the lint benchmark.) A kernel without transparent
 // huge pages refuses the advice (EINVAL), which leaves the room mapped
-// with small pages, as it would have been; grow reports whether the
-// kernel took the advice.
+// with small pages, as it would have been; grow returns the room's
+// address if the kernel took the advice, else 0.
 func grow(n int64) uintptr {
 	const huge = 2 << 20
 	b := make([]byte, (n+huge-1)/huge*huge)
@@ -85,8 +85,8 @@ func madvise(addr, n uintptr, advice int) syscall.Errno {
 	return e
 }
 
-// heapObject allocates n bytes on the heap: a size the compiler cannot
-// see makes the slice escape.
+// heapObject allocates n bytes on the heap: the compiler puts a slice
+// whose size it cannot see there.
 //
 //go:noinline
 func heapObject(n int) []byte { return make([]byte, n) }
