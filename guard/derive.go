@@ -787,21 +787,7 @@ func (f *CallFacts) belowMayReachVouch(d string) bool {
 	if rel, err := filepath.Rel(d, f.Root); err == nil && rel != "." && canonpath.Within(f.Root, d) {
 		names = append(names, strings.Split(filepath.ToSlash(rel), "/")...)
 	}
-	for _, alt := range alts {
-		for _, n := range names {
-			all := true
-			for _, pat := range alt {
-				if !fnmatchFold(pat, n) {
-					all = false
-					break
-				}
-			}
-			if all {
-				return true
-			}
-		}
-	}
-	return false
+	return anyAltMatches(alts, names)
 }
 
 // fnmatchFold matches a find -name pattern against a name ignoring case
@@ -811,4 +797,18 @@ func fnmatchFold(pat, name string) bool {
 	pat = strings.ToLower(shellfacts.GoPattern(pat))
 	ok, err := path.Match(pat, strings.ToLower(name))
 	return ok || err != nil
+}
+
+// anyAltMatches reports whether every -name test of one of a find's
+// alternatives matches one of names, ignoring case: a find whose tests
+// are alts may then act on an entry of that name.
+func anyAltMatches(alts [][]string, names []string) bool {
+	for _, alt := range alts {
+		for _, n := range names {
+			if !slices.ContainsFunc(alt, func(pat string) bool { return !fnmatchFold(pat, n) }) {
+				return true
+			}
+		}
+	}
+	return false
 }

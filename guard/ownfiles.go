@@ -85,19 +85,5 @@ func (f *CallFacts) belowMayReach(d, o string) bool {
 		return true
 	}
 	names := append(strings.Split(filepath.ToSlash(rel), "/"), vouchNames...)
-	for _, alt := range alts {
-		for _, n := range names {
-			all := true
-			for _, pat := range alt {
-				if !fnmatchFold(pat, n) {
-					all = false
-					break
-				}
-			}
-			if all {
-				return true
-			}
-		}
-	}
-	return false
+	return anyAltMatches(alts, names)
 }
