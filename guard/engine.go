@@ -25,6 +25,7 @@ var Program string
 // once, so a process that decides many calls (tests, replay) pays for
 // parsing once.
 type Engine struct {
+	terms terms
 	guard *fixedProgram
 	// conds is built on first use: only all/any/not trees need it, and
 	// building it was a sixth of a hook process's start-up.
@@ -37,6 +38,7 @@ type Engine struct {
 // analyses datalog text.
 func NewEngine() (*Engine, error) {
 	return &Engine{
+		terms: newTerms(),
 		guard: fromAnalysis(guardAnalysis()),
 		conds: sync.OnceValue(func() *fixedProgram { return fromAnalysis(conditionsAnalysis()) }),
 	}, nil
@@ -151,7 +153,7 @@ const (
 
 // Decide evaluates one call against a policy.
 func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, derived *CallFacts) (*Decision, *Evaluation, error) {
-	b := &factBuilder{rc: &regexCache{shared: p.regexps}, derived: derived}
+	b := e.builder(p, derived)
 	b.build(p, call, counters, env, derived)
 	facts := b.facts
 	if b.composite > 0 {
@@ -176,6 +178,7 @@ func (e *Engine) Decide(p *Policy, call *Call, counters Counters, env Env, deriv
 }
 
 type factBuilder struct {
+	terms   *terms
 	derived *CallFacts
 	facts   []ast.Atom
 	tree    []ast.Atom
@@ -183,6 +186,11 @@ type factBuilder struct {
 	composite int
 	next      int64
 	rc        *regexCache
+}
+
+// builder starts the facts of one decision with policy p.
+func (e *Engine) builder(p *Policy, derived *CallFacts) *factBuilder {
+	return &factBuilder{rc: &regexCache{shared: p.regexps}, derived: derived, terms: &e.terms}
 }
 
 func (b *factBuilder) add(pred string, args ...ast.BaseTerm) {
@@ -203,7 +211,7 @@ func mname(n string) ast.Constant {
 }
 
 func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derived *CallFacts) {
-	b.add("phase", mname("/"+string(call.Phase)))
+	b.add("phase", b.terms.phase(call.Phase))
 	b.add("call_tool", ast.String(call.Tool))
 	if derived != nil {
 		for _, pth := range derived.Paths {
@@ -216,6 +224,11 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 			b.add("call_domain", ast.String(h))
 		}
 	}
+	prepared := p.prepared
+	if len(prepared) != len(p.Rules) {
+		// A policy built by hand, or changed after Prepare.
+		prepared = prepareRules(p)
+	}
 	for i, r := range p.Rules {
 		if !selects(r.Tools, call.Tool) {
 			// A rule none of whose selectors matches the tool cannot
@@ -224,30 +237,19 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 			// skips every Write rule's regexes and facts.
 			continue
 		}
-		id := ast.String(r.ID)
-		if !r.Enabled {
-			b.add("rule_disabled", id)
-		}
-		if r.Observe(p) {
-			b.add("rule_mode", id, mname("/observed"))
-		} else {
-			b.add("rule_mode", id, mname("/enforced"))
-		}
-		if r.Action != "" {
-			b.add("rule_action", id, mname("/"+r.Action))
-		}
-		b.add("rule_selects_tool", id)
+		pr := &prepared[i]
+		id := pr.id
+		// rule_disabled, rule_mode, rule_action, rule_selects_tool and
+		// rule, which do not depend on the call.
+		b.facts = append(b.facts, pr.facts...)
 		switch r.Kind {
 		case KindPre, KindPost:
-			b.add("rule", id, mname("/"+r.Kind), ast.Number(int64(bandRules+i)))
-			if r.When != nil {
-				b.add("rule_when", id, ast.Number(b.cond(r.When, call, env)))
+			if pr.when != nil {
+				b.add("rule_when", id, b.terms.number(b.node(pr.when, call, env)))
 			}
 		case KindSandbox:
-			b.add("rule", id, mname("/sandbox"), ast.Number(int64(bandSandbox+i)))
 			b.sandbox(id, r.Sandbox, derived)
 		case KindSession:
-			b.add("rule", id, mname("/session"), ast.Number(int64(bandSession+i)))
 			// Each limit carries the count it caps, so the program
 			// compares them without joining a counter relation (a
 			// premise less per limit; the engine pays per binding).
@@ -255,7 +257,7 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 			// one whose runs ToolCalls counts.
 			if l := r.Limits; l != nil {
 				limit := func(n, max, order int) {
-					b.add("limit", id, ast.Number(int64(n)), ast.Number(int64(max)), ast.Number(int64(order)))
+					b.add("limit", id, b.terms.number(int64(n)), b.terms.number(int64(max)), ast.Number(int64(order)))
 				}
 				if l.MaxAttempts > 0 {
 					limit(cnt.Attempts, l.MaxAttempts, bandAttempts+i)
@@ -274,7 +276,7 @@ func (b *factBuilder) build(p *Policy, call *Call, cnt Counters, env Env, derive
 	}
 }
 
-func (b *factBuilder) sandbox(id ast.Constant, sb *Sandbox, derived *CallFacts) {
+func (b *factBuilder) sandbox(id ast.BaseTerm, sb *Sandbox, derived *CallFacts) {
 	if sb == nil {
 		return
 	}
@@ -331,7 +333,8 @@ func selects(selectors []string, tool string) bool {
 		if s == "*" || s == tool {
 			return true
 		}
-		if toolGlob(s, tool) {
+		// A selector without a wildcard matches its own name only.
+		if strings.ContainsAny(s, "*?[") && toolGlob(s, tool) {
 			return true
 		}
 	}
@@ -386,56 +389,55 @@ func (n *ncond) flat() bool {
 	return true
 }
 
-// cond records a rule's condition and returns its root node's number. A
-// leaf or a flat all/any is decided by guard.dl alone; deeper trees go to
-// the conditions program.
-func (b *factBuilder) cond(c *Cond, call *Call, env Env) int64 {
-	n := normal(c, false)
+// node records a rule's condition, in normal form, and returns its root
+// node's number. A leaf or a flat all/any is decided by guard.dl alone;
+// deeper trees go to the conditions program.
+func (b *factBuilder) node(n *ncond, call *Call, env Env) int64 {
 	if n.op == "leaf" || n.flat() {
 		return b.flatNode(n, call, env)
 	}
 	return b.treeNode(n, call, env)
 }
 
-func (b *factBuilder) leafValue(n *ncond, call *Call, env Env) ast.Constant {
+func (b *factBuilder) leafValue(n *ncond, call *Call, env Env) ast.BaseTerm {
 	r := evalLeaf(n.leaf, call, env, b.derived, b.rc)
 	if n.neg && r != leafError {
 		r = truth(r == leafFalse)
 	}
-	return mname(r.name())
+	return b.terms.leaf[r]
 }
 
 func (b *factBuilder) flatNode(n *ncond, call *Call, env Env) int64 {
 	b.next++
-	id := b.next
+	id := b.terms.number(b.next)
 	if n.op == "leaf" {
-		b.add("leaf_value", ast.Number(id), b.leafValue(n, call, env))
-		return id
+		b.add("leaf_value", id, b.leafValue(n, call, env))
+		return b.next
 	}
-	op := mname("/" + n.op)
-	b.add("flat", ast.Number(id), op)
+	op := b.terms.name("/" + n.op)
+	b.add("flat", id, op)
 	for i, k := range n.kids {
-		b.add("flat_operand", ast.Number(id), op, ast.Number(int64(i)), b.leafValue(k, call, env))
+		b.add("flat_operand", id, op, b.terms.number(int64(i)), b.leafValue(k, call, env))
 	}
-	return id
+	return b.next
 }
 
 // treeNode numbers a tree's nodes for the conditions program.
 func (b *factBuilder) treeNode(n *ncond, call *Call, env Env) int64 {
 	b.next++
-	id := ast.Number(b.next)
+	id := b.terms.number(b.next)
 	num := b.next
 	if n.op == "leaf" {
 		v := b.leafValue(n, call, env)
-		b.addTree("node", id, mname("/leaf"))
+		b.addTree("node", id, b.terms.name("/leaf"))
 		b.addTree("leaf_value", id, v)
 		return num
 	}
 	b.composite++
-	b.addTree("node", id, mname("/"+n.op))
-	b.addTree("node_children", id, ast.Number(int64(len(n.kids))))
+	b.addTree("node", id, b.terms.name("/"+n.op))
+	b.addTree("node_children", id, b.terms.number(int64(len(n.kids))))
 	for i, k := range n.kids {
-		b.addTree("node_child", id, ast.Number(int64(i)), ast.Number(b.treeNode(k, call, env)))
+		b.addTree("node_child", id, b.terms.number(int64(i)), b.terms.number(b.treeNode(k, call, env)))
 	}
 	return num
 }

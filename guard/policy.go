@@ -95,13 +95,17 @@ type Policy struct {
 	// one (compiling a dozen patterns cost more than evaluating the
 	// program). It is not serialised: a cached policy is prepared again.
 	regexps map[string]*regexp.Regexp
+	// prepared holds, by rule, the facts and normal-form condition that
+	// do not depend on the call (Prepare).
+	prepared []preparedRule
 }
 
-// Prepare compiles the policy's regular expressions once, for every
-// decision made with it. LoadPolicy and LoadPolicyCached call it; a Policy
-// built by hand works without it (each decision then compiles its own).
-// An invalid pattern is left out: the leaf using it evaluates to an error,
-// as it would without Prepare.
+// Prepare compiles the policy's regular expressions, and makes the facts
+// of its rules that do not depend on the call, once for every decision
+// made with it. LoadPolicy and LoadPolicyCached call it; a Policy built by
+// hand works without it (each decision then does that work itself). Call
+// it again after changing the rules. An invalid pattern is left out: the
+// leaf using it evaluates to an error, as it would without Prepare.
 func (p *Policy) Prepare() {
 	re := map[string]*regexp.Regexp{}
 	var walk func(c *Cond)
@@ -132,6 +136,7 @@ func (p *Policy) Prepare() {
 		walk(p.Rules[i].When)
 	}
 	p.regexps = re
+	p.prepared = prepareRules(p)
 }
 
 // Tool is an entry of tools: (Edictum's side-effect classes).

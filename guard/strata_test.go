@@ -51,7 +51,7 @@ func TestLevelStrataSameFacts(t *testing.T) {
 	const mangle, merged, planned = 0, 1, 2
 	eval := func(p *fixedProgram, mode int, facts []ast.Atom) []string {
 		t.Helper()
-		store := newSmallStore()
+		store := newSmallStore(nil)
 		present := map[ast.PredicateSym]bool{}
 		for _, f := range facts {
 			store.Add(f)
@@ -113,7 +113,7 @@ rules:
 		for _, c := range calls {
 			for _, cnt := range cnts {
 				c := c
-				b := &factBuilder{rc: &regexCache{shared: p.regexps}, derived: Derive(&c, "", "")}
+				b := e.builder(p, Derive(&c, "", ""))
 				b.build(p, &c, cnt, Env{}, b.derived)
 				facts := b.facts
 				if b.composite > 0 {
