@@ -230,15 +230,6 @@ func guardUnit() parse.SourceUnit {
 			}},
 		}},
 	}, Clauses: []ast.Clause{
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "V"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
@@ -307,9 +298,32 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -319,12 +333,190 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -333,132 +525,6 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "N"},
@@ -592,7 +658,7 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
@@ -605,15 +671,6 @@ func guardUnit() parse.SourceUnit {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "Max"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -869,24 +926,13 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      struct{}{},
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "refire", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "some_ask"}:                     struct{}{},
 		ast.PredicateSym{Symbol: "some_deny"}:                    struct{}{},
-		ast.PredicateSym{Symbol: "val", Arity: 2}:                struct{}{},
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          struct{}{},
 	}, Rules: []ast.Clause{
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Variable{Symbol: "V"},
-			}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stop", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "I"},
@@ -955,9 +1001,32 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "_"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -967,12 +1036,190 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "M"},
-				ast.Variable{Symbol: "V"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
+		}}, Premises: []ast.Term{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_operand", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "N"},
+				ast.Variable{Symbol: "_"},
+				ast.Variable{Symbol: "M"},
+				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "N"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "P"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "P"},
+				ast.Variable{Symbol: "O"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}},
+			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+			}}},
+		}},
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Variable{Symbol: "R"},
+			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -981,132 +1228,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Constant{Symbol: "/false", NumValue: 7076010379368076465},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "policy_error", Arity: 1}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/true", NumValue: 570436966306163544},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "N"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "phase", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_selects_tool", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "N"},
-				ast.Constant{Symbol: "/error", NumValue: -8660935634837609038},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_when", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "N"},
@@ -1240,7 +1361,7 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "R"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
@@ -1253,15 +1374,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":ge", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
 				ast.Variable{Symbol: "Max"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule", Arity: 3}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1845,23 +1957,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit_reached", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "node_value", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "N"},
 			ast.Variable{Symbol: "V"},
@@ -2161,23 +2256,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "val", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "val", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "N"},
-			ast.Variable{Symbol: "V"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "violation", Arity: 1}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 		}}, Descr: []ast.Atom{
@@ -2201,9 +2279,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "flat_stop", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "limit_reached", Arity: 2}: struct{}{},
-		},
-		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
@@ -2214,9 +2289,6 @@ func guardAnalysis() *datalog.Analysis {
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "violation", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "val", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "fires", Arity: 2}: struct{}{},
@@ -2256,24 +2328,22 @@ func guardAnalysis() *datalog.Analysis {
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
-		ast.PredicateSym{Symbol: "asking", Arity: 2}:             10,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           18,
-		ast.PredicateSym{Symbol: "denying", Arity: 2}:            11,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            19,
-		ast.PredicateSym{Symbol: "fires", Arity: 2}:              8,
-		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          13,
-		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         14,
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         15,
-		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         4,
+		ast.PredicateSym{Symbol: "asking", Arity: 2}:             8,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           16,
+		ast.PredicateSym{Symbol: "denying", Arity: 2}:            9,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            17,
+		ast.PredicateSym{Symbol: "fires", Arity: 2}:              6,
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          11,
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         12,
+		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         13,
+		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         3,
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          1,
-		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       5,
-		ast.PredicateSym{Symbol: "limit_reached", Arity: 2}:      2,
-		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       9,
-		ast.PredicateSym{Symbol: "refire", Arity: 2}:             12,
-		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 3,
-		ast.PredicateSym{Symbol: "some_ask"}:                     16,
-		ast.PredicateSym{Symbol: "some_deny"}:                    17,
-		ast.PredicateSym{Symbol: "val", Arity: 2}:                7,
-		ast.PredicateSym{Symbol: "violation", Arity: 1}:          6,
+		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       4,
+		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       7,
+		ast.PredicateSym{Symbol: "refire", Arity: 2}:             10,
+		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 2,
+		ast.PredicateSym{Symbol: "some_ask"}:                     14,
+		ast.PredicateSym{Symbol: "some_deny"}:                    15,
+		ast.PredicateSym{Symbol: "violation", Arity: 1}:          5,
 	}}
 }
