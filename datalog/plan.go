@@ -1,6 +1,8 @@
 package datalog
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/google/mangle/analysis"
@@ -124,30 +126,38 @@ func NewPlanner(info *analysis.ProgramInfo, strata []analysis.Nodeset, predToStr
 // key is the set of the program's predicates in present, as a bitset.
 // Every predicate counts, not only extensional ones: facts may also be
 // given for a predicate that has rules.
-func (p *Planner) key(present map[ast.PredicateSym]bool) string {
+func (p *Planner) key(present func(yield func(ast.PredicateSym) bool)) []byte {
 	k := make([]byte, (len(p.index)+7)/8)
 	for s := range present {
 		if i, ok := p.index[s]; ok {
 			k[i/8] |= 1 << (i % 8)
 		}
 	}
-	return string(k)
+	return k
 }
 
 // Plan returns the plan for facts of the predicates in present.
 func (p *Planner) Plan(present map[ast.PredicateSym]bool) *Plan {
+	return p.plan(maps.Keys(present))
+}
+
+// PlanList returns the plan for facts of the predicates listed in
+// present; it is Plan for a caller that has them in a slice.
+func (p *Planner) PlanList(present []ast.PredicateSym) *Plan {
+	return p.plan(slices.Values(present))
+}
+
+func (p *Planner) plan(present func(yield func(ast.PredicateSym) bool)) *Plan {
 	k := p.key(present)
 	p.mu.Lock()
-	pl := p.cache[k]
+	pl := p.cache[string(k)]
 	p.mu.Unlock()
 	if pl != nil {
 		return pl
 	}
 	have := make([]bool, len(p.index))
-	for s := range present {
-		if i, ok := p.index[s]; ok {
-			have[i] = true
-		}
+	for i := range have {
+		have[i] = k[i/8]&(1<<(i%8)) != 0
 	}
 	for _, i := range p.initial {
 		have[i] = true
@@ -190,7 +200,7 @@ func (p *Planner) Plan(present map[ast.PredicateSym]bool) *Plan {
 	pl.Info = &info
 	p.mu.Lock()
 	if len(p.cache) < maxPlans {
-		p.cache[k] = pl
+		p.cache[string(k)] = pl
 	}
 	p.mu.Unlock()
 	return pl

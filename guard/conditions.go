@@ -29,12 +29,14 @@ type fixedProgram struct {
 	predToStratum map[ast.PredicateSym]int
 	// planner cuts the program to what one set of facts can use.
 	planner *datalog.Planner
+	// index numbers the program's predicates for its fact stores.
+	index map[ast.PredicateSym]int
 }
 
 func fromAnalysis(a *datalog.Analysis) *fixedProgram {
 	strata, predToStratum := levelStrata(a.Info.Rules, a.Strata, a.PredToStratum)
 	return &fixedProgram{info: a.Info, strata: strata, predToStratum: predToStratum,
-		planner: datalog.NewPlanner(a.Info, strata, predToStratum)}
+		planner: datalog.NewPlanner(a.Info, strata, predToStratum), index: predIndex(a.Info.Decls)}
 }
 
 // run evaluates the program on facts. With rerun, the program is run
@@ -54,16 +56,16 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 			store, err = nil, fmt.Errorf("evaluate guard program: engine failure: %v", r)
 		}
 	}()
-	store = newSmallStore()
-	present := make(map[ast.PredicateSym]bool, 32)
+	st := newSmallStore(c.index)
 	for _, f := range facts {
-		if _, ok := c.info.Decls[f.Predicate]; !ok {
+		if _, ok := c.index[f.Predicate]; !ok {
 			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
 		}
-		store.Add(f)
-		present[f.Predicate] = true
+		st.Add(f)
 	}
-	pl := c.planner.Plan(present)
+	// Before evaluation, the store's predicates are those with facts.
+	pl := c.planner.PlanList(st.order)
+	store = st
 	prev := -1
 	for run := 0; ; run++ {
 		if run == maxConditionRuns {

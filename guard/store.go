@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"sort"
+
 	"github.com/google/mangle/ast"
 	"github.com/google/mangle/factstore"
 )
@@ -19,7 +21,13 @@ import (
 // matching a query's constants. Facts come back in insertion order, so a
 // lookup is deterministic.
 type smallStore struct {
-	preds map[ast.PredicateSym]*predFacts
+	// index numbers the predicates a program declares; their facts are
+	// kept in preds at that number, so that a decision builds no map of
+	// predicates. It is shared and never written. Facts of a predicate
+	// not in it (none of vouch's programs gives one) go to others.
+	index  map[ast.PredicateSym]int
+	preds  []predFacts
+	others map[ast.PredicateSym]*predFacts
 	// order lists predicates in first-insertion order for ListPredicates.
 	order []ast.PredicateSym
 	count int
@@ -37,8 +45,55 @@ type predFacts struct {
 
 var _ factstore.FactStore = (*smallStore)(nil)
 
-func newSmallStore() *smallStore {
-	return &smallStore{preds: make(map[ast.PredicateSym]*predFacts, 48)}
+// newSmallStore returns an empty store for the predicates of index (nil
+// for none).
+func newSmallStore(index map[ast.PredicateSym]int) *smallStore {
+	return &smallStore{index: index, preds: make([]predFacts, len(index))}
+}
+
+// predIndex numbers the predicates of decls, in sorted order.
+func predIndex(decls map[ast.PredicateSym]*ast.Decl) map[ast.PredicateSym]int {
+	syms := make([]ast.PredicateSym, 0, len(decls))
+	for s := range decls {
+		syms = append(syms, s)
+	}
+	sort.Slice(syms, func(i, j int) bool {
+		if syms[i].Symbol != syms[j].Symbol {
+			return syms[i].Symbol < syms[j].Symbol
+		}
+		return syms[i].Arity < syms[j].Arity
+	})
+	index := make(map[ast.PredicateSym]int, len(syms))
+	for i, s := range syms {
+		index[s] = i
+	}
+	return index
+}
+
+// facts returns the facts of predicate p, nil if it has none; with add,
+// it makes room for them.
+func (s *smallStore) facts(p ast.PredicateSym, add bool) *predFacts {
+	if i, ok := s.index[p]; ok {
+		pf := &s.preds[i]
+		if add && pf.atoms == nil {
+			s.order = append(s.order, p)
+			pf.atoms = make([]ast.Atom, 0, 4)
+		}
+		if pf.atoms == nil {
+			return nil
+		}
+		return pf
+	}
+	pf := s.others[p]
+	if pf == nil && add {
+		if s.others == nil {
+			s.others = map[ast.PredicateSym]*predFacts{}
+		}
+		pf = &predFacts{}
+		s.others[p] = pf
+		s.order = append(s.order, p)
+	}
+	return pf
 }
 
 // find returns the position of a in pf, or -1.
@@ -61,12 +116,8 @@ func (pf *predFacts) find(a ast.Atom) int {
 
 // Add adds a fact and reports whether it was new.
 func (s *smallStore) Add(a ast.Atom) bool {
-	pf := s.preds[a.Predicate]
-	if pf == nil {
-		pf = &predFacts{}
-		s.preds[a.Predicate] = pf
-		s.order = append(s.order, a.Predicate)
-	} else if pf.find(a) >= 0 {
+	pf := s.facts(a.Predicate, true)
+	if pf.find(a) >= 0 {
 		return false
 	}
 	pf.atoms = append(pf.atoms, a)
@@ -87,14 +138,14 @@ func (s *smallStore) Add(a ast.Atom) bool {
 
 // Contains reports whether the store holds a.
 func (s *smallStore) Contains(a ast.Atom) bool {
-	pf := s.preds[a.Predicate]
+	pf := s.facts(a.Predicate, false)
 	return pf != nil && pf.find(a) >= 0
 }
 
 // GetFacts calls fn for every fact matching the query's constants, in
 // insertion order, stopping at the first error fn returns.
 func (s *smallStore) GetFacts(q ast.Atom, fn func(ast.Atom) error) error {
-	pf := s.preds[q.Predicate]
+	pf := s.facts(q.Predicate, false)
 	if pf == nil {
 		return nil
 	}
