@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "f8e110dac6f9dc29c0a6daf024cd73222c6b3c24a0c598b16a7903e787a0949a"
+const fixedDigest = "36a334295e5612aee28be67589354e2193529572a3b3653add8085e684851e52"

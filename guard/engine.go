@@ -505,8 +505,14 @@ func read(store factstore.FactStore, p *Policy, call *Call, env Env, derived *Ca
 		}
 		return fs[i].f.Rule < fs[j].f.Rule
 	})
+	// A rule that fired at two places in the order has a finding for
+	// each (guard.dl says why); it is reported once, at its first.
+	seen := make(map[string]bool, len(fs))
 	for _, o := range fs {
-		d.Findings = append(d.Findings, o.f)
+		if !seen[o.f.Rule] {
+			seen[o.f.Rule] = true
+			d.Findings = append(d.Findings, o.f)
+		}
 	}
 	return d, nil
 }

@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -40,6 +42,9 @@ func TestDecideBasic(t *testing.T) {
 		{"curl observed", Call{Phase: Pre, Tool: "Bash", Args: map[string]any{"command": "curl x"}}, Counters{}, Env{}, Allow, "~watch-curl"},
 		{"attempts", Call{Phase: Pre, Tool: "Read", Args: map[string]any{"file_path": "/repo/a"}}, Counters{Attempts: 3}, Env{}, Deny, "limits"},
 		{"attempts first", Call{Phase: Pre, Tool: "Read", Args: map[string]any{"file_path": "/repo/.env"}}, Counters{Attempts: 3}, Env{}, Deny, "limits"},
+		// The attempt limit (checked first) and the run limit both
+		// reached: one finding, at the attempt limit's place.
+		{"two limits", Call{Phase: Pre, Tool: "Read", Args: map[string]any{"file_path": "/repo/.env"}}, Counters{Attempts: 3, Execs: 2}, Env{}, Deny, "limits"},
 		{"execs", Call{Phase: Pre, Tool: "Read", Args: map[string]any{"file_path": "/repo/a"}}, Counters{Execs: 2}, Env{}, Deny, "limits"},
 		{"per tool", Call{Phase: Pre, Tool: "Bash", Args: map[string]any{"command": "ls"}}, Counters{ToolCalls: 1}, Env{}, Deny, "limits"},
 		{"per tool other", Call{Phase: Pre, Tool: "Read", Args: map[string]any{"file_path": "/repo/a"}}, Counters{ToolCalls: 1}, Env{}, Allow, ""},
@@ -73,5 +78,49 @@ func TestDecideBasic(t *testing.T) {
 				t.Errorf("findings %q, want %q", got, tt.rules)
 			}
 		})
+	}
+}
+
+// TestObservedLimitsOnce checks that a rule reached at two places in the
+// evaluation order is reported once: an observed session rule whose
+// attempt and run limits are both reached, with nothing denying.
+func TestObservedLimitsOnce(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("limits.yaml", []byte(`apiVersion: edictum/v1
+kind: Ruleset
+metadata: {name: limits}
+defaults: {mode: enforce}
+rules:
+  - id: watch-curl
+    type: pre
+    mode: observe
+    tool: Bash
+    when:
+      args.command: {starts_with: curl}
+    then: {action: block, message: curl}
+  - id: limits
+    type: session
+    mode: observe
+    limits: {max_attempts: 3, max_tool_calls: 2}
+    then: {action: block, message: limit}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Call{Phase: Pre, Tool: "Bash", Args: map[string]any{"command": "curl x"}}
+	d, _, err := e.Decide(p, &c, Counters{Attempts: 3, Execs: 2}, Env{}, Derive(&c, "", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range d.Findings {
+		got = append(got, fmt.Sprintf("%s observed=%v", f.Rule, f.Observed))
+	}
+	want := []string{"limits observed=true", "watch-curl observed=true"}
+	if d.Decision != Allow || !slices.Equal(got, want) {
+		t.Errorf("decision %s, findings %q; want allow, %q", d.Decision, got, want)
 	}
 }

@@ -116,7 +116,7 @@ func (e *Engine) firesOn(facts []ast.Atom) (fires, perr bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	for _, a := range query(store, "fires", 2) {
+	for _, a := range query(store, "fires", 4) {
 		if a.Args[0].(ast.Constant).Symbol != "r" {
 			return false, false, fmt.Errorf("fires %v", a)
 		}

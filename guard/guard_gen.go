@@ -340,9 +340,11 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -366,10 +368,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -393,10 +405,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -420,10 +442,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -447,10 +479,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -480,10 +522,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -513,10 +565,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -543,6 +605,14 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "allowed_path", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -636,9 +706,11 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "H"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -657,10 +729,20 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -686,51 +768,29 @@ func guardUnit() parse.SourceUnit {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Variable{Symbol: "Mode"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
@@ -756,9 +816,11 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
 			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
@@ -769,9 +831,11 @@ func guardUnit() parse.SourceUnit {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
 			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
@@ -779,61 +843,25 @@ func guardUnit() parse.SourceUnit {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -841,25 +869,19 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
@@ -868,20 +890,14 @@ func guardUnit() parse.SourceUnit {
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 	}}
 }
@@ -915,19 +931,15 @@ func guardAnalysis() *datalog.Analysis {
 		ast.PredicateSym{Symbol: "sandbox_within", Arity: 2}:     struct{}{},
 	}, IdbPredicates: map[ast.PredicateSym]struct{}{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       struct{}{},
-		ast.PredicateSym{Symbol: "asking", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "decision", Arity: 1}:           struct{}{},
-		ast.PredicateSym{Symbol: "denying", Arity: 2}:            struct{}{},
 		ast.PredicateSym{Symbol: "finding", Arity: 4}:            struct{}{},
-		ast.PredicateSym{Symbol: "fires", Arity: 2}:              struct{}{},
+		ast.PredicateSym{Symbol: "fires", Arity: 4}:              struct{}{},
 		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          struct{}{},
 		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         struct{}{},
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         struct{}{},
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          struct{}{},
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       struct{}{},
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       struct{}{},
-		ast.PredicateSym{Symbol: "refire", Arity: 2}:             struct{}{},
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: struct{}{},
 		ast.PredicateSym{Symbol: "some_ask"}:                     struct{}{},
 		ast.PredicateSym{Symbol: "some_deny"}:                    struct{}{},
@@ -1043,9 +1055,11 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "N"},
 			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1069,10 +1083,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "leaf_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1096,10 +1120,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1123,10 +1157,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "node_value", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1150,10 +1194,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1183,10 +1237,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat_first", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1216,10 +1280,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "flat", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "N"},
@@ -1246,6 +1320,14 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "allowed_path", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -1339,9 +1421,11 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "H"},
 			}}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "violation", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1360,10 +1444,20 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "A"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Premises: []ast.Term{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "limit", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
@@ -1389,51 +1483,29 @@ func guardAnalysis() *datalog.Analysis {
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_disabled", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 			}}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Variable{Symbol: "Mode"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "_"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "decision", Arity: 1}, Args: []ast.BaseTerm{
@@ -1459,9 +1531,11 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
+				ast.Constant{Symbol: "/deny", NumValue: -7971036649398712970},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
 			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
@@ -1472,9 +1546,11 @@ func guardAnalysis() *datalog.Analysis {
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "M"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "_"},
 				ast.Variable{Symbol: "O"},
+				ast.Constant{Symbol: "/ask", NumValue: -2306629710037361797},
+				ast.Constant{Symbol: "/enforced", NumValue: -6944316193185359494},
 			}},
 		}, Transform: &ast.Transform{Statements: []ast.TransformStmt{
 			ast.TransformStmt{Fn: ast.ApplyFn{Function: ast.FunctionSym{Symbol: "fn:group_by"}}},
@@ -1482,61 +1558,25 @@ func guardAnalysis() *datalog.Analysis {
 				ast.Variable{Symbol: "O"},
 			}}},
 		}}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "P"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":lt", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "P"},
-				ast.Variable{Symbol: "O"},
-			}},
-		}},
-		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
-			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}}},
-		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "A"},
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_deny", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
+			}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
 			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
@@ -1544,25 +1584,19 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "O"},
-			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_ask", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "M"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
+				ast.Variable{Symbol: "R"},
+				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
+			}},
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: ":le", Arity: 2}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "O"},
 				ast.Variable{Symbol: "M"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
 			}},
 		}},
 		ast.Clause{Head: ast.Atom{Predicate: ast.PredicateSym{Symbol: "finding", Arity: 4}, Args: []ast.BaseTerm{
@@ -1571,42 +1605,19 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Variable{Symbol: "Mode"},
 			ast.Variable{Symbol: "O"},
 		}}, Premises: []ast.Term{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
+			ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 				ast.Variable{Symbol: "R"},
 				ast.Variable{Symbol: "O"},
+				ast.Variable{Symbol: "A"},
+				ast.Variable{Symbol: "Mode"},
 			}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_deny"}}},
 			ast.NegAtom{Atom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "some_ask"}}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_mode", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "Mode"},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "rule_action", Arity: 2}, Args: []ast.BaseTerm{
-				ast.Variable{Symbol: "R"},
-				ast.Variable{Symbol: "A"},
-			}},
 		}},
 	}, Decls: map[ast.PredicateSym]*ast.Decl{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "allowed_path", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "P"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "asking", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "asking", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -1696,23 +1707,6 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "denying", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "denying", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
 		ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "domain_allowed", Arity: 2}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "H"},
@@ -1768,9 +1762,11 @@ func guardAnalysis() *datalog.Analysis {
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
 			nil,
 		}}},
-		ast.PredicateSym{Symbol: "fires", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 2}, Args: []ast.BaseTerm{
+		ast.PredicateSym{Symbol: "fires", Arity: 4}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "fires", Arity: 4}, Args: []ast.BaseTerm{
 			ast.Variable{Symbol: "R"},
 			ast.Variable{Symbol: "O"},
+			ast.Variable{Symbol: "A"},
+			ast.Variable{Symbol: "Mode"},
 		}}, Descr: []ast.Atom{
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
 				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
@@ -1779,6 +1775,8 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
+				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
@@ -1810,23 +1808,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "first_fire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2016,23 +1997,6 @@ func guardAnalysis() *datalog.Analysis {
 			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
 		}, Bounds: []ast.BoundDecl{
 			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
-			}},
-		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
-			nil,
-		}}},
-		ast.PredicateSym{Symbol: "refire", Arity: 2}: &ast.Decl{DeclaredAtom: ast.Atom{Predicate: ast.PredicateSym{Symbol: "refire", Arity: 2}, Args: []ast.BaseTerm{
-			ast.Variable{Symbol: "R"},
-			ast.Variable{Symbol: "O"},
-		}}, Descr: []ast.Atom{
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "doc", Arity: 1}, Args: []ast.BaseTerm{
-				ast.Constant{Type: ast.StringType, NumValue: -3750763034362895579},
-			}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "synthetic"}},
-			ast.Atom{Predicate: ast.PredicateSym{Symbol: "desugared"}},
-		}, Bounds: []ast.BoundDecl{
-			ast.BoundDecl{Bounds: []ast.BaseTerm{
-				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 				ast.Constant{Symbol: "/any", NumValue: -2306633008572246642},
 			}},
 		}, Constraints: &ast.InclusionConstraint{Alternatives: [][]ast.Atom{
@@ -2291,28 +2255,16 @@ func guardAnalysis() *datalog.Analysis {
 			ast.PredicateSym{Symbol: "violation", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "fires", Arity: 2}: struct{}{},
+			ast.PredicateSym{Symbol: "fires", Arity: 4}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "policy_error", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "asking", Arity: 2}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "denying", Arity: 2}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "refire", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "first_ask", Arity: 1}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "first_deny", Arity: 1}: struct{}{},
-		},
-		analysis.Nodeset{
-			ast.PredicateSym{Symbol: "first_fire", Arity: 2}: struct{}{},
 		},
 		analysis.Nodeset{
 			ast.PredicateSym{Symbol: "some_ask"}: struct{}{},
@@ -2328,22 +2280,18 @@ func guardAnalysis() *datalog.Analysis {
 		},
 	}, PredToStratum: map[ast.PredicateSym]int{
 		ast.PredicateSym{Symbol: "allowed_path", Arity: 2}:       0,
-		ast.PredicateSym{Symbol: "asking", Arity: 2}:             8,
-		ast.PredicateSym{Symbol: "decision", Arity: 1}:           16,
-		ast.PredicateSym{Symbol: "denying", Arity: 2}:            9,
-		ast.PredicateSym{Symbol: "finding", Arity: 4}:            17,
-		ast.PredicateSym{Symbol: "fires", Arity: 2}:              6,
-		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          11,
-		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         12,
-		ast.PredicateSym{Symbol: "first_fire", Arity: 2}:         13,
+		ast.PredicateSym{Symbol: "decision", Arity: 1}:           12,
+		ast.PredicateSym{Symbol: "finding", Arity: 4}:            13,
+		ast.PredicateSym{Symbol: "fires", Arity: 4}:              6,
+		ast.PredicateSym{Symbol: "first_ask", Arity: 1}:          8,
+		ast.PredicateSym{Symbol: "first_deny", Arity: 1}:         9,
 		ast.PredicateSym{Symbol: "flat_first", Arity: 2}:         3,
 		ast.PredicateSym{Symbol: "flat_stop", Arity: 2}:          1,
 		ast.PredicateSym{Symbol: "flat_stopped", Arity: 1}:       4,
 		ast.PredicateSym{Symbol: "policy_error", Arity: 1}:       7,
-		ast.PredicateSym{Symbol: "refire", Arity: 2}:             10,
 		ast.PredicateSym{Symbol: "sandbox_has_within", Arity: 1}: 2,
-		ast.PredicateSym{Symbol: "some_ask"}:                     14,
-		ast.PredicateSym{Symbol: "some_deny"}:                    15,
+		ast.PredicateSym{Symbol: "some_ask"}:                     10,
+		ast.PredicateSym{Symbol: "some_deny"}:                    11,
 		ast.PredicateSym{Symbol: "violation", Arity: 1}:          5,
 	}}
 }

@@ -592,7 +592,7 @@ func WriteTrace(dir string, ev *Evaluation, d *Decision) error {
 	for _, pred := range []struct {
 		name  string
 		arity int
-	}{{"decision", 1}, {"finding", 4}, {"fires", 2}, {"denying", 2}, {"asking", 2}, {"policy_error", 1}} {
+	}{{"decision", 1}, {"finding", 4}, {"fires", 4}, {"policy_error", 1}} {
 		for _, a := range res.Facts(pred.name, pred.arity) {
 			fmt.Fprintf(&t, "derived: %s\n", datalog.FormatFact(a))
 		}
