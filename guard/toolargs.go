@@ -188,7 +188,7 @@ func isPathKey(k string) bool {
 	if pathKeys[k] {
 		return true
 	}
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	n := foldKey(k)
 	switch {
 	case strings.HasPrefix(n, "remote"), notFilePaths[n], strings.HasSuffix(n, "profile"):
 		// A path on another machine, or not a file's; a profile is a
@@ -248,9 +248,27 @@ func scriptIsCode(tool string) bool {
 	return false
 }
 
+// foldKey is an argument name lower-cased without its underscores and
+// hyphens, so that file_path, filePath and file-path compare equal. (A
+// strings.Replacer made per call built its lookup table each time: most
+// of a tool call's allocations.)
+func foldKey(k string) string {
+	if !strings.ContainsAny(k, "_-") {
+		return strings.ToLower(k)
+	}
+	var b strings.Builder
+	b.Grow(len(k))
+	for _, r := range k {
+		if r != '_' && r != '-' {
+			b.WriteRune(r)
+		}
+	}
+	return strings.ToLower(b.String())
+}
+
 // roleOf is how a copy uses the path argument named k.
 func roleOf(k string) keyRole {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	n := foldKey(k)
 	switch {
 	case n == "from" || strings.HasPrefix(n, "source") || strings.HasPrefix(n, "src") || strings.HasPrefix(n, "old") || strings.HasPrefix(n, "input"):
 		return roleSource

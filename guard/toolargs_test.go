@@ -90,3 +90,19 @@ func TestToolKinds(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldKey(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"file_path", "filepath"},
+		{"filePath", "filepath"},
+		{"File-Path", "filepath"},
+		{"__dir--path__", "dirpath"},
+		{"SOURCE", "source"},
+		{"", ""},
+		{"Ünïcode_Name", "ünïcodename"},
+	} {
+		if got := foldKey(tt.in); got != tt.want {
+			t.Errorf("foldKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
