@@ -61,6 +61,9 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 		if _, ok := c.index[f.Predicate]; !ok {
 			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
 		}
+	}
+	st.reserve(facts)
+	for _, f := range facts {
 		st.Add(f)
 	}
 	// Before evaluation, the store's predicates are those with facts.

@@ -37,6 +37,8 @@ type smallStore struct {
 const indexFrom = 32
 
 type predFacts struct {
+	// used says the predicate has facts (atoms may be room reserved).
+	used  bool
 	atoms []ast.Atom
 	// index maps an atom's hash to its positions in atoms; nil while the
 	// predicate has fewer than indexFrom facts.
@@ -49,6 +51,26 @@ var _ factstore.FactStore = (*smallStore)(nil)
 // for none).
 func newSmallStore(index map[ast.PredicateSym]int) *smallStore {
 	return &smallStore{index: index, preds: make([]predFacts, len(index))}
+}
+
+// reserve makes room for facts, whose predicates must be numbered, in one
+// array rather than one per predicate. (Facts of another predicate, or
+// beyond what was reserved, get room as Add needs it.)
+func (s *smallStore) reserve(facts []ast.Atom) {
+	counts := make([]int32, len(s.preds))
+	for _, f := range facts {
+		if i, ok := s.index[f.Predicate]; ok {
+			counts[i]++
+		}
+	}
+	arena := make([]ast.Atom, len(facts))
+	off := 0
+	for i, n := range counts {
+		if n > 0 && s.preds[i].atoms == nil {
+			s.preds[i].atoms = arena[off : off : off+int(n)]
+			off += int(n)
+		}
+	}
 }
 
 // predIndex numbers the predicates of decls, in sorted order.
@@ -75,11 +97,14 @@ func predIndex(decls map[ast.PredicateSym]*ast.Decl) map[ast.PredicateSym]int {
 func (s *smallStore) facts(p ast.PredicateSym, add bool) *predFacts {
 	if i, ok := s.index[p]; ok {
 		pf := &s.preds[i]
-		if add && pf.atoms == nil {
+		if add && !pf.used {
+			pf.used = true
 			s.order = append(s.order, p)
-			pf.atoms = make([]ast.Atom, 0, 4)
+			if pf.atoms == nil {
+				pf.atoms = make([]ast.Atom, 0, 4)
+			}
 		}
-		if pf.atoms == nil {
+		if !pf.used {
 			return nil
 		}
 		return pf
