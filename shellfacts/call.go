@@ -631,23 +631,25 @@ func GoPattern(pat string) string {
 		if i < 0 {
 			return pat
 		}
-		j := strings.Index(pat[i:], ":]")
+		// The class's end is looked for after its "[:" ("[:]" holds
+		// none: its ":" is the opening one's).
+		j := strings.Index(pat[i+2:], ":]")
 		if j < 0 {
 			return pat
 		}
-		name := pat[i+2 : i+j]
+		name, after := pat[i+2:i+2+j], i+2+j+2
 		if r, ok := classes[name]; ok {
-			pat = pat[:i] + r + pat[i+j+2:]
+			pat = pat[:i] + r + pat[after:]
 			continue
 		}
 		// A class without a short spelling: the whole bracket matches
 		// any one character.
 		open := strings.LastIndexByte(pat[:i], '[')
-		end := strings.IndexByte(pat[i+j+2:], ']')
+		end := strings.IndexByte(pat[after:], ']')
 		if open < 0 || end < 0 {
 			return pat
 		}
-		pat = pat[:open] + "?" + pat[i+j+2+end+1:]
+		pat = pat[:open] + "?" + pat[after+end+1:]
 	}
 }
 
