@@ -12,6 +12,58 @@ import (
 // programs that only look at names (ls, test) and the arguments that name
 // no secret stay allowed. The files exist, as the analysis looks them up.
 func TestBuiltinUnmodelledArgReads(t *testing.T) {
+	const files = "sensitive-reads-files"
+	decideBuiltins(t, []bypassCase{
+		{`python3 x.py .env`, Deny, files},
+		{`node s.js ~/.aws/credentials`, Deny, files},
+		{`ruby -e 'puts File.read(ARGV[0])' .env`, Deny, files},
+		{`docker run --env-file .env img`, Deny, files},
+		{`docker run --env-file=.env img`, Deny, files},
+		{`docker compose --env-file .env up`, Deny, files},
+		{`mytool -f.env`, Deny, files},
+		{`node --env-file=.env app.js`, Deny, files},
+		{`bash deploy.sh ~/.ssh/id_rsa`, Deny, files},
+		{`python3 x.py main.go`, Allow, ""},
+		{`python3 -m pytest tests`, Allow, ""},
+		{`ls -la .env ~/.ssh`, Allow, ""},
+		{`test -f .env && echo yes`, Allow, ""},
+		{`[ -f ~/.ssh/id_rsa ]`, Allow, ""},
+		{`echo .env >> .gitignore`, Allow, ""},
+		{`git add main.go`, Allow, ""},
+		{`git status`, Allow, ""},
+		{`rm .env`, Allow, ""},
+		{`touch .env`, Allow, ""},
+		{`chmod 600 .env`, Allow, ""},
+		{`ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''`, Allow, ""},
+		// A secret inside another argument: a bind mount's source, the
+		// value of NAME=VALUE.
+		{`docker run -v ~/.ssh:/k img`, Deny, files},
+		{`docker run --volume=$HOME/.aws:/a img`, Deny, files},
+		{`docker run --mount type=bind,source=.env,target=/e img`, Deny, files},
+		{`podman run -v ~/.ssh/id_rsa:/k:ro img`, Deny, files},
+		{`make F=.env`, Deny, files},
+		{`make -f Makefile ENVFILE=.env`, Deny, files},
+		{`tool --config=.env`, Deny, files},
+		{`docker run --rm -v "$PWD:/src" -w /src golang go test ./...`, Allow, ""},
+		{`docker run -v data:/data -e MODE=dev img`, Allow, ""},
+		{`make build CFLAGS=-O2 PREFIX=/usr/local`, Allow, ""},
+		// A secret named in the environment of a program not modelled.
+		{`ENV_FILE=.env node app.js`, Deny, files},
+		{`export F=~/.ssh/id_rsa; some-tool`, Deny, files},
+		{`env AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials some-tool`, Deny, files},
+		{`F=.env; cat "$F"`, Deny, files},
+		{`F=.env; some-tool`, Allow, ""},
+		{`PATH=/usr/bin:/bin GOFLAGS=-mod=mod go build ./...`, Allow, ""},
+		{`NODE_ENV=production node app.js`, Allow, ""},
+		{`export F=.env; ls`, Allow, ""},
+	})
+}
+
+// decideBuiltins decides each command with every built-in set on, in a
+// repository holding .env and main.go and a home holding ssh and AWS
+// secrets: the analysis looks files up on disk.
+func decideBuiltins(t *testing.T, tests []bypassCase) {
+	t.Helper()
 	e, err := NewEngine()
 	if err != nil {
 		t.Fatal(err)
@@ -35,30 +87,6 @@ func TestBuiltinUnmodelledArgReads(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	const files = "sensitive-reads-files"
-	tests := []bypassCase{
-		{`python3 x.py .env`, Deny, files},
-		{`node s.js ~/.aws/credentials`, Deny, files},
-		{`ruby -e 'puts File.read(ARGV[0])' .env`, Deny, files},
-		{`docker run --env-file .env img`, Deny, files},
-		{`docker run --env-file=.env img`, Deny, files},
-		{`docker compose --env-file .env up`, Deny, files},
-		{`mytool -f.env`, Deny, files},
-		{`node --env-file=.env app.js`, Deny, files},
-		{`bash deploy.sh ~/.ssh/id_rsa`, Deny, files},
-		{`python3 x.py main.go`, Allow, ""},
-		{`python3 -m pytest tests`, Allow, ""},
-		{`ls -la .env ~/.ssh`, Allow, ""},
-		{`test -f .env && echo yes`, Allow, ""},
-		{`[ -f ~/.ssh/id_rsa ]`, Allow, ""},
-		{`echo .env >> .gitignore`, Allow, ""},
-		{`git add main.go`, Allow, ""},
-		{`git status`, Allow, ""},
-		{`rm .env`, Allow, ""},
-		{`touch .env`, Allow, ""},
-		{`chmod 600 .env`, Allow, ""},
-		{`ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''`, Allow, ""},
 	}
 	for _, tt := range tests {
 		c := Call{Phase: Pre, Tool: "Bash", Cwd: repo, Args: map[string]any{"command": tt.command}}

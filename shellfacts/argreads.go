@@ -2,7 +2,9 @@ package shellfacts
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +29,7 @@ func (w *walker) unmodelledArgs(name string, args []field) {
 	if nameOnly(name) {
 		return
 	}
+	w.envReads(name)
 	for _, f := range args {
 		switch {
 		case !f.static:
@@ -43,7 +46,191 @@ func (w *walker) unmodelledArgs(name string, args []field) {
 			for _, s := range argPaths(f.s) {
 				w.readIfThere(s, name)
 			}
+			if v, ok := assignedValue(f); ok {
+				// make F=.env, ENVFILE=.env: a program told a file's
+				// path in a NAME=VALUE argument reads it as one told
+				// it in a word does.
+				w.readIfThere(v.s, name)
+			}
 		}
+	}
+	if mounter(name) {
+		for _, src := range mountSources(args) {
+			w.mountRead(src, name)
+		}
+	}
+}
+
+// assignedValue returns the VALUE of an argument written NAME=VALUE, NAME
+// a shell variable's name (make's and many tools' variable settings). One
+// only known at run time needs nothing more: its static tail, which
+// readTail records, lies within VALUE.
+func assignedValue(f field) (field, bool) {
+	n, v, ok := strings.Cut(f.s, "=")
+	if !f.known() || !ok || !isName(n) || v == "" {
+		return field{}, false
+	}
+	return field{s: v, static: true, raw: v}, true
+}
+
+// mounter reports whether name is a container engine whose -v/--volume
+// and --mount options bind a host path into a container (docker run,
+// create, compose run; podman and nerdctl take the same options).
+func mounter(name string) bool {
+	switch name {
+	case "docker", "podman", "nerdctl":
+		return true
+	}
+	return false
+}
+
+// mountSources returns the host sides of the bind mounts among a
+// container engine's arguments: the SRC of -v/--volume SRC:DST[:OPTS]
+// (one part alone, -v /data, is a volume made inside the container and
+// names no host path) and the source= (or src=) of --mount
+// type=bind,source=SRC,target=DST. A mount shows the container, and so
+// whatever runs in it, the whole file or directory, so its source is
+// read. A source that is a volume's name names nothing on disk and is
+// left out where it is read (mountRead). The options are looked for
+// anywhere among the arguments: their value is a path or a volume either
+// way, so a word taken for one that is not reads only what exists.
+func mountSources(args []field) []field {
+	var out []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() || !strings.HasPrefix(f.s, "-") {
+			continue
+		}
+		var val field
+		kind := ""
+		switch name, v, eq := strings.Cut(f.s, "="); {
+		case name == "-v" || name == "--volume" || name == "--mount":
+			kind = name
+			if eq {
+				val = field{s: v, static: true, raw: v}
+			} else if i+1 < len(args) {
+				i++
+				val = args[i]
+			} else {
+				continue
+			}
+		case strings.HasPrefix(f.s, "-v") && !strings.HasPrefix(f.s, "--"):
+			// -v/src:/dst, the value attached.
+			kind, val = "-v", field{s: f.s[2:], static: true, raw: f.s[2:]}
+		default:
+			continue
+		}
+		if kind == "--mount" {
+			if s, ok := mountSource(val); ok {
+				out = append(out, s)
+			}
+			continue
+		}
+		if s, ok := volumeSource(val); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// volumeSource is SRC of a -v SRC:DST value. A value only known at run
+// time whose last unknown part lies in SRC ("$D/.ssh:/k") gives its
+// source as a word only known at run time ending in the static text up
+// to the colon.
+func volumeSource(v field) (field, bool) {
+	if !v.known() && v.alt != "" {
+		v = field{s: v.alt, static: true, raw: v.alt}
+	}
+	if v.known() {
+		src, _, ok := strings.Cut(v.s, ":")
+		if !ok || src == "" {
+			return field{}, false
+		}
+		return field{s: src, static: true, raw: src}, true
+	}
+	before, ok := beforeLastUnknown(v.raw)
+	if i := strings.IndexByte(v.tail, ':'); ok && i > 0 && !strings.Contains(before, ":") {
+		return field{raw: v.raw, tail: v.tail[:i]}, true
+	}
+	return field{}, false
+}
+
+// mountSource is the source= (src=) of a --mount value, comma-separated
+// KEY=VALUE pairs as docker reads them. In a value only known at run time
+// whose last unknown part lies in the source pair
+// (type=bind,source=$D/.ssh,target=/k), the source ends in the static
+// text up to the next comma.
+func mountSource(v field) (field, bool) {
+	if !v.known() && v.alt != "" {
+		v = field{s: v.alt, static: true, raw: v.alt}
+	}
+	if v.known() {
+		for _, kv := range strings.Split(v.s, ",") {
+			k, val, _ := strings.Cut(kv, "=")
+			if (k == "source" || k == "src") && val != "" {
+				return field{s: val, static: true, raw: val}, true
+			}
+		}
+		return field{}, false
+	}
+	before, ok := beforeLastUnknown(v.raw)
+	if !ok || v.tail == "" {
+		return field{}, false
+	}
+	pair := before[strings.LastIndexByte(before, ',')+1:]
+	if !strings.HasPrefix(pair, "source=") && !strings.HasPrefix(pair, "src=") {
+		return field{}, false
+	}
+	tail, _, _ := strings.Cut(v.tail, ",")
+	return field{raw: v.raw, tail: tail}, true
+}
+
+// beforeLastUnknown is a word's source text, quotes removed, before its
+// last $ or backquote: where the part only known at run time that ends
+// last begins. ok is false when there is none.
+func beforeLastUnknown(raw string) (string, bool) {
+	s := strings.NewReplacer(`"`, "", "'", "").Replace(raw)
+	i := strings.LastIndexAny(s, "$`")
+	if i < 0 {
+		return "", false
+	}
+	return s[:i], true
+}
+
+// mountRead records a bind mount's source as read when it exists (a
+// volume's name does not), or the static tail of one only known at run
+// time.
+func (w *walker) mountRead(src field, name string) {
+	if !src.known() {
+		w.readTail(src)
+		return
+	}
+	w.readIfThere(src.s, name)
+}
+
+// envReads records the files the environment of a program vouch does not
+// model names (ENV_FILE=.env node app.js, export F=~/.ssh/id_rsa; tool):
+// such a program is as likely to be told a file's path in a variable as in
+// an argument. Only a value naming an existing regular file counts: a
+// directory in the environment (HOME, GOPATH, TMPDIR, PATH's one entry) is
+// a place to work in, not an input, and a value that is not a path (a
+// flag list, a list of directories) names nothing on disk.
+func (w *walker) envReads(name string) {
+	seen := map[string]bool{}
+	look := func(v string) {
+		if v == "" || seen[v] {
+			return
+		}
+		seen[v] = true
+		w.readIfThereAnd(v, name, func(fi os.FileInfo) bool { return fi.Mode().IsRegular() })
+	}
+	for _, kv := range w.callEnv {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			look(v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(w.exported)) {
+		look(w.exported[k])
 	}
 }
 
@@ -70,6 +257,11 @@ func argPaths(s string) []string {
 
 // readIfThere records p as read when it names something on disk.
 func (w *walker) readIfThere(p, what string) {
+	w.readIfThereAnd(p, what, nil)
+}
+
+// readIfThereAnd is readIfThere for what ok, when not nil, accepts.
+func (w *walker) readIfThereAnd(p, what string, ok func(os.FileInfo) bool) {
 	if w.argLooks++; w.argLooks > maxArgLooks {
 		if w.argLooks == maxArgLooks+1 {
 			w.incomplete(fmt.Sprintf("more than %d arguments of programs vouch does not model", maxArgLooks))
@@ -80,7 +272,8 @@ func (w *walker) readIfThere(p, what string) {
 	if err != nil {
 		return
 	}
-	if _, err := os.Stat(c); err != nil {
+	fi, err := os.Stat(c)
+	if err != nil || (ok != nil && !ok(fi)) {
 		return
 	}
 	w.addPath(p, w.reads, what)

@@ -39,6 +39,35 @@ func TestParseUnmodelledArgs(t *testing.T) {
 		{"wrapper without a command", `sudo -l`, want{anyCmds: true}},
 		{"a file made later", `mytool -o out.bin`, want{anyCmds: true}},
 		{"a key used, not shown", `ssh-add ~/.ssh/id_rsa && ssh-keygen -y -f ~/.ssh/id_rsa`, want{anyCmds: true}},
+		// NAME=VALUE arguments: the value is the path.
+		{"make variable", `make F=.env`, want{anyCmds: true, reads: env}},
+		{"make -f and a variable", `make -f Makefile ENVFILE=~/.ssh/id_rsa`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa"}}},
+		{"option value NAME=VALUE", `mytool -e F=.env`, want{anyCmds: true, reads: env}},
+		{"make variable naming nothing", `make PREFIX=/nonexistent-vouch install CFLAGS=-O2`, want{anyCmds: true}},
+		// Bind mounts: the host side is read whole.
+		{"docker -v", `docker run -v ~/.ssh:/k img`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh"}}},
+		{"docker --volume=", `docker run --volume=$HOME/.ssh:/k:ro img`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh"}}},
+		{"docker -v attached", `docker run -v.env:/e img`, want{anyCmds: true, reads: env}},
+		{"docker --mount", `docker run --mount type=bind,source=.env,target=/e img`, want{anyCmds: true, reads: env}},
+		{"docker --mount src=", `docker create --mount=type=bind,src=link/key,dst=/k,readonly img`, want{anyCmds: true, reads: []string{"ROOT/secret/key"}}},
+		{"podman -v", `podman run --rm -v ./src:/src -v ~/.ssh/id_rsa:/k img`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa", "ROOT/repo/src"}}},
+		{"docker -v not static", `docker run -v "$D/.ssh:/k" img`, want{anyCmds: true, reads: []string{"/{unknown directory}/.ssh", "/{unknown directory}/.ssh:/k"}, incomplete: true}},
+		{"docker -v target not static", `docker run -v "/nonexistent-vouch:$T/x:ro" img`, want{anyCmds: true, reads: []string{"/{unknown directory}/x:ro"}, incomplete: true}},
+		{"docker --mount not static", `docker run --mount "type=bind,source=$D/.ssh,target=/k" img`, want{anyCmds: true, reads: []string{"/{unknown directory}/.ssh", "/{unknown directory}/.ssh,target=/k"}, incomplete: true}},
+		{"docker named volume", `docker run -v data:/data -v /data --mount type=volume,source=cache,target=/c img`, want{anyCmds: true}},
+		{"docker rm -v", `docker rm -v ctr`, want{anyCmds: true}},
+		// The environment a program vouch does not model is given.
+		{"prefix assignment", `ENV_FILE=.env node app.js`, want{anyCmds: true, reads: []string{"ROOT/repo/.env", "ROOT/repo/app.js"}}},
+		{"exported", `export F=~/.ssh/id_rsa; some-tool`, want{anyCmds: true, reads: []string{"ROOT/home/.ssh/id_rsa"}}},
+		{"exported later", `F=.env; export F; some-tool`, want{anyCmds: true, reads: env}},
+		{"declare -x", `declare -x F=.env; some-tool`, want{anyCmds: true, reads: env}},
+		{"env wrapper", `env F=.env some-tool`, want{anyCmds: true, reads: env}},
+		{"inherited by a shell's command", `F=.env bash -c 'some-tool'`, want{anyCmds: true, reads: env}},
+		{"not exported", `F=.env; some-tool`, want{anyCmds: true}},
+		{"a modelled program", `F=.env cat README`, want{anyCmds: true, reads: []string{"ROOT/repo/README"}}},
+		{"name only", `export F=.env; ls`, want{anyCmds: true}},
+		{"a directory in the environment", `GOPATH=~ CARGO_HOME=~/.ssh some-tool`, want{anyCmds: true}},
+		{"not paths", `PATH=/usr/bin:/bin GOFLAGS=-mod=mod some-tool`, want{anyCmds: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -207,8 +207,20 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	case "export", "declare", "typeset", "readonly", "local":
 		// Reached only through a wrapper (builtin export X=...): the
 		// parser reads a plain export as a declaration (see decl).
-		w.envCode(declaredAssignments(cl.args))
+		das := declaredAssignments(cl.args)
+		w.envCode(das)
+		if cmd.Name == "export" {
+			for _, a := range das {
+				if a.static {
+					w.export(a.name, a.value)
+				}
+			}
+		}
 	}
+	// What the command runs inherits the environment it is given.
+	savedEnv := w.callEnv
+	w.callEnv = append(slices.Clip(savedEnv), env...)
+	defer func() { w.callEnv = savedEnv }()
 	if h := handlerFor(cmd.Name); h != nil {
 		h(w, cl)
 	} else if cmd.Name != "" && wrapperFor(cmd.Name) == nil {

@@ -389,6 +389,14 @@ type walker struct {
 	// assignment to one name may then set another, so no variable is
 	// tracked from there on.
 	noVars bool
+	// exported holds the static values the command line exports
+	// (export F=.env, declare -x F=.env, export F after F=.env): every
+	// later program has them in its environment (see envReads).
+	exported map[string]string
+	// callEnv is the environment, as NAME=VALUE, that the command being
+	// analysed, and whatever it runs, gets from assignments in front of
+	// it or from a wrapper (F=.env tool, env F=.env tool).
+	callEnv []string
 	// forgotten are HOME, PWD and OLDPWD when the command line gave
 	// them a value that is not known: their value from before it no
 	// longer holds (see tildeValue).
@@ -1017,6 +1025,18 @@ func (w *walker) setVar(name, value string, static bool) {
 	}
 }
 
+// export records an exported variable's static value (see envReads),
+// whether or not the export runs: a later program may have it in its
+// environment, and over-reading is the safe side.
+func (w *walker) export(name, value string) {
+	if w.exported == nil {
+		w.exported = map[string]string{}
+	}
+	if len(w.exported) < 256 {
+		w.exported[name] = value
+	}
+}
+
 // substs walks every command substitution and process substitution inside
 // node (at any depth of words, arithmetic, tests, parameter expansions).
 func (w *walker) substs(node syntax.Node) {
@@ -1069,6 +1089,7 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 	cmd := Command{Name: d.Variant.Value, Path: d.Variant.Value, Wrappers: slices.Clone(c.wrappers), Depth: w.depth, PipeFrom: c.pipeFrom, Upstream: slices.Clone(c.upstream)}
 	var as []assignment
 	defer func() { w.envCode(as) }()
+	exports := d.Variant.Value == "export"
 	for _, a := range d.Args {
 		switch {
 		case a.Naked && a.Value == nil && a.Name == nil:
@@ -1078,21 +1099,42 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 			// also be a whole quoted assignment (export "GIT_EDITOR=x"),
 			// or a word only known at run time.
 			fs := w.fields(a.Value)
-			as = append(as, declaredAssignments(fs)...)
+			das := declaredAssignments(fs)
+			as = append(as, das...)
 			for _, f := range fs {
 				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "n") {
 					w.noVars = true
 					w.vars = map[string]string{}
 				}
+				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "x") {
+					exports = true // declare -x, typeset -x
+				}
 				cmd.Args = append(cmd.Args, f.arg())
 				cmd.Raw = append(cmd.Raw, f.raw)
 				cmd.Dynamic = cmd.Dynamic || !f.static
+			}
+			if exports {
+				for _, da := range das {
+					if da.static {
+						w.export(da.name, da.value)
+					}
+				}
 			}
 			continue
 		}
 		s, static := w.assignValue(a)
 		if a.Name != nil {
 			name, value, _ := strings.Cut(s, "=")
+			switch {
+			case !exports || a.Index != nil || a.Array != nil:
+			case a.Naked:
+				// export F after F=.env: the value set earlier.
+				if v, ok := w.vars[name]; ok {
+					w.export(name, v)
+				}
+			case static && !a.Append:
+				w.export(name, value)
+			}
 			w.setVar(name, value, static && !a.Naked && !a.Append && a.Index == nil && a.Array == nil)
 			if !a.Naked && a.Index == nil && a.Array == nil {
 				as = append(as, assignment{name: name, value: value, static: static && !a.Append, raw: w.rawOf(a)})
