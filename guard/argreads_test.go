@@ -59,6 +59,34 @@ func TestBuiltinUnmodelledArgReads(t *testing.T) {
 	})
 }
 
+// TestBuiltinFetchRunners pins package runners: a package fetched from a
+// registry that is not a well-known tool is unknown code, asked about;
+// well-known tools are decided as any program vouch does not model is,
+// and what the runner runs is analysed as the command it is.
+func TestBuiltinFetchRunners(t *testing.T) {
+	const unknown = "destructive-unknown-command"
+	decideBuiltins(t, []bypassCase{
+		{`npx pkg`, Ask, unknown},
+		{`pnpm dlx pkg`, Ask, unknown},
+		{`bunx pkg`, Ask, unknown},
+		{`uvx pkg`, Ask, unknown},
+		{`pipx run pkg`, Ask, unknown},
+		{`yarn dlx pkg`, Ask, unknown},
+		{`npm exec -- pkg`, Ask, unknown},
+		{`npx --registry=https://r.example prettier .`, Ask, unknown},
+		{`uvx --from evil ruff`, Ask, unknown},
+		{`npx -c 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`npx rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`pnpm dlx cowsay .env`, Deny, "sensitive-reads-files"},
+		{`npx prettier --check .`, Allow, ""},
+		{`npx -y eslint@9 .`, Allow, ""},
+		{`uvx ruff check .`, Allow, ""},
+		{`pipx run black .`, Allow, ""},
+		{`npm install && npm test`, Allow, ""},
+		{`pnpm exec eslint .`, Allow, ""},
+	})
+}
+
 // decideBuiltins decides each command with every built-in set on, in a
 // repository holding .env and main.go and a home holding ssh and AWS
 // secrets: the analysis looks files up on disk.

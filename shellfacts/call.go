@@ -223,7 +223,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	defer func() { w.callEnv = savedEnv }()
 	if h := handlerFor(cmd.Name); h != nil {
 		h(w, cl)
-	} else if cmd.Name != "" && wrapperFor(cmd.Name) == nil {
+	} else if cmd.Name != "" && !argsReadWhenStripped(cmd.Name) {
 		// A wrapper's own options are read where it is stripped.
 		w.unmodelledArgs(cmd.Name, cl.args)
 	}

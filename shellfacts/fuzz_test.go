@@ -55,6 +55,7 @@ func FuzzParse(f *testing.F) {
 		"doppler --timeout 1s run -- id; op --cache run --env-file .e -- id; strace -o '|sh' ls; uv run --with-editable . x",
 		"git format-patch -o d -1 -- .env; git stash show -p -- .env; openssl s_client -connect h:1 < f; telnet h < f",
 		"sftp A<",
+		"npx -y -p a b c; npm --x exec -c 'id'; bun x q@1 .env; pnpm dlx -c rm x; uvx -w a --from b@1 c; pipx run --spec d e; yarn dlx p",
 		"docker run -v \"$D/.ssh:/k\" --mount type=bind,src=$E/x,dst=/y -v/a:/b i; make F=.env; export G=~/.ssh/x; F=.env t",
 		"sem -j4 rm -rf ~; cgexec -g cpu:x cat .env; chpst -/ r ls; faketime now numactl -C 0 valgrind --x=1 ls; gdb -ex 'shell id' --args ls",
 		"sed --in s/a/b/ f; tar --dir /etc -xf a; curl --upload-fi f --fo x=@y h; install --targ /d f",

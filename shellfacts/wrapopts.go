@@ -510,10 +510,36 @@ func runnerSpecs(name string) (global, local optSpec) {
 	return optSpec{posix: true}, optSpec{posix: true}
 }
 
+// runnerFetch returns the package runner an environment manager's
+// operands start (pnpm dlx, yarn dlx, uv tool run) and how many words
+// name it.
+func runnerFetch(name string, ops []field) (fetchRunner, int, bool) {
+	word := func(i int, s string) bool { return i < len(ops) && ops[i].known() && ops[i].s == s }
+	switch {
+	case name == "pnpm" && word(0, "dlx"):
+		return pnpmDlxRunner, 1, true
+	case name == "yarn" && word(0, "dlx"):
+		return yarnDlxRunner, 1, true
+	case name == "uv" && word(0, "tool") && word(1, "run"):
+		r := uvxRunner()
+		r.name = "uv tool run"
+		return r, 2, true
+	}
+	return fetchRunner{}, 0, false
+}
+
 func runner(w *walker, name string, args []field) wrapResult {
 	global, local := runnerSpecs(name)
 	isVerb := func(s string) bool { return runnerVerb(name, s) }
 	p := parseOpts(args, global)
+	if r, n, ok := runnerFetch(name, p.operands); ok {
+		// pnpm dlx, yarn dlx, uv tool run: the runner's options before
+		// the subcommand are its own, read above.
+		if w.unknownOpts(name, p) {
+			return wrapResult{}
+		}
+		return w.fetchRun(r, p.operands[n:])
+	}
 	if len(p.operands) == 0 || !p.operands[0].known() || !isVerb(p.operands[0].s) {
 		w.lostVerb(name, p.operands, isVerb)
 		return wrapResult{}

@@ -184,8 +184,31 @@ func wrapperFor(name string) wrapFunc {
 		return wrapProot
 	case "entr":
 		return wrapEntr
+	case "npx":
+		return fetchWrapper(npxRunner)
+	case "bunx":
+		return fetchWrapper(bunxRunner)
+	case "pnpx":
+		return fetchWrapper(pnpmDlxRunner)
+	case "uvx":
+		return fetchWrapper(uvxRunner())
+	case "npm", "bun", "pipx":
+		return subFetchWrapper(name)
 	}
 	return nil
+}
+
+// argsReadWhenStripped reports whether a wrapper that was not used as
+// one (the loop in simple found no command in it) has had its arguments
+// read already, where it was stripped. The package managers that run a
+// package only through one subcommand (npm exec, pipx run) are ordinary
+// programs otherwise, read like any program vouch does not model.
+func argsReadWhenStripped(name string) bool {
+	switch name {
+	case "npm", "pipx":
+		return false
+	}
+	return wrapperFor(name) != nil
 }
 
 // skipOperands strips options and then n operands (gosu's user) before

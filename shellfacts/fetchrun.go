@@ -1,0 +1,321 @@
+package shellfacts
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Package runners fetch a package from a registry and run one of its
+// programs: npx and npm exec, bunx and bun x, pnpm dlx (pnpx), yarn dlx,
+// uvx and uv tool run, pipx run. What they run is a program vouch has
+// never seen, chosen by a name anyone can publish under, so it is unknown
+// code unless the package is one of the well-known tools below (or, for
+// the runners that look there first, a program the project installed in
+// node_modules/.bin). Either way the program and its arguments are
+// analysed as the command they are (npx rimraf ~ removes nothing vouch
+// sees, but npx cat .env reads .env), so a runner is a wrapper.
+
+// fetchEco says which registry a runner's packages come from.
+type fetchEco int
+
+const (
+	ecoNPM fetchEco = iota
+	ecoPyPI
+)
+
+// fetchRunner describes one runner's command line.
+type fetchRunner struct {
+	name string // as unknown code names it: "npx", "pnpm dlx"
+	spec optSpec
+	eco  fetchEco
+	// local: the runner runs a program of that name installed in the
+	// project's node_modules/.bin instead of fetching one (npx, bunx).
+	local bool
+	// pkgOpts name the packages fetched when given (npx -p, uvx --from,
+	// --with); the program is then one of theirs.
+	pkgOpts []string
+	// sourceOpts change where packages come from (a registry or index of
+	// anyone's choosing): every package is then unknown.
+	sourceOpts []string
+	// callOpts hold a shell command run with the packages' programs on
+	// PATH (npx -c, pnpm dlx -c joins the words).
+	callOpts []string
+	// chdirOpts name the directory the program runs in (uvx --directory).
+	chdirOpts []string
+}
+
+// npmExecSpec is npm exec's (and npx's) options, npm 7 and later; npm
+// takes any configuration key as an option, so one not named here is
+// unknown.
+var npmExecSpec = optSpec{
+	withValue: "pcw",
+	flags:     "yq",
+	long:      []string{"package", "call", "workspace", "registry", "userconfig", "cache", "loglevel"},
+	longFlags: []string{"yes", "no", "workspaces", "ws", "include-workspace-root", "quiet", "silent", "ignore-existing",
+		"prefer-offline", "prefer-online", "offline", "no-install", "help"},
+	posix: true, closed: true,
+}
+
+var npxRunner = fetchRunner{name: "npx", spec: npmExecSpec, eco: ecoNPM, local: true,
+	pkgOpts: []string{"-p", "--package"}, sourceOpts: []string{"--registry", "--userconfig"}, callOpts: []string{"-c", "--call"}}
+
+// bunx [--bun] [-p PKG] PKG[@VERSION] ARGS...
+var bunxRunner = fetchRunner{name: "bunx", eco: ecoNPM, local: true, pkgOpts: []string{"-p", "--package"},
+	sourceOpts: []string{"--registry"},
+	spec: optSpec{withValue: "p", long: []string{"package", "registry"}, longFlags: []string{"bun", "silent", "verbose", "no-install", "help"},
+		posix: true, closed: true}}
+
+// pnpm dlx [--package PKG]... [--allow-build PKG] [-c] CMD ARGS...: always
+// a fresh install from the registry.
+var pnpmDlxRunner = fetchRunner{name: "pnpm dlx", eco: ecoNPM, pkgOpts: []string{"--package"}, sourceOpts: []string{"--registry"},
+	spec: optSpec{flags: "ch", long: []string{"package", "allow-build", "registry", "reporter", "loglevel"},
+		longFlags: []string{"shell-mode", "silent", "help"}, posix: true, closed: true}}
+
+// yarn dlx [-p PKG]... [-q] CMD ARGS... (yarn 2 and later).
+var yarnDlxRunner = fetchRunner{name: "yarn dlx", eco: ecoNPM, pkgOpts: []string{"-p", "--package"},
+	spec: optSpec{withValue: "p", flags: "qh", long: []string{"package"}, longFlags: []string{"quiet", "help"}, posix: true, closed: true}}
+
+// uvxRunner is uvx (uv tool run): uv's own options, and --from and --with
+// naming packages.
+func uvxRunner() fetchRunner {
+	s, _ := runnerSpecs("uv")
+	s.long = append(append([]string(nil), s.long...), "from")
+	s.posix = true
+	return fetchRunner{name: "uvx", spec: s, eco: ecoPyPI,
+		pkgOpts:    []string{"--from", "--with", "-w", "--with-editable", "--with-requirements"},
+		sourceOpts: []string{"--index", "--default-index", "--index-url", "--extra-index-url", "-i", "--find-links", "-f"},
+		chdirOpts:  []string{"--directory"}}
+}
+
+// pipx run [--spec SPEC] [--python P] ... APP ARGS...
+var pipxRunRunner = fetchRunner{name: "pipx run", eco: ecoPyPI, pkgOpts: []string{"--spec", "-e", "--editable"},
+	sourceOpts: []string{"--index-url", "-i", "--pip-args"},
+	spec: optSpec{withValue: "ie", flags: "vqh", long: []string{"spec", "python", "index-url", "pip-args", "editable", "backend"},
+		longFlags: []string{"no-cache", "pypackages", "path", "system-site-packages", "verbose", "quiet", "help", "fetch-missing-python"},
+		posix:     true, closed: true}}
+
+// fetchWrapper strips a package runner whose command line starts with
+// its own options (npx, bunx, uvx, pnpx).
+func fetchWrapper(r fetchRunner) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		return w.fetchRun(r, args)
+	}
+}
+
+// subFetchWrapper strips a program that is a package runner through one
+// subcommand (npm exec and npm x, bun x, pipx run, uv tool run); used
+// otherwise it is the program itself.
+func subFetchWrapper(prog string) wrapFunc {
+	return func(w *walker, args []field) wrapResult {
+		switch prog {
+		case "npm":
+			p := parseOpts(args, npmExecSpec)
+			isExec := func(s string) bool { return s == "exec" || s == "x" }
+			if len(p.operands) == 0 || !p.operands[0].known() || !isExec(p.operands[0].s) {
+				if len(p.unknown) > 0 {
+					// npm takes any configuration key as an option:
+					// one not known may have taken a value for its own,
+					// and exec be further on (npm --prefix d exec x).
+					w.lostVerb("npm", p.operands, isExec)
+				}
+				return wrapResult{}
+			}
+			if w.unknownOpts("npm", p) {
+				return wrapResult{}
+			}
+			r := npxRunner
+			r.name = "npm exec"
+			return w.fetchRun(r, slices.Concat(optWords(args, p), p.operands[1:]))
+		case "bun":
+			if len(args) > 0 && args[0].known() && args[0].s == "x" {
+				return w.fetchRun(bunxRunner, args[1:])
+			}
+		case "pipx":
+			if len(args) > 0 && args[0].known() && args[0].s == "run" {
+				return w.fetchRun(pipxRunRunner, args[1:])
+			}
+		}
+		return wrapResult{}
+	}
+}
+
+// optWords returns the words of args that p read as options and their
+// values: the words before its first operand.
+func optWords(args []field, p parsed) []field {
+	return args[:len(args)-len(p.operands)]
+}
+
+// fetchRun reads a runner's options and returns the program it runs as
+// the wrapped command, marking what it fetches as unknown code unless it
+// is well known.
+func (w *walker) fetchRun(r fetchRunner, args []field) wrapResult {
+	p := parseOpts(args, r.spec)
+	if w.unknownOpts(r.name, p) {
+		return wrapResult{}
+	}
+	pkgs := p.values(r.pkgOpts...)
+	if len(p.values(r.sourceOpts...)) > 0 || p.has(r.sourceOpts...) {
+		w.incomplete(r.name + " fetches from a registry or index the command line names")
+		w.unknownCode(r.name + " " + joinRaw(args))
+		return wrapResult{}
+	}
+	if c := p.values(r.callOpts...); len(c) > 0 {
+		w.fetchKnown(r, pkgs, nil)
+		return wrapResult{after: func() {
+			for _, s := range c {
+				w.nestedString(s, r.name+" -c")
+			}
+		}}
+	}
+	ops := p.operands
+	if len(ops) == 0 {
+		w.fetchKnown(r, pkgs, nil)
+		return wrapResult{}
+	}
+	if r.name == "pnpm dlx" && p.has("-c", "--shell-mode") {
+		// The words joined with spaces are the shell's code, as for
+		// pnpm exec -c; the packages are the ones to fetch.
+		w.fetchKnown(r, pkgs, nil)
+		return w.shellModeWords(ops, r.name+" -c")
+	}
+	w.fetchKnown(r, pkgs, &ops[0])
+	rest := ops
+	if len(pkgs) == 0 && ops[0].known() {
+		// The package's own name, with a version, names its program.
+		prog := field{s: pkgName(ops[0].s, r.eco), static: true, raw: ops[0].raw}
+		rest = append([]field{prog}, ops[1:]...)
+	}
+	res := wrapResult{ok: true, rest: rest}
+	if d := p.values(r.chdirOpts...); len(d) > 0 {
+		res.chdir = &d[len(d)-1]
+	}
+	return res
+}
+
+// shellModeWords is pnpm's shell mode: the words, joined with spaces and
+// unquoted, are run as shell code.
+func (w *walker) shellModeWords(ops []field, what string) wrapResult {
+	var words []string
+	for _, f := range ops {
+		if !f.known() {
+			w.incomplete(what + " with a word that is not static")
+			w.unknownCode(what + " " + f.raw)
+			return wrapResult{}
+		}
+		words = append(words, f.s)
+	}
+	code := field{s: strings.Join(words, " "), static: true, raw: strings.Join(words, " ")}
+	return wrapResult{after: func() { w.nestedString(code, what) }}
+}
+
+// fetchKnown marks the packages a runner fetches as unknown code unless
+// each is well known: those named by its package options, else the
+// one cmd names. A program the project installed (node_modules/.bin)
+// is run from there by the runners that look there first, and fetches
+// nothing.
+func (w *walker) fetchKnown(r fetchRunner, pkgs []field, cmd *field) {
+	if len(pkgs) == 0 {
+		if cmd == nil {
+			return
+		}
+		if r.local && cmd.known() && w.projectBin(cmd.s) {
+			return
+		}
+		pkgs = []field{*cmd}
+	}
+	for _, f := range pkgs {
+		if f.known() && wellKnownPackage(f.s, r.eco) {
+			continue
+		}
+		w.incomplete(r.name + " fetches and runs a package vouch does not know")
+		w.unknownCode(r.name + " " + f.raw)
+	}
+}
+
+// projectBin reports whether name is a program installed in a
+// node_modules/.bin of the current directory or one above it, where npx
+// and bunx find a project's own tools.
+func (w *walker) projectBin(name string) bool {
+	if name == "" || strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !w.dirKnown {
+		return false
+	}
+	for d := w.cwd(); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, "node_modules", ".bin", name)); err == nil && !fi.IsDir() {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// pkgName is the name in a package spec with a version (prettier@3,
+// @biomejs/biome@1.9, ruff==0.5, ruff@latest, black[d]>=24); a spec that
+// is not a plain name and version (a path, a URL, git:, an npm: alias)
+// comes back whole.
+func pkgName(spec string, eco fetchEco) string {
+	name, version := spec, ""
+	switch eco {
+	case ecoNPM:
+		if i := strings.IndexByte(spec[min(1, len(spec)):], '@'); i >= 0 {
+			name, version = spec[:i+1], spec[i+2:]
+		}
+		if strings.ContainsAny(version, ":/") {
+			return spec
+		}
+	case ecoPyPI:
+		i := strings.IndexAny(spec, "@=<>!~[;")
+		if i < 0 {
+			return spec
+		}
+		name, version = spec[:i], spec[i:]
+		if strings.ContainsAny(version, ":/ ") {
+			return spec
+		}
+	}
+	return name
+}
+
+// wellKnownPackage reports whether spec names, with any plain version,
+// one of the widely used developer tools: linters, formatters, type
+// checkers, test runners and build tools, each published under that exact
+// name. Its program reads and writes files vouch sees as it sees those of
+// any program it does not model; programs that run other commands given
+// as arguments (cross-env, concurrently), delete (rimraf), publish or
+// fetch templates are left out, so running them through a runner asks.
+func wellKnownPackage(spec string, eco fetchEco) bool {
+	name := pkgName(spec, eco)
+	switch eco {
+	case ecoNPM:
+		switch name {
+		case "prettier", "eslint", "typescript", "jest", "vitest", "mocha", "tsx", "ts-node", "vite", "serve", "http-server",
+			"npm-check-updates", "@biomejs/biome", "markdownlint-cli", "markdownlint-cli2", "stylelint", "playwright",
+			"@playwright/test", "prisma", "turbo", "nx", "lerna", "svelte-check", "vue-tsc", "knip", "depcheck", "madge", "c8",
+			"nyc", "tsup", "esbuild", "rollup", "webpack", "webpack-cli", "@redocly/cli", "@commitlint/cli", "@angular/cli",
+			"eslint_d", "oxlint", "publint", "size-limit", "pyright", "cspell", "jscpd", "license-checker":
+			return true
+		}
+	case ecoPyPI:
+		switch strings.ReplaceAll(strings.ToLower(name), "_", "-") {
+		case "ruff", "black", "mypy", "pytest", "isort", "flake8", "pylint", "pre-commit", "tox", "nox", "pyright", "codespell",
+			"yamllint", "bandit", "pip-audit", "sqlfluff", "build", "coverage", "pyupgrade", "autopep8", "yapf", "pydocstyle",
+			"vulture", "radon", "check-jsonschema", "mdformat", "ty", "basedpyright", "djlint", "cmake", "ninja", "meson":
+			return true
+		}
+	}
+	return false
+}
+
+// joinRaw is the words as written, joined with spaces.
+func joinRaw(fs []field) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f.raw)
+	}
+	return b.String()
+}

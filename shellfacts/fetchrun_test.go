@@ -1,0 +1,91 @@
+package shellfacts
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestParseFetchRunners pins package runners (npx, npm exec, bunx, pnpm
+// dlx, yarn dlx, uvx, pipx run): the program they run is the command,
+// its arguments read as that program's, and a package fetched from a
+// registry is unknown code unless it is a well-known tool or, for npx
+// and bunx, a program the project installed in node_modules/.bin.
+func TestParseFetchRunners(t *testing.T) {
+	root := fixture(t)
+	if err := os.MkdirAll(filepath.Join(root, "repo/node_modules/.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "repo/node_modules/.bin/mylint"), []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		command string
+		cmds    []string
+		unknown []string
+	}{
+		{`npx pkg`, []string{"npx> pkg"}, []string{"npx pkg"}},
+		{`npx -y pkg@1.2.3 --flag`, []string{"npx> pkg --flag"}, []string{"npx pkg@1.2.3"}},
+		{`pnpm dlx pkg`, []string{"pnpm> pkg"}, []string{"pnpm dlx pkg"}},
+		{`pnpx pkg`, []string{"pnpx> pkg"}, []string{"pnpm dlx pkg"}},
+		{`bunx pkg`, []string{"bunx> pkg"}, []string{"bunx pkg"}},
+		{`bun x pkg`, []string{"bun> pkg"}, []string{"bunx pkg"}},
+		{`uvx pkg`, []string{"uvx> pkg"}, []string{"uvx pkg"}},
+		{`uv tool run pkg`, []string{"uv> pkg"}, []string{"uv tool run pkg"}},
+		{`pipx run pkg`, []string{"pipx> pkg"}, []string{"pipx run pkg"}},
+		{`yarn dlx pkg`, []string{"yarn> pkg"}, []string{"yarn dlx pkg"}},
+		{`npm exec pkg`, []string{"npm> pkg"}, []string{"npm exec pkg"}},
+		{`npm x -- pkg a`, []string{"npm> pkg a"}, []string{"npm exec pkg"}},
+		// Well known, with or without a version.
+		{`npx prettier --check .`, []string{"npx> prettier --check ."}, nil},
+		{`npx prettier@3.3.3 --write src`, []string{"npx> prettier --write src"}, nil},
+		{`npx @biomejs/biome@1.9 check .`, []string{"npx> biome check ."}, nil},
+		{`uvx ruff@0.6.0 check .`, []string{"uvx> ruff check ."}, nil},
+		{`uvx --from 'black==24.1' black .`, []string{"uvx> black ."}, nil},
+		{`pipx run --spec pytest pytest -q`, []string{"pipx> pytest -q"}, nil},
+		{`npx -p typescript tsc --noEmit`, []string{"npx> tsc --noEmit"}, nil},
+		// Installed in the project: run from there.
+		{`npx mylint src`, []string{"npx> mylint src"}, nil},
+		{`pnpm dlx mylint src`, []string{"pnpm> mylint src"}, []string{"pnpm dlx mylint"}},
+		// Not a plain name and version, or another registry.
+		{`npx prettier@npm:evil .`, []string{"npx> prettier@npm:evil ."}, []string{"npx prettier@npm:evil"}},
+		{`npx github:user/repo`, []string{"npx> repo"}, []string{"npx github:user/repo"}},
+		{`npx --registry=https://r.example prettier .`, []string{"npx --registry=https://r.example prettier ."}, []string{"npx --registry=https://r.example prettier ."}},
+		{`uvx --with evil ruff check`, []string{"uvx> ruff check"}, []string{"uvx evil"}},
+		{`uvx -w evil --directory /tmp ruff check x`, []string{"uvx> ruff check x"}, []string{"uvx evil"}},
+		{`uvx --index-url https://r.example ruff`, []string{"uvx --index-url https://r.example ruff"}, []string{"uvx --index-url https://r.example ruff"}},
+		{`npx --whatever pkg`, []string{"npx --whatever pkg"}, []string{"npx --whatever ..."}},
+		// The program's own analysis applies.
+		{`npx -c 'rm -rf ~'`, []string{"npx -c rm -rf ~", "^1 rm -rf ROOT/home"}, nil},
+		{`pnpm dlx -c rm -rf ~`, []string{"pnpm dlx -c rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, nil},
+		{`npx rm -rf ~`, []string{"npx> rm -rf ROOT/home"}, []string{"npx rm"}},
+		// Other subcommands are ordinary programs.
+		{`npm install`, []string{"npm install"}, nil},
+		{`npm run build`, []string{"npm run build"}, nil},
+		{`pipx install ruff`, []string{"pipx install ruff"}, nil},
+		{`bun run dev`, []string{"bun run dev"}, nil},
+		{`pnpm install`, []string{"pnpm install"}, nil},
+		{`npm --prefix d exec pkg`, []string{"npm --prefix d exec pkg"}, []string{"npm ... exec"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			f, err := Parse(tt.command, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range f.Commands {
+				got = append(got, strings.ReplaceAll(render(c), root, "ROOT"))
+			}
+			if !slices.Equal(got, tt.cmds) {
+				t.Errorf("commands %q, want %q", got, tt.cmds)
+			}
+			if !slices.Equal(f.Unknown, tt.unknown) {
+				t.Errorf("unknown %q, want %q", f.Unknown, tt.unknown)
+			}
+		})
+	}
+}
