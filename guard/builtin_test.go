@@ -442,6 +442,13 @@ func TestBuiltinProtectVouch(t *testing.T) {
 		{"hook settings", bash("echo '{}' > .claude/settings.json"), "protect-vouch-writes"},
 		{"local hook settings", write("Edit", ".claude/settings.local.json"), "protect-vouch-writes"},
 		{"whole .vouch removed", bash("rm -rf .vouch"), "protect-vouch-deletes"},
+		// A path-limited checkout or restore overwrites the paths it
+		// names with another commit's.
+		{"policy checked out of a commit", bash("git checkout abc123 -- .vouch/guard.yaml"), "protect-vouch-writes"},
+		{"policy restored from a commit", bash("git restore --source=HEAD~3 .vouch/guard.yaml"), "protect-vouch-writes"},
+		{"policy written from git show", bash("git show abc123:.vouch/guard.yaml > .vouch/guard.yaml"), "protect-vouch-writes"},
+		{"hook settings checked out", bash("git checkout abc123 -- .claude/settings.json"), "protect-vouch-writes"},
+		{"source checked out of a commit", bash("git checkout abc123 -- src/main.go"), ""},
 		{"hook server started", bash("vouch-guard --serve"), "protect-vouch-hook-server"},
 		{"hook server in a namespace", bash("unshare -rm sh -c '/usr/local/bin/vouch-guard --serve --idle 1h &'"), "protect-vouch-hook-server"},
 		{"hook server detached", bash("setsid -f vouch-guard -serve=true"), "protect-vouch-hook-server"},
