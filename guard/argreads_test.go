@@ -83,6 +83,12 @@ func TestBuiltinFetchRunners(t *testing.T) {
 		{`uvx ruff check .`, Allow, ""},
 		{`pipx run black .`, Allow, ""},
 		{`npm install && npm test`, Allow, ""},
+		{`npm create vite@latest app`, Ask, unknown},
+		{`go run github.com/x/y@latest`, Ask, unknown},
+		{`deno run -A https://x.example/m.ts`, Ask, unknown},
+		{`go run golang.org/x/vuln/cmd/govulncheck@latest ./...`, Allow, ""},
+		{`go run . && go test ./...`, Allow, ""},
+		{`deno run --allow-read main.ts`, Allow, ""},
 		{`pnpm exec eslint .`, Allow, ""},
 	})
 }

@@ -105,8 +105,9 @@ func fetchWrapper(r fetchRunner) wrapFunc {
 }
 
 // subFetchWrapper strips a program that is a package runner through one
-// subcommand (npm exec and npm x, bun x, pipx run, uv tool run); used
-// otherwise it is the program itself.
+// subcommand (npm exec and npm x, bun x, pipx run, go run PKG@VERSION);
+// used otherwise it is the program itself, and its create command
+// (npm init NAME, bun create NAME) is a scaffolder.
 func subFetchWrapper(prog string) wrapFunc {
 	return func(w *walker, args []field) wrapResult {
 		switch prog {
@@ -114,6 +115,7 @@ func subFetchWrapper(prog string) wrapFunc {
 			p := parseOpts(args, npmExecSpec)
 			isExec := func(s string) bool { return s == "exec" || s == "x" }
 			if len(p.operands) == 0 || !p.operands[0].known() || !isExec(p.operands[0].s) {
+				w.scaffolder("npm", p.operands)
 				if len(p.unknown) > 0 {
 					// npm takes any configuration key as an option:
 					// one not known may have taken a value for its own,
@@ -132,9 +134,14 @@ func subFetchWrapper(prog string) wrapFunc {
 			if len(args) > 0 && args[0].known() && args[0].s == "x" {
 				return w.fetchRun(bunxRunner, args[1:])
 			}
+			w.scaffolder("bun", args)
 		case "pipx":
 			if len(args) > 0 && args[0].known() && args[0].s == "run" {
 				return w.fetchRun(pipxRunRunner, args[1:])
+			}
+		case "go":
+			if len(args) > 0 && args[0].known() && args[0].s == "run" {
+				return w.goRun(args[1:])
 			}
 		}
 		return wrapResult{}
@@ -318,4 +325,126 @@ func joinRaw(fs []field) string {
 		b.WriteString(f.raw)
 	}
 	return b.String()
+}
+
+// scaffolders are the package managers' create commands: npm init NAME
+// and npm create NAME run the package create-NAME fetched from the
+// registry (yarn create, pnpm create and bun create likewise). Such a
+// scaffolder writes whatever it likes where it runs; none is well known
+// here, so each is unknown code.
+func (w *walker) scaffolder(prog string, ops []field) bool {
+	if len(ops) == 0 || !ops[0].known() {
+		return false
+	}
+	switch verb := ops[0].s; {
+	case verb == "create" && prog != "npm", (verb == "init" || verb == "create" || verb == "innit") && prog == "npm":
+	default:
+		return false
+	}
+	for _, f := range ops[1:] {
+		if f.known() && strings.HasPrefix(f.s, "-") {
+			continue
+		}
+		w.incomplete(prog + " " + ops[0].s + " fetches and runs a package vouch does not know")
+		w.unknownCode(prog + " " + ops[0].s + " " + f.raw)
+		return true
+	}
+	return false
+}
+
+// goRunValueFlags are the go build flags that take a value as the next
+// word (go help build); every other flag is -name or -name=value.
+var goRunValueFlags = map[string]bool{
+	"C": true, "p": true, "asmflags": true, "buildmode": true, "buildvcs": true, "compiler": true, "gccgoflags": true,
+	"gcflags": true, "installsuffix": true, "ldflags": true, "mod": true, "modfile": true, "overlay": true, "pgo": true,
+	"pkgdir": true, "tags": true, "toolexec": true, "exec": true, "covermode": true, "coverpkg": true,
+}
+
+// goRun is go run PKG@VERSION ARGS: the module is fetched at that
+// version, outside the current module's requirements, built and run,
+// which is npx for Go. A package without a version is the project's own
+// code or one of its dependencies, and runs as any program does.
+func (w *walker) goRun(args []field) wrapResult {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			return wrapResult{}
+		}
+		if f.s == "--" {
+			return wrapResult{}
+		}
+		if strings.HasPrefix(f.s, "-") {
+			name, _, eq := strings.Cut(strings.TrimLeft(f.s, "-"), "=")
+			if !eq && goRunValueFlags[name] {
+				i++
+			}
+			continue
+		}
+		path, version, ok := strings.Cut(f.s, "@")
+		if !ok {
+			return wrapResult{}
+		}
+		if !wellKnownGoTool(path) || strings.ContainsAny(version, ":/") {
+			w.incomplete("go run fetches and runs a module vouch does not know")
+			w.unknownCode("go run " + f.raw)
+		}
+		prog := field{s: filepath.Base(path), static: true, raw: f.raw}
+		return wrapResult{ok: true, rest: append([]field{prog}, args[i+1:]...)}
+	}
+	return wrapResult{}
+}
+
+// wellKnownGoTool reports whether a Go package path is one of the widely
+// used developer tools: the Go project's own (golang.org/x/...) and the
+// common linters and formatters.
+func wellKnownGoTool(path string) bool {
+	if strings.HasPrefix(path, "golang.org/x/") && !strings.Contains(path, "..") {
+		return true
+	}
+	switch path {
+	case "honnef.co/go/tools/cmd/staticcheck", "mvdan.cc/gofumpt", "github.com/golangci/golangci-lint/cmd/golangci-lint",
+		"github.com/golangci/golangci-lint/v2/cmd/golangci-lint", "github.com/securego/gosec/v2/cmd/gosec",
+		"github.com/google/go-licenses", "github.com/google/addlicense", "github.com/daixiang0/gci", "mvdan.cc/sh/v3/cmd/shfmt",
+		"github.com/segmentio/golines", "github.com/mgechev/revive":
+		return true
+	}
+	return false
+}
+
+// denoRemote marks deno run of a script fetched from elsewhere (a URL,
+// jsr:, an npm: package that is not well known) as unknown code: deno
+// runs a remote module as readily as a local file.
+func (w *walker) denoRemote(args []field) {
+	i := 0
+	for i < len(args) && args[i].known() && strings.HasPrefix(args[i].s, "-") {
+		i++
+	}
+	if i < len(args) && args[i].known() && args[i].s == "run" {
+		i++
+	}
+	for ; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			return
+		}
+		if strings.HasPrefix(f.s, "-") {
+			name, _, eq := strings.Cut(f.s, "=")
+			switch name {
+			case "-c", "--config", "--import-map", "-L", "--log-level", "--lock", "--cert", "--location", "--seed":
+				if !eq {
+					i++
+				}
+			}
+			continue
+		}
+		s := f.s
+		if npm, ok := strings.CutPrefix(s, "npm:"); ok && wellKnownPackage(npm, ecoNPM) {
+			return
+		}
+		if strings.Contains(s, "://") || strings.HasPrefix(s, "npm:") || strings.HasPrefix(s, "jsr:") {
+			w.incomplete("deno runs a module fetched from elsewhere")
+			w.unknownCode("deno run " + f.raw)
+		}
+		return
+	}
 }

@@ -69,6 +69,24 @@ func TestParseFetchRunners(t *testing.T) {
 		{`bun run dev`, []string{"bun run dev"}, nil},
 		{`pnpm install`, []string{"pnpm install"}, nil},
 		{`npm --prefix d exec pkg`, []string{"npm --prefix d exec pkg"}, []string{"npm ... exec"}},
+		// Scaffolders: npm init NAME runs create-NAME.
+		{`npm create vite@latest app`, []string{"npm create vite@latest app"}, []string{"npm create vite@latest"}},
+		{`npm init -y evil`, []string{"npm init -y evil"}, []string{"npm init evil"}},
+		{`npm init -y`, []string{"npm init -y"}, nil},
+		{`yarn create evil`, []string{"yarn create evil"}, []string{"yarn create evil"}},
+		{`pnpm create evil`, []string{"pnpm create evil"}, []string{"pnpm create evil"}},
+		{`bun create evil`, []string{"bun create evil"}, []string{"bun create evil"}},
+		// go run PKG@VERSION fetches the module.
+		{`go run github.com/x/y/cmd/z@v1.2.3 -f a`, []string{"go> z -f a"}, []string{"go run github.com/x/y/cmd/z@v1.2.3"}},
+		{`go run -tags t -race golang.org/x/tools/cmd/stringer@latest -type=T`, []string{"go> stringer -type=T"}, nil},
+		{`go run ./cmd/x -v`, []string{"go run ./cmd/x -v"}, nil},
+		{`go test -run X ./...`, []string{"go test -run X ./..."}, nil},
+		// deno runs a module from a URL, jsr: or npm: as readily as a
+		// file.
+		{`deno run -A https://x.example/m.ts`, []string{"deno run -A https://x.example/m.ts"}, []string{"deno run https://x.example/m.ts"}},
+		{`deno run -c deno.json jsr:@x/y`, []string{"deno run -c deno.json jsr:@x/y"}, []string{"deno run jsr:@x/y"}},
+		{`deno run npm:prettier@3 .`, []string{"deno run npm:prettier@3 ."}, nil},
+		{`deno run --allow-read main.ts`, []string{"deno run --allow-read main.ts"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {

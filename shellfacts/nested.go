@@ -397,6 +397,9 @@ var openCall = lazyre.New(`\b(?:open|Path|read_text|read_bytes|readFileSync|read
 // arguments the script or code is given are a program vouch does not
 // model's (python3 x.py .env reads .env; see unmodelledArgs).
 func interpreter(w *walker, c *call) {
+	if c.name == "deno" {
+		w.denoRemote(c.args)
+	}
 	var code []field
 	var rest []field // the arguments the code or script gets
 	script := -1

@@ -540,6 +540,9 @@ func runner(w *walker, name string, args []field) wrapResult {
 		}
 		return w.fetchRun(r, p.operands[n:])
 	}
+	if (name == "yarn" || name == "pnpm") && w.scaffolder(name, p.operands) {
+		return wrapResult{}
+	}
 	if len(p.operands) == 0 || !p.operands[0].known() || !isVerb(p.operands[0].s) {
 		w.lostVerb(name, p.operands, isVerb)
 		return wrapResult{}

@@ -192,7 +192,7 @@ func wrapperFor(name string) wrapFunc {
 		return fetchWrapper(pnpmDlxRunner)
 	case "uvx":
 		return fetchWrapper(uvxRunner())
-	case "npm", "bun", "pipx":
+	case "npm", "bun", "pipx", "go":
 		return subFetchWrapper(name)
 	}
 	return nil
@@ -205,7 +205,7 @@ func wrapperFor(name string) wrapFunc {
 // programs otherwise, read like any program vouch does not model.
 func argsReadWhenStripped(name string) bool {
 	switch name {
-	case "npm", "pipx":
+	case "npm", "pipx", "go":
 		return false
 	}
 	return wrapperFor(name) != nil
