@@ -140,8 +140,21 @@ func subFetchWrapper(prog string) wrapFunc {
 				return w.fetchRun(pipxRunRunner, args[1:])
 			}
 		case "go":
+			// go -C DIR run ...: -C, which must come first, is where
+			// go runs.
+			var dir *field
+			if len(args) > 1 && args[0].known() && args[0].s == "-C" {
+				dir, args = &args[1], args[2:]
+			} else if len(args) > 0 && args[0].known() && strings.HasPrefix(args[0].s, "-C=") {
+				dir = &field{s: args[0].s[3:], static: true, raw: args[0].raw}
+				args = args[1:]
+			}
 			if len(args) > 0 && args[0].known() && args[0].s == "run" {
-				return w.goRun(args[1:])
+				res := w.goRun(args[1:])
+				if res.ok && dir != nil {
+					res.chdir = dir
+				}
+				return res
 			}
 		}
 		return wrapResult{}

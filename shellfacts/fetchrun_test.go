@@ -80,6 +80,7 @@ func TestParseFetchRunners(t *testing.T) {
 		{`go run github.com/x/y/cmd/z@v1.2.3 -f a`, []string{"go> z -f a"}, []string{"go run github.com/x/y/cmd/z@v1.2.3"}},
 		{`go run -tags t -race golang.org/x/tools/cmd/stringer@latest -type=T`, []string{"go> stringer -type=T"}, nil},
 		{`go run ./cmd/x -v`, []string{"go run ./cmd/x -v"}, nil},
+		{`go -C sub run example.com/m/cmd/x@v1`, []string{"go> x"}, []string{"go run example.com/m/cmd/x@v1"}},
 		{`go test -run X ./...`, []string{"go test -run X ./..."}, nil},
 		// deno runs a module from a URL, jsr: or npm: as readily as a
 		// file.
