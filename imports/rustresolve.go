@@ -486,8 +486,15 @@ func (r *rustResolver) crate(name string, segs []string) Resolution {
 	return Resolution{Kind: External, Target: name}
 }
 
+// rustPathAttr reports whether a mod record's Spec is the path of its
+// #[path] attribute rather than a module name: a name never holds '/' or
+// '.', while a path may name a file of any extension (#[path = "x.txt"]).
+func rustPathAttr(spec string) bool {
+	return strings.ContainsAny(spec, "/.")
+}
+
 func (r *rustResolver) resolveMod(file string, s Site) Resolution {
-	if strings.Contains(s.Spec, "/") || strings.HasSuffix(s.Spec, ".rs") {
+	if rustPathAttr(s.Spec) {
 		p := jsJoin(jsDir(file), s.Spec)
 		if r.files[p] {
 			return Resolution{Kind: Internal, Target: p}

@@ -29,6 +29,8 @@ func TestRustResolve(t *testing.T) {
 		{"path attribute", app + "main.rs", Site{Kind: KindMod, Spec: "platform/linux.rs"}, in(app + "platform/linux.rs")},
 		{"path attribute missing", app + "main.rs", Site{Kind: KindMod, Spec: "nope.rs"},
 			Resolution{Kind: Unresolved, Reason: `no file crates/app/src/nope.rs for #[path = "nope.rs"]`}},
+		{"path attribute of another extension", app + "main.rs", Site{Kind: KindMod, Spec: "gen.txt"},
+			Resolution{Kind: Unresolved, Reason: `no file crates/app/src/gen.txt for #[path = "gen.txt"]`}},
 		{"missing mod", app + "main.rs", Site{Kind: KindMod, Spec: "missing"},
 			Resolution{Kind: Unresolved, Reason: "no file for mod missing", Tried: []string{"crates/app/src/missing.rs", "crates/app/src/missing/mod.rs"}}},
 		{"mod in inline mod", app + "main.rs", Site{Kind: KindMod, Spec: "net::http"}, in(app + "net/http.rs")},

@@ -69,7 +69,7 @@ func (rs *Resolvers) Extract(rel string, lang Lang, src []byte) ([]Record, []War
 	for _, s := range fr.Sites {
 		rec := Record{
 			File: rel, Line: s.Line, Column: s.Column, Lang: lang, Kind: s.Kind, Spec: s.Spec,
-			Names: s.Names, Alias: s.Alias, Constraint: fr.Constraint,
+			Names: s.Names, Alias: s.Alias, Constraint: fr.Constraint, TypeChecking: s.TypeChecking,
 		}
 		if r != nil {
 			rec.Resolution = r.resolve(rel, s)

@@ -166,14 +166,14 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		_, inBase := base[p]
 		return own.has(p, inBase), nil
 	}
-	loads, err := ownLoads(work, s, leftOut)
+	loads, err := ownLoads(rs, work, s, leftOut)
 	if err != nil {
 		return err
 	}
 	if len(loads) > 0 {
 		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run is never checked; load no file vouch writes:\n  "+strings.Join(loads, "\n  "))
 	}
-	if loads := gitLoads(root, work, s); len(loads) > 0 {
+	if loads := gitLoads(root, rs, work, s); len(loads) > 0 {
 		problems = append(problems, "the work loads files inside a .git directory, which git lists none of, so what they run is never checked; move the code out of .git:\n  "+strings.Join(loads, "\n  "))
 	}
 	if len(problems) > 0 {
@@ -248,21 +248,18 @@ func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
 	return t, true
 }
 
-// ownLoads lists, as "file:line: spec loads path", the JS/TS records of
-// the work that load one of vouch's own files, and the changed symbolic
+// ownLoads lists, as "file:line: spec loads path", the records of the
+// work that load one of vouch's own files, and the changed symbolic
 // links that lead to one. vouch leaves those files out of the work (the
 // envelope is the agent's claim, not its work), so code that loads one
 // runs what no rule read: node runs a required .vouch/envelope.yaml as
-// JavaScript. leftOut says whether a path is such a file. Node's resolution is followed as far as own files can be
-// named: the path as written, with the extensions node adds, and the
-// resolver's target.
-func ownLoads(work []imports.Record, s *sources, leftOut func(string) (bool, error)) ([]string, error) {
+// JavaScript, rustc compiles it for #[path = "../.vouch/envelope.yaml"]
+// mod x;. leftOut says whether a path is such a file. Each language's
+// resolution is followed as far as files can be named (loadCandidates).
+func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut func(string) (bool, error)) ([]string, error) {
 	var loads []string
 	for _, r := range work {
-		if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
-			continue
-		}
-		for _, c := range loadCandidates(r) {
+		for _, c := range loadCandidates(rs, r) {
 			out, err := leftOut(c)
 			if err != nil {
 				return nil, err
@@ -286,11 +283,20 @@ func ownLoads(work []imports.Record, s *sources, leftOut func(string) (bool, err
 	return slices.Compact(loads), nil
 }
 
-// loadCandidates are the root-relative paths node may load for the
-// JS/TS record r, as far as a file can be named: its resolved target,
-// and a relative specifier's path as written, with the extensions node
-// adds and as a directory's index.
-func loadCandidates(r imports.Record) []string {
+// loadCandidates are the root-relative paths the runtime may load for
+// the record r, as far as a file can be named. For JS/TS (not a
+// type-only import): its resolved target, and a relative specifier's
+// path as written, with the extensions node adds and as a directory's
+// index. For the other languages, what their resolvers name
+// (imports.Resolvers.LoadPaths): Python's module files below its roots,
+// Rust's mod files and #[path] attributes.
+func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
+	if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript {
+		return rs.LoadPaths(r)
+	}
+	if r.Kind == imports.KindTypeOnly {
+		return nil
+	}
 	var cands []string
 	if r.Resolution.Kind == imports.Internal {
 		cands = append(cands, r.Resolution.Target)
@@ -305,18 +311,19 @@ func loadCandidates(r imports.Record) []string {
 	return cands
 }
 
-// gitLoads lists, as "file:line: spec loads path", the JS/TS records of
-// the work that load a file inside a .git directory, and the changed
-// symbolic links that lead into one. git lists no path with a .git
+// gitLoads lists, as "file:line: spec loads path", the records of the
+// work that load a file inside a .git directory (loadCandidates), and the
+// changed symbolic links that lead into one. git lists no path with a .git
 // component, so such a file is never work (not changed, not read for
 // imports, not stamped) whether the .git is the repository's own or a
-// nested repository's, while node loads require("./sub/.git/hooks/x.js")
-// like any other file: code there would run unchecked. A path counts as
+// nested repository's, while node loads require("./sub/.git/hooks/x.js"),
+// and Python import hooks.x through a link hooks to sub/.git/hooks, like
+// any other file: code there would run unchecked. A path counts as
 // written (any component that is .git, in any case, since macOS and
 // Windows file systems fold case and git refuses .GIT for that reason)
 // and, when it exists, as its symbolic links resolve, so a link to a
 // directory inside a .git is no way around it.
-func gitLoads(root string, work []imports.Record, s *sources) []string {
+func gitLoads(root string, rs *imports.Resolvers, work []imports.Record, s *sources) []string {
 	realRoot := root
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		realRoot = r
@@ -338,10 +345,7 @@ func gitLoads(root string, work []imports.Record, s *sources) []string {
 	}
 	var loads []string
 	for _, r := range work {
-		if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
-			continue
-		}
-		for _, c := range loadCandidates(r) {
+		for _, c := range loadCandidates(rs, r) {
 			if at, ok := inGit(c); ok {
 				msg := fmt.Sprintf("%s:%d: %s loads %s", r.File, r.Line, r.Spec, c)
 				if at != c {
