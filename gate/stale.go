@@ -235,6 +235,11 @@ func StaleMessage(envelope string, files []string) string {
 	if len(shown) > 10 {
 		shown, more = shown[:10], fmt.Sprintf(" and %d more", len(files)-10)
 	}
+	// A changed name may hold a newline that would forge a line.
+	shown = slices.Clone(shown)
+	for i, p := range shown {
+		shown[i] = repofacts.ShownPath(p)
+	}
 	list := strings.Join(shown, ", ") + more
 	if list == "" {
 		list = "the base commit"

@@ -286,10 +286,10 @@ func (r *readers) curContent(p manifestPair) ([]byte, error) {
 // blob reads a base file; a symbolic link is not followed.
 func (r *readers) blob(p string, e baseEntry) ([]byte, error) {
 	if e.typ != "blob" {
-		return nil, fmt.Errorf("%s is not a file", p)
+		return nil, fmt.Errorf("%s is not a file", ShownPath(p))
 	}
 	if e.mode == "120000" {
-		return nil, fmt.Errorf("%s is a symbolic link; vouch does not follow links to included files", p)
+		return nil, fmt.Errorf("%s is a symbolic link; vouch does not follow links to included files", ShownPath(p))
 	}
 	data, ok, err := r.s.blobs.read(e.id, MaxFileBytes)
 	if err != nil {
@@ -300,7 +300,7 @@ func (r *readers) blob(p string, e baseEntry) ([]byte, error) {
 		return nil, errNoFile
 	}
 	if data == nil {
-		return nil, fmt.Errorf("%s is larger than %d MiB; vouch does not read it", p, MaxFileBytes>>20)
+		return nil, fmt.Errorf("%s is larger than %d MiB; vouch does not read it", ShownPath(p), MaxFileBytes>>20)
 	}
 	return data, nil
 }
@@ -320,13 +320,13 @@ func (r *readers) workFile(p string) ([]byte, error) {
 			return nil, err
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file; vouch does not follow links to included files", p)
+			return nil, fmt.Errorf("%s is not a regular file; vouch does not follow links to included files", ShownPath(p))
 		}
 		if data, ok := r.s.cur[p]; ok && data != nil {
 			return data, nil
 		}
 		if fi.Size() > MaxFileBytes {
-			return nil, fmt.Errorf("%s is larger than %d MiB; vouch does not read it", p, MaxFileBytes>>20)
+			return nil, fmt.Errorf("%s is larger than %d MiB; vouch does not read it", ShownPath(p), MaxFileBytes>>20)
 		}
 		_, data, err := readWork(full, true)
 		if err != nil {
@@ -344,7 +344,7 @@ func (r *readers) workFile(p string) ([]byte, error) {
 		return r.blob(p, e)
 	}
 	if _, err := os.Lstat(full); err == nil {
-		return nil, fmt.Errorf("%s is not part of the work (ignored by a .gitignore, or one of vouch's own files), so a checkout of the work would not have it", p)
+		return nil, fmt.Errorf("%s is not part of the work (ignored by a .gitignore, or one of vouch's own files), so a checkout of the work would not have it", ShownPath(p))
 	}
 	return nil, errNoFile
 }

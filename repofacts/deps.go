@@ -73,11 +73,11 @@ type manifestError struct {
 func (e *manifestError) Error() string {
 	switch {
 	case e.line > 0 && e.col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.col, e.msg)
+		return fmt.Sprintf("%s:%d:%d: %s", ShownPath(e.file), e.line, e.col, e.msg)
 	case e.line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg)
+		return fmt.Sprintf("%s:%d: %s", ShownPath(e.file), e.line, e.msg)
 	}
-	return e.file + ": " + e.msg
+	return ShownPath(e.file) + ": " + e.msg
 }
 
 // includeReader returns the content of a file a manifest includes, by

@@ -415,24 +415,24 @@ func (c *collector) pipInclude(file string, line int, target string, include inc
 	}
 	p, err := includePath(file, target)
 	if err != nil {
-		return &manifestError{file: file, line: line, msg: "-r " + target + ": " + err.Error()}
+		return &manifestError{file: file, line: line, msg: "-r " + ShownPath(target) + ": " + err.Error()}
 	}
 	if seen[p] {
 		return nil // a cycle, or read already: nothing new
 	}
 	if depth+1 > maxIncludeDepth {
-		return &manifestError{file: file, line: line, msg: fmt.Sprintf("-r %s: requirements files nested more than %d deep", target, maxIncludeDepth)}
+		return &manifestError{file: file, line: line, msg: fmt.Sprintf("-r %s: requirements files nested more than %d deep", ShownPath(target), maxIncludeDepth)}
 	}
 	data, err := include(p)
 	if err != nil {
-		return &manifestError{file: file, line: line, msg: "-r " + target + ": " + includeErrText(p, err)}
+		return &manifestError{file: file, line: line, msg: "-r " + ShownPath(target) + ": " + includeErrText(p, err)}
 	}
 	return c.requirements(p, data, include, depth+1, seen)
 }
 
 func includeErrText(p string, err error) string {
 	if errors.Is(err, errNoFile) {
-		return p + " does not exist"
+		return ShownPath(p) + " does not exist"
 	}
 	return err.Error()
 }
@@ -556,7 +556,7 @@ func (c *collector) setupCfg(file string, data []byte, include includeReader) er
 				f = pyStrip(f)
 				p, err := includePath(file, f)
 				if err != nil {
-					return &manifestError{file: file, msg: fmt.Sprintf("[%s] %s: file: %s: %v", section, key, f, err)}
+					return &manifestError{file: file, msg: fmt.Sprintf("[%s] %s: file: %s: %v", section, key, ShownPath(f), err)}
 				}
 				if include == nil {
 					continue
@@ -566,7 +566,7 @@ func (c *collector) setupCfg(file string, data []byte, include includeReader) er
 					continue // setuptools skips a file that is not there
 				}
 				if err != nil {
-					return &manifestError{file: file, msg: fmt.Sprintf("[%s] %s: file: %s: %v", section, key, f, err)}
+					return &manifestError{file: file, msg: fmt.Sprintf("[%s] %s: file: %s: %v", section, key, ShownPath(f), err)}
 				}
 				parts = append(parts, string(bytes.TrimPrefix(b, utf8BOM)))
 			}

@@ -368,7 +368,7 @@ func fakeDotGits(ctx context.Context, pg *git, root string, paths map[string]pat
 	check := func(dir string) {
 		dg := filepath.Join(root, filepath.FromSlash(dir), ".git")
 		if _, err := os.Lstat(dg); err == nil && !isRepository(dg) {
-			bad = append(bad, dir+"/.git")
+			bad = append(bad, ShownPath(dir+"/.git"))
 		}
 	}
 	for _, p := range splitZ(out) {
@@ -506,7 +506,7 @@ func nestedFiles(root, dir string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list the files of the nested repository %s: %w", dir, err)
+		return nil, fmt.Errorf("list the files of the nested repository %s: %w", ShownPath(dir), err)
 	}
 	return out, nil
 }
@@ -564,7 +564,7 @@ func parseDiff(out []byte) ([]change, error) {
 			case 'M', 'T', 'U':
 				c.Status = Modified
 			default:
-				return nil, fmt.Errorf("unexpected diff status %q for %s", st, c.Path)
+				return nil, fmt.Errorf("unexpected diff status %q for %s", st, ShownPath(c.Path))
 			}
 			i += 2
 		}

@@ -84,7 +84,7 @@ func importChanges(ctx context.Context, dg *git, br *blobReader, root, prefix st
 			continue
 		}
 		if err := importWork(w, next, filepath.Join(root, filepath.FromSlash(p)), e.mode, buf); err != nil {
-			return fmt.Errorf("read %s in the working tree: %w", p, err)
+			return fmt.Errorf("read %s in the working tree: %w", ShownPath(p), err)
 		}
 		workMark[p] = next
 		next++

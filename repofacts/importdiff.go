@@ -60,9 +60,9 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	extract := func(p string, l imports.Lang, data []byte, cur bool) []imports.Record {
 		recs, warns := rs.Extract(p, l, data)
 		for _, w := range warns {
-			msg := w.File + ": " + w.Message
+			msg := ShownPath(w.File) + ": " + w.Message
 			if w.Line > 0 {
-				msg = fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Message)
+				msg = fmt.Sprintf("%s:%d: %s", ShownPath(w.File), w.Line, w.Message)
 			}
 			if cur && w.Unread {
 				unread = append(unread, msg)
@@ -95,7 +95,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		if l, ok := imports.LangOf(c.Path); ok && changed[c.Path] != nil {
 			data, why := s.code(c.Path)
 			if why != "" {
-				unread = append(unread, c.Path+": "+why)
+				unread = append(unread, ShownPath(c.Path)+": "+why)
 			} else if data != nil {
 				after = extract(c.Path, l, data, true)
 			}
@@ -140,7 +140,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 			}
 		}
 		if why != "" {
-			unread = append(unread, t+": "+why)
+			unread = append(unread, ShownPath(t)+": "+why)
 		} else if data != nil {
 			after = extract(t, imports.JavaScript, data, true)
 		}
@@ -265,7 +265,7 @@ func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut 
 				return nil, err
 			}
 			if out {
-				loads = append(loads, fmt.Sprintf("%s:%d: %s loads %s", r.File, r.Line, r.Spec, c))
+				loads = append(loads, loadLine(r, c))
 				break
 			}
 		}
@@ -276,7 +276,7 @@ func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut 
 			return nil, err
 		}
 		if out {
-			loads = append(loads, fmt.Sprintf("%s: a symbolic link to %s", p, to))
+			loads = append(loads, linkLine(p, to))
 		}
 	}
 	slices.Sort(loads)
@@ -347,9 +347,9 @@ func gitLoads(root string, rs *imports.Resolvers, work []imports.Record, s *sour
 	for _, r := range work {
 		for _, c := range loadCandidates(rs, r) {
 			if at, ok := inGit(c); ok {
-				msg := fmt.Sprintf("%s:%d: %s loads %s", r.File, r.Line, r.Spec, c)
+				msg := loadLine(r, c)
 				if at != c {
-					msg += ", which is " + at
+					msg += ", which is " + ShownPath(at)
 				}
 				loads = append(loads, msg)
 				break
@@ -358,11 +358,23 @@ func gitLoads(root string, rs *imports.Resolvers, work []imports.Record, s *sour
 	}
 	for p, to := range s.linkTo {
 		if hasGitComponent(to) {
-			loads = append(loads, fmt.Sprintf("%s: a symbolic link to %s", p, to))
+			loads = append(loads, linkLine(p, to))
 		}
 	}
 	slices.Sort(loads)
 	return slices.Compact(loads)
+}
+
+// loadLine is how a refusal names the record r that loads the file c:
+// "file:line: spec loads c", each name as ShownPath prints it (a JS
+// specifier is a string literal and may hold any character).
+func loadLine(r imports.Record, c string) string {
+	return fmt.Sprintf("%s:%d: %s loads %s", ShownPath(r.File), r.Line, ShownPath(r.Spec), ShownPath(c))
+}
+
+// linkLine is how a refusal names the changed symbolic link p to to.
+func linkLine(p, to string) string {
+	return fmt.Sprintf("%s: a symbolic link to %s", ShownPath(p), ShownPath(to))
 }
 
 // hasGitComponent reports whether the '/'-separated path p has a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -74,4 +75,23 @@ func badStrings(d *Doc) error {
 		return nil
 	}
 	return &Error{Msg: "repository facts: these values are not valid UTF-8, so rules, which read them as JSON text, would see them changed; rename the files or fix the text they come from:\n  " + strings.Join(bad, "\n  ")}
+}
+
+// ShownPath is p as a message of vouch prints it (a refusal, the gate's
+// stale-envelope notice): as it is when every
+// rune is printable, else quoted as Go quotes it (strconv.Quote). A name
+// may hold a newline or a terminal escape, and printed raw it would
+// forge lines of vouch's output (a "PASS" line, a refusal that names
+// another file); a name that begins with a double quote is quoted too,
+// so no raw name reads as a quoted one.
+func ShownPath(p string) string {
+	if strings.HasPrefix(p, `"`) || !utf8.ValidString(p) {
+		return strconv.Quote(p)
+	}
+	for _, r := range p {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }

@@ -36,3 +36,23 @@ func TestBadStrings(t *testing.T) {
 		})
 	}
 }
+
+// TestShownPath checks that a path that could forge a line of output is
+// quoted, and any other is printed as it is.
+func TestShownPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"src/a.js", "src/a.js"},
+		{"src/é b.js", "src/é b.js"},
+		{`src/a\n.js`, `src/a\n.js`},
+		{"src/a\nPASS.js", `"src/a\nPASS.js"`},
+		{"src/\x1b[2Ja.js", `"src/\x1b[2Ja.js"`},
+		{"src/\u202ea.js", `"src/\u202ea.js"`},
+		{"src/\xff.js", `"src/\xff.js"`},
+		{"src/a\tb.js", `"src/a\tb.js"`},
+		{`"src/a.js"`, `"\"src/a.js\""`},
+	} {
+		if got := ShownPath(tc.in); got != tc.want {
+			t.Errorf("ShownPath(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

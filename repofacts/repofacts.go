@@ -404,7 +404,7 @@ func (s *sources) load() error {
 				s.unread[c.Path] = "it vanished while vouch read the work"
 			case errors.As(err, new(*Error)):
 				// Changed while read: its imports would go unseen.
-				return fmt.Errorf("%s: %w", c.Path, err)
+				return fmt.Errorf("%s: %w", ShownPath(c.Path), err)
 			default:
 				// A directory where git saw a file, a socket, an
 				// unreadable file: hash what can be said about it.
@@ -484,7 +484,7 @@ func (s *sources) readCode(p string) (data []byte, to, why string, err error) {
 	_, data, err = readWork(abs, true)
 	switch {
 	case errors.As(err, new(*Error)):
-		return nil, "", "", fmt.Errorf("%s: %w", p, err)
+		return nil, "", "", fmt.Errorf("%s: %w", ShownPath(p), err)
 	case err != nil:
 		return nil, "", err.Error(), nil
 	case data == nil:

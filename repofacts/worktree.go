@@ -237,7 +237,7 @@ func hashAllWork(f objectFormat, root string, paths []string, state map[string]p
 					big, err = append(big, p), nil
 				}
 				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("read %s in the working tree: %w", p, err)
+					firstErr = fmt.Errorf("read %s in the working tree: %w", ShownPath(p), err)
 				}
 				out[p] = e
 				mu.Unlock()
@@ -277,7 +277,7 @@ func hashAllWork(f objectFormat, root string, paths []string, state map[string]p
 				id, err = hashFile(f, full, fi.Size(), buf)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("read %s in the working tree: %w", p, err)
+				return nil, fmt.Errorf("read %s in the working tree: %w", ShownPath(p), err)
 			}
 			e := out[p]
 			e.id, e.present = id, true
