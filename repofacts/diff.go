@@ -50,25 +50,29 @@ import (
 //
 // Each change's tracked is set when its path is in the base tree or the
 // repository's index: excludeOwn never leaves such a path out.
-func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]change, error) {
+//
+// links maps each symbolic link of the base tree to the id of its blob
+// (the link's text): an unchanged link to a changed file runs that
+// file's new content, which importDiff reads (unchangedLinks).
+func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) (cs []change, links map[string]string, err error) {
 	out, err := g.run(ctx, nil, "rev-parse", "--path-format=absolute", "--show-object-format", "--show-prefix", "--git-dir", "--git-path", "info/sparse-checkout")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(lines) != 4 {
-		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
+		return nil, nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	format, err := formatOf(lines[0])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	prefix, gitDir, sparseFile := lines[1], lines[2], lines[3]
 	tmp, err := os.MkdirTemp(gitDir, "vouch-work-*")
 	if err != nil {
 		// A read-only git directory: fall back to $TMPDIR.
 		if tmp, err = os.MkdirTemp("", "vouch-work-*"); err != nil {
-			return nil, fmt.Errorf("create a private index: %w", err)
+			return nil, nil, fmt.Errorf("create a private index: %w", err)
 		}
 	}
 	defer os.RemoveAll(tmp)
@@ -77,22 +81,28 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 	// them, and each base blob the diff reads below.
 	br, err := g.blobs(ctx, format)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer br.close()
 	if err := verifyTrees(br, commit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pg := &git{dir: g.dir, index: filepath.Join(tmp, "index")}
 	if _, err := pg.run(ctx, nil, "read-tree", commit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	links := map[string]pathState{}
-	paths, err := workPaths(ctx, g, pg, tmp, &knownTree{name: "the base " + base, b: br, commit: commit}, links)
+	gitlinks := map[string]pathState{}
+	paths, err := workPaths(ctx, g, pg, tmp, &knownTree{name: "the base " + base, b: br, commit: commit}, gitlinks)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	gl := gitlinkChanges(g.dir, links)
+	gl := gitlinkChanges(g.dir, gitlinks)
+	links = map[string]string{}
+	for p, w := range paths {
+		if w.base.present && w.base.mode == modeSymlink {
+			links[p] = w.base.id
+		}
+	}
 	names := make([]string, 0, len(paths))
 	for p := range paths {
 		names = append(names, p)
@@ -102,7 +112,7 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 		return blobSizes(ctx, g, ids)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var changed []string
 	sparse := 0
@@ -121,18 +131,18 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 	}
 	if sparse > 0 {
 		if _, err := os.Stat(sparseFile); err == nil {
-			return nil, &Error{Msg: fmt.Sprintf("%d files outside this sparse checkout's cone are absent from the working tree, and vouch compares the whole tree with the base (it would see them as deleted); run the gate in a full checkout (git sparse-checkout disable)", sparse)}
+			return nil, nil, &Error{Msg: fmt.Sprintf("%d files outside this sparse checkout's cone are absent from the working tree, and vouch compares the whole tree with the base (it would see them as deleted); run the gate in a full checkout (git sparse-checkout disable)", sparse)}
 		}
 	}
 	if len(changed) == 0 {
-		return gl, nil
+		return gl, links, nil
 	}
 	dg, err := privateRepo(tmp, filepath.Join(tmp, "git", "objects"), format)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := importChanges(ctx, dg, br, g.dir, prefix, changed, paths, work); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	args := []string{"-c", "core.attributesFile=" + os.DevNull, "diff-tree", "-r", "--raw", "--numstat", "-z", "--no-abbrev", "-M",
 		"--no-ext-diff", "--no-textconv", "--ignore-submodules", "--no-color"}
@@ -141,17 +151,17 @@ func diff(ctx context.Context, g *git, base, commit string, hashes *Hashes) ([]c
 	}
 	out, err = dg.run(ctx, nil, append(args, "refs/heads/base", "refs/heads/work")...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cs, err := parseDiff(out)
+	cs, err = parseDiff(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range cs {
 		w := paths[cs[i].Path]
 		cs[i].tracked = w.base.present || w.index.present
 	}
-	return mergeGitlinks(cs, gl), nil
+	return mergeGitlinks(cs, gl), links, nil
 }
 
 // privateRepo makes a bare repository in tmp whose only objects are in

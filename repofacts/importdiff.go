@@ -35,10 +35,36 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 			}
 		}
 	}
-	if len(langs) == 0 {
+	changed := map[string]*change{}
+	touched := map[string]bool{} // every path the work changed, either side
+	for i := range s.cs {
+		c := &s.cs[i]
+		touched[c.Path] = true
+		if c.OldPath != "" {
+			touched[c.OldPath] = true
+		}
+		if c.Status != Deleted && c.gitlink == "" {
+			changed[c.Path] = c
+		}
+	}
+	// An unchanged symbolic link runs what it leads to, and an unchanged
+	// JS/TS file runs what it requires: a changed file either reaches
+	// adds what it imports, though no changed path is their source.
+	links, err := s.unchangedLinks(touched, changed)
+	if err != nil {
+		return &Error{Msg: "repository facts: read the base's symbolic links", Err: err}
+	}
+	for _, l := range links {
+		langs[l.lang] = true
+	}
+	jsTargets := false
+	for t := range changed {
+		jsTargets = jsTargets || mayRunAsJS(t)
+	}
+	if len(langs) == 0 && !jsTargets {
 		return nil
 	}
-	if langs[imports.TypeScript] {
+	if langs[imports.TypeScript] || jsTargets {
 		langs[imports.JavaScript] = true // files TS loads are read as JS
 	}
 	// The files imports resolve against, listed by the code vouch lint
@@ -71,19 +97,23 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		}
 		return recs
 	}
-	changed := map[string]*change{}
-	for i := range s.cs {
-		if c := &s.cs[i]; c.Status != Deleted && c.gitlink == "" {
-			changed[c.Path] = c
-		}
-	}
-	// work holds every working-tree record read, for following.
+	// work holds every working-tree record of the work read, for the
+	// checks below; queue holds what is followed, the work's records and
+	// those of unchanged importers (not the work's: only followed).
 	var work []imports.Record
+	type load struct {
+		r    imports.Record
+		work bool
+	}
+	var queue []load
 	diff := func(before, after []imports.Record) {
 		added, removed := diffRecords(before, after)
 		d.ImportsAdded = append(d.ImportsAdded, added...)
 		d.ImportsRemoved = append(d.ImportsRemoved, removed...)
 		work = append(work, after...)
+		for _, r := range after {
+			queue = append(queue, load{r, true})
+		}
 	}
 	for _, c := range s.cs {
 		var before, after []imports.Record
@@ -102,14 +132,49 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		}
 		diff(before, after)
 	}
+	// An unchanged link to a changed file (or one that leads elsewhere
+	// now) is that file under the link's name and language: read both
+	// sides so, and compare them.
+	for _, l := range links {
+		before, after, why, err := s.linkSides(l, touched)
+		if err != nil {
+			return &Error{Msg: "repository facts: read file contents", Err: err}
+		}
+		if why != "" {
+			unread = append(unread, ShownPath(l.path)+": "+why)
+			continue
+		}
+		var b, a []imports.Record
+		if before != nil {
+			b = extract(l.path, l.lang, before, false)
+		}
+		if after != nil {
+			a = extract(l.path, l.lang, after, true)
+		}
+		diff(b, a)
+	}
+	// An unchanged JS/TS file may require a changed one node runs as
+	// JavaScript whatever its extension: read every unchanged JS/TS file
+	// of the repository to follow what it loads, when a changed file
+	// could be such a target.
+	if jsTargets {
+		recs, err := s.unchangedJS(repo, rs, changed)
+		if err != nil {
+			return &Error{Msg: "repository facts: read file contents", Err: err}
+		}
+		for _, r := range recs {
+			queue = append(queue, load{r, false})
+		}
+	}
 	// Files that JS/TS imports load though no JS/TS extension selected
 	// them are JavaScript to node; read them so, each once, following
 	// what they load in turn. A changed one is compared with its base
-	// version read the same way; an unchanged one adds nothing but may
-	// load a changed one.
+	// version read the same way (and is the work's, whoever loads it);
+	// an unchanged one adds nothing but may load a changed one.
 	followed := map[string]bool{}
-	for i := 0; i < len(work); i++ {
-		t, ok := jsRunTarget(work[i], changed)
+	for i := 0; i < len(queue); i++ {
+		q := queue[i]
+		t, ok := jsRunTarget(q.r, changed)
 		if !ok || followed[t] {
 			continue
 		}
@@ -118,14 +183,19 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		if err != nil {
 			return &Error{Msg: "repository facts: read file contents", Err: err}
 		}
-		if to != "" {
+		c := changed[t]
+		if to != "" && (q.work || c != nil) {
 			s.linkTo[t] = to // ownLoads checks where it leads
 		}
-		c := changed[t]
 		if c == nil {
 			if why == "" && data != nil {
 				recs, _ := rs.Extract(t, imports.JavaScript, data)
-				work = append(work, recs...)
+				if q.work {
+					work = append(work, recs...)
+				}
+				for _, r := range recs {
+					queue = append(queue, load{r, q.work})
+				}
 			}
 			continue
 		}

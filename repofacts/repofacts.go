@@ -177,7 +177,7 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 		return nil, err
 	}
 	d := &Doc{Base: base, BaseCommit: commit, state: map[string]string{}}
-	changes, err := diff(ctx, g, base, commit, opts.Hashes)
+	changes, links, err := diff(ctx, g, base, commit, opts.Hashes)
 	if err != nil {
 		return nil, &Error{Msg: "repository facts: compare the working tree with " + base, Err: err}
 	}
@@ -186,7 +186,7 @@ func Collect(ctx context.Context, opts Options) (*Doc, error) {
 	if err := badNames(changes); err != nil {
 		return nil, err
 	}
-	if err := d.build(ctx, g, abs, changes, own, opts.StateOnly); err != nil {
+	if err := d.build(ctx, g, abs, changes, links, own, opts.StateOnly); err != nil {
 		return nil, err
 	}
 	if err := badStrings(d); err != nil {
@@ -250,8 +250,9 @@ func rootRel(root, p string) (string, bool) {
 	return filepath.ToSlash(filepath.Clean(r)), true
 }
 
-// build fills the document from the changes.
-func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, own ownSet, stateOnly bool) error {
+// build fills the document from the changes; links are the base tree's
+// symbolic links (diff).
+func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, links map[string]string, own ownSet, stateOnly bool) error {
 	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.Path, b.Path) })
 	d.Files = make([]File, 0, len(cs))
 	d.Changed, d.Added, d.Modified, d.Deleted, d.Renamed, d.TestsChanged = []string{}, []string{}, []string{}, []string{}, []string{}, []string{}
@@ -299,7 +300,7 @@ func (d *Doc) build(ctx context.Context, g *git, root string, cs []change, own o
 		return err
 	}
 	defer br.close()
-	src := &sources{root: root, blobs: br, cs: cs, commit: d.BaseCommit}
+	src := &sources{root: root, blobs: br, cs: cs, commit: d.BaseCommit, baseLinks: links}
 	if err := src.load(); err != nil {
 		return &Error{Msg: "repository facts: read file contents", Err: err}
 	}
@@ -341,6 +342,8 @@ type sources struct {
 	// linkTo is the root-relative path a changed symbolic link in linked
 	// leads to.
 	linkTo map[string]string
+	// baseLinks maps each symbolic link of the base tree to its blob id.
+	baseLinks map[string]string
 	// unread says why the working-tree content of a changed source file
 	// could not be read for imports (a link out of the root, a file that
 	// could not be opened); importDiff refuses to go on without it.
