@@ -94,3 +94,54 @@ func (r *rustResolver) loadPaths(rec Record) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Include is a file that a source file compiles in place, named by a
+// literal path: Rust's include!("x.rs"). It is not an import record
+// (vouch imports does not list it, and rules do not see it), but what it
+// names runs as the including file's code, so a caller that refuses
+// loads of files outside the work checks it too.
+type Include struct {
+	Line, Column int
+	// Spec is the path as written, its escapes decoded.
+	Spec string
+	// Path is Spec joined to the including file's directory, as rustc
+	// resolves it; repository-relative and cleaned (it may begin with ..).
+	Path string
+}
+
+// RustIncludes lists the include! invocations with a string literal
+// path in the Rust source src of the repository-relative file, wherever
+// they are (a macro body included, as the file the macro expands in is
+// not known). include_str! and include_bytes! read data, not code, and
+// an include! of a computed path (concat!, env!) names no file here.
+func RustIncludes(file string, src []byte) []Include {
+	lx := rustLexers.Get().(*rustLexer)
+	lx.lex(src, lx.toks)
+	toks := lx.toks
+	var out []Include
+	is := func(i int, kind rustTokKind, text string) bool {
+		return i < len(toks) && toks[i].kind == kind && string(src[toks[i].start:toks[i].end]) == text
+	}
+	for i, t := range toks {
+		if t.kind != rustIdent || !is(i, rustIdent, "include") || !is(i+1, rustPunct, "!") {
+			continue
+		}
+		if !(is(i+2, rustPunct, "(") || is(i+2, rustPunct, "[") || is(i+2, rustPunct, "{")) {
+			continue
+		}
+		if i+3 >= len(toks) || toks[i+3].kind != rustString {
+			continue
+		}
+		spec, ok := rustStringValue(src, toks[i+3])
+		if !ok {
+			continue
+		}
+		out = append(out, Include{Line: t.line, Column: t.col, Spec: spec, Path: jsJoin(jsDir(file), spec)})
+	}
+	if cap(toks) > maxPooledRustToks {
+		toks = nil
+	}
+	*lx = rustLexer{toks: toks[:0]}
+	rustLexers.Put(lx)
+	return out
+}

@@ -56,3 +56,32 @@ func TestLoadPaths(t *testing.T) {
 		})
 	}
 }
+
+func TestRustIncludes(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []Include
+	}{
+		{"include", `include!("../.git/hooks/x.rs");`, []Include{{Line: 1, Column: 1, Spec: "../.git/hooks/x.rs", Path: ".git/hooks/x.rs"}}},
+		{"brackets, braces, std path", "std::include![\"a.rs\"];\ncore::include!{\"b.rs\"}", []Include{
+			{Line: 1, Column: 6, Spec: "a.rs", Path: "src/a.rs"}, {Line: 2, Column: 7, Spec: "b.rs", Path: "src/b.rs"}}},
+		{"escapes", `include!("..\x2f.vouch/envelope.yaml");`, []Include{{Line: 1, Column: 1, Spec: "../.vouch/envelope.yaml", Path: ".vouch/envelope.yaml"}}},
+		{"unicode escape", `include!("\u{2e}git/x.rs");`, []Include{{Line: 1, Column: 1, Spec: ".git/x.rs", Path: "src/.git/x.rs"}}},
+		{"raw string", `include!(r#"..\x.rs"#);`, []Include{{Line: 1, Column: 1, Spec: `..\x.rs`, Path: `src/..\x.rs`}}},
+		{"in a macro body", "macro_rules! m { () => { include!(\"m.rs\"); } }", []Include{{Line: 1, Column: 26, Spec: "m.rs", Path: "src/m.rs"}}},
+		{"data, not code", `include_str!("../.git/config"); include_bytes!("x");`, nil},
+		{"computed", `include!(concat!(env!("OUT_DIR"), "/gen.rs"));`, nil},
+		{"byte string", `include!(b"x.rs");`, nil},
+		{"bad escape", `include!("\q.rs");`, nil},
+		{"in a comment or string", "// include!(\"a.rs\")\nlet s = \"include!(\\\"b.rs\\\")\";", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := RustIncludes("src/lib.rs", []byte(tt.src))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("RustIncludes mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -139,7 +139,9 @@ func (p *rustParser) run() {
 				j++
 			}
 			if p.isIdent(j+1, "path") && p.isPunct(j+2, "=") && j+3 < len(p.toks) && p.toks[j+3].kind == rustString && p.isPunct(j+4, "]") {
-				pathAttr = string(rustTokText(p.src, p.toks[j+3]))
+				if v, ok := rustStringValue(p.src, p.toks[j+3]); ok {
+					pathAttr = v // "../\x2egit/x.rs" is rustc's ../.git/x.rs
+				}
 			}
 			i = p.skipGroup(j)
 			continue

@@ -43,6 +43,9 @@ func TestExtractRustForms(t *testing.T) {
 		{"path attribute", "#[path = \"sys/unix.rs\"]\n#[cfg(unix)]\npub(crate) mod sys;\nmod other;", []Site{
 			{Line: 3, Column: 16, Kind: KindMod, Spec: "sys/unix.rs", Names: []string{"sys"}},
 			{Line: 4, Column: 5, Kind: KindMod, Spec: "other", Names: []string{"other"}}}},
+		{"path attribute escapes decoded", "#[path = \"../\\x2egit/x.rs\"]\nmod x;\n#[path = r\"a\\b.rs\"]\nmod y;", []Site{
+			{Line: 2, Column: 5, Kind: KindMod, Spec: "../.git/x.rs", Names: []string{"x"}},
+			{Line: 4, Column: 5, Kind: KindMod, Spec: "a\\b.rs", Names: []string{"y"}}}},
 		{"path attribute applies to next item only", "#[path = \"x.rs\"]\nfn f() {}\nmod y;", []Site{
 			{Line: 3, Column: 5, Kind: KindMod, Spec: "y", Names: []string{"y"}}}},
 		{"extern crate", "extern crate foo;\nextern crate bar as baz;", []Site{

@@ -1,6 +1,11 @@
 package imports
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // rustTokKind classifies Rust tokens. Like the JS lexer, this one exists to
 // be exact about what is code and what is a literal or a comment; it does
@@ -312,4 +317,89 @@ func (lx *rustLexer) charLit(start, line, lineStart int) {
 	}
 	lx.skipTo(i + 1)
 	lx.emit(rustChar, start, line, lineStart, 0, 0)
+}
+
+// rustStringValue is the value of the string literal token t as rustc
+// reads it: a raw string's contents as they are, an ordinary one's with
+// its escapes decoded. ok is false for a byte or C string (not a str)
+// and for an escape rustc rejects.
+func rustStringValue(src []byte, t rustTok) (string, bool) {
+	if t.kind != rustString || t.start == 0 {
+		return "", false
+	}
+	body := src[t.start:t.end]
+	// src[t.start-1] is the opening quote; before it, a raw string's
+	// hashes, and before those the prefix (r, b, c, br, cr).
+	i := t.start - 2
+	for i >= 0 && src[i] == '#' {
+		i--
+	}
+	prefix := byte(0)
+	if i >= 0 {
+		prefix = src[i]
+	}
+	switch {
+	case prefix == 'r':
+		if i > 0 && (src[i-1] == 'b' || src[i-1] == 'c') {
+			return "", false
+		}
+		return string(body), true
+	case prefix == 'b' || prefix == 'c':
+		return "", false
+	}
+	var b strings.Builder
+	for j := 0; j < len(body); j++ {
+		c := body[j]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		j++
+		if j >= len(body) {
+			return "", false
+		}
+		switch e := body[j]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case '\\', '\'', '"':
+			b.WriteByte(e)
+		case '0':
+			b.WriteByte(0)
+		case 'x':
+			if j+2 >= len(body) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(string(body[j+1:j+3]), 16, 8)
+			if err != nil || v > 0x7f {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			j += 2
+		case 'u':
+			end := bytes.IndexByte(body[j:], '}')
+			if j+1 >= len(body) || body[j+1] != '{' || end < 0 {
+				return "", false
+			}
+			hex := strings.ReplaceAll(string(body[j+2:j+end]), "_", "")
+			v, err := strconv.ParseUint(hex, 16, 32)
+			if err != nil || hex == "" || len(hex) > 6 || !utf8.ValidRune(rune(v)) {
+				return "", false
+			}
+			b.WriteRune(rune(v))
+			j += end
+		case '\n', '\r':
+			// A line continuation: the line break and the white space
+			// that follows are not part of the value.
+			for j+1 < len(body) && (body[j+1] == ' ' || body[j+1] == '\t' || body[j+1] == '\n' || body[j+1] == '\r') {
+				j++
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

@@ -83,8 +83,16 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	slices.Sort(want)
 	rs := imports.NewResolvers(repo, want)
 	var unread []string
+	// includes are the work's Rust include! loads, checked with work.
+	var includes []imports.Record
 	extract := func(p string, l imports.Lang, data []byte, cur bool) []imports.Record {
 		recs, warns := rs.Extract(p, l, data)
+		if cur && l == imports.Rust {
+			for _, in := range imports.RustIncludes(p, data) {
+				includes = append(includes, imports.Record{File: p, Line: in.Line, Column: in.Column, Lang: imports.Rust,
+					Kind: kindInclude, Spec: in.Spec, Resolution: imports.Resolution{Kind: imports.Internal, Target: in.Path}})
+			}
+		}
 		for _, w := range warns {
 			msg := ShownPath(w.File) + ": " + w.Message
 			if w.Line > 0 {
@@ -236,6 +244,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		_, inBase := base[p]
 		return own.has(p, inBase), nil
 	}
+	work = append(work, includes...)
 	loads, err := ownLoads(rs, work, s, leftOut)
 	if err != nil {
 		return err
@@ -359,8 +368,12 @@ func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut 
 // path as written, with the extensions node adds and as a directory's
 // index. For the other languages, what their resolvers name
 // (imports.Resolvers.LoadPaths): Python's module files below its roots,
-// Rust's mod files and #[path] attributes.
+// Rust's mod files and #[path] attributes; and the file a Rust include!
+// names.
 func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
+	if r.Kind == kindInclude {
+		return []string{r.Resolution.Target}
+	}
 	if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript {
 		return rs.LoadPaths(r)
 	}
@@ -434,6 +447,11 @@ func gitLoads(root string, rs *imports.Resolvers, work []imports.Record, s *sour
 	slices.Sort(loads)
 	return slices.Compact(loads)
 }
+
+// kindInclude marks the records importDiff makes of Rust include!
+// invocations (imports.RustIncludes) to check them with the work's
+// imports; they are never in the document, so rules never see the kind.
+const kindInclude imports.Kind = "include!"
 
 // loadLine is how a refusal names the record r that loads the file c:
 // "file:line: spec loads c", each name as ShownPath prints it (a JS
