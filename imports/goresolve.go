@@ -204,6 +204,47 @@ func pathHasPrefix(importPath, mod string) bool {
 	return importPath == mod || (strings.HasPrefix(importPath, mod) && importPath[len(mod)] == '/')
 }
 
+// localDir is the repository directory of the import path p when a local
+// module holds it: the longest module path defined in the repository (or
+// replaced, in m, the importing file's module, to a directory in it) that
+// prefixes p, and p's directory below that module's.
+func (r *goResolver) localDir(m *goModule, p string) (mod, dir string, found bool) {
+	bestMod, bestDir := "", ""
+	consider := func(mod, dir string) {
+		if pathHasPrefix(p, mod) && len(mod) > len(bestMod) {
+			bestMod, bestDir, found = mod, dir, true
+		}
+	}
+	for mod, dir := range r.local {
+		consider(mod, dir)
+	}
+	if m != nil {
+		for mod, dir := range m.replaces {
+			consider(mod, dir)
+		}
+	}
+	if !found {
+		return "", "", false
+	}
+	return bestMod, joinRel(bestDir, strings.TrimPrefix(strings.TrimPrefix(p, bestMod), "/")), true
+}
+
+// loadPaths is the package directory the go command compiles for an
+// import of a local module, whether or not vouch lists a Go file there:
+// a directory reached through a symbolic link (hooks leading into
+// sub/.git/hooks) holds no listed file, yet go build compiles what is
+// in it.
+func (r *goResolver) loadPaths(rec Record) []string {
+	p := rec.Spec
+	if p == "" || strings.HasPrefix(p, ".") || module.CheckImportPath(p) != nil {
+		return nil
+	}
+	if _, dir, found := r.localDir(r.moduleFor(rec.File), p); found {
+		return []string{dir}
+	}
+	return nil
+}
+
 func (r *goResolver) resolve(file string, s Site) Resolution {
 	p := s.Spec
 	if p == "" {
@@ -219,24 +260,7 @@ func (r *goResolver) resolve(file string, s Site) Resolution {
 		return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("invalid import path: %v", err)}
 	}
 	m := r.moduleFor(file)
-	// Local modules: the longest module path defined in the repository (or
-	// replaced to a directory in it) that prefixes the import path.
-	bestMod, bestDir, found := "", "", false
-	consider := func(mod, dir string) {
-		if pathHasPrefix(p, mod) && len(mod) > len(bestMod) {
-			bestMod, bestDir, found = mod, dir, true
-		}
-	}
-	for mod, dir := range r.local {
-		consider(mod, dir)
-	}
-	if m != nil {
-		for mod, dir := range m.replaces {
-			consider(mod, dir)
-		}
-	}
-	if found {
-		target := joinRel(bestDir, strings.TrimPrefix(strings.TrimPrefix(p, bestMod), "/"))
+	if bestMod, target, found := r.localDir(m, p); found {
 		if !r.pkgDirs[target] {
 			return Resolution{Kind: Unresolved, Reason: fmt.Sprintf("module %s has no package directory %s", bestMod, target)}
 		}

@@ -6,7 +6,8 @@ import (
 )
 
 // loader is implemented by the resolvers of languages whose imports load
-// files by a path the resolver computes (Python modules, Rust mod files).
+// files by a path the resolver computes (Python modules, Rust mod files,
+// Go package directories).
 type loader interface {
 	loadPaths(r Record) []string
 }
@@ -18,9 +19,9 @@ type loader interface {
 // runtime loads it). Callers that must refuse such loads check each path
 // as written and, where it exists, as its symbolic links resolve. Records
 // that load no code at run time (a Python import under TYPE_CHECKING, a
-// TS type-only import) list nothing, and neither do languages whose
-// imports name no file (Go's name package directories, which only listed
-// files make). JavaScript and TypeScript are the caller's: node's
+// TS type-only import) list nothing. A Go import of a local module lists
+// its package directory, not a file: the go command compiles every Go
+// file there. JavaScript and TypeScript are the caller's: node's
 // candidates depend on extensions the caller knows best.
 func (rs *Resolvers) LoadPaths(r Record) []string {
 	if r.TypeChecking || r.Kind == KindTypeOnly {

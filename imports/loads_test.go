@@ -1,15 +1,22 @@
 package imports
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestLoadPaths(t *testing.T) {
-	repo := &Repo{Root: t.TempDir(), Files: map[string]bool{
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := &Repo{Root: root, Files: map[string]bool{
 		"app.py": true, "pkg/__init__.py": true, "pkg/mod.py": true,
 		"Cargo.toml": true, "src/lib.rs": true, "src/util.rs": true,
+		"go.mod": true, "a.go": true,
 	}}
 	rs := NewResolvers(repo, []Lang{Python, Rust, Go})
 	tests := []struct {
@@ -41,7 +48,7 @@ func TestLoadPaths(t *testing.T) {
 		{"rust path attribute", "#[path = \"../.vouch/envelope.yaml\"]\nmod x;\n", "src/lib.rs", Rust, [][]string{{".vouch/envelope.yaml"}}},
 		{"rust mod", "mod util;\nmod gone;\n", "src/lib.rs", Rust, [][]string{{"src/util.rs"}, {"src/gone.rs", "src/gone/mod.rs"}}},
 		{"rust use names no file", "use crate::util::g;\n", "src/lib.rs", Rust, [][]string{nil}},
-		{"go", "package a\nimport \"fmt\"\n", "a.go", Go, [][]string{nil}},
+		{"go", "package a\nimport (\n\t\"fmt\"\n\t\"m/hooks/x\"\n\t\"example.com/y\"\n)\n", "a.go", Go, [][]string{nil, {"hooks/x"}, nil}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

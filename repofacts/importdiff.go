@@ -338,6 +338,11 @@ func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
 func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut func(string) (bool, error)) ([]string, error) {
 	var loads []string
 	for _, r := range work {
+		if r.Lang == imports.Go {
+			// A Go import names a package directory, and vouch's own
+			// files are none (an output directory is one by name only).
+			continue
+		}
 		for _, c := range loadCandidates(rs, r) {
 			out, err := leftOut(c)
 			if err != nil {
@@ -368,8 +373,8 @@ func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut 
 // path as written, with the extensions node adds and as a directory's
 // index. For the other languages, what their resolvers name
 // (imports.Resolvers.LoadPaths): Python's module files below its roots,
-// Rust's mod files and #[path] attributes; and the file a Rust include!
-// names.
+// Rust's mod files and #[path] attributes, Go's package directories; and
+// the file a Rust include! names.
 func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
 	if r.Kind == kindInclude {
 		return []string{r.Resolution.Target}
