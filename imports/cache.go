@@ -24,8 +24,9 @@ import (
 // TYPE_CHECKING block counts only when the name is typing's; 9: Rust
 // skips a leading BOM and non-ASCII Pattern_White_Space between tokens;
 // 10: JS records require's other call forms and createRequire, Python
-// importlib.import_module and __import__ calls.)
-const extractorVersion = 10
+// importlib.import_module and __import__ calls; 11: a Rust mod's #[path]
+// is decoded as rustc decodes it, and read from cfg_attr too.)
+const extractorVersion = 11
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

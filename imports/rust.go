@@ -17,9 +17,10 @@ import (
 // `use super::*;` in a file's test module is reported as Spec "self",
 // Names ["*"]. A `mod x;` inside inline `mod a { }` has Spec "a::x".
 //
-// `mod x;` has Names ["x"]; with a `#[path = "p"]` attribute its Spec is
-// the path "p" as written (a module name never holds '/' or '.'), so the
-// resolver can honour it.
+// `mod x;` has Names ["x"]; with a `#[path = "p"]` attribute (or one a
+// `#[cfg_attr(pred, path = "p")]` applies) its Spec is the path "p" as
+// rustc reads the literal, escapes decoded (a module name never holds '/'
+// or '.'), so the resolver can honour it.
 //
 // macro_rules! and quote!-family bodies are skipped: a `use` there is a
 // template of code generated elsewhere. Other macro invocations
@@ -138,12 +139,11 @@ func (p *rustParser) run() {
 			if p.isPunct(j, "!") {
 				j++
 			}
-			if p.isIdent(j+1, "path") && p.isPunct(j+2, "=") && j+3 < len(p.toks) && p.toks[j+3].kind == rustString && p.isPunct(j+4, "]") {
-				if v, ok := rustStringValue(p.src, p.toks[j+3]); ok {
-					pathAttr = v // "../\x2egit/x.rs" is rustc's ../.git/x.rs
-				}
+			end := p.skipGroup(j)
+			if v, ok := p.pathAttr(j+1, end-1); ok {
+				pathAttr = v
 			}
-			i = p.skipGroup(j)
+			i = end
 			continue
 		case t.kind == rustIdent && rustTemplateMacro(p.src[t.start:t.end]) && p.isPunct(i+1, "!"):
 			j := i + 2
@@ -199,6 +199,43 @@ func (p *rustParser) run() {
 			}
 		}
 	}
+}
+
+// pathAttr reads the attribute in tokens [i, end) (inside #[...]): the
+// value of path = "p", or of a path = "p" that cfg_attr(pred, ...)
+// applies (rustc honours either; which cfg holds is not known here, so
+// the last path a cfg_attr names counts). Its string is decoded as rustc
+// decodes it: "../\x2egit/x.rs" is ../.git/x.rs.
+func (p *rustParser) pathAttr(i, end int) (string, bool) {
+	if p.isIdent(i, "path") && p.isPunct(i+1, "=") && i+3 == end && p.toks[i+2].kind == rustString {
+		return rustStringValue(p.src, p.toks[i+2])
+	}
+	if !p.isIdent(i, "cfg_attr") || !p.isPunct(i+1, "(") || !p.isPunct(end-1, ")") {
+		return "", false
+	}
+	// The attributes follow the predicate, each ending at a ',' outside
+	// any group.
+	v, found := "", false
+	k := i + 2
+	first := true
+	for k < end-1 {
+		start := k
+		for k < end-1 && !p.isPunct(k, ",") {
+			if c := p.punct(p.toks[k]); c == '(' || c == '[' || c == '{' {
+				k = p.skipGroup(k)
+				continue
+			}
+			k++
+		}
+		if !first {
+			if pv, ok := p.pathAttr(start, k); ok {
+				v, found = pv, true
+			}
+		}
+		first = false
+		k++ // the ','
+	}
+	return v, found
 }
 
 // useTree parses a use tree at i, with p.path holding the path prefix

@@ -46,6 +46,10 @@ func TestExtractRustForms(t *testing.T) {
 		{"path attribute escapes decoded", "#[path = \"../\\x2egit/x.rs\"]\nmod x;\n#[path = r\"a\\b.rs\"]\nmod y;", []Site{
 			{Line: 2, Column: 5, Kind: KindMod, Spec: "../.git/x.rs", Names: []string{"x"}},
 			{Line: 4, Column: 5, Kind: KindMod, Spec: "a\\b.rs", Names: []string{"y"}}}},
+		{"path attribute under cfg_attr", "#[cfg_attr(feature = \"x\", path = \"../.vouch/e.yaml\", allow(dead_code))]\nmod x;\n#[cfg_attr(all(unix), cfg_attr(test, path = \"t.rs\"))]\nmod y;\n#[cfg_attr(path = \"no.rs\", allow(x))]\nmod z;", []Site{
+			{Line: 2, Column: 5, Kind: KindMod, Spec: "../.vouch/e.yaml", Names: []string{"x"}},
+			{Line: 4, Column: 5, Kind: KindMod, Spec: "t.rs", Names: []string{"y"}},
+			{Line: 6, Column: 5, Kind: KindMod, Spec: "z", Names: []string{"z"}}}},
 		{"path attribute applies to next item only", "#[path = \"x.rs\"]\nfn f() {}\nmod y;", []Site{
 			{Line: 3, Column: 5, Kind: KindMod, Spec: "y", Names: []string{"y"}}}},
 		{"extern crate", "extern crate foo;\nextern crate bar as baz;", []Site{
