@@ -48,8 +48,8 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		}
 	}
 	// An unchanged symbolic link runs what it leads to, and an unchanged
-	// JS/TS file runs what it requires: a changed file either reaches
-	// adds what it imports, though no changed path is their source.
+	// JS/TS file runs what it requires: a changed file that either leads
+	// to adds what it imports, though no changed file names it.
 	links, err := s.unchangedLinks(touched, changed)
 	if err != nil {
 		return &Error{Msg: "repository facts: read the base's symbolic links", Err: err}
@@ -179,14 +179,18 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	// what they load in turn. A changed one is compared with its base
 	// version read the same way (and is the work's, whoever loads it);
 	// an unchanged one adds nothing but may load a changed one.
-	followed := map[string]bool{}
+	// An unchanged target first reached from an unchanged importer is
+	// read again when the work reaches it too: what it loads is then the
+	// work's to check.
+	followed, followedWork := map[string]bool{}, map[string]bool{}
 	for i := 0; i < len(queue); i++ {
 		q := queue[i]
 		t, ok := jsRunTarget(q.r, changed)
-		if !ok || followed[t] {
+		if !ok || followed[t] && (followedWork[t] || !q.work || changed[t] != nil) {
 			continue
 		}
 		followed[t] = true
+		followedWork[t] = followedWork[t] || q.work
 		data, to, why, err := s.readCode(t)
 		if err != nil {
 			return &Error{Msg: "repository facts: read file contents", Err: err}
