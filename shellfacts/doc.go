@@ -47,6 +47,14 @@
 //     notation, ssh -o HostName=localhost; the command given by -o
 //     RemoteCommand too; in the home directory, with a script on stdin
 //     when no command or a shell is given).
+//   - Programs build tools run from their flags or environment, which
+//     exec them without a shell: go -exec and -toolexec (split as go
+//     splits them), go vet -vettool, the same in GOFLAGS and go env -w
+//     GOFLAGS, and cargo's runners, linkers and rustc wrappers
+//     (CARGO_TARGET_<TRIPLE>_RUNNER, RUSTC_WRAPPER...): one level deeper,
+//     exactly those words followed by arguments only known at run time,
+//     in a directory only known at run time. cargo --config that may
+//     name such a program, or that reads a file, is unknown code.
 //   - apply_patch and applypatch, which Codex's shell tool applies
 //     itself, read their patch (an argument, or a here-document) in
 //     Codex's format (ParseCodexPatch): added files and move targets

@@ -116,6 +116,9 @@ func (w *walker) envCode(as []assignment) {
 		case a.unknown:
 			w.incomplete("a declaration whose variable is only known at run time")
 			w.unknownCode(a.raw)
+		case cargoVar(a.name):
+			split, _ := cargoProgramVar(a.name)
+			w.cargoVarCode(a, split)
 		case commandVars[a.name]:
 			if a.static {
 				w.nestedString(field{s: a.value, static: true}, a.name)
@@ -125,6 +128,13 @@ func (w *walker) envCode(as []assignment) {
 		case a.name == "LESS" && a.static && !strings.ContainsAny(a.value, "+!|"):
 			// Plain options (LESS=-R) run nothing; a +command or !shell
 			// escape in them does.
+		case a.name == "GOFLAGS":
+			w.goFlagsCode(a)
+		case strings.HasPrefix(a.name, "CARGO_ALIAS_"):
+			// An alias is cargo's own arguments, which may set any
+			// configuration (--config target.x.runner=...).
+			w.incomplete(a.name + " makes cargo run arguments vouch does not read")
+			w.unknownCode(a.raw)
 		case searchPathVars[a.name] && a.static:
 		case a.name == "NODE_OPTIONS" && a.static && plainNodeOptions(a.value):
 		case codeVars[a.name]:

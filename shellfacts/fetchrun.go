@@ -149,13 +149,18 @@ func subFetchWrapper(prog string) wrapFunc {
 				dir = &field{s: args[0].s[3:], static: true, raw: args[0].raw}
 				args = args[1:]
 			}
+			// Its flags may name programs it runs (go test -exec), in
+			// the command it is or the one it fetches.
+			progs := func() { w.goPrograms(args) }
 			if len(args) > 0 && args[0].known() && args[0].s == "run" {
 				res := w.goRun(args[1:])
 				if res.ok && dir != nil {
 					res.chdir = dir
 				}
+				res.after = progs
 				return res
 			}
+			return wrapResult{after: progs}
 		}
 		return wrapResult{}
 	}

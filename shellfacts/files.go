@@ -191,6 +191,8 @@ func handlerFor(name string) handler {
 		return applyPatch
 	case "expect":
 		return expectScript
+	case "cargo":
+		return cargoCommand
 	}
 	if strings.HasPrefix(name, "mkfs.") {
 		return writeDevices

@@ -1,0 +1,66 @@
+package guard
+
+import "testing"
+
+// TestBuiltinToolRunsProgram pins programs that build tools start on
+// the command line's say: go test -exec and -toolexec run their words
+// as a program, go vet -vettool runs the file it names, GOFLAGS carries
+// the same flags, and cargo runs a target's runner, a linker or a rustc
+// wrapper named in its configuration. What they run is analysed as the
+// program it is, or asked about when it is not known.
+func TestBuiltinToolRunsProgram(t *testing.T) {
+	const (
+		unknown = "destructive-unknown-command"
+		rmOut   = "destructive-rm-outside-repo"
+		rmUnres = "destructive-rm-unresolved"
+		files   = "sensitive-reads-files"
+	)
+	decideBuiltins(t, []bypassCase{
+		// go reads the words itself: ~ is no home directory there, and
+		// the binary's path follows them.
+		{`go test -exec 'rm -rf ~' ./...`, Ask, rmUnres},
+		{`go test -exec 'rm -rf /' ./...`, Deny, rmOut},
+		{`go test -exec='rm -rf /' ./...`, Deny, rmOut},
+		{`go test ./... -count=1 --exec "rm -rf '/'"`, Deny, rmOut},
+		{`go run -exec 'rm -rf /' .`, Deny, rmOut},
+		{`go build -toolexec 'rm -rf /' ./...`, Deny, rmOut},
+		{`go install -toolexec='cat .env' ./cmd/x`, Deny, files},
+		{`go vet -vettool=/usr/bin/sudo ./...`, Ask, unknown},
+		{`go vet --vettool /usr/bin/sudo ./...`, Ask, unknown},
+		{`go vet -vettool=$(which shadow) ./...`, Ask, unknown},
+		{`go test -exec "$RUNNER" ./...`, Ask, unknown},
+		{`go test $FLAGS_exec ./...`, Ask, unknown},
+		{`GOFLAGS=-toolexec=/usr/bin/sudo go build ./...`, Ask, unknown},
+		{`export GOFLAGS="-mod=mod -exec=sudo"; go test ./...`, Ask, unknown},
+		{`go env -w GOFLAGS=-toolexec=sudo`, Ask, unknown},
+		{`go env -w GOFLAGS=$F`, Ask, unknown},
+		{`go test -run TestX -count=1 ./...`, Allow, ""},
+		{`go build -o bin/app -ldflags '-s -w' ./cmd/app`, Allow, ""},
+		{`go vet ./... && go test -race ./...`, Allow, ""},
+		{`go vet -vettool=/usr/local/bin/shadow ./...`, Allow, ""},
+		{`GOFLAGS=-mod=mod go build ./...`, Allow, ""},
+		{`go env -w GOPRIVATE=example.com/*`, Allow, ""},
+
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf ~"' run`, Ask, unknown},
+		{`cargo run --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf ~"'`, Ask, unknown},
+		{`cargo build --config=build.rustc-wrapper='"/tmp/w"'`, Ask, unknown},
+		{`cargo build --config 'target."cfg(unix)".linker = "/tmp/l"'`, Ask, unknown},
+		{`cargo build --config ci.toml`, Ask, unknown},
+		{`cargo build --config "$CFG"`, Ask, unknown},
+		// Cargo splits a runner at whitespace and takes a wrapper
+		// whole, with no shell.
+		{`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf /' cargo test`, Deny, rmOut},
+		{`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf ~' cargo test`, Ask, rmUnres},
+		{`export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER='cat .env'; cargo build`, Deny, files},
+		{`RUSTC_WRAPPER=/usr/bin/sudo cargo build`, Ask, unknown},
+		{`RUSTC_WRAPPER="$W" cargo build`, Ask, unknown},
+		{`RUSTC_WRAPPER='rm -rf /' cargo build`, Allow, ""},
+		{`CARGO_ALIAS_B='run --config x' cargo b`, Ask, unknown},
+		{`RUSTC_WRAPPER=sccache cargo build --release`, Allow, ""},
+		{`CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER='qemu-aarch64 -L /usr/aarch64-linux-gnu' cargo test`, Allow, ""},
+		{`cargo --config net.git-fetch-with-cli=true fetch`, Allow, ""},
+		{`cargo test --config profile.dev.debug=0`, Allow, ""},
+		{`cargo run -- --config target.x.runner=y`, Allow, ""},
+		{`cargo build --release && cargo clippy -- -D warnings`, Allow, ""},
+	})
+}

@@ -1,0 +1,281 @@
+package shellfacts
+
+import (
+	"strings"
+)
+
+// Build tools run programs the command line names in their flags and
+// configuration, with arguments of their own after them: go test -exec
+// runs the test binary under a program, go build -toolexec runs the
+// compiler and linker under one, go vet -vettool runs a program in vet's
+// place, and cargo runs a target's binary under its runner and builds
+// with a linker or a rustc wrapper. The words are handed to exec, not to
+// a shell, so they are analysed as exactly that program and those
+// arguments, followed by ones only known at run time (the binary, the
+// tool and its flags), in a directory only known at run time (the
+// package's). A value that is not static, or that names a program in a
+// way the command line does not show in full (a cargo configuration file
+// or value), is unknown code.
+
+// goProgramFlags are the go command's flags whose value is a program it
+// runs: the value split as go splits it (splitGoQuoted) for exec and
+// toolexec, taken whole as a path for vettool and fixtool.
+var goProgramFlags = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "fixtool": true}
+
+// goPrograms looks at the go command's arguments for the flags that name
+// a program to run: -flag VALUE, -flag=VALUE, with one dash or two. go
+// test takes build flags after the packages too, so every word is
+// looked at; a word only known at run time that may be such a flag
+// (-exec=$X, $FLAGS_exec) is unknown code. go env -w sets GOFLAGS for
+// every later go command, which is read as the variable is.
+func (w *walker) goPrograms(args []field) {
+	if len(args) > 0 && args[0].known() && args[0].s == "env" {
+		var set []string
+		for _, f := range args[1:] {
+			switch {
+			case !f.static, f.glob && strings.HasPrefix(f.s, "GOFLAGS="):
+				w.incomplete("go env with a word only known at run time")
+				w.unknownCode("go env " + f.raw)
+			case strings.Contains(f.s, "=") && !strings.HasPrefix(f.s, "-"):
+				set = append(set, f.s)
+			}
+		}
+		w.envCode(assignmentsOf(set))
+		return
+	}
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			if raw := strings.ToLower(f.raw); strings.Contains(raw, "exec") || strings.Contains(raw, "vettool") || strings.Contains(raw, "fixtool") {
+				w.incomplete("go with a word only known at run time that may name a program for it to run")
+				w.unknownCode("go " + f.raw)
+			}
+			continue
+		}
+		if !strings.HasPrefix(f.s, "-") || f.s == "-" || f.s == "--" {
+			continue
+		}
+		name, value, eq := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f.s, "-"), "-"), "=")
+		if !goProgramFlags[name] {
+			continue
+		}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			w.goProgram(name, args[i])
+			continue
+		}
+		w.goProgram(name, field{s: value, static: true, raw: f.raw})
+	}
+}
+
+// goProgram analyses the program one of goProgramFlags names.
+func (w *walker) goProgram(flag string, v field) {
+	what := "go -" + flag
+	if !v.known() {
+		w.incomplete(what + " with a value that is not static")
+		w.unknownCode(what + " " + v.raw)
+		return
+	}
+	if v.s == "" {
+		return // -exec= runs the binary itself
+	}
+	if flag == "vettool" || flag == "fixtool" {
+		w.runWords([]string{v.s}, what)
+		return
+	}
+	words, ok := splitGoQuoted(v.s)
+	if !ok {
+		w.incomplete(what + " with an unterminated quote")
+		w.unknownCode(what + " " + v.raw)
+		return
+	}
+	if len(words) > 0 {
+		w.runWords(words, what)
+	}
+}
+
+// goFlagsCode reads GOFLAGS, the flags every go command takes first:
+// space-separated -flag=value words, no quoting.
+func (w *walker) goFlagsCode(a assignment) {
+	if !a.static {
+		w.incomplete("GOFLAGS that is not static")
+		w.unknownCode(a.raw)
+		return
+	}
+	var fs []field
+	for _, s := range strings.Fields(a.value) {
+		fs = append(fs, field{s: s, static: true, raw: s})
+	}
+	w.goPrograms(fs)
+}
+
+// splitGoQuoted splits a flag value as the go command does
+// (cmd/internal/quoted.Split): fields separated by spaces, tabs and
+// newlines, a field may be wrapped in single or double quotes, and
+// nothing is escaped or expanded. ok is false for an unterminated quote,
+// which go refuses.
+func splitGoQuoted(s string) (words []string, ok bool) {
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for len(s) > 0 {
+		for len(s) > 0 && space(s[0]) {
+			s = s[1:]
+		}
+		if len(s) == 0 {
+			break
+		}
+		if q := s[0]; q == '"' || q == '\'' {
+			i := strings.IndexByte(s[1:], q)
+			if i < 0 {
+				return nil, false
+			}
+			words = append(words, s[1:i+1])
+			s = s[i+2:]
+			continue
+		}
+		i := 0
+		for i < len(s) && !space(s[i]) {
+			i++
+		}
+		words = append(words, s[:i])
+		s = s[i:]
+	}
+	return words, true
+}
+
+// runWords analyses words a tool executes as a program and its
+// arguments, exactly as given (no shell reads them), followed by
+// arguments only known at run time, in a directory only known at run
+// time. It is a child process: nothing it does reaches this shell.
+func (w *walker) runWords(words []string, what string) {
+	var b strings.Builder
+	for _, s := range words {
+		b.WriteString(shellQuote(field{s: s, static: true}))
+		b.WriteByte(' ')
+	}
+	b.WriteString(`"$@"`)
+	st := w.saveDir()
+	w.vars = map[string]string{}
+	w.dirKnown = false
+	w.script(b.String(), w.depth+1, what)
+	w.restoreDir(st)
+}
+
+// cargoProgramVar reports how cargo reads a variable naming a program it
+// runs: split, a runner or linker given as words split at whitespace
+// (CARGO_TARGET_<TRIPLE>_RUNNER), or whole, a path (RUSTC_WRAPPER).
+// Cargo reads every configuration key from CARGO_<KEY> as well.
+func cargoProgramVar(name string) (split, ok bool) {
+	switch name {
+	case "RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC",
+		"CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER":
+		return false, true
+	case "CARGO_HOST_LINKER", "CARGO_DOC_BROWSER", "CARGO_REGISTRY_CREDENTIAL_PROVIDER":
+		return true, true
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) ||
+		strings.HasPrefix(name, "CARGO_REGISTRIES_") && strings.HasSuffix(name, "_CREDENTIAL_PROVIDER") {
+		return true, true
+	}
+	return false, false
+}
+
+// cargoVarCode analyses a cargo program variable's value (see
+// cargoProgramVar).
+func (w *walker) cargoVarCode(a assignment, split bool) {
+	if !a.static {
+		w.incomplete(a.name + " that is not static")
+		w.unknownCode(a.raw)
+		return
+	}
+	words := []string{a.value}
+	if split {
+		words = strings.Fields(a.value)
+	}
+	if len(words) > 0 && words[0] != "" {
+		w.runWords(words, a.name)
+	}
+}
+
+// cargoConfig looks at cargo's --config options, which it takes before
+// or after the subcommand, up to --. A value is a KEY=VALUE in TOML or
+// the path of a configuration file. A file's settings are not known; a
+// value that may set a key naming a program (a runner, a linker, rustc
+// or a wrapper of it, rustdoc, a credential provider, the browser), an
+// environment variable for rustc and build scripts (env.*), an alias
+// or an included file is unknown code: TOML quoting and escapes can
+// spell a key many ways, so the words are looked for anywhere in the
+// text, and a backslash (an escape) is not looked into.
+func (w *walker) cargoConfig(args []field) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			if strings.Contains(strings.ToLower(f.raw), "config") || i > 0 && args[i-1].known() && args[i-1].s == "--config" {
+				w.incomplete("cargo with a word only known at run time that may be configuration")
+				w.unknownCode("cargo " + f.raw)
+			}
+			continue
+		}
+		if f.s == "--" {
+			return
+		}
+		var v field
+		switch {
+		case f.s == "--config":
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			v = args[i]
+			if !v.known() {
+				w.incomplete("cargo --config with a value that is not static")
+				w.unknownCode("cargo --config " + v.raw)
+				continue
+			}
+		case strings.HasPrefix(f.s, "--config="):
+			v = field{s: strings.TrimPrefix(f.s, "--config="), static: true, raw: f.raw}
+		default:
+			continue
+		}
+		if !strings.Contains(v.s, "=") {
+			w.incomplete("cargo --config reads a configuration file")
+			w.unknownCode("cargo --config " + v.raw)
+			continue
+		}
+		if cargoConfigRuns(v.s) {
+			w.incomplete("cargo --config names a program for cargo to run")
+			w.unknownCode("cargo --config " + v.raw)
+		}
+	}
+}
+
+// cargoConfigRuns reports whether a cargo --config KEY=VALUE may set
+// something that runs a program or code (see cargoConfig).
+func cargoConfigRuns(kv string) bool {
+	s := strings.ToLower(kv)
+	if strings.ContainsRune(s, '\\') {
+		return true
+	}
+	for _, k := range []string{"runner", "linker", "rustc", "rustdoc", "wrapper", "credential", "browser", "env", "alias", "include"} {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// cargoVar reports whether cargo runs the value of the variable called
+// name as a program (see cargoProgramVar).
+func cargoVar(name string) bool {
+	_, ok := cargoProgramVar(name)
+	return ok
+}
+
+// cargoCommand is cargo: a program vouch does not model, whose --config
+// options may name programs it runs.
+func cargoCommand(w *walker, c *call) {
+	w.cargoConfig(c.args)
+	w.unmodelledArgs(c.name, c.args)
+}
