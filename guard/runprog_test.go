@@ -64,3 +64,20 @@ func TestBuiltinToolRunsProgram(t *testing.T) {
 		{`cargo build --release && cargo clippy -- -D warnings`, Allow, ""},
 	})
 }
+
+// TestBuiltinAllexport pins set -a: every variable assigned after it is
+// exported, so a secret's path put in one reaches the programs that
+// follow as an exported one does; sourcing .env under it is a read.
+func TestBuiltinAllexport(t *testing.T) {
+	const files = "sensitive-reads-files"
+	decideBuiltins(t, []bypassCase{
+		{`set -a; F=~/.ssh/id_rsa; some-tool`, Deny, files},
+		{`set -o allexport; F=.env; some-tool`, Deny, files},
+		{`set -ea; F=.env; some-tool`, Deny, files},
+		{`set -a; . ./.env; set +a`, Deny, files},
+		{`set -a; source .env; set +a; npm start`, Deny, files},
+		{`set -e; F=.env; some-tool`, Allow, ""},
+		{`set -a; MODE=dev; some-tool`, Allow, ""},
+		{`set -- -a; F=.env; some-tool`, Allow, ""},
+	})
+}

@@ -66,6 +66,9 @@ func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, c ctx) {
 				}
 			}
 			w.setVar(a.Name.Value, value, static)
+			if w.allexport && static {
+				w.export(a.Name.Value, value)
+			}
 		}
 		return
 	}

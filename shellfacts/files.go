@@ -119,6 +119,8 @@ func handlerFor(name string) handler {
 		return changeDir
 	case "popd":
 		return popDir
+	case "set":
+		return setOptions
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh":
 		return shell
 	case "eval":

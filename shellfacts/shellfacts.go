@@ -393,6 +393,11 @@ type walker struct {
 	// (export F=.env, declare -x F=.env, export F after F=.env): every
 	// later program has them in its environment (see envReads).
 	exported map[string]string
+	// allexport is set once set -a (set -o allexport) may have run:
+	// bash then exports every variable assigned after it, which is kept
+	// in exported as export's are. set +a is not looked for: exporting
+	// too much is the safe side.
+	allexport bool
 	// callEnv is the environment, as NAME=VALUE, that the command being
 	// analysed, and whatever it runs, gets from assignments in front of
 	// it or from a wrapper (F=.env tool, env F=.env tool).
@@ -1089,7 +1094,7 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 	cmd := Command{Name: d.Variant.Value, Path: d.Variant.Value, Wrappers: slices.Clone(c.wrappers), Depth: w.depth, PipeFrom: c.pipeFrom, Upstream: slices.Clone(c.upstream)}
 	var as []assignment
 	defer func() { w.envCode(as) }()
-	exports := d.Variant.Value == "export"
+	exports := d.Variant.Value == "export" || w.allexport
 	for _, a := range d.Args {
 		switch {
 		case a.Naked && a.Value == nil && a.Name == nil:
