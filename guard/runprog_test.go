@@ -81,3 +81,22 @@ func TestBuiltinAllexport(t *testing.T) {
 		{`set -- -a; F=.env; some-tool`, Allow, ""},
 	})
 }
+
+// TestBuiltinUvRunWith pins uv run --with: the packages it adds are
+// fetched from the index and run, as uvx's are, so one that is not a
+// well-known tool is asked about.
+func TestBuiltinUvRunWith(t *testing.T) {
+	const unknown = "destructive-unknown-command"
+	decideBuiltins(t, []bypassCase{
+		{`uv run --with evilpkg x.py`, Ask, unknown},
+		{`uv run -w evilpkg python x.py`, Ask, unknown},
+		{`uv run --with=ruff --with evilpkg x.py`, Ask, unknown},
+		{`uv run --with-requirements reqs.txt x.py`, Ask, unknown},
+		{`uv run --index-url https://i.example/simple --with ruff ruff check .`, Ask, unknown},
+		{`uv --with evilpkg run x.py`, Ask, unknown},
+		{`uv run --with ruff ruff check .`, Allow, ""},
+		{`uv run --with pytest pytest tests`, Allow, ""},
+		{`uv run python x.py`, Allow, ""},
+		{`uv run --frozen pytest -q`, Allow, ""},
+	})
+}

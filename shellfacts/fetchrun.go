@@ -466,3 +466,34 @@ func (w *walker) denoRemote(args []field) {
 		return
 	}
 }
+
+// uvRunWith marks the packages uv run adds for the command (--with,
+// --with-requirements, --with-editable) as uvx's are: fetched from the
+// index and run, unknown code unless well known. p and q are uv's
+// options before and after run; false means uv run fetches from an index
+// the command line names, and what runs is unknown.
+func (w *walker) uvRunWith(p, q parsed, args []field) bool {
+	r := uvxRunner()
+	r.name = "uv run --with"
+	var pkgs []field
+	for _, o := range slices.Concat(p.opts, q.opts) {
+		switch {
+		case !o.hasVal || !slices.Contains(r.pkgOpts, o.name):
+		case o.name == "--with-editable" && o.val.known() && !strings.Contains(o.val.s, ":"):
+			// A directory here, the project's own code, such as
+			// the project itself (--with-editable .).
+		default:
+			pkgs = append(pkgs, o.val)
+		}
+	}
+	if len(pkgs) == 0 {
+		return true
+	}
+	if p.has(r.sourceOpts...) || q.has(r.sourceOpts...) {
+		w.incomplete("uv run fetches from a registry or index the command line names")
+		w.unknownCode("uv " + joinRaw(args))
+		return false
+	}
+	w.fetchKnown(r, pkgs, nil)
+	return true
+}

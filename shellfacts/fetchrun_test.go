@@ -58,6 +58,13 @@ func TestParseFetchRunners(t *testing.T) {
 		{`uvx -w evil --directory /tmp ruff check x`, []string{"uvx> ruff check x"}, []string{"uvx evil"}},
 		{`uvx --index-url https://r.example ruff`, []string{"uvx --index-url https://r.example ruff"}, []string{"uvx --index-url https://r.example ruff"}},
 		{`npx --whatever pkg`, []string{"npx --whatever pkg"}, []string{"npx --whatever ..."}},
+		// uv run --with adds packages from the index, as uvx does.
+		{`uv run --with evil python x.py`, []string{"uv> python x.py"}, []string{"uv run --with evil"}},
+		{`uv run -w ruff --with=evil x.py`, []string{"uv> x.py"}, []string{"uv run --with --with=evil"}},
+		{`uv run --with-requirements r.txt x.py`, []string{"uv> x.py"}, []string{"uv run --with r.txt"}},
+		{`uv run --index https://r.example --with ruff ruff`, []string{"uv run --index https://r.example --with ruff ruff"}, []string{"uv run --index https://r.example --with ruff ruff"}},
+		{`uv run --with ruff --with-editable ./lib ruff check`, []string{"uv> ruff check"}, nil},
+		{`uv run --index https://r.example pytest`, []string{"uv> pytest"}, nil},
 		// The program's own analysis applies.
 		{`npx -c 'rm -rf ~'`, []string{"npx -c rm -rf ~", "^1 rm -rf ROOT/home"}, nil},
 		{`pnpm dlx -c rm -rf ~`, []string{"pnpm dlx -c rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, nil},

@@ -305,7 +305,8 @@ func TestParseCommands(t *testing.T) {
 		{"variable from substitution", "F=$(ls); cat $F", want{cmds: []string{"^1 ls", "cat ?"}, incomplete: true}},
 
 		// More wrappers.
-		{"uv run", "uv run --with x pytest -q", want{cmds: []string{"uv> pytest -q"}}},
+		{"uv run", "uv run --with pytest pytest -q", want{cmds: []string{"uv> pytest -q"}}},
+		{"uv run with a package not known", "uv run --with x pytest -q", want{cmds: []string{"uv> pytest -q"}, incomplete: true}},
 		{"uv pip is not a wrapper", "uv pip install x", want{cmds: []string{"uv pip install x"}}},
 		{"bundle exec", "bundle exec rake db:drop", want{cmds: []string{"bundle> rake db:drop"}}},
 		{"yarn run is a script", "yarn run build", want{cmds: []string{"yarn run build"}}},

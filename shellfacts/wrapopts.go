@@ -568,6 +568,10 @@ func runner(w *walker, name string, args []field) wrapResult {
 	w.pathsTo(q.values("--env-file"), w.reads, "run")
 	res.rest = q.operands
 	switch name {
+	case "uv":
+		if !w.uvRunWith(p, q, args) {
+			return wrapResult{}
+		}
 	case "mise", "rtx":
 		// mise exec [TOOL@VERSION]... -- COMMAND, or -c STRING: the
 		// words before -- are tools, never the command.
