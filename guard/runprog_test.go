@@ -100,3 +100,30 @@ func TestBuiltinUvRunWith(t *testing.T) {
 		{`uv run --frozen pytest -q`, Allow, ""},
 	})
 }
+
+// TestBuiltinProgramInUnknownDir pins a program run by a path whose
+// directory is only known at run time but whose name is written out
+// ("$(go env GOPATH)/bin/golangci-lint"): it is that program, in a
+// directory vouch does not know, decided as programs run by path are.
+// Unquoted, the word may split into other words, and stays unknown.
+func TestBuiltinProgramInUnknownDir(t *testing.T) {
+	const unknown = "destructive-unknown-command"
+	decideBuiltins(t, []bypassCase{
+		{`"$(go env GOPATH)/bin/golangci-lint" run`, Allow, ""},
+		{`"$(npm bin)"/eslint .`, Allow, ""},
+		{`"${GOBIN:-$(go env GOPATH)/bin}/staticcheck" ./...`, Allow, ""},
+		{`"$(echo /bin)/rm" -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`"$D/sudo" rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`"$D/bash" -c 'cat .env'`, Deny, "sensitive-reads-files"},
+		{`"$D/tool" .env`, Deny, "sensitive-reads-files"},
+		{`$(go env GOPATH)/bin/golangci-lint run`, Ask, unknown},
+		{`"$(go env GOPATH)"/bin/*lint run`, Ask, unknown},
+		{`"$(x)"`, Ask, unknown},
+		{`"$(x)/"`, Ask, unknown},
+		{`"$(x)/.." run`, Ask, unknown},
+		{`"$@/rm" -rf ~`, Ask, unknown},
+		{`"${a[@]}/x"`, Ask, unknown},
+		{`"$D/cd" /tmp; rm -rf x`, Ask, unknown},
+		{`"$(x)"/{a,b}`, Ask, unknown},
+	})
+}

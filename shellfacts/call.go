@@ -96,6 +96,13 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 			w.restoreDir(*restore)
 		}
 	}()
+	if p, ok := unknownDirProgram(fs[0]); ok {
+		// "$(go env GOPATH)/bin/golangci-lint": the program named so,
+		// in a directory only known at run time, as /opt/x/bin/tool
+		// is that tool.
+		w.incomplete("program " + baseName(p) + " in a directory only known at run time")
+		fs = slices.Concat([]field{{s: p, static: true, raw: fs[0].raw}}, fs[1:])
+	}
 	for len(fs) > 0 && fs[0].known() {
 		name := baseName(fs[0].s)
 		strip := wrapperFor(name)
@@ -231,6 +238,37 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		w.unmodelledArgs(cmd.Name, cl.args)
 	}
 	w.anyURLs(cmd.Name, cl.args)
+}
+
+// unknownDirProgram returns the path a command name only known at run
+// time stands for when it is one word ending in a static /NAME, with
+// the part only known at run time as unknownDir: "$D/bin/tool" is
+// /{unknown directory}/bin/tool. A name not ending so ("$(x)",
+// "$(x)/", "$X/..", $X/tool unquoted, which may split) is not one.
+func unknownDirProgram(f field) (string, bool) {
+	if f.static || !f.whole || strings.IndexByte(f.tail, 0) >= 0 {
+		return "", false
+	}
+	i := strings.IndexByte(f.tail, '/')
+	if i < 0 {
+		return "", false
+	}
+	rel := f.tail[i:]
+	if filepath.Clean(rel) != rel {
+		return "", false
+	}
+	switch filepath.Base(rel) {
+	case "/", ".", "..",
+		// Builtins whose effect on this shell Parse follows (. is one
+		// too); a file of
+		// that name run by path is another program, which changes
+		// nothing here.
+		"cd", "pushd", "popd", "alias", "unalias", "enable", "shopt", "hash", "set", "unset", "export", "declare",
+		"typeset", "local", "readonly", "source", "eval", "exec", "builtin", "command", "read", "mapfile",
+		"readarray", "let", "trap", "umask", "ulimit":
+		return "", false
+	}
+	return unknownDir + rel, true
 }
 
 // inputArgs are the arguments a program run by xargs or parallel gets:

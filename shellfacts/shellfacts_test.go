@@ -305,6 +305,9 @@ func TestParseCommands(t *testing.T) {
 		{"variable from substitution", "F=$(ls); cat $F", want{cmds: []string{"^1 ls", "cat ?"}, incomplete: true}},
 
 		// More wrappers.
+		{"program in a directory only known at run time", `"$(go env GOPATH)/bin/golangci-lint" run`, want{cmds: []string{"^1 go env GOPATH", "golangci-lint run"}, incomplete: true}},
+		{"wrapper in a directory only known at run time", `"$D/sudo" rm -rf /`, want{cmds: []string{"sudo> rm -rf /"}, deletes: []string{"/"}, incomplete: true}},
+		{"unquoted directory only known at run time", `$D/x run`, want{cmds: []string{"? run"}, incomplete: true}},
 		{"uv run", "uv run --with pytest pytest -q", want{cmds: []string{"uv> pytest -q"}}},
 		{"uv run with a package not known", "uv run --with x pytest -q", want{cmds: []string{"uv> pytest -q"}, incomplete: true}},
 		{"uv pip is not a wrapper", "uv pip install x", want{cmds: []string{"uv pip install x"}}},

@@ -34,6 +34,11 @@ type field struct {
 	// $(pwd)/.env), "" when there is none or it holds a wildcard: the
 	// name the word ends in whatever that part turns out to be.
 	tail string
+	// whole, for a word that is not static, reports that it stays one
+	// word whatever its value: every part only known at run time is in
+	// double quotes, none of them can make several ("$@", "${a[@]}"),
+	// and nothing outside quotes is a pattern or a brace expansion.
+	whole bool
 }
 
 // arg is the field as Command.Args shows it.
@@ -124,6 +129,7 @@ func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 		if t, all, glob := staticTail(word.Parts, false); !all && !glob {
 			f.tail = t
 		}
+		f.whole = wholeWord(word.Parts, raw)
 		if alt, ok := w.defaultsWord(word); ok {
 			if fs := w.fieldsMode(alt, assign); len(fs) == 1 && fs[0].known() {
 				f.alt = fs[0].s
@@ -136,6 +142,27 @@ func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
 		out = append(out, field{s: string(p.s), static: true, glob: p.glob, pat: string(p.pat), raw: raw})
 	}
 	return out
+}
+
+// wholeWord reports whether a word (parts, source raw) expands to
+// exactly one field (see field.whole). "$@" and the other expansions
+// that make several fields in quotes all hold an @.
+func wholeWord(parts []syntax.WordPart, raw string) bool {
+	if strings.ContainsRune(raw, '@') {
+		return false
+	}
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if _, _, g := unescapeLit(p.Value, false); g {
+				return false
+			}
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // staticTail returns the static text that ends parts, after the last
