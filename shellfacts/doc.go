@@ -151,8 +151,12 @@
 //     word without a dash) are recorded bare, so `ps -o args e` has e
 //     (the environment) and `ps -e` and `ps -o user` do not.
 //   - Code that cannot be known (Facts.Unknown): a command name that is
-//     not static (`$(echo rm) -rf /`, `"$CMD" x`) and eval, bash -c and
-//     the like given a string that is not static; an at or batch script
+//     not static (`$(echo rm) -rf /`, `"$CMD" x`; one double-quoted
+//     word ending in a static /NAME, "$(go env GOPATH)/bin/tool", is
+//     the program NAME in a directory only known at run time) and eval,
+//     bash -c and the like given a string that is not static (but not
+//     eval "$(pyenv init -)" and the other set-ups a program prints for
+//     itself: see initSnippet); packages uv run --with fetches; an at or batch script
 //     from a file (at -f, < file), from another program's output or from
 //     the terminal; expect code (-c, stdin), whose spawn and exec run any
 //     program; keys typed into a terminal whose effect on the line is not

@@ -279,6 +279,10 @@ func evalArgs(w *walker, c *call) {
 	parts := make([]string, 0, len(c.args))
 	for _, f := range c.args {
 		if !f.known() {
+			if len(c.args) == 1 && w.initSnippet(f.raw) {
+				w.incomplete("eval of the set-up " + f.raw + " prints")
+				return
+			}
 			if len(c.args) == 1 && f.from != "" {
 				w.setPipeFrom(c, f.from)
 			}
