@@ -141,6 +141,7 @@ func TestBuiltinProgramInUnknownDir(t *testing.T) {
 		{`"${GOBIN:-$(go env GOPATH)/bin}/staticcheck" ./...`, Allow, ""},
 		{`"$(echo /bin)/rm" -rf ~`, Deny, "destructive-rm-outside-repo"},
 		{`"$D/sudo" rm -rf ~`, Deny, "destructive-rm-outside-repo"},
+		{`sudo "$D/rm" -rf ~`, Deny, "destructive-rm-outside-repo"},
 		{`"$D/bash" -c 'cat .env'`, Deny, "sensitive-reads-files"},
 		{`"$D/tool" .env`, Deny, "sensitive-reads-files"},
 		{`$(go env GOPATH)/bin/golangci-lint run`, Ask, unknown},

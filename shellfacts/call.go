@@ -96,14 +96,17 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 			w.restoreDir(*restore)
 		}
 	}()
-	if p, ok := unknownDirProgram(fs[0]); ok {
-		// "$(go env GOPATH)/bin/golangci-lint": the program named so,
-		// in a directory only known at run time, as /opt/x/bin/tool
-		// is that tool.
-		w.incomplete("program " + baseName(p) + " in a directory only known at run time")
-		fs = slices.Concat([]field{{s: p, static: true, raw: fs[0].raw}}, fs[1:])
-	}
-	for len(fs) > 0 && fs[0].known() {
+	for len(fs) > 0 {
+		if p, ok := unknownDirProgram(fs[0]); ok {
+			// "$(go env GOPATH)/bin/golangci-lint": the program named
+			// so, in a directory only known at run time, as
+			// /opt/x/bin/tool is that tool (also under a wrapper).
+			w.incomplete("program " + baseName(p) + " in a directory only known at run time")
+			fs = slices.Concat([]field{{s: p, static: true, raw: fs[0].raw}}, fs[1:])
+		}
+		if !fs[0].known() {
+			break
+		}
 		name := baseName(fs[0].s)
 		strip := wrapperFor(name)
 		if strip == nil {
