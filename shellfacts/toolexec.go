@@ -26,7 +26,7 @@ var goProgramFlags = map[string]bool{"exec": true, "toolexec": true, "vettool": 
 // a program to run: -flag VALUE, -flag=VALUE, with one dash or two. go
 // test takes build flags after the packages too, so every word is
 // looked at; a word only known at run time that may be such a flag
-// (-exec=$X, $FLAGS_exec) is unknown code. go env -w sets GOFLAGS for
+// (-exec=$X, "-toolexec=$T") is unknown code. go env -w sets GOFLAGS for
 // every later go command, which is read as the variable is.
 func (w *walker) goPrograms(args []field) {
 	if len(args) > 0 && args[0].known() && args[0].s == "env" {
@@ -46,7 +46,8 @@ func (w *walker) goPrograms(args []field) {
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
-			if raw := strings.ToLower(f.raw); strings.Contains(raw, "exec") || strings.Contains(raw, "vettool") || strings.Contains(raw, "fixtool") {
+			if raw := strings.ToLower(f.raw); strings.Contains(raw, "-exec") || strings.Contains(raw, "toolexec") ||
+				strings.Contains(raw, "vettool") || strings.Contains(raw, "fixtool") {
 				w.incomplete("go with a word only known at run time that may name a program for it to run")
 				w.unknownCode("go " + f.raw)
 			}
@@ -212,7 +213,7 @@ func (w *walker) cargoConfig(args []field) {
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
-			if strings.Contains(strings.ToLower(f.raw), "config") || i > 0 && args[i-1].known() && args[i-1].s == "--config" {
+			if strings.Contains(f.raw, "--config") || i > 0 && args[i-1].known() && args[i-1].s == "--config" {
 				w.incomplete("cargo with a word only known at run time that may be configuration")
 				w.unknownCode("cargo " + f.raw)
 			}
