@@ -90,6 +90,13 @@ func TestBuiltinFetchRunners(t *testing.T) {
 		{`go run . && go test ./...`, Allow, ""},
 		{`deno run --allow-read main.ts`, Allow, ""},
 		{`pnpm exec eslint .`, Allow, ""},
+		{`pixi exec evilpkg`, Ask, unknown},
+		{`pixi exec ruff check .`, Allow, ""},
+		{`nix run github:o/r`, Ask, unknown},
+		{`nix shell github:o/r -c id`, Ask, unknown},
+		{`nix run nixpkgs#bash -- -c 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
+		{`nix run nixpkgs#hello`, Allow, ""},
+		{`nix develop -c make test`, Allow, ""},
 	})
 }
 

@@ -69,7 +69,7 @@
 //     nsenter, systemd-run, busybox, sshpass, find -exec, screen, BSD
 //     script, the run/exec verbs of environment runners (uv run, poetry
 //     run, bundle exec, direnv exec...), run0, flatpak-spawn, bwrap, proot,
-//     nix develop -c and nix shell -c, entr, sem, cgexec, chpst, faketime,
+//     nix develop -c and nix shell -c, nix run nixpkgs#PKG, entr, sem, cgexec, chpst, faketime,
 //     numactl, s6-setuidgid, systemd-inhibit, valgrind, with-contenv,
 //     dotenv -- (which reads .env or its -e files) (gdb,
 //     lldb and hyperfine run unknown code), and those that run a
@@ -156,7 +156,9 @@
 //     the program NAME in a directory only known at run time) and eval,
 //     bash -c and the like given a string that is not static (but not
 //     eval "$(pyenv init -)" and the other set-ups a program prints for
-//     itself: see initSnippet); packages uv run --with fetches; an at or batch script
+//     itself: see initSnippet); packages uv run --with and pixi exec
+//     fetch, and flakes nix run, shell and develop fetch from elsewhere
+//     than nixpkgs; an at or batch script
 //     from a file (at -f, < file), from another program's output or from
 //     the terminal; expect code (-c, stdin), whose spawn and exec run any
 //     program; keys typed into a terminal whose effect on the line is not

@@ -497,3 +497,112 @@ func (w *walker) uvRunWith(p, q parsed, args []field) bool {
 	w.fetchKnown(r, pkgs, nil)
 	return true
 }
+
+// nixFetches marks the installables of nix run, shell and develop that
+// are flakes fetched from elsewhere (github:o/r, git+https://...,
+// https://...tar.gz, a registry name other than nixpkgs) as unknown
+// code: anyone can publish one, and nix builds and runs what it says,
+// as a package runner does. nixpkgs (nixpkgs#hello, nixpkgs/nixos-24.05#x)
+// is reviewed, and a flake in a local directory (., ./x, /abs, path:) is
+// the project's or the machine's own. With --file or --expr the words
+// are attributes of that file or expression, not flakes; the registry
+// overridden on the command line (--override-flake, --override-input)
+// may point anywhere. It reports whether any was marked.
+func (w *walker) nixFetches(args, refs []field, sub string) bool {
+	for _, f := range args {
+		if f.known() && (f.s == "--override-flake" || f.s == "--override-input" || f.s == "--inputs-from") {
+			w.incomplete("nix " + sub + " with flake inputs the command line points elsewhere")
+			w.unknownCode("nix " + sub + " " + f.s + " ...")
+			return true
+		}
+	}
+	if nixAttrs(args) {
+		return false
+	}
+	marked := false
+	for _, f := range refs {
+		if f.known() && !nixRemoteRef(f.s) {
+			continue
+		}
+		w.incomplete("nix " + sub + " fetches and runs a flake vouch does not know")
+		w.unknownCode("nix " + sub + " " + f.raw)
+		marked = true
+	}
+	return marked
+}
+
+// nixRemoteRef reports whether a flake reference (before any #attribute)
+// is fetched from elsewhere than nixpkgs or a local directory.
+func nixRemoteRef(s string) bool {
+	ref, _, _ := strings.Cut(s, "#")
+	ref = strings.TrimPrefix(ref, "flake:")
+	switch {
+	case ref == "." || ref == ".." || strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "../") || strings.HasPrefix(ref, "/"):
+		return false
+	case strings.HasPrefix(ref, "path:") && !strings.Contains(ref, "?"):
+		return false
+	case ref == "nixpkgs" || strings.HasPrefix(ref, "nixpkgs/") && !strings.ContainsAny(ref, ":?"):
+		return false
+	}
+	return true
+}
+
+// nixRun is nix run INSTALLABLE ARGS: a flake fetched from elsewhere is
+// unknown code; a nixpkgs package runs its program, named as the
+// package is (nixpkgs#bash -- -c CODE is bash -c CODE); another
+// installable (the project's own app, nix run .) runs a program whose
+// name the command line does not give, as ./app does.
+func (w *walker) nixRun(args, refs []field) wrapResult {
+	if len(refs) == 0 {
+		return wrapResult{} // nix run: the flake in the current directory
+	}
+	if w.nixFetches(args, refs[:1], "run") {
+		return wrapResult{}
+	}
+	ref, attr, ok := strings.Cut(refs[0].s, "#")
+	if !refs[0].known() || !ok || !(ref == "nixpkgs" || strings.HasPrefix(ref, "nixpkgs/")) {
+		return wrapResult{}
+	}
+	if nixAttrs(args) {
+		return wrapResult{}
+	}
+	name := attr[strings.LastIndexByte(attr, '.')+1:]
+	if name == "" || strings.ContainsAny(name, "/\"'") {
+		return wrapResult{}
+	}
+	prog := field{s: name, static: true, raw: refs[0].raw}
+	rest := refs[1:]
+	if len(rest) > 0 && rest[0].known() && rest[0].s == "--" {
+		rest = rest[1:]
+	}
+	return wrapResult{ok: true, rest: append([]field{prog}, rest...)}
+}
+
+// nixAttrs reports whether nix is given --file or --expr, which make its
+// installables attributes of that file or expression rather than flakes.
+func nixAttrs(args []field) bool {
+	return slices.ContainsFunc(args, func(a field) bool {
+		return a.known() && (a.s == "--file" || a.s == "-f" || a.s == "--expr")
+	})
+}
+
+// pixiExec marks what pixi exec fetches from conda channels, as a
+// package runner's packages are: the packages --spec and --with name, or
+// else the one the command is named after, unknown code unless a
+// well-known tool, and any with a channel the command line names. p and
+// q are pixi's options before and after exec.
+func (w *walker) pixiExec(p, q parsed, ops []field) bool {
+	r := fetchRunner{name: "pixi exec", eco: ecoPyPI, pkgOpts: []string{"-s", "--spec", "-w", "--with"}}
+	if p.has("-c", "--channel") || q.has("-c", "--channel") {
+		w.incomplete("pixi exec fetches from a channel the command line names")
+		w.unknownCode("pixi exec " + joinRaw(ops))
+		return false
+	}
+	pkgs := append(p.values(r.pkgOpts...), q.values(r.pkgOpts...)...)
+	if len(ops) > 0 {
+		w.fetchKnown(r, pkgs, &ops[0])
+	} else {
+		w.fetchKnown(r, pkgs, nil)
+	}
+	return true
+}

@@ -65,6 +65,24 @@ func TestParseFetchRunners(t *testing.T) {
 		{`uv run --index https://r.example --with ruff ruff`, []string{"uv run --index https://r.example --with ruff ruff"}, []string{"uv run --index https://r.example --with ruff ruff"}},
 		{`uv run --with ruff --with-editable ./lib ruff check`, []string{"uv> ruff check"}, nil},
 		{`uv run --index https://r.example pytest`, []string{"uv> pytest"}, nil},
+		// pixi exec fetches the command's package from conda channels.
+		{`pixi exec evil x`, []string{"pixi> evil x"}, []string{"pixi exec evil"}},
+		{`pixi exec -s evil ruff check`, []string{"pixi> ruff check"}, []string{"pixi exec evil"}},
+		{`pixi exec -c chan ruff`, []string{"pixi exec -c chan ruff"}, []string{"pixi exec ruff"}},
+		{`pixi exec --spec 'ruff>=0.5' ruff check`, []string{"pixi> ruff check"}, nil},
+		{`pixi run test`, []string{"pixi> test"}, nil},
+		// nix builds and runs a flake from elsewhere; nixpkgs and local
+		// flakes are not fetched code.
+		{`nix run github:o/r`, []string{"nix run github:o/r"}, []string{"nix run github:o/r"}},
+		{`nix shell git+https://x.example/r#t -c t`, []string{"nix shell git+https://x.example/r#t -c t"}, []string{"nix shell git+https://x.example/r#t"}},
+		{`nix develop evilreg#x`, []string{"nix develop evilreg#x"}, []string{"nix develop evilreg#x"}},
+		{`nix run --override-input nixpkgs github:o/n nixpkgs#hello`, []string{"nix run --override-input nixpkgs github:o/n nixpkgs#hello"}, []string{"nix run --override-input ..."}},
+		{`nix run nixpkgs#bash -- -c 'rm -rf /'`, []string{"nix> bash -c rm -rf /", "^1 rm -rf /"}, nil},
+		{`nix run nixpkgs/nixos-24.05#python3Packages.black -- .`, []string{"nix> black ."}, nil},
+		{`nix shell nixpkgs#jq -c jq . x.json`, []string{"nix> jq . x.json"}, nil},
+		{`nix develop .#ci -c make`, []string{"nix> make"}, nil},
+		{`nix run . -- --help`, []string{"nix run . -- --help"}, nil},
+		{`nix shell -f '<nixpkgs>' hello -c hello`, []string{"nix> hello"}, nil},
 		// The program's own analysis applies.
 		{`npx -c 'rm -rf ~'`, []string{"npx -c rm -rf ~", "^1 rm -rf ROOT/home"}, nil},
 		{`pnpm dlx -c rm -rf ~`, []string{"pnpm dlx -c rm -rf ROOT/home", "^1 rm -rf ROOT/home"}, nil},

@@ -372,12 +372,12 @@ func wrapNix(w *walker, args []field) wrapResult {
 		}
 		return false
 	})
-	runs := func(s string) bool { return s == "develop" || s == "shell" }
-	sub := ""
+	runs := func(s string) bool { return s == "develop" || s == "shell" || s == "run" }
+	sub, refs := "", pos
 	if len(pos) > 0 && pos[0].known() {
-		sub = pos[0].s
+		sub, refs = pos[0].s, pos[1:]
 		if sub == "env" && len(pos) > 1 && pos[1].known() && pos[1].s == "shell" {
-			sub = "shell" // nix env shell, which nix shell names
+			sub, refs = "shell", pos[2:] // nix env shell, which nix shell names
 		}
 	}
 	if !runs(sub) {
@@ -385,6 +385,14 @@ func wrapNix(w *walker, args []field) wrapResult {
 		return wrapResult{}
 	}
 	w.unknownOpts("nix", parsed{unknown: unknown})
+	if sub == "run" {
+		// nix run INSTALLABLE ARGS...: one installable, the rest its
+		// program's arguments.
+		return w.nixRun(args, refs)
+	}
+	if w.nixFetches(args, refs, sub) {
+		return wrapResult{}
+	}
 	if cmdAt >= 0 {
 		return wrapResult{ok: true, rest: args[cmdAt+1:]}
 	}
@@ -570,6 +578,10 @@ func runner(w *walker, name string, args []field) wrapResult {
 	switch name {
 	case "uv":
 		if !w.uvRunWith(p, q, args) {
+			return wrapResult{}
+		}
+	case "pixi":
+		if p.operands[0].s == "exec" && !w.pixiExec(p, q, q.operands) {
 			return wrapResult{}
 		}
 	case "mise", "rtx":
