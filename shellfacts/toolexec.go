@@ -2,6 +2,8 @@ package shellfacts
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Build tools run programs the command line names in their flags and
@@ -46,6 +48,13 @@ func (w *walker) goPrograms(args []field) {
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
+			if flag, value, ok := strings.Cut(strings.TrimLeft(f.raw, "-"), "="); ok && (flag == "vettool" || flag == "fixtool") &&
+				strings.HasPrefix(f.raw, "-") {
+				if p, ok := toolPath(f, value); ok {
+					w.runWords([]string{p}, "go -"+flag)
+					continue
+				}
+			}
 			if raw := strings.ToLower(f.raw); strings.Contains(raw, "-exec") || strings.Contains(raw, "toolexec") ||
 				strings.Contains(raw, "vettool") || strings.Contains(raw, "fixtool") {
 				w.incomplete("go with a word only known at run time that may name a program for it to run")
@@ -75,6 +84,10 @@ func (w *walker) goPrograms(args []field) {
 // goProgram analyses the program one of goProgramFlags names.
 func (w *walker) goProgram(flag string, v field) {
 	what := "go -" + flag
+	if p, ok := toolPath(v, v.raw); !v.known() && ok && (flag == "vettool" || flag == "fixtool") {
+		w.runWords([]string{p}, what)
+		return
+	}
 	if !v.known() {
 		w.incomplete(what + " with a value that is not static")
 		w.unknownCode(what + " " + v.raw)
@@ -279,4 +292,67 @@ func cargoVar(name string) bool {
 func cargoCommand(w *walker, c *call) {
 	w.cargoConfig(c.args)
 	w.unmodelledArgs(c.name, c.args)
+}
+
+// toolPath returns the program a path only known at run time names
+// (raw, the text of the value in f): one word ending in a static /NAME
+// (-vettool="$(go env GOPATH)/bin/shadow", see unknownDirProgram), or
+// the program which finds on PATH (-vettool=$(which shadow), also
+// command -v and type -P), which is that program as its name alone is.
+func toolPath(f field, raw string) (string, bool) {
+	if p, ok := unknownDirProgram(f); ok {
+		return p, true
+	}
+	if name, ok := whichName(raw); ok {
+		return name, true
+	}
+	return "", false
+}
+
+// whichName returns NAME when raw is nothing but $(which NAME),
+// $(command -v NAME) or $(type -P NAME), quoted or not: the path of the
+// program NAME on PATH.
+func whichName(raw string) (string, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("x "+raw), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return "", false
+	}
+	parts := call.Args[1].Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return "", false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Negated || cs.Stmts[0].Background {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	var words []string
+	for _, a := range ce.Args {
+		words = append(words, a.Lit())
+	}
+	var name string
+	switch {
+	case len(words) == 2 && words[0] == "which":
+		name = words[1]
+	case len(words) == 3 && (words[0] == "command" && words[1] == "-v" || words[0] == "type" && words[1] == "-P"):
+		name = words[2]
+	default:
+		return "", false
+	}
+	if name == "" || name[0] == '-' || strings.ContainsAny(name, "/\\*?[~$`'\"") {
+		return "", false
+	}
+	return name, true
 }
