@@ -103,6 +103,12 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 			// /opt/x/bin/tool is that tool (also under a wrapper).
 			w.incomplete("program " + baseName(p) + " in a directory only known at run time")
 			fs = slices.Concat([]field{{s: p, static: true, raw: fs[0].raw}}, fs[1:])
+		} else if !fs[0].known() && strings.Contains(fs[0].raw, "$(") {
+			if name, ok := whichName(fs[0].raw); ok && !stateBuiltin(name) {
+				// "$(which python3)" x.py: the program which finds on
+				// PATH, which the name alone runs.
+				fs = slices.Concat([]field{{s: name, static: true, raw: fs[0].raw}}, fs[1:])
+			}
 		}
 		if !fs[0].known() {
 			break
@@ -260,18 +266,24 @@ func unknownDirProgram(f field) (string, bool) {
 	if filepath.Clean(rel) != rel {
 		return "", false
 	}
-	switch filepath.Base(rel) {
-	case "/", ".", "..",
-		// Builtins whose effect on this shell Parse follows (. is one
-		// too); a file of
-		// that name run by path is another program, which changes
-		// nothing here.
-		"cd", "pushd", "popd", "alias", "unalias", "enable", "shopt", "hash", "set", "unset", "export", "declare",
-		"typeset", "local", "readonly", "source", "eval", "exec", "builtin", "command", "read", "mapfile",
-		"readarray", "let", "trap", "umask", "ulimit":
+	if base := filepath.Base(rel); base == "/" || base == "." || base == ".." || stateBuiltin(base) {
 		return "", false
 	}
 	return unknownDir + rel, true
+}
+
+// stateBuiltin reports whether name is a builtin whose effect on this
+// shell Parse follows (. is one too): a file of that name run by its
+// path is another program, which changes nothing here, so a path only
+// known at run time that ends in one is not read as the builtin.
+func stateBuiltin(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "alias", "unalias", "enable", "shopt", "hash", "set", "unset", "export", "declare",
+		"typeset", "local", "readonly", "source", "eval", "exec", "builtin", "command", "read", "mapfile",
+		"readarray", "let", "trap", "umask", "ulimit":
+		return true
+	}
+	return false
 }
 
 // inputArgs are the arguments a program run by xargs or parallel gets:

@@ -153,7 +153,8 @@
 //   - Code that cannot be known (Facts.Unknown): a command name that is
 //     not static (`$(echo rm) -rf /`, `"$CMD" x`; one double-quoted
 //     word ending in a static /NAME, "$(go env GOPATH)/bin/tool", is
-//     the program NAME in a directory only known at run time) and eval,
+//     the program NAME in a directory only known at run time, and
+//     $(which NAME) is NAME) and eval,
 //     bash -c and the like given a string that is not static (but not
 //     eval "$(pyenv init -)" and the other set-ups a program prints for
 //     itself: see initSnippet); packages uv run --with and pixi exec
