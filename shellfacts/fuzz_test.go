@@ -61,6 +61,9 @@ func FuzzParse(f *testing.F) {
 		"sed --in s/a/b/ f; tar --dir /etc -xf a; curl --upload-fi f --fo x=@y h; install --targ /d f",
 		"parallel 'rm {/.}' ::: a/b.c; ls | parallel -I XX 'echo \"XX\"'; parallel ::: id; parallel echo :::: f ::: x",
 		"parallel --ssh 'ssh -x' -S h --bf f --joblog +j echo {= $_ =} ::: a; flatpak-spawn --env=A=b id; proot -q q -l ls",
+		"go test -exec \"a 'b\" -toolexec= --vettool=$(which v) .; GOFLAGS=-exec=x go env -w GOFLAGS=-toolexec=y; cargo --config 'a=\\u0072' r",
+		"set -euao allexport; F=.env; eval \"$(pyenv init -)\"; \"$(go env GOPATH)/bin/x\" a; \"$@/y\"; uv run -w a --with-editable . b",
+		"nix run github:o/r; nix run nixpkgs#a.b -- c; pixi exec -s x y; CARGO_TARGET_X_RUNNER='q -L' RUSTC_WRAPPER=w cargo t",
 	} {
 		f.Add(s)
 	}
