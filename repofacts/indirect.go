@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vouch-dev/vouch/imports"
+	"github.com/vouch-dev/vouch/internal/parallel"
 )
 
 // This file finds the changed files that run though no changed file
@@ -176,22 +177,40 @@ func (s *sources) unchangedJS(repo *imports.Repo, rs *imports.Resolvers, changed
 		}
 	}
 	slices.Sort(files)
-	var out []imports.Record
-	for _, f := range files {
+	// Every unchanged JS/TS file of a large repository is read here, so
+	// the files are read and scanned in parallel (the resolvers are safe
+	// for concurrent use, as vouch lint's scan uses them); the results are
+	// gathered in file order, the first error by that order winning, so
+	// the outcome does not depend on scheduling.
+	type result struct {
+		recs []imports.Record
+		err  error
+	}
+	results := make([]result, len(files))
+	parallel.For(len(files), 0, func(i int) {
+		f := files[i]
 		data, _, why, err := s.readCode(f)
 		if err != nil {
-			return nil, err
+			results[i].err = err
+			return
 		}
 		if why != "" || data == nil {
-			continue
+			return
 		}
 		l, _ := imports.LangOf(f)
 		recs, _ := rs.Extract(f, l, data)
 		for _, r := range recs {
 			if _, ok := jsRunTarget(r, changed); ok {
-				out = append(out, r)
+				results[i].recs = append(results[i].recs, r)
 			}
 		}
+	})
+	var out []imports.Record
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		out = append(out, r.recs...)
 	}
 	return out, nil
 }
