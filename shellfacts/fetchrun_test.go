@@ -22,11 +22,7 @@ func TestParseFetchRunners(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
-	tests := []struct {
-		command string
-		cmds    []string
-		unknown []string
-	}{
+	tests := []commandsCase{
 		{`npx pkg`, []string{"npx> pkg"}, []string{"npx pkg"}},
 		{`npx -y pkg@1.2.3 --flag`, []string{"npx> pkg --flag"}, []string{"npx pkg@1.2.3"}},
 		{`pnpm dlx pkg`, []string{"pnpm> pkg"}, []string{"pnpm dlx pkg"}},
@@ -114,6 +110,20 @@ func TestParseFetchRunners(t *testing.T) {
 		{`deno run npm:prettier@3 .`, []string{"deno run npm:prettier@3 ."}, nil},
 		{`deno run --allow-read main.ts`, []string{"deno run --allow-read main.ts"}, nil},
 	}
+	checkCommands(t, tests, opts, root)
+}
+
+// commandsCase is a command line with the commands Parse renders from it
+// (the fixture's root written ROOT) and the unknown code it reports.
+type commandsCase struct {
+	command string
+	cmds    []string
+	unknown []string
+}
+
+// checkCommands parses each case with opts and compares what it finds.
+func checkCommands(t *testing.T, tests []commandsCase, opts Options, root string) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
 			f, err := Parse(tt.command, opts)

@@ -1,8 +1,6 @@
 package shellfacts
 
 import (
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -14,11 +12,7 @@ import (
 func TestParseToolPrograms(t *testing.T) {
 	root := fixture(t)
 	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
-	tests := []struct {
-		command string
-		cmds    []string
-		unknown []string
-	}{
+	tests := []commandsCase{
 		{`go test -exec 'sudo -E' ./...`, []string{"go test -exec sudo -E ./...", "^1 sudo> ?"}, []string{`"$@"`}},
 		{`go test -exec="qemu 'a b'" .`, []string{"go test -exec=qemu 'a b' .", "^1 qemu a b ?"}, nil},
 		{`go build -toolexec 'rm -rf ~' ./...`, []string{"go build -toolexec rm -rf ~ ./...", "^1 rm -rf ~ ?"}, nil},
@@ -37,22 +31,5 @@ func TestParseToolPrograms(t *testing.T) {
 		{`cargo --config net.retry=3 build -- --config x`, []string{"cargo --config net.retry=3 build -- --config x"}, nil},
 		{`CARGO_ALIAS_B=run cargo b`, []string{"CARGO_ALIAS_B=run cargo b"}, []string{"CARGO_ALIAS_B=run"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.command, func(t *testing.T) {
-			f, err := Parse(tt.command, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, c := range f.Commands {
-				got = append(got, strings.ReplaceAll(render(c), root, "ROOT"))
-			}
-			if !slices.Equal(got, tt.cmds) {
-				t.Errorf("commands %q, want %q", got, tt.cmds)
-			}
-			if !slices.Equal(f.Unknown, tt.unknown) {
-				t.Errorf("unknown %q, want %q", f.Unknown, tt.unknown)
-			}
-		})
-	}
+	checkCommands(t, tests, opts, root)
 }
