@@ -97,6 +97,19 @@ func TestBuiltinFetchRunners(t *testing.T) {
 		{`nix run nixpkgs#bash -- -c 'rm -rf ~'`, Deny, "destructive-rm-outside-repo"},
 		{`nix run nixpkgs#hello`, Allow, ""},
 		{`nix develop -c make test`, Allow, ""},
+		// A runner given up on (an unknown option, another registry or
+		// index) still has the files its words name read.
+		{`npx --registry=https://r.example cat .env`, Deny, "sensitive-reads-files"},
+		{`npx --foo prettier .env`, Deny, "sensitive-reads-files"},
+		{`uvx --bogus ruff check .env`, Deny, "sensitive-reads-files"},
+		{`bunx --registry https://r.example prettier .env`, Deny, "sensitive-reads-files"},
+		{`bun x --bogus prettier .env`, Deny, "sensitive-reads-files"},
+		{`bun run x.ts .env`, Deny, "sensitive-reads-files"},
+		{`uv run --index https://x.example --with evil pytest .env`, Deny, "sensitive-reads-files"},
+		{`pixi exec -c conda-forge ruff .env`, Deny, "sensitive-reads-files"},
+		{`npx --registry=https://r.example prettier main.go`, Ask, unknown},
+		{`npx --version`, Allow, ""},
+		{`bunx --version`, Allow, ""},
 	})
 }
 

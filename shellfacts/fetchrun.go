@@ -54,7 +54,7 @@ var npmExecSpec = optSpec{
 	flags:     "yq",
 	long:      []string{"package", "call", "workspace", "registry", "userconfig", "cache", "loglevel"},
 	longFlags: []string{"yes", "no", "workspaces", "ws", "include-workspace-root", "quiet", "silent", "ignore-existing",
-		"prefer-offline", "prefer-online", "offline", "no-install", "help"},
+		"prefer-offline", "prefer-online", "offline", "no-install", "help", "version"},
 	posix: true, closed: true,
 }
 
@@ -64,7 +64,7 @@ var npxRunner = fetchRunner{name: "npx", spec: npmExecSpec, eco: ecoNPM, local: 
 // bunx [--bun] [-p PKG] PKG[@VERSION] ARGS...
 var bunxRunner = fetchRunner{name: "bunx", eco: ecoNPM, local: true, pkgOpts: []string{"-p", "--package"},
 	sourceOpts: []string{"--registry"},
-	spec: optSpec{withValue: "p", long: []string{"package", "registry"}, longFlags: []string{"bun", "silent", "verbose", "no-install", "help"},
+	spec: optSpec{withValue: "p", long: []string{"package", "registry"}, longFlags: []string{"bun", "silent", "verbose", "no-install", "help", "version"},
 		posix: true, closed: true}}
 
 // pnpm dlx [--package PKG]... [--allow-build PKG] [-c] CMD ARGS...: always
@@ -174,8 +174,19 @@ func optWords(args []field, p parsed) []field {
 
 // fetchRun reads a runner's options and returns the program it runs as
 // the wrapped command, marking what it fetches as unknown code unless it
-// is well known.
+// is well known. A runner it gives up on (an option it does not know,
+// another registry) runs what it runs unread: its words are then read as
+// any unmodelled program's are, so that a file they name is still a read
+// (npx --registry=URL cat .env reads .env).
 func (w *walker) fetchRun(r fetchRunner, args []field) wrapResult {
+	res := w.fetchRunOpts(r, args)
+	if !res.ok && res.after == nil {
+		w.unmodelledArgs(r.name, args)
+	}
+	return res
+}
+
+func (w *walker) fetchRunOpts(r fetchRunner, args []field) wrapResult {
 	p := parseOpts(args, r.spec)
 	if w.unknownOpts(r.name, p) {
 		return wrapResult{}

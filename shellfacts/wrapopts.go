@@ -578,10 +578,14 @@ func runner(w *walker, name string, args []field) wrapResult {
 	switch name {
 	case "uv":
 		if !w.uvRunWith(p, q, args) {
+			// Given up on (another index): what it runs is not
+			// read, so its words are read as a program's.
+			w.unmodelledArgs(name, args)
 			return wrapResult{}
 		}
 	case "pixi":
 		if p.operands[0].s == "exec" && !w.pixiExec(p, q, q.operands) {
+			w.unmodelledArgs(name, args)
 			return wrapResult{}
 		}
 	case "mise", "rtx":

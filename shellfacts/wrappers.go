@@ -205,7 +205,7 @@ func wrapperFor(name string) wrapFunc {
 // programs otherwise, read like any program vouch does not model.
 func argsReadWhenStripped(name string) bool {
 	switch name {
-	case "npm", "pipx", "go":
+	case "npm", "pipx", "go", "bun":
 		return false
 	}
 	return wrapperFor(name) != nil
