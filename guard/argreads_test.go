@@ -50,7 +50,13 @@ func TestBuiltinUnmodelledArgReads(t *testing.T) {
 		// A secret named in the environment of a program not modelled.
 		{`ENV_FILE=.env node app.js`, Deny, files},
 		{`export F=~/.ssh/id_rsa; some-tool`, Deny, files},
-		{`env AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials some-tool`, Deny, files},
+		{`env AWS_SHARED_CREDENTIALS_FILE=~/.ssh/id_rsa some-tool`, Deny, files},
+		{`KUBECONFIG=.env kubectl get pods`, Deny, files},
+		// A variable naming the file its tools read by default changes
+		// nothing they read.
+		{`env AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials some-tool`, Allow, ""},
+		{`KUBECONFIG=~/.kube/config kubectl get pods`, Allow, ""},
+		{`export KUBECONFIG=$HOME/.kube/config && go test ./...`, Allow, ""},
 		{`F=.env; cat "$F"`, Deny, files},
 		{`F=.env; some-tool`, Allow, ""},
 		{`PATH=/usr/bin:/bin GOFLAGS=-mod=mod go build ./...`, Allow, ""},
@@ -132,12 +138,12 @@ func decideBuiltins(t *testing.T, tests []bypassCase) {
 		t.Fatal(err)
 	}
 	repo, home := filepath.Join(root, "repo"), filepath.Join(root, "home")
-	for _, d := range []string{"repo/.git", "repo/tests", "home/.ssh", "home/.aws"} {
+	for _, d := range []string{"repo/.git", "repo/tests", "home/.ssh", "home/.aws", "home/.kube"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"repo/.env", "repo/main.go", "repo/x.py", "home/.ssh/id_rsa", "home/.aws/credentials"} {
+	for _, f := range []string{"repo/.env", "repo/main.go", "repo/x.py", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.kube/config"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -217,21 +218,58 @@ func (w *walker) mountRead(src field, name string) {
 // flag list, a list of directories) names nothing on disk.
 func (w *walker) envReads(name string) {
 	seen := map[string]bool{}
-	look := func(v string) {
-		if v == "" || seen[v] {
+	look := func(k, v string) {
+		if v == "" || seen[v] || w.envDefault(k, v) {
 			return
 		}
 		seen[v] = true
 		w.readIfThereAnd(v, name, func(fi os.FileInfo) bool { return fi.Mode().IsRegular() })
 	}
 	for _, kv := range w.callEnv {
-		if _, v, ok := strings.Cut(kv, "="); ok {
-			look(v)
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			look(k, v)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(w.exported)) {
-		look(w.exported[k])
+		look(k, w.exported[k])
 	}
+}
+
+// envDefaultPath returns, for a variable that points a tool at a file
+// it reads from the home directory anyway, that default (relative to the
+// home).
+func envDefaultPath(k string) (string, bool) {
+	switch k {
+	case "KUBECONFIG":
+		return ".kube/config", true
+	case "NPM_CONFIG_USERCONFIG", "npm_config_userconfig":
+		return ".npmrc", true
+	case "AWS_SHARED_CREDENTIALS_FILE":
+		return ".aws/credentials", true
+	case "AWS_CONFIG_FILE":
+		return ".aws/config", true
+	case "NETRC":
+		return ".netrc", true
+	}
+	return "", false
+}
+
+// envDefault reports whether variable k set to v names the file the
+// programs reading k read when it is not set (KUBECONFIG=~/.kube/config):
+// setting it changes nothing they read, and a program vouch does not model
+// reading its default configuration is not counted as a read, so neither
+// is naming that default. Any other value (KUBECONFIG=.env) still counts.
+func (w *walker) envDefault(k, v string) bool {
+	def, ok := envDefaultPath(k)
+	if !ok || w.opts.Home == "" || w.varForgotten("HOME") {
+		return false
+	}
+	c, err := w.canonical(v)
+	if err != nil {
+		return false
+	}
+	d, err := w.canonical(filepath.Join(w.opts.Home, def))
+	return err == nil && c == d
 }
 
 // argPaths returns the paths an argument of an unknown program may name:
