@@ -115,6 +115,9 @@ func TestBuiltinFetchRunners(t *testing.T) {
 		{`pixi exec -c conda-forge ruff .env`, Deny, "sensitive-reads-files"},
 		{`npx --registry=https://r.example prettier main.go`, Ask, unknown},
 		{`npx --version`, Allow, ""},
+		{`uv run --with pytest-cov pytest`, Allow, ""},
+		{`uvx --with mypy-extensions mypy .`, Allow, ""},
+		{`uvx --with pytest-evil pytest`, Ask, unknown},
 		{`bunx --version`, Allow, ""},
 	})
 }

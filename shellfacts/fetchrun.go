@@ -337,7 +337,11 @@ func wellKnownPackage(spec string, eco fetchEco) bool {
 		switch strings.ReplaceAll(strings.ToLower(name), "_", "-") {
 		case "ruff", "black", "mypy", "pytest", "isort", "flake8", "pylint", "pre-commit", "tox", "nox", "pyright", "codespell",
 			"yamllint", "bandit", "pip-audit", "sqlfluff", "build", "coverage", "pyupgrade", "autopep8", "yapf", "pydocstyle",
-			"vulture", "radon", "check-jsonschema", "mdformat", "ty", "basedpyright", "djlint", "cmake", "ninja", "meson":
+			"vulture", "radon", "check-jsonschema", "mdformat", "ty", "basedpyright", "djlint", "cmake", "ninja", "meson",
+			// Plugins and type packages the tools above are run with
+			// (uvx --with, uv run --with).
+			"pytest-cov", "pytest-xdist", "pytest-asyncio", "pytest-mock", "pytest-timeout", "pytest-randomly",
+			"mypy-extensions", "types-requests", "types-pyyaml", "types-setuptools":
 			return true
 		}
 	}
