@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "36a334295e5612aee28be67589354e2193529572a3b3653add8085e684851e52"
+const fixedDigest = "428ececbffe7b3cbd25055c28e8dc71038e9dd9563462fe18f052709201c336e"

@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"slices"
 	"testing"
 
 	"github.com/google/mangle/ast"
@@ -124,4 +127,26 @@ func (e *Engine) firesOn(facts []ast.Atom) (fires, perr bool, err error) {
 	}
 	perr = store.Contains(atom("policy_error", ast.String("r")))
 	return fires, perr, nil
+}
+
+// TestNodeGroupKeysDistinct checks what guard.dl's flat_first relies on:
+// Mangle v0.4.0's group_by files rows under the FNV-32 hash of the key's
+// 8-byte Hash() and never compares keys, so two node numbers with one
+// hash would share a minimum. A policy holds fewer nodes than it has
+// bytes (MaxPolicyBytes), and no two numbers below that share a hash.
+func TestNodeGroupKeysDistinct(t *testing.T) {
+	hashes := make([]uint32, MaxPolicyBytes)
+	var b [8]byte
+	for n := range hashes {
+		binary.LittleEndian.PutUint64(b[:], ast.Number(int64(n)).Hash())
+		h := fnv.New32()
+		h.Write(b[:])
+		hashes[n] = h.Sum32()
+	}
+	slices.Sort(hashes)
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			t.Fatalf("two node numbers below %d share the group hash %#x", len(hashes), hashes[i])
+		}
+	}
 }
