@@ -127,15 +127,6 @@ func TestBuiltinFetchRunners(t *testing.T) {
 // secrets: the analysis looks files up on disk.
 func decideBuiltins(t *testing.T, tests []bypassCase) {
 	t.Helper()
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := "apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [sensitive-reads, destructive-commands, writes-outside-repo, network-exfiltration, protect-vouch]\n"
-	p, err := LoadPolicy("builtins.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -151,15 +142,5 @@ func decideBuiltins(t *testing.T, tests []bypassCase) {
 			t.Fatal(err)
 		}
 	}
-	for _, tt := range tests {
-		c := Call{Phase: Pre, Tool: "Bash", Cwd: repo, Args: map[string]any{"command": tt.command}}
-		facts := Derive(&c, home, repo)
-		d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Decision != tt.decision || (tt.rule != "" && d.Rule() != tt.rule) {
-			t.Errorf("%q: %s by %q, want %s by %q", tt.command, d.Decision, d.Rule(), tt.decision, tt.rule)
-		}
-	}
+	checkBuiltinsIn(t, tests, repo, home)
 }

@@ -12,6 +12,13 @@ type bypassCase struct {
 // checkBuiltins runs the built-in sets (not strict) on each command.
 func checkBuiltins(t *testing.T, tests []bypassCase) {
 	t.Helper()
+	checkBuiltinsIn(t, tests, "/repo", "/home/u")
+}
+
+// checkBuiltinsIn is checkBuiltins for a Bash call in repository repo,
+// with home as the home directory.
+func checkBuiltinsIn(t *testing.T, tests []bypassCase, repo, home string) {
+	t.Helper()
 	e, err := NewEngine()
 	if err != nil {
 		t.Fatal(err)
@@ -22,8 +29,8 @@ func checkBuiltins(t *testing.T, tests []bypassCase) {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		c := Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": tt.command}}
-		facts := Derive(&c, "/home/u", "/repo")
+		c := Call{Phase: Pre, Tool: "Bash", Cwd: repo, Args: map[string]any{"command": tt.command}}
+		facts := Derive(&c, home, repo)
 		d, _, err := e.Decide(p, &c, Counters{}, Env{}, facts)
 		if err != nil {
 			t.Fatal(err)

@@ -57,12 +57,9 @@ func (c *fixedProgram) run(facts []ast.Atom, rerun bool) (store factstore.FactSt
 		}
 	}()
 	st := newSmallStore(c.index)
-	for _, f := range facts {
-		if _, ok := c.index[f.Predicate]; !ok {
-			return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", f.Predicate.Symbol, f.Predicate.Arity)
-		}
+	if p, ok := st.reserve(facts); !ok {
+		return nil, fmt.Errorf("evaluate guard program: predicate %s/%d is not declared", p.Symbol, p.Arity)
 	}
-	st.reserve(facts)
 	for _, f := range facts {
 		st.Add(f)
 	}

@@ -306,6 +306,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
 	f.LoopbackOnly = !a.kind.uploads && f.loopbackOnly()
+	own := ownFiles(x, f.Root)
 	if f.Root != "" {
 		var tmps []string
 		if x.TempDir != "" {
@@ -380,7 +381,6 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 			}
 		}
 		f.WritesTrees = uniq(f.WritesTrees)
-		own := ownFiles(x, f.Root)
 		for _, p := range f.WritesTrees {
 			switch {
 			case canonpath.Within(f.Root, p):
@@ -401,7 +401,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 		}
 		f.OutsideRoot, f.DeletesOutsideRoot, f.DeletesRepository = uniq(f.OutsideRoot), uniq(f.DeletesOutsideRoot), uniq(f.DeletesRepository)
 	}
-	f.WritesPolicy = f.writesOwn(ownFiles(x, f.Root))
+	f.WritesPolicy = f.writesOwn(own)
 	return f
 }
 

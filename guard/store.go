@@ -53,15 +53,18 @@ func newSmallStore(index map[ast.PredicateSym]int) *smallStore {
 	return &smallStore{index: index, preds: make([]predFacts, len(index))}
 }
 
-// reserve makes room for facts, whose predicates must be numbered, in one
-// array rather than one per predicate. (Facts of another predicate, or
-// beyond what was reserved, get room as Add needs it.)
-func (s *smallStore) reserve(facts []ast.Atom) {
+// reserve makes room for facts in one array rather than one per
+// predicate; facts beyond what was reserved get room as Add needs it. It
+// returns false, with the predicate, when a fact's predicate is not
+// numbered (not declared by the program).
+func (s *smallStore) reserve(facts []ast.Atom) (ast.PredicateSym, bool) {
 	counts := make([]int32, len(s.preds))
 	for _, f := range facts {
-		if i, ok := s.index[f.Predicate]; ok {
-			counts[i]++
+		i, ok := s.index[f.Predicate]
+		if !ok {
+			return f.Predicate, false
 		}
+		counts[i]++
 	}
 	arena := make([]ast.Atom, len(facts))
 	off := 0
@@ -71,6 +74,7 @@ func (s *smallStore) reserve(facts []ast.Atom) {
 			off += int(n)
 		}
 	}
+	return ast.PredicateSym{}, true
 }
 
 // predIndex numbers the predicates of decls, in sorted order.

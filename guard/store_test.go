@@ -44,6 +44,12 @@ func TestSmallStoreMatchesMangle(t *testing.T) {
 
 func testSmallStore(t *testing.T, n int, index map[ast.PredicateSym]int) {
 	small, ref := newSmallStore(index), factstore.NewMultiIndexedArrayInMemoryStore()
+	if index != nil {
+		// Room for a fact that never comes must not show.
+		if p, ok := small.reserve([]ast.Atom{atom("p", ast.Number(0), ast.String("s0")), atom("unused", ast.Number(1)), atom("flag")}); !ok {
+			t.Fatalf("reserve refused %v", p)
+		}
+	}
 	add := func(a ast.Atom) {
 		if got, want := small.Add(a), ref.Add(a); got != want {
 			t.Fatalf("Add(%v) = %v, want %v", a, got, want)
@@ -68,6 +74,7 @@ func testSmallStore(t *testing.T, n int, index map[ast.PredicateSym]int) {
 		atom("q", mname("/y"), ast.Variable{Symbol: "_"}),
 		atom("flag"),
 		atom("missing", ast.Number(1)),
+		atom("unused", ast.Variable{Symbol: "X"}),
 	}
 	for _, q := range queries {
 		if diff := cmp.Diff(storeFacts(ref, q), storeFacts(small, q)); diff != "" {
@@ -107,5 +114,15 @@ func TestSmallStoreOrder(t *testing.T) {
 	})
 	if diff := cmp.Diff([]string{"c", "a", "b"}, got); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// TestSmallStoreReserveUndeclared checks that reserving a fact of a
+// predicate the program does not number names it, so that run refuses it.
+func TestSmallStoreReserveUndeclared(t *testing.T) {
+	s := newSmallStore(map[ast.PredicateSym]int{{Symbol: "p", Arity: 1}: 0})
+	p, ok := s.reserve([]ast.Atom{atom("p", ast.Number(1)), atom("q", ast.Number(2))})
+	if ok || p != (ast.PredicateSym{Symbol: "q", Arity: 1}) {
+		t.Errorf("reserve = %v, %v; want q/1, false", p, ok)
 	}
 }

@@ -22,7 +22,7 @@ func newTerms() terms {
 	for _, r := range []leafResult{leafFalse, leafTrue, leafError} {
 		t.leaf[r] = mname(r.name())
 	}
-	for _, n := range []string{"/pre", "/post", "/all", "/any", "/leaf", "/not"} {
+	for _, n := range []string{"/pre", "/post", "/all", "/any", "/leaf"} {
 		t.names[n] = mname(n)
 	}
 	for i := range t.small {
@@ -69,9 +69,8 @@ func prepareRules(p *Policy) []preparedRule {
 	for i := range p.Rules {
 		r := &p.Rules[i]
 		pr := preparedRule{id: ast.String(r.ID)}
-		add := func(pred string, args ...ast.BaseTerm) {
-			pr.facts = append(pr.facts, ast.Atom{Predicate: ast.PredicateSym{Symbol: pred, Arity: len(args)}, Args: args})
-		}
+		b := &factBuilder{}
+		add := b.add
 		if !r.Enabled {
 			add("rule_disabled", pr.id)
 		}
@@ -95,6 +94,7 @@ func prepareRules(p *Policy) []preparedRule {
 		case KindSession:
 			add("rule", pr.id, mname("/session"), ast.Number(int64(bandSession+i)))
 		}
+		pr.facts = b.facts
 		out[i] = pr
 	}
 	return out

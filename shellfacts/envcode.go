@@ -112,12 +112,12 @@ func (w *walker) envCode(as []assignment) {
 				w.gitEnv[a.name] = a.value
 			}
 		}
+		split, cargo := cargoProgramVar(a.name)
 		switch {
 		case a.unknown:
 			w.incomplete("a declaration whose variable is only known at run time")
 			w.unknownCode(a.raw)
-		case cargoVar(a.name):
-			split, _ := cargoProgramVar(a.name)
+		case cargo:
 			w.cargoVarCode(a, split)
 		case commandVars[a.name]:
 			if a.static {

@@ -84,9 +84,11 @@ func (w *walker) goPrograms(args []field) {
 // goProgram analyses the program one of goProgramFlags names.
 func (w *walker) goProgram(flag string, v field) {
 	what := "go -" + flag
-	if p, ok := toolPath(v, v.raw); !v.known() && ok && (flag == "vettool" || flag == "fixtool") {
-		w.runWords([]string{p}, what)
-		return
+	if !v.known() && (flag == "vettool" || flag == "fixtool") {
+		if p, ok := toolPath(v, v.raw); ok {
+			w.runWords([]string{p}, what)
+			return
+		}
 	}
 	if !v.known() {
 		w.incomplete(what + " with a value that is not static")
@@ -278,13 +280,6 @@ func cargoConfigRuns(kv string) bool {
 		}
 	}
 	return false
-}
-
-// cargoVar reports whether cargo runs the value of the variable called
-// name as a program (see cargoProgramVar).
-func cargoVar(name string) bool {
-	_, ok := cargoProgramVar(name)
-	return ok
 }
 
 // cargoCommand is cargo: a program vouch does not model, whose --config

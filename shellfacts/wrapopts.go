@@ -612,17 +612,7 @@ func runner(w *walker, name string, args []field) wrapResult {
 		if p.has("-c", "--shell-mode") || q.has("-c", "--shell-mode") {
 			// It joins the words with spaces, unquoted, as the
 			// shell's code.
-			var words []string
-			for _, f := range q.operands {
-				if !f.known() {
-					w.incomplete("pnpm exec --shell-mode with a word that is not static")
-					w.unknownCode("pnpm exec -c " + f.raw)
-					return wrapResult{}
-				}
-				words = append(words, f.s)
-			}
-			code := field{s: strings.Join(words, " "), static: true, raw: strings.Join(words, " ")}
-			return wrapResult{after: func() { w.nestedString(code, "pnpm exec -c") }}
+			return w.shellModeWords(q.operands, "pnpm exec -c")
 		}
 	}
 	if d := q.values(chdirOpts...); len(d) > 0 {
