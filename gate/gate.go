@@ -53,8 +53,9 @@ type Options struct {
 	// follows vouch.yaml's architecture: section.
 	Lint, NoLint bool
 	// NoCache does not write the import cache either. The gate never
-	// reads it: the cache lies in the working tree, where the agent whose
-	// work is gated can plant entries.
+	// reads it: the cache is outside the repository, but the agent whose
+	// work is gated may be able to write the user's cache directory and
+	// plant entries there.
 	NoCache bool
 	// Progress, when set, is told how many source files the architecture
 	// check has scanned (lint.Config.Progress).

@@ -56,6 +56,8 @@ func TestBuiltinUnmodelledArgReads(t *testing.T) {
 		// nothing they read.
 		{`env AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials some-tool`, Allow, ""},
 		{`KUBECONFIG=~/.kube/config kubectl get pods`, Allow, ""},
+		{`NETRC=~/.netrc python3 -c pass`, Allow, ""},
+		{`NETRC=~/.ssh/id_rsa python3 -c pass`, Deny, files},
 		{`export KUBECONFIG=$HOME/.kube/config && go test ./...`, Allow, ""},
 		{`F=.env; cat "$F"`, Deny, files},
 		{`F=.env; some-tool`, Allow, ""},
@@ -137,7 +139,7 @@ func decideBuiltins(t *testing.T, tests []bypassCase) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"repo/.env", "repo/main.go", "repo/x.py", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.kube/config"} {
+	for _, f := range []string{"repo/.env", "repo/main.go", "repo/x.py", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.kube/config", "home/.netrc"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}

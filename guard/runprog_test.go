@@ -120,6 +120,8 @@ func TestBuiltinEvalInit(t *testing.T) {
 	decideBuiltins(t, []bypassCase{
 		{`eval "$(pyenv init -)"`, Allow, ""},
 		{`eval "$(pyenv init - bash)"`, Allow, ""},
+		{`eval "$(brew shellenv)"`, Allow, ""},
+		{`eval "$(/opt/homebrew/bin/brew shellenv)"`, Allow, ""},
 		{`eval "$(direnv hook bash)"`, Allow, ""},
 		{`eval "$(ssh-agent -s)" && ssh-add ~/.ssh/id_rsa`, Allow, ""},
 		{`eval $(ssh-agent -s)`, Allow, ""},

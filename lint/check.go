@@ -51,7 +51,8 @@ type Config struct {
 	// NoCache neither reads nor writes the import cache.
 	NoCache bool
 	// Fresh takes nothing from the import cache (imports.Options.Fresh):
-	// the gate's choice, since the cache lies in the working tree.
+	// the gate's choice, since a check takes nothing it did not read
+	// itself.
 	Fresh bool
 	// Out is where the program and trace go; "" is root/.vouch/lint.
 	Out string

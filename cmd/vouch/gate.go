@@ -51,7 +51,7 @@ Examples:
 			&cli.BoolFlag{Name: "strict", Usage: "fail predicates that pass only vacuously or whose when: reads an absent claim, a run that checked nothing, and architecture warnings"},
 			&cli.BoolFlag{Name: "lint", Usage: "also evaluate the architecture rules (the default when vouch.yaml has an architecture: section)"},
 			&cli.BoolFlag{Name: "no-lint", Usage: "do not evaluate the architecture rules ('receipt verify' refuses the receipt when vouch.yaml has an architecture: section)"},
-			&cli.BoolFlag{Name: "no-cache", Usage: "do not write the import cache either (the gate never reads it: it lies in the working tree)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "do not write the import cache either (the gate never reads it: a check takes nothing it did not read itself)"},
 			baseFlag(),
 			maxCitationsFlag(), maxEvidenceBytesFlag(),
 			sessionFlag("with --format claude-hook the Stop event's session_id, else every session in the log"),
