@@ -831,3 +831,37 @@ func TestBuiltinProtectVouchKeptTrees(t *testing.T) {
 		})
 	}
 }
+
+// TestProtectedFilesMatchRule checks that the one list the git and find
+// checks are made from (protectedFiles) names only what
+// protect-vouch-writes guards: a Write to each entry, in the work tree's
+// top and in a subdirectory, and to a file inside each directory entry,
+// asks by that rule. A name added to the list but not to the rule's
+// patterns (or taken out of the rule) fails here.
+func TestProtectedFilesMatchRule(t *testing.T) {
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range protectedFiles {
+		paths = append(paths, "/repo/"+f.path, "/repo/sub/"+f.path)
+		if f.dir {
+			paths = append(paths, "/repo/"+f.path+"/x.json")
+		}
+	}
+	for _, path := range paths {
+		c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": path}}
+		d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != Ask || d.Rule() != "protect-vouch-writes" {
+			t.Errorf("Write %s: decision %s by %q, want ask by protect-vouch-writes", path, d.Decision, d.Rule())
+		}
+	}
+}

@@ -758,16 +758,22 @@ func gitVital(p, dotgit string) bool {
 	return canonpath.Within(p, filepath.Join(dotgit, "objects"))
 }
 
-// vouchNames are the names on the way to vouch's own files below the
-// repository root (see protect-vouch), and samples of the names vouch
-// gives the files it keeps in .vouch/guard and .vouch/cache: a find whose
-// -name tests match none of them cannot reach those files.
-var vouchNames = []string{".vouch", "guard.yaml", "guard.yml", "guard", "cache", "verification.json", ".gitignore",
-	"vouch.yaml", "vouch.yml", ".claude", "settings.json", "settings.local.json",
-	// .vouch/guard: the audit log, the session store and its files.
-	"audit.jsonl", "sessions", "0123456789abcdef.json", "session-x.json", "x.lock", "x.tmp",
-	// .vouch/cache: compiled policies and the imports cache.
-	"guard-0123456789abcdef.json", "imports.bin", "imports.bin.tmp123"}
+// vouchNames returns the names on the way to vouch's own files below
+// the repository root (protectedFiles), and samples of the names vouch
+// gives the files it keeps in .vouch/guard and .vouch/cache: a find
+// whose -name tests match none of them cannot reach those files.
+func vouchNames() []string {
+	var names []string
+	for _, f := range protectedFiles {
+		names = append(names, strings.Split(f.path, "/")...)
+	}
+	slices.Sort(names)
+	return append(slices.Compact(names),
+		// .vouch/guard: the audit log, the session store and its files.
+		"audit.jsonl", "sessions", "0123456789abcdef.json", "session-x.json", "x.lock", "x.tmp",
+		// .vouch/cache: compiled policies and the imports cache.
+		"guard-0123456789abcdef.json", "imports.bin", "imports.bin.tmp123")
+}
 
 // belowMayReachVouch reports whether a find acting below d (DeletesBelow,
 // WritesBelow) may reach one of vouch's own files: d holds the root or
@@ -783,7 +789,7 @@ func (f *CallFacts) belowMayReachVouch(d string) bool {
 	if !ok || alts == nil {
 		return true
 	}
-	names := slices.Clone(vouchNames)
+	names := vouchNames()
 	if rel, err := filepath.Rel(d, f.Root); err == nil && rel != "." && canonpath.Within(f.Root, d) {
 		names = append(names, strings.Split(filepath.ToSlash(rel), "/")...)
 	}

@@ -15,33 +15,36 @@ import (
 	"github.com/vouch-dev/vouch/canonpath"
 )
 
-// protectedSpecs are git pathspecs for the files protect-vouch's patterns
-// name, at any depth and in any case, as its regular expressions do.
-// Directories are named with and without a trailing /** so both a file
-// and a directory of that name match.
-var protectedSpecs = []string{
-	":(glob,icase)**/.vouch/guard.yaml",
-	":(glob,icase)**/.vouch/guard.yml",
-	":(glob,icase)**/.vouch/guard",
-	":(glob,icase)**/.vouch/guard/**",
-	":(glob,icase)**/.vouch/cache",
-	":(glob,icase)**/.vouch/cache/**",
-	":(glob,icase)**/.vouch/verification.json",
-	":(glob,icase)**/.vouch/.gitignore",
-	":(glob,icase)**/vouch.yaml",
-	":(glob,icase)**/vouch.yml",
-	":(glob,icase)**/.claude/settings.json",
-	":(glob,icase)**/.claude/settings.local.json",
+// protectedFiles are the files and directories protect-vouch-writes
+// names, relative to the directory holding them (a work tree's top, or
+// the repository root with .vouch). The git pathspecs, the places looked
+// at for ignored files and the names a find must match to reach them are
+// all made from this one list, so a file protect-vouch gains is not
+// missed by one of those checks (TestProtectedFilesMatchRule).
+var protectedFiles = []struct {
+	path string
+	dir  bool
+}{
+	{".vouch/guard.yaml", false}, {".vouch/guard.yml", false},
+	{".vouch/guard", true}, {".vouch/cache", true},
+	{".vouch/verification.json", false}, {".vouch/.gitignore", false},
+	{"vouch.yaml", false}, {"vouch.yml", false},
+	{".claude/settings.json", false}, {".claude/settings.local.json", false},
 }
 
-// protectedNames are the same files below one directory, for the check
-// of ignored files, which looks only where they usually are (the work
-// tree's top and the repository root holding .vouch): listing ignored
-// files at any depth would walk node_modules and the like.
-var protectedNames = []string{
-	".vouch/guard.yaml", ".vouch/guard.yml", ".vouch/guard", ".vouch/cache",
-	".vouch/verification.json", ".vouch/.gitignore", "vouch.yaml", "vouch.yml",
-	".claude/settings.json", ".claude/settings.local.json",
+// protectedSpecs returns git pathspecs for protectedFiles at any depth
+// and in any case, as protect-vouch's regular expressions match them. A
+// directory is named with and without a trailing /** so both a file and
+// a directory of that name match.
+func protectedSpecs() []string {
+	var specs []string
+	for _, f := range protectedFiles {
+		specs = append(specs, ":(glob,icase)**/"+f.path)
+		if f.dir {
+			specs = append(specs, ":(glob,icase)**/"+f.path+"/**")
+		}
+	}
+	return specs
 }
 
 // gitTimeout bounds each git run. A repository whose index is a FIFO, or
@@ -108,12 +111,16 @@ func (f *CallFacts) keptTreeSafe(d string, own []string) bool {
 }
 
 func keptTreeReaches(top, root string, own []string) bool {
-	specs := append([]string{}, protectedSpecs...)
+	specs := protectedSpecs()
+	// The check of ignored files looks only where protectedFiles
+	// usually are (the work tree's top and the repository root):
+	// listing ignored files at any depth would walk node_modules and
+	// the like.
 	var places []string
 	for _, d := range []string{top, root} {
 		if d != "" && canonpath.Within(d, top) {
-			for _, n := range protectedNames {
-				places = append(places, filepath.Join(d, n))
+			for _, n := range protectedFiles {
+				places = append(places, filepath.Join(d, n.path))
 			}
 		}
 	}

@@ -84,6 +84,6 @@ func (f *CallFacts) belowMayReach(d, o string) bool {
 	if err != nil {
 		return true
 	}
-	names := append(strings.Split(filepath.ToSlash(rel), "/"), vouchNames...)
+	names := append(strings.Split(filepath.ToSlash(rel), "/"), vouchNames()...)
 	return anyAltMatches(alts, names)
 }
