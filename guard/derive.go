@@ -306,6 +306,12 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	f.Subcommands, f.SubcommandLines = uniq(f.Subcommands), uniq(f.SubcommandLines)
 	f.URLs, f.Domains, f.Uploads = uniq(f.URLs), uniq(f.Domains), uniq(f.Uploads)
 	f.LoopbackOnly = !a.kind.uploads && f.loopbackOnly()
+	// What follows judges the call's writes and deletions, and finding
+	// the temporary, home and policy files' canonical paths costs file
+	// system calls: a call that changes nothing (most of them) skips it.
+	if !f.changesFiles() {
+		return f
+	}
 	own := ownFiles(x, f.Root)
 	if f.Root != "" {
 		var tmps []string
@@ -403,6 +409,11 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	}
 	f.WritesPolicy = f.writesOwn(own)
 	return f
+}
+
+// changesFiles reports whether the call writes or deletes anything.
+func (f *CallFacts) changesFiles() bool {
+	return len(f.Writes)+len(f.Deletes)+len(f.DeletesBelow)+len(f.WritesBelow)+len(f.WritesTrees) > 0
 }
 
 // loopbackPrograms are the programs a call that sends to this machine
