@@ -80,7 +80,7 @@ func benchRepo(b *testing.B, n int) string {
 	}
 	files := map[string]string{
 		"go.mod":                 "module example.com/bench\n\ngo 1.22\n",
-		"analysis/rulespec.yaml": issueExample,
+		"analysis/rulespec.yaml": string(docExample(b)),
 		".vouch/.gitignore":      "*\n!.gitignore\n", // committed, as vouch init writes it
 	}
 	for p, c := range files {
