@@ -188,6 +188,8 @@ func curlArgsDepth(w *walker, c *call, depth int) {
 		case "-d", "--data", "--data-ascii", "--data-binary", "--json":
 			if v.known() && strings.HasPrefix(v.s, "@") {
 				w.upload(field{s: v.s[1:], static: true, raw: v.raw}, "curl "+o.name)
+			} else if f, ok := runTimeFile(v, dataFileMark); ok {
+				w.upload(f, "curl "+o.name)
 			}
 		case "--data-urlencode":
 			if v.known() {
@@ -201,6 +203,8 @@ func curlArgsDepth(w *walker, c *call, depth int) {
 					file, _, _ := strings.Cut(val[1:], ";")
 					w.upload(field{s: file, static: true, raw: v.raw}, "curl "+o.name)
 				}
+			} else if f, ok := runTimeFile(v, formFileMark); ok {
+				w.upload(f, "curl "+o.name)
 			}
 		case "-T", "--upload-file":
 			w.upload(v, "curl "+o.name)
@@ -863,4 +867,15 @@ func ftpArgs(w *walker, c *call) {
 	if len(p.operands) > 0 {
 		w.urlArgs(c, p.operands[:1])
 	}
+}
+
+// dataFileMark reports whether curl -d's value starts with its file
+// mark, @.
+func dataFileMark(prefix string) bool { return strings.HasPrefix(prefix, "@") }
+
+// formFileMark reports whether curl -F's value has its file mark,
+// name=@file or name=<file.
+func formFileMark(prefix string) bool {
+	_, val, ok := strings.Cut(prefix, "=")
+	return ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<"))
 }

@@ -19,6 +19,30 @@ func (w *walker) upload(f field, what string) {
 		w.reads[p] = true
 		w.uploads[p] = true
 	}
+	if !f.static && len(got) == 0 {
+		// A file only known at run time ("$X", $(ls | head -1)) may be
+		// any file, a secret included: it is still a file sent away.
+		w.uploads["{file known at run time: "+f.raw+"}"] = true
+	}
+}
+
+// runTimeFile returns, for a value only known at run time whose static
+// start already marks a file to send (curl -d "@$F", -F "f=@$F"), a
+// field standing for that file; ok is false for other values: "$DATA"
+// and -F "k=$V" post text unless the variable itself starts with @,
+// which is not taken as given here.
+func runTimeFile(v field, marked func(prefix string) bool) (field, bool) {
+	if v.static {
+		return field{}, false
+	}
+	prefix := v.raw
+	if i := strings.IndexAny(prefix, "$`"); i >= 0 {
+		prefix = prefix[:i]
+	}
+	if !marked(strings.NewReplacer(`"`, "", "'", "").Replace(prefix)) {
+		return field{}, false
+	}
+	return field{raw: v.raw}, true
 }
 
 // uploadStdin records what a command sends when it sends its standard
