@@ -1,6 +1,7 @@
 package rulecheck
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -98,6 +99,23 @@ func (c *checker) unknownRepoFields() {
 		if _, ok := repoFields[steps[0].Key]; !ok {
 			c.claimWarn(cl, UnknownRepoField, "claim %q: the repository document has no field %q%s, so the claim is always absent; fields are %s",
 				cl.Name, steps[0].Key, suggest.Hint(steps[0].Key, fields), strings.Join(fields, ", "))
+			continue
+		}
+		// files[*].lines_add: a field the list's entries do not have
+		// selects nothing from every entry, an empty list that a
+		// length or membership rule may pass on.
+		elem, ok := repoElemFields[steps[0].Key]
+		if !ok || len(steps) < 3 || (steps[1].Kind != selectors.Wildcard && steps[1].Kind != selectors.Index) || steps[2].Kind != selectors.Key {
+			continue
+		}
+		if _, ok := elem[steps[2].Key]; !ok {
+			names := make([]string, 0, len(elem))
+			for n := range elem {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			c.claimWarn(cl, UnknownRepoField, "claim %q: the entries of the repository document's %q have no field %q%s, so the claim selects nothing; their fields are %s",
+				cl.Name, steps[0].Key, steps[2].Key, suggest.Hint(steps[2].Key, names), strings.Join(names, ", "))
 		}
 	}
 }

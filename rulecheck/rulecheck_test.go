@@ -112,6 +112,29 @@ func TestRepoClaims(t *testing.T) {
 	if len(ws) != 1 || ws[0].Code != UnknownRepoField || !strings.Contains(ws[0].Message, `did you mean "changed"`) {
 		t.Errorf("unknown field: got %v", ws)
 	}
+	for _, tt := range []struct{ selector, hint string }{
+		{`"files[*].lines_add"`, `did you mean "lines_added"`},
+		{`"dependencies_added[0].nme"`, `did you mean "name"`},
+		{`"imports_added[*].resolutoin.kind"`, `did you mean "resolution"`},
+	} {
+		rs, err := rulespec.Parse("r.yaml", []byte("claims:\n  - {name: c, from: repo, selector: "+tt.selector+"}\npredicates:\n  - {claim: c, rule: exists}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := Check(rs)
+		if len(ws) != 1 || ws[0].Code != UnknownRepoField || !strings.Contains(ws[0].Message, tt.hint) {
+			t.Errorf("%s: got %v, want %s", tt.selector, ws, tt.hint)
+		}
+	}
+	for _, ok := range []string{`"files[*].lines_added"`, `"imports_added[*].resolution.kind"`, `"changed[0]"`} {
+		rs, err := rulespec.Parse("r.yaml", []byte("claims:\n  - {name: c, from: repo, selector: "+ok+"}\npredicates:\n  - {claim: c, rule: exists}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ws := Check(rs); len(ws) != 0 {
+			t.Errorf("%s: got %v, want no warning", ok, ws)
+		}
+	}
 }
 
 // The facts-prefix warning follows the spelling, not the envelope: a bare
