@@ -109,10 +109,22 @@ func sessionFlag(def string) cli.Flag {
 
 func maxCitationsFlag() cli.Flag {
 	return &cli.IntFlag{Name: "max-citations", Value: evidence.DefaultMaxCitations,
-		Usage: "refuse (exit 2) an envelope citing more than `N` distinct citations for file_exists/no_file_exists (a path with lines counts apart from the bare path)"}
+		Action: func(_ *cli.Context, n int) error { return positive("max-citations", int64(n)) },
+		Usage:  "refuse (exit 2) an envelope citing more than `N` distinct citations for file_exists/no_file_exists (a path with lines counts apart from the bare path)"}
 }
 
 func maxEvidenceBytesFlag() cli.Flag {
 	return &cli.Int64Flag{Name: "max-evidence-bytes", Value: evidence.DefaultMaxHashBytes,
-		Usage: "refuse (exit 2) when the cited files hold more than `N` bytes to hash (each file once)"}
+		Action: func(_ *cli.Context, n int64) error { return positive("max-evidence-bytes", n) },
+		Usage:  "refuse (exit 2) when the cited files hold more than `N` bytes to hash (each file once)"}
+}
+
+// positive refuses a limit flag of zero or less: the evidence limits
+// would otherwise fall back to their defaults without a word, while the
+// other limits refuse such a value.
+func positive(name string, n int64) error {
+	if n <= 0 {
+		return fmt.Errorf("--%s must be positive, got %d", name, n)
+	}
+	return nil
 }
