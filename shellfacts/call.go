@@ -437,6 +437,14 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 		w.unresolvedRemoval(p)
 		w.unresolvedWrite(set, p)
 	}
+	if _, ok := fdPath(p); ok {
+		// /dev/stdout, /dev/fd/3: one of the command's own descriptors,
+		// which its redirections (recorded where they open a file) or
+		// the harness set up. Resolving the link here would follow the
+		// hook's own descriptor instead (a pipe, a terminal, /dev/null),
+		// a different file in every hook process.
+		return ""
+	}
 	if w.paths++; w.paths > maxPaths {
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
 		return ""
