@@ -30,6 +30,7 @@ func (w *walker) unmodelledArgs(name string, args []field) {
 	if nameOnly(name) {
 		return
 	}
+	w.outputArgs(name, args)
 	w.envReads(name)
 	for _, f := range args {
 		switch {
