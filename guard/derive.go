@@ -272,6 +272,7 @@ func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	}}
 	a.remoteRepo = remoteRepoCall(c.Tool, a.kind, c.Args)
 	a.scriptCode = scriptIsCode(c.Tool)
+	a.execTool, a.shellTool = execTool(c.Tool), shellTool(c.Tool)
 	dir, known := shellDirOf(c.Args, f.Cwd)
 	f.shellDir, f.shellDirUnknown = dir, !known
 	skip := ""

@@ -448,7 +448,7 @@ func (p *loader) top(root *yaml.Node) {
 		}
 		p.pol.Rules = append(p.pol.Rules, Rule{ID: TruncatedShellRule, Kind: KindPre, Enabled: true, Tools: []string{"*"}, Action: long,
 			When:    &Cond{Selector: "derived.shell_truncated", Op: "exists", Value: true},
-			Message: "the shell command is too long for vouch to analyse whole, so it cannot tell what the rest does: {derived.shell_truncated}"})
+			Message: "the shell command or tool input is too large for vouch to analyse whole, so it cannot tell what the rest does: {derived.shell_truncated}"})
 		// A shell command that does not parse cannot be checked: bash
 		// may still run it (its grammar is wider than the parser's), so
 		// strict policies deny it and others ask.

@@ -1,10 +1,12 @@
 package guard
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -55,9 +57,10 @@ var knownTools = map[string]toolKind{
 // the short ones only as a whole word, so input, output and dataset are
 // not put, set or add.
 var (
-	removeVerbs      = []string{"delete", "remove", "unlink", "rmdir", "trash"}
-	removeWords      = []string{"rm", "del"}
+	removeVerbs      = []string{"delete", "remove", "unlink", "rmdir", "trash", "purge", "wipe", "erase", "destroy", "truncate", "shred"}
+	removeWords      = []string{"rm", "del", "drop", "clear", "empty", "prune"}
 	uploadVerbs      = []string{"upload"}
+	uploadWords      = []string{"send", "post", "share", "attach", "publish"}
 	writeVerbs       = []string{"write", "create", "save", "mkdir", "download", "touch"}
 	writeWords       = []string{"put", "set", "add", "new", "mk"}
 	editVerbs        = []string{"edit", "update", "append", "move", "rename", "patch", "replace", "insert", "modify", "overwrite"}
@@ -65,6 +68,22 @@ var (
 	copyVerbs        = []string{"copy", "duplicate", "clone"}
 	copyWords        = []string{"cp"}
 	readWordsInWrite = []string{"read", "get", "view", "show", "cat", "list", "ls", "search", "find", "grep", "open", "load", "fetch", "dump", "diff", "stat", "head", "tail", "print", "export"}
+	// A name that says none of the verbs above reads its paths only
+	// when it says one of these; any other (a verb vouch does not know:
+	// chmod, symlink, store, convert, take_screenshot) reads and writes
+	// them, so an unknown tool may change files in the repository but
+	// not outside it. Not here, as they may write a file they are given:
+	// dump, export, print, snapshot, render.
+	readVerbs = []string{"read", "view", "show", "list", "search", "find", "grep", "glob", "fetch", "query", "lookup", "inspect",
+		"describe", "preview", "browse", "explore", "navigate", "status", "diff", "compare", "analyze", "analyse", "summar",
+		"explain", "validate", "verify", "lint", "diagnos", "hover", "definition", "reference", "outline", "resolve", "locate"}
+	readWords = []string{"get", "cat", "ls", "tree", "info", "stat", "stats", "head", "tail", "count", "check", "open", "load",
+		"log", "logs", "blame", "exists", "symbols", "completion", "signature"}
+	// A tool that runs a command (run_shell_command, exec_command,
+	// Bash) is judged by that command; its path arguments (the
+	// directory it runs in, a script) are read, not written.
+	execVerbs = []string{"exec", "spawn"}
+	execWords = []string{"run", "shell", "bash", "sh", "zsh", "terminal", "command", "cmd"}
 )
 
 // classifyTool says what a tool does with its path arguments: a harness's
@@ -85,14 +104,7 @@ func classifyTool(tool string) toolKind {
 	if k, ok := knownTools[tool]; ok {
 		return k
 	}
-	name := tool
-	if i := strings.LastIndex(name, "__"); i >= 0 {
-		name = name[i+2:]
-	}
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	words := nameWords(name)
+	words := nameWords(toolName(tool))
 	has := func(verbs, whole []string) bool {
 		for _, w := range words {
 			for _, v := range verbs {
@@ -112,7 +124,7 @@ func classifyTool(tool string) toolKind {
 	switch {
 	case has(removeVerbs, removeWords):
 		return kindRemove
-	case has(uploadVerbs, nil):
+	case has(uploadVerbs, uploadWords):
 		return toolKind{uploads: true}
 	case has(copyVerbs, copyWords):
 		k = toolKind{write: true, copies: true}
@@ -120,8 +132,12 @@ func classifyTool(tool string) toolKind {
 		k = kindEdit
 	case has(writeVerbs, writeWords):
 		k = kindWrite
-	default:
+	case has(readVerbs, readWords), has(execVerbs, execWords):
 		return toolKind{}
+	default:
+		// A verb vouch does not know (purge? chmod? store?) may change
+		// what it names: fail closed, as a write that also reads.
+		return kindEdit
 	}
 	if has(nil, readWordsInWrite) {
 		k.shows = true
@@ -166,29 +182,36 @@ const (
 	roleDest
 )
 
-// pathKeys are the argument names that hold a path, across harnesses:
+// pathKeys are the argument names (as foldKey spells them: file_path,
+// filePath and file-path alike) that hold a path, across harnesses:
 // Claude Code's file_path, notebook_path and path, Gemini CLI's
 // absolute_path and dir_path, Cursor's target_file, the MCP filesystem
-// server's source and destination, Serena's relative_path. Beyond these,
-// a name that ends in path, file, dir, directory or folder (source_path,
-// new_path, output_file, workdir) holds one too (isPathKey), but not a
-// remote_path, an xpath or a profile.
-var pathKeys = map[string]bool{"absolute_path": true, "destination": true, "dest": true, "dir": true, "dir_path": true, "directory": true,
-	"dst": true, "file": true, "file_path": true, "filePath": true, "filename": true, "folder": true, "notebook_path": true, "path": true,
-	"relative_path": true, "source": true, "src": true, "target": true, "target_file": true}
+// server's source and destination, Serena's relative_path, the JetBrains
+// MCP server's pathInProject. Beyond these, a name that ends in path,
+// file, dir, directory or folder (source_path, new_path, output_file,
+// workdir) holds one too (isPathKey), but not a remote_path, an xpath or
+// a profile.
+var pathKeys = map[string]bool{"absolutepath": true, "destination": true, "dest": true, "dir": true, "dirpath": true, "directory": true,
+	"dst": true, "file": true, "filepath": true, "filename": true, "folder": true, "notebookpath": true, "path": true,
+	"relativepath": true, "source": true, "src": true, "target": true, "targetfile": true, "pathinproject": true, "pathname": true}
 
-// pathListKeys are argument names that hold a list of paths (the MCP
-// filesystem server's read_multiple_files takes paths: [...]); a list
+// writePathKeys hold a path for a tool that writes (a move's from and to,
+// a conversion's out or output); for another tool they are too often no
+// path (an e-mail's to, a language's from, an output format).
+var writePathKeys = map[string]bool{"from": true, "to": true, "out": true, "output": true}
+
+// pathListKeys are argument names (folded) that hold a list of paths (the
+// MCP filesystem server's read_multiple_files takes paths: [...]); a list
 // element that is an object is read for the path arguments in it
 // (files: [{path, content}]).
-var pathListKeys = map[string]bool{"file_paths": true, "files": true, "paths": true, "filePaths": true}
+var pathListKeys = map[string]bool{"filepaths": true, "files": true, "paths": true, "filenames": true, "pathnames": true}
 
 // isPathKey reports whether an argument name holds a path.
 func isPathKey(k string) bool {
-	if pathKeys[k] {
+	n := foldKey(k)
+	if pathKeys[n] {
 		return true
 	}
-	n := foldKey(k)
 	switch {
 	case strings.HasPrefix(n, "remote"), notFilePaths[n], strings.HasSuffix(n, "profile"):
 		// A path on another machine, or not a file's; a profile is a
@@ -216,12 +239,55 @@ var notFilePaths = map[string]bool{"xpath": true, "jsonpath": true, "urlpath": t
 // get_file_contents {owner, repo, path}), not a local one.
 var repoPathKeys = map[string]bool{"path": true, "paths": true}
 
+// forgeServers are words that name a code forge's MCP server (GitHub's
+// github-mcp-server, GitLab's, Gitea's ...), whose tools take paths in
+// a remote repository.
+var forgeServers = map[string]bool{"github": true, "gh": true, "gitlab": true, "glab": true, "gitea": true, "forgejo": true,
+	"codeberg": true, "bitbucket": true}
+
+// toolServer is the MCP server part of a tool's name as a harness spells
+// it: mcp__server__tool (Claude Code, Codex), server__tool (Gemini CLI),
+// MCP:server:tool (Cursor's preToolUse), server-tool (Copilot CLI, where
+// the server is taken to be all before the last hyphen). A name without
+// one (Cursor's MCP:tool, the bare tool of its beforeMCPExecution) has
+// none: "".
+func toolServer(tool string) string {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		s := tool[:i]
+		if j := strings.LastIndex(s, "__"); j >= 0 {
+			s = s[j+2:]
+		}
+		return s
+	}
+	if i := strings.LastIndexByte(tool, ':'); i >= 0 {
+		s := tool[:i]
+		if j := strings.LastIndexByte(s, ':'); j >= 0 {
+			return s[j+1:]
+		}
+		return "" // MCP:tool
+	}
+	if i := strings.LastIndexByte(tool, '-'); i >= 0 {
+		return tool[:i]
+	}
+	return ""
+}
+
 // remoteRepoCall reports whether a call's path arguments named
 // repoPathKeys lie in a remote repository: its arguments name an owner
-// and a repo, and the tool is no harness file tool (knownTools) nor one
-// that uploads, which sends local files (to that repository, perhaps).
+// and a repo, and its server is a code forge's (forgeServers). The agent
+// chooses the arguments, not the server: owner and repo added to a local
+// file server's call (which drops arguments it does not know) leave its
+// paths local. A tool that uploads sends local files (to that repository,
+// perhaps), and a harness's file tool has no server.
 func remoteRepoCall(tool string, kind toolKind, args map[string]any) bool {
 	if _, local := knownTools[tool]; local || kind.uploads {
+		return false
+	}
+	forge := false
+	for _, w := range nameWords(toolServer(tool)) {
+		forge = forge || forgeServers[w]
+	}
+	if !forge {
 		return false
 	}
 	owner, ok1 := args["owner"].(string)
@@ -246,6 +312,44 @@ func scriptIsCode(tool string) bool {
 		}
 	}
 	return false
+}
+
+// execTool reports whether a tool's own name (not its server's) says it
+// runs commands (execVerbs, execWords: run_command, exec, spawn,
+// run_shell_command), whose bare args list is then an argument vector.
+func execTool(tool string) bool {
+	for _, w := range nameWords(toolName(tool)) {
+		if slices.Contains(execWords, w) || slices.ContainsFunc(execVerbs, func(v string) bool { return strings.Contains(w, v) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// shellTool reports whether a tool's name, its server's included, says it
+// is a shell's (mcp__shell__execute, mcp__x__bash, terminal_run), whose
+// code argument is then a command line.
+func shellTool(tool string) bool {
+	for _, w := range nameWords(toolServer(tool) + " " + toolName(tool)) {
+		switch w {
+		case "shell", "bash", "sh", "zsh", "terminal":
+			return true
+		}
+	}
+	return false
+}
+
+// toolName is a tool's name without its server (toolServer) as
+// classifyTool reads it.
+func toolName(tool string) string {
+	name := tool
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		name = name[i+2:]
+	}
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
 }
 
 // foldKey is an argument name lower-cased without its underscores and
@@ -279,13 +383,36 @@ func roleOf(k string) keyRole {
 	return roleAny
 }
 
-// shellKeys are argument names whose value is a shell command line, or an
-// argument vector when it is a list: Bash's command, and the command, cmd
-// and script arguments MCP servers and other harnesses use for the same.
-var shellKeys = map[string]bool{"cmd": true, "command": true, "script": true, "shell_command": true}
+// shellKeys are argument names (folded) whose value is a shell command
+// line, or an argument vector when it is a list: Bash's command, and the
+// command, cmd, script, cmdline and command_line arguments MCP servers
+// and other harnesses use for the same. Not code, nor input: an arbitrary
+// tool's code is Python or JavaScript as often as shell, and its input
+// data for a program (codeKeys).
+var shellKeys = map[string]bool{"cmd": true, "command": true, "script": true, "shellcommand": true, "cmdline": true,
+	"commandline": true, "bashcommand": true}
+
+// programKeys name the program an argument vector (argvKeys) beside them
+// runs ({"program": "rm", "args": [...]}); alone they are no command.
+var programKeys = map[string]bool{"program": true, "executable": true}
+
+// argvKeys hold a program's arguments beside a command or program
+// argument: {"command": "rm", "args": ["-rf", "/"]}, the shape of
+// spawn(command, args). argv alone is a whole argument vector, the
+// program first; args and arguments alone are one only for a tool that
+// runs commands (execTool), being anything elsewhere.
+var argvKeys = map[string]bool{"args": true, "argv": true, "arguments": true}
+
+// shellListKeys hold a list of command lines ({"commands": ["npm ci",
+// "npm test"]}).
+var shellListKeys = map[string]bool{"commands": true}
+
+// codeKeys hold a shell command line only for a tool whose name says it
+// is a shell's (shellTool): mcp__shell__execute {code: "..."}.
+var codeKeys = map[string]bool{"code": true}
 
 // urlKeys hold a URL a tool fetches; a file: URL among them is a path.
-var urlKeys = map[string]bool{"endpoint": true, "uri": true, "url": true}
+var urlKeys = map[string]bool{"endpoint": true, "uri": true, "url": true, "uris": true, "urls": true}
 
 // typedShellTools are tools that type text into a shell that is already
 // running, by the argument that holds the text: GitHub Copilot CLI's
@@ -293,10 +420,12 @@ var urlKeys = map[string]bool{"endpoint": true, "uri": true, "url": true}
 var typedShellTools = map[string]string{"write_bash": "input"}
 
 // maxArgDepth bounds how deep into nested objects and lists the arguments
-// are searched for paths, commands and URLs. Anything deeper is a path
-// that lies within no directory, so a sandbox or a write rule refuses it
-// rather than miss what it hides.
-const maxArgDepth = 8
+// are searched for paths, commands and URLs: far deeper than tools'
+// schemas go, rich documents (a page's blocks) included. What lies deeper
+// is not looked at, so the call is shell_truncated (a vouch/v1 policy
+// asks) and the arguments count as a path that lies within no directory
+// (a sandbox or a write rule refuses it) rather than miss what they hide.
+const maxArgDepth = 32
 
 // isApplyPatch reports whether a tool is Codex's apply_patch, whose input
 // is a patch in Codex's own format, not a shell command.
@@ -321,6 +450,10 @@ type argFacts struct {
 	// scriptCode: the script argument is code for something other than
 	// a shell (scriptIsCode).
 	scriptCode bool
+	// execTool: the tool runs commands (execTool), so a bare args list
+	// is one; shellTool: it is a shell's (shellTool), so its code is a
+	// command line.
+	execTool, shellTool bool
 }
 
 // path records a path argument under the role it plays.
@@ -358,33 +491,49 @@ func (a *argFacts) fact(p string, role keyRole) {
 // fact that lies within no directory.
 func (a *argFacts) notPath(v any, role keyRole) { a.fact(fmt.Sprintf("invalid:%v", v), role) }
 
+// tooDeep records arguments nested deeper than maxArgDepth: not looked
+// at, so the call is shell_truncated, and a path that lies within no
+// directory.
+func (a *argFacts) tooDeep() {
+	msg := fmt.Sprintf("tool arguments nested deeper than %d levels were not analysed", maxArgDepth)
+	a.fact("invalid:"+msg, roleAny)
+	if a.f.ShellTruncated == "" {
+		a.f.ShellTruncated = msg
+	}
+}
+
 // object records the facts of an argument object: its path, path list,
-// URL and shell arguments by name, and those in any object or list below
-// its other arguments.
+// URL and shell arguments by name, a program and its argument vector
+// (argv), and those in any object or list below its other arguments.
 func (a *argFacts) object(m map[string]any, depth int, skip string) {
 	if depth > maxArgDepth {
-		a.fact(fmt.Sprintf("invalid:arguments nested deeper than %d levels", maxArgDepth), roleAny)
+		a.tooDeep()
 		return
 	}
 	// In a fixed order, so the first shell error of two is always the
 	// same one.
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	keys := slices.Sorted(maps.Keys(m))
+	done := a.argv(m, keys, skip)
+	for _, k := range keys {
 		v := m[k]
-		if k == skip {
+		if k == skip || done[k] {
 			continue
 		}
+		n := foldKey(k)
 		switch {
 		case depth == 0 && a.remoteRepo && repoPathKeys[k]:
 			// A file in the remote repository; nothing local.
-		case k == "script" && a.scriptCode:
+		case n == "script" && a.scriptCode:
 			a.nested(v, depth)
-		case shellKeys[k]:
+		case shellKeys[n], codeKeys[n] && a.shellTool:
 			a.shellArg(k, v)
-		case urlKeys[k]:
+		case shellListKeys[n]:
+			a.shellList(k, v, depth)
+		case urlKeys[n]:
 			a.urlArg(v, depth)
-		case pathListKeys[k]:
+		case pathListKeys[n]:
 			a.pathList(v, roleOf(k), depth)
-		case isPathKey(k):
+		case isPathKey(k), writePathKeys[n] && a.kind.write && !a.kind.uploads:
 			a.pathArg(v, roleOf(k), depth)
 		default:
 			a.nested(v, depth)
@@ -392,19 +541,138 @@ func (a *argFacts) object(m map[string]any, depth int, skip string) {
 	}
 }
 
+// argv records a command an object gives as a program and its argument
+// vector ({"command": "rm", "args": ["-rf", "/"]}, {"program": ...,
+// "argv": [...]}), or as a bare vector (argvKeys), and returns the keys
+// it took. The program is read as a command line (it may carry options
+// of its own), each element of the vector as one word, as spawn passes
+// it: not split again. A vector holding something other than strings,
+// numbers and booleans runs what is not known.
+func (a *argFacts) argv(m map[string]any, keys []string, skip string) map[string]bool {
+	var prog, vec string
+	for _, k := range keys {
+		n := foldKey(k)
+		switch {
+		case k == skip:
+		case argvKeys[n]:
+			if _, isObj := m[k].(map[string]any); vec == "" && !isObj && m[k] != nil {
+				vec = k
+			}
+		case n == "script" && a.scriptCode:
+		case shellKeys[n] || programKeys[n] || codeKeys[n] && a.shellTool:
+			if prog == "" {
+				prog = k
+			}
+		}
+	}
+	if vec == "" {
+		return nil
+	}
+	var line string
+	switch p := m[prog].(type) {
+	case string:
+		line = p
+	case []any:
+		q, ok := quoteArgv(p)
+		if !ok {
+			return nil // shellArg records the program as unknown
+		}
+		line = q
+	case nil:
+		// No program: a bare vector, which names its program first.
+		if foldKey(vec) != "argv" && !a.execTool {
+			return nil
+		}
+		prog = ""
+	default:
+		return nil
+	}
+	switch v := m[vec].(type) {
+	case string:
+		line += " " + v
+	case []any:
+		q, ok := quoteArgv(v)
+		if !ok {
+			if prog == "" {
+				return nil
+			}
+			a.f.Unknown = append(a.f.Unknown, fmt.Sprintf("%s %s: %v", prog, vec, v))
+			return map[string]bool{prog: true, vec: true}
+		}
+		line += " " + q
+	default:
+		return nil
+	}
+	if line = strings.TrimSpace(line); line != "" {
+		a.f.shell(line, false)
+	}
+	return map[string]bool{prog: true, vec: true}
+}
+
+// quoteArgv quotes an argument vector's elements for the shell, each one
+// word; ok is false when one is not a string, number or boolean.
+func quoteArgv(v []any) (line string, ok bool) {
+	q := make([]string, len(v))
+	for i, x := range v {
+		var s string
+		switch x := x.(type) {
+		case string:
+			s = x
+		case float64:
+			s = strconv.FormatFloat(x, 'f', -1, 64)
+		case json.Number:
+			s = x.String()
+		case bool:
+			s = strconv.FormatBool(x)
+		default:
+			return "", false
+		}
+		q[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " "), true
+}
+
+// shellList records an argument holding a list of command lines: each
+// string is one, each list an argument vector, each object is searched.
+func (a *argFacts) shellList(k string, v any, depth int) {
+	switch v := v.(type) {
+	case []any:
+		if depth+1 > maxArgDepth {
+			a.tooDeep()
+			return
+		}
+		for _, e := range v {
+			if m, ok := e.(map[string]any); ok {
+				a.object(m, depth+1, "")
+			} else {
+				a.shellArg(k, e)
+			}
+		}
+	case map[string]any:
+		a.object(v, depth+1, "")
+	default:
+		a.shellArg(k, v)
+	}
+}
+
 // nested looks for facts below an argument that is not a path, command
-// or URL: an object's own arguments, a list's elements.
+// or URL: an object's own arguments, a list's elements, and a file: URL
+// wherever it is (resource: "file:///...").
 func (a *argFacts) nested(v any, depth int) {
 	switch v := v.(type) {
 	case map[string]any:
 		a.object(v, depth+1, "")
 	case []any:
 		if depth+1 > maxArgDepth {
-			a.fact(fmt.Sprintf("invalid:arguments nested deeper than %d levels", maxArgDepth), roleAny)
+			a.tooDeep()
 			return
 		}
 		for _, e := range v {
 			a.nested(e, depth+1)
+		}
+	case string:
+		if len(v) >= 5 && strings.EqualFold(v[:5], "file:") {
+			a.urlArg(v, depth)
 		}
 	}
 }
@@ -420,12 +688,18 @@ func (a *argFacts) pathArg(v any, role keyRole, depth int) {
 	case []any:
 		// A list where one path is expected: each string is a path,
 		// each object is searched for paths.
+		if depth+1 > maxArgDepth {
+			a.tooDeep()
+			return
+		}
 		for _, e := range v {
 			switch e := e.(type) {
 			case string:
 				a.path(e, role)
 			case map[string]any:
 				a.object(e, depth+1, "")
+			case []any:
+				a.pathArg(e, role, depth+1)
 			default:
 				a.notPath(e, role)
 			}
@@ -446,6 +720,10 @@ func (a *argFacts) pathList(v any, role keyRole, depth int) {
 			a.path(v, role)
 		}
 	case []any:
+		if depth+1 > maxArgDepth {
+			a.tooDeep()
+			return
+		}
 		for _, e := range v {
 			switch e := e.(type) {
 			case string:
@@ -454,6 +732,8 @@ func (a *argFacts) pathList(v any, role keyRole, depth int) {
 				}
 			case map[string]any:
 				a.object(e, depth+1, "")
+			case []any:
+				a.pathList(e, role, depth+1)
 			}
 		}
 	case map[string]any:
@@ -490,6 +770,10 @@ func (a *argFacts) urlArg(v any, depth int) {
 		}
 		a.f.URLs = append(a.f.URLs, v)
 	case []any:
+		if depth+1 > maxArgDepth {
+			a.tooDeep()
+			return
+		}
 		for _, e := range v {
 			a.urlArg(e, depth+1)
 		}
@@ -508,18 +792,8 @@ func (a *argFacts) shellArg(k string, v any) {
 	case []any:
 		// An argument vector (["rm", "-rf", "/"]) runs without a
 		// shell: quote each element so it stays one word.
-		argv := make([]string, 0, len(v))
-		for _, x := range v {
-			if s, ok := x.(string); ok && s != "" {
-				argv = append(argv, s)
-			}
-		}
-		if len(argv) == len(v) && len(argv) > 0 {
-			q := make([]string, len(argv))
-			for i, a := range argv {
-				q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-			}
-			f.shell(strings.Join(q, " "), false)
+		if q, ok := quoteArgv(v); ok && len(v) > 0 {
+			f.shell(q, false)
 		} else if len(v) > 0 {
 			// Some element is not a string: what runs is not known.
 			f.Unknown = append(f.Unknown, fmt.Sprintf("%s: %v", k, v))
