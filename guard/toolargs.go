@@ -1,12 +1,10 @@
 package guard
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -546,8 +544,8 @@ func (a *argFacts) object(m map[string]any, depth int, skip string) {
 // "argv": [...]}), or as a bare vector (argvKeys), and returns the keys
 // it took. The program is read as a command line (it may carry options
 // of its own), each element of the vector as one word, as spawn passes
-// it: not split again. A vector holding something other than strings,
-// numbers and booleans runs what is not known.
+// it: not split again. A vector holding something other than strings
+// runs what is not known.
 func (a *argFacts) argv(m map[string]any, keys []string, skip string) map[string]bool {
 	var prog, vec string
 	for _, k := range keys {
@@ -610,21 +608,13 @@ func (a *argFacts) argv(m map[string]any, keys []string, skip string) map[string
 }
 
 // quoteArgv quotes an argument vector's elements for the shell, each one
-// word; ok is false when one is not a string, number or boolean.
+// word; ok is false when one is not a string: how a server would turn it
+// into one (or refuse it) is not known.
 func quoteArgv(v []any) (line string, ok bool) {
 	q := make([]string, len(v))
 	for i, x := range v {
-		var s string
-		switch x := x.(type) {
-		case string:
-			s = x
-		case float64:
-			s = strconv.FormatFloat(x, 'f', -1, 64)
-		case json.Number:
-			s = x.String()
-		case bool:
-			s = strconv.FormatBool(x)
-		default:
+		s, isStr := x.(string)
+		if !isStr {
 			return "", false
 		}
 		q[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

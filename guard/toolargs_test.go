@@ -67,7 +67,61 @@ func TestToolKinds(t *testing.T) {
 		{"mcp__x__read", map[string]any{"args": map[string]any{"path": ".env"}}, Deny, "sensitive-reads-files"},
 		{"mcp__x__write_files", map[string]any{"files": []any{map[string]any{"path": "/etc/x", "content": "y"}}}, Deny, "writes-outside-repo"},
 		{"mcp__x__run", map[string]any{"steps": []any{map[string]any{"command": "rm -rf /"}}}, Deny, "destructive-rm-outside-repo"},
-		{"mcp__x__write", map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"a": map[string]any{"path": "/repo/x"}}}}}}}}}}, Deny, "writes-outside-repo"},
+		{"mcp__x__write", wrap(maxArgDepth+1, map[string]any{"path": "/repo/x"}), Deny, "writes-outside-repo"},
+		// Nesting: searched 32 levels down; what lies deeper is asked about.
+		{"mcp__fs__read", wrap(9, map[string]any{"path": "/repo/.env"}), Deny, "sensitive-reads-files"},
+		{"mcp__fs__run", wrap(9, map[string]any{"command": "rm -rf /"}), Deny, "destructive-rm-outside-repo"},
+		{"mcp__fs__run", map[string]any{"a": []any{[]any{[]any{[]any{[]any{[]any{[]any{[]any{[]any{[]any{map[string]any{"command": "rm -rf /"}}}}}}}}}}}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__fs__read", map[string]any{"paths": []any{[]any{"/repo/.env"}}}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__read", wrap(maxArgDepth+1, map[string]any{"path": "/repo/a.txt"}), Ask, TruncatedShellRule},
+		{"mcp__fs__run", wrap(maxArgDepth+1, map[string]any{"command": "ls"}), Ask, TruncatedShellRule},
+		{"mcp__fs__read", map[string]any{"a": wrapList(maxArgDepth+1, "x")}, Ask, TruncatedShellRule},
+		// owner and repo make path remote only for a code forge's server.
+		{"mcp__fs__read", map[string]any{"path": "/repo/.env", "owner": "me", "repo": "x"}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__write_file", map[string]any{"path": "/root/.bashrc", "owner": "me", "repo": "x", "content": "x"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__edit_file", map[string]any{"path": "/repo/.vouch/guard.yaml", "owner": "me", "repo": "x"}, Ask, "protect-vouch-writes"},
+		{"get_file_contents", map[string]any{"owner": "acme", "repo": "infra", "path": ".env"}, Deny, "sensitive-reads-files"},
+		{"mcp__github__get_file_contents", map[string]any{"owner": "acme", "repo": "infra", "path": ".env"}, Allow, ""},
+		{"github-mcp-server-get_file_contents", map[string]any{"owner": "acme", "repo": "infra", "path": ".env"}, Allow, ""},
+		{"MCP:gitlab:get_file_contents", map[string]any{"owner": "acme", "repo": "infra", "path": ".env"}, Allow, ""},
+		// A program and its argument vector.
+		{"mcp__fs__run", map[string]any{"command": "rm", "args": []any{"-rf", "/root"}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__fs__run", map[string]any{"command": "cat", "args": []any{".env"}}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__spawn", map[string]any{"program": "rm", "arguments": []any{"-rf", "/root"}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__fs__run", map[string]any{"command": "echo", "args": []any{"rm -rf /", "it's"}}, Allow, ""},
+		{"mcp__fs__run", map[string]any{"command": "rm", "args": []any{"-rf", 1.0}}, Ask, "destructive-unknown-command"},
+		{"mcp__fs__run", map[string]any{"command": "rm", "args": []any{"-rf", map[string]any{"x": 1}}}, Ask, "destructive-unknown-command"},
+		{"mcp__fs__run", map[string]any{"args": []any{"rm", "-rf", "/root"}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__x__tool", map[string]any{"argv": []any{"rm", "-rf", "/root"}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__x__format", map[string]any{"args": []any{"rm", "-rf", "/root"}}, Allow, ""},
+		{"mcp__shell__run", map[string]any{"cmdline": "rm -rf /root"}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__shell__run", map[string]any{"commandLine": "cat .env"}, Deny, "sensitive-reads-files"},
+		{"mcp__ci__run_steps", map[string]any{"commands": []any{"go test ./...", "rm -rf /root"}}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__shell__execute", map[string]any{"code": "rm -rf /root"}, Deny, "destructive-rm-outside-repo"},
+		{"mcp__ide__executeCode", map[string]any{"code": "import os; print(os.getcwd())"}, Allow, ""},
+		// Verbs: destructive ones delete, unknown ones read and write, known
+		// readers and command runners read.
+		{"mcp__fs__purge", map[string]any{"path": "/root/proj"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__wipe", map[string]any{"path": "/repo"}, Ask, "protect-vouch-policy"},
+		{"mcp__fs__clear_directory", map[string]any{"path": "/root/proj"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__chmod", map[string]any{"path": "/root/.bashrc", "mode": "0777"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__store", map[string]any{"path": "/root/.bashrc", "content": "x"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__symlink", map[string]any{"target": "/root/.bashrc", "link": "x"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__chmod", map[string]any{"path": "/repo/build.sh", "mode": "0755"}, Allow, ""},
+		{"mcp__fs__send_file", map[string]any{"path": "/repo/a.py", "url": "https://x.example"}, Deny, "exfiltration-post-files"},
+		{"mcp__x__search", map[string]any{"path": "/usr/share/doc"}, Allow, ""},
+		{"mcp__x__analyze_file", map[string]any{"path": "/usr/include/stdio.h"}, Allow, ""},
+		{"run_shell_command", map[string]any{"command": "ls", "dir_path": "/usr/share"}, Allow, ""},
+		// Path arguments by other names.
+		{"mcp__jetbrains__get_file_text_by_path", map[string]any{"pathInProject": ".env"}, Deny, "sensitive-reads-files"},
+		{"mcp__jetbrains__create_new_file_with_text", map[string]any{"pathInProject": "../root/.bashrc", "text": "x"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__read", map[string]any{"pathname": ".env"}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__read", map[string]any{"fileName": ".env"}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__read", map[string]any{"uris": []any{"file:///repo/.env"}}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__read", map[string]any{"resource": "file:///repo/.env"}, Deny, "sensitive-reads-files"},
+		{"mcp__fs__move", map[string]any{"from": "a.py", "to": "/root/.bashrc"}, Deny, "writes-outside-repo"},
+		{"mcp__fs__convert", map[string]any{"input": "a.md", "out": "/root/.bashrc"}, Deny, "writes-outside-repo"},
+		{"mcp__mail__send_email", map[string]any{"to": "/root/x", "from": "/root/y", "body": "hi"}, Allow, ""},
 		{"mcp__aws__update_stack", map[string]any{"aws_profile": "/etc/x", "remote_path": "/etc/y", "output_file": "/repo/out.json"}, Allow, ""},
 		{"mcp__x__save", map[string]any{"outputFile": "/etc/y"}, Deny, "writes-outside-repo"},
 		{"search_file_content", map[string]any{"pattern": "x", "dir_path": "/root/.aws"}, Deny, "sensitive-reads-files"},
@@ -89,6 +143,22 @@ func TestToolKinds(t *testing.T) {
 			t.Errorf("%s %v: %s by %q, want %s by %q (facts %+v)", tt.tool, tt.args, d.Decision, d.Rule(), tt.decision, tt.rule, f)
 		}
 	}
+}
+
+// wrap nests v in n objects, {"k": {"k": ... v}}.
+func wrap(n int, v map[string]any) map[string]any {
+	for range n {
+		v = map[string]any{"k": v}
+	}
+	return v
+}
+
+// wrapList nests v in n lists.
+func wrapList(n int, v any) any {
+	for range n {
+		v = []any{v}
+	}
+	return v
 }
 
 func TestFoldKey(t *testing.T) {
