@@ -67,16 +67,19 @@ var (
 	copyWords        = []string{"cp"}
 	readWordsInWrite = []string{"read", "get", "view", "show", "cat", "list", "ls", "search", "find", "grep", "open", "load", "fetch", "dump", "diff", "stat", "head", "tail", "print", "export"}
 	// A name that says none of the verbs above reads its paths only
-	// when it says one of these; any other (a verb vouch does not know:
-	// chmod, symlink, store, convert, take_screenshot) reads and writes
-	// them, so an unknown tool may change files in the repository but
-	// not outside it. Not here, as they may write a file they are given:
-	// dump, export, print, snapshot, render.
-	readVerbs = []string{"read", "view", "show", "list", "search", "find", "grep", "glob", "fetch", "query", "lookup", "inspect",
-		"describe", "preview", "browse", "explore", "navigate", "status", "diff", "compare", "analyze", "analyse", "summar",
-		"explain", "validate", "verify", "lint", "diagnos", "hover", "definition", "reference", "outline", "resolve", "locate"}
-	readWords = []string{"get", "cat", "ls", "tree", "info", "stat", "stats", "head", "tail", "count", "check", "open", "load",
-		"log", "logs", "blame", "exists", "symbols", "completion", "signature"}
+	// when it has one of these words (whole words: a browser is no
+	// browse, invalidate no validate, global no glob); any other (a verb
+	// vouch does not know: chmod, symlink, store, convert,
+	// take_screenshot) reads and writes them, so an unknown tool may
+	// change files in the repository but not outside it. Not here, as
+	// they may write a file they are given: dump, export, print,
+	// snapshot, render.
+	readWords = []string{"read", "reads", "reader", "view", "viewer", "show", "list", "lists", "listing", "search", "find",
+		"grep", "glob", "fetch", "query", "lookup", "inspect", "describe", "preview", "browse", "explore", "navigate",
+		"status", "diff", "compare", "analyze", "analyse", "analysis", "summary", "summarize", "summarise", "explain",
+		"validate", "verify", "lint", "diagnostics", "diagnose", "hover", "definition", "definitions", "references",
+		"outline", "resolve", "locate", "get", "cat", "ls", "tree", "info", "stat", "stats", "head", "tail", "count",
+		"check", "open", "load", "log", "logs", "blame", "exists", "symbols", "completion", "signature"}
 	// A tool that runs a command (run_shell_command, exec_command,
 	// Bash) is judged by that command; its path arguments (the
 	// directory it runs in, a script) are read, not written.
@@ -130,7 +133,7 @@ func classifyTool(tool string) toolKind {
 		k = kindEdit
 	case has(writeVerbs, writeWords):
 		k = kindWrite
-	case has(readVerbs, readWords), has(execVerbs, execWords):
+	case has(nil, readWords), has(execVerbs, execWords):
 		return toolKind{}
 	default:
 		// A verb vouch does not know (purge? chmod? store?) may change

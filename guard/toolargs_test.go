@@ -110,6 +110,8 @@ func TestToolKinds(t *testing.T) {
 		{"mcp__fs__chmod", map[string]any{"path": "/repo/build.sh", "mode": "0755"}, Allow, ""},
 		{"mcp__fs__send_file", map[string]any{"path": "/repo/a.py", "url": "https://x.example"}, Deny, "exfiltration-post-files"},
 		{"mcp__x__search", map[string]any{"path": "/usr/share/doc"}, Allow, ""},
+		{"mcp__playwright__browser_take_screenshot", map[string]any{"filename": "/root/x.png"}, Deny, "writes-outside-repo"},
+		{"mcp__x__invalidate_global", map[string]any{"path": "/root/x"}, Deny, "writes-outside-repo"},
 		{"mcp__x__analyze_file", map[string]any{"path": "/usr/include/stdio.h"}, Allow, ""},
 		{"run_shell_command", map[string]any{"command": "ls", "dir_path": "/usr/share"}, Allow, ""},
 		// Path arguments by other names.
