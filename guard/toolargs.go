@@ -94,13 +94,16 @@ var (
 // server__tool, Cursor's MCP:tool or MCP:server:tool (and the bare tool
 // in beforeMCPExecution), Copilot CLI's server-tool, in snake_case or
 // CamelCase (Cursor's TabWrite). A name that says delete, remove, unlink,
-// rmdir or trash removes; one that says upload sends its files over the
-// network (reads them, and they are uploads); one that says write,
-// create, save, download, put, set, add ... writes, and one that says
-// edit, update, move, rename, patch, replace, insert ... writes and shows
-// the old content; copy reads its source and writes its destination. A writing
+// rmdir, trash, purge, wipe, erase, drop, clear ... removes; one that
+// says upload, send, post, share ... sends its files over the network
+// (reads them, and they are uploads); one that says write, create, save,
+// download, put, set, add ... writes, and one that says edit, update,
+// move, rename, patch, replace, insert ... writes and shows the old
+// content; copy reads its source and writes its destination. A writing
 // name that also says read, get, view, list ... (get_or_create_file)
-// reads as well. Any other name reads.
+// reads as well. Any other name reads when it says read, get, list,
+// search ... (readWords) or runs a command (run, exec, shell ...), and
+// otherwise, a verb vouch does not know, reads and writes.
 func classifyTool(tool string) toolKind {
 	if k, ok := knownTools[tool]; ok {
 		return k
