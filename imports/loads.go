@@ -78,7 +78,8 @@ func (r *pyResolver) loadPaths(rec Record) []string {
 
 // loadPaths are the files rustc may compile for a mod declaration: the
 // file a #[path] attribute names (relative to the declaring file's
-// directory), the files a plain mod looks for, and the resolved target.
+// directory), the files a plain mod looks for (with a path attribute
+// too), and the resolved target.
 // Other records (use, extern crate) name modules of files already read.
 func (r *rustResolver) loadPaths(rec Record) []string {
 	if rec.Kind != KindMod {
@@ -91,18 +92,31 @@ func (r *rustResolver) loadPaths(rec Record) []string {
 	out = append(out, rec.Resolution.Tried...)
 	if rustPathAttr(rec.Spec) {
 		out = append(out, jsJoin(jsDir(rec.File), rec.Spec))
+		// The path may be one a cfg_attr applies, whose cfg need not hold
+		// (the record cannot say): then rustc opens the module's own file,
+		// found by its name. The other path attributes are
+		// RustLoads'.
+		if len(rec.Names) == 1 {
+			base := jsJoin(r.childDir(rec.File), rec.Names[0])
+			out = append(out, base+".rs", base+"/mod.rs")
+		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// Include is a file that a source file compiles in place, named by a
-// literal path: Rust's include!("x.rs"). It is not an import record
-// (vouch imports does not list it, and rules do not see it), but what it
-// names runs as the including file's code, so a caller that refuses
-// loads of files outside the work checks it too.
-type Include struct {
+// FileLoad is a file that a source file compiles or embeds by a literal
+// path, apart from its import records: Rust's include!("x.rs"),
+// include_str! and include_bytes!, and each path = "x.rs" an attribute
+// names. It is not an import record (vouch imports does not list it, and
+// rules do not see it), but what it names becomes part of what the
+// including file builds, so a caller that refuses loads of files outside
+// the work checks it too.
+type FileLoad struct {
 	Line, Column int
+	// Form is how the file is named: the macro ("include!",
+	// "include_str!", "include_bytes!") or "#[path]".
+	Form string
 	// Spec is the path as written, its escapes decoded.
 	Spec string
 	// Path is Spec joined to the including file's directory, as rustc
@@ -110,34 +124,59 @@ type Include struct {
 	Path string
 }
 
-// RustIncludes lists the include! invocations with a string literal
-// path in the Rust source src of the repository-relative file, wherever
-// they are (a macro body included, as the file the macro expands in is
-// not known). include_str! and include_bytes! read data, not code, and
-// an include! of a computed path (concat!, env!) names no file here.
-func RustIncludes(file string, src []byte) []Include {
+// RustLoads lists the files the Rust source src of the
+// repository-relative file names by a string literal path, wherever they
+// are (a macro body included, as the file the macro expands in is not
+// known): every include!, include_str! and include_bytes!, and every
+// path = "..." of an attribute, a #[path] or one nested in cfg_attr at
+// any depth. include_str! and include_bytes! read data rather than code,
+// yet a build that embeds a file depends on it as much as one that
+// compiles it: a test can read a verdict file so, or run what a file
+// holds. Each path attribute counts, not only the one the import record
+// carries, since which cfg holds is not known and any may be compiled. A
+// path attribute inside an inline module is joined to the file's own
+// directory like any other (rustc adds the inline modules' names). A
+// path computed by a macro (concat!, env!) names no file here.
+func RustLoads(file string, src []byte) []FileLoad {
 	lx := rustLexers.Get().(*rustLexer)
 	lx.lex(src, lx.toks)
 	toks := lx.toks
-	var out []Include
+	var out []FileLoad
 	is := func(i int, kind rustTokKind, text string) bool {
-		return i < len(toks) && toks[i].kind == kind && string(src[toks[i].start:toks[i].end]) == text
+		return i >= 0 && i < len(toks) && toks[i].kind == kind && string(src[toks[i].start:toks[i].end]) == text
 	}
+	add := func(t rustTok, form string, lit rustTok) {
+		if spec, ok := rustStringValue(src, lit); ok {
+			out = append(out, FileLoad{Line: t.line, Column: t.col, Form: form, Spec: spec, Path: jsJoin(jsDir(file), spec)})
+		}
+	}
+	depth := 0 // brackets open inside attributes (#[ or #![)
 	for i, t := range toks {
-		if t.kind != rustIdent || !is(i, rustIdent, "include") || !is(i+1, rustPunct, "!") {
+		if t.kind == rustPunct {
+			switch {
+			case is(i, rustPunct, "[") && (is(i-1, rustPunct, "#") || is(i-1, rustPunct, "!") && is(i-2, rustPunct, "#")):
+				depth++
+			case depth > 0 && (is(i, rustPunct, "[") || is(i, rustPunct, "(") || is(i, rustPunct, "{")):
+				depth++
+			case depth > 0 && (is(i, rustPunct, "]") || is(i, rustPunct, ")") || is(i, rustPunct, "}")):
+				depth--
+			}
 			continue
 		}
-		if !(is(i+2, rustPunct, "(") || is(i+2, rustPunct, "[") || is(i+2, rustPunct, "{")) {
+		if t.kind != rustIdent || i+3 >= len(toks) {
 			continue
 		}
-		if i+3 >= len(toks) || toks[i+3].kind != rustString {
-			continue
+		name := string(src[t.start:t.end])
+		switch {
+		case depth > 0 && name == "path" && is(i+1, rustPunct, "=") && toks[i+2].kind == rustString &&
+			(is(i-1, rustPunct, "[") || is(i-1, rustPunct, ",")):
+			// #[path = "x"], or an attribute cfg_attr applies: each
+			// follows the predicate after a ','.
+			add(t, "#[path]", toks[i+2])
+		case (name == "include" || name == "include_str" || name == "include_bytes") && is(i+1, rustPunct, "!") &&
+			(is(i+2, rustPunct, "(") || is(i+2, rustPunct, "[") || is(i+2, rustPunct, "{")) && toks[i+3].kind == rustString:
+			add(t, name+"!", toks[i+3])
 		}
-		spec, ok := rustStringValue(src, toks[i+3])
-		if !ok {
-			continue
-		}
-		out = append(out, Include{Line: t.line, Column: t.col, Spec: spec, Path: jsJoin(jsDir(file), spec)})
 	}
 	if cap(toks) > maxPooledRustToks {
 		toks = nil

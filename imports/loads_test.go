@@ -45,7 +45,9 @@ func TestLoadPaths(t *testing.T) {
 			{"typing.py", "typing.pyc", "typing/TYPE_CHECKING.py", "typing/TYPE_CHECKING.pyc", "typing/TYPE_CHECKING/__init__.py", "typing/__init__.py"},
 			nil,
 		}},
-		{"rust path attribute", "#[path = \"../.vouch/envelope.yaml\"]\nmod x;\n", "src/lib.rs", Rust, [][]string{{".vouch/envelope.yaml"}}},
+		{"rust path attribute", "#[path = \"../.vouch/envelope.yaml\"]\nmod x;\n", "src/lib.rs", Rust, [][]string{{".vouch/envelope.yaml", "src/x.rs", "src/x/mod.rs"}}},
+		// A cfg_attr's cfg may not hold: the module's own files count too.
+		{"rust cfg_attr path", "#[cfg_attr(unix, path = \"util.rs\")]\nmod hooks;\n", "src/lib.rs", Rust, [][]string{{"src/hooks.rs", "src/hooks/mod.rs", "src/util.rs"}}},
 		{"rust mod", "mod util;\nmod gone;\n", "src/lib.rs", Rust, [][]string{{"src/util.rs"}, {"src/gone.rs", "src/gone/mod.rs"}}},
 		{"rust use names no file", "use crate::util::g;\n", "src/lib.rs", Rust, [][]string{nil}},
 		{"go", "package a\nimport (\n\t\"fmt\"\n\t\"m/hooks/x\"\n\t\"example.com/y\"\n)\n", "a.go", Go, [][]string{nil, {"hooks/x"}, nil}},
@@ -64,20 +66,34 @@ func TestLoadPaths(t *testing.T) {
 	}
 }
 
-func TestRustIncludes(t *testing.T) {
+func TestRustLoads(t *testing.T) {
+	inc := func(line, col int, spec, p string) FileLoad {
+		return FileLoad{Line: line, Column: col, Form: "include!", Spec: spec, Path: p}
+	}
 	tests := []struct {
 		name string
 		src  string
-		want []Include
+		want []FileLoad
 	}{
-		{"include", `include!("../.git/hooks/x.rs");`, []Include{{Line: 1, Column: 1, Spec: "../.git/hooks/x.rs", Path: ".git/hooks/x.rs"}}},
-		{"brackets, braces, std path", "std::include![\"a.rs\"];\ncore::include!{\"b.rs\"}", []Include{
-			{Line: 1, Column: 6, Spec: "a.rs", Path: "src/a.rs"}, {Line: 2, Column: 7, Spec: "b.rs", Path: "src/b.rs"}}},
-		{"escapes", `include!("..\x2f.vouch/envelope.yaml");`, []Include{{Line: 1, Column: 1, Spec: "../.vouch/envelope.yaml", Path: ".vouch/envelope.yaml"}}},
-		{"unicode escape", `include!("\u{2e}git/x.rs");`, []Include{{Line: 1, Column: 1, Spec: ".git/x.rs", Path: "src/.git/x.rs"}}},
-		{"raw string", `include!(r#"..\x.rs"#);`, []Include{{Line: 1, Column: 1, Spec: `..\x.rs`, Path: `src/..\x.rs`}}},
-		{"in a macro body", "macro_rules! m { () => { include!(\"m.rs\"); } }", []Include{{Line: 1, Column: 26, Spec: "m.rs", Path: "src/m.rs"}}},
-		{"data, not code", `include_str!("../.git/config"); include_bytes!("x");`, nil},
+		{"include", `include!("../.git/hooks/x.rs");`, []FileLoad{inc(1, 1, "../.git/hooks/x.rs", ".git/hooks/x.rs")}},
+		{"brackets, braces, std path", "std::include![\"a.rs\"];\ncore::include!{\"b.rs\"}", []FileLoad{
+			inc(1, 6, "a.rs", "src/a.rs"), inc(2, 7, "b.rs", "src/b.rs")}},
+		{"escapes", `include!("..\x2f.vouch/envelope.yaml");`, []FileLoad{inc(1, 1, "../.vouch/envelope.yaml", ".vouch/envelope.yaml")}},
+		{"unicode escape", `include!("\u{2e}git/x.rs");`, []FileLoad{inc(1, 1, ".git/x.rs", "src/.git/x.rs")}},
+		{"raw string", `include!(r#"..\x.rs"#);`, []FileLoad{inc(1, 1, `..\x.rs`, `src/..\x.rs`)}},
+		{"in a macro body", "macro_rules! m { () => { include!(\"m.rs\"); } }", []FileLoad{inc(1, 26, "m.rs", "src/m.rs")}},
+		// A build that embeds a file depends on it as one that compiles it.
+		{"data", `const A: &str = include_str!("../.git/config"); const B: &[u8] = include_bytes!("x");`, []FileLoad{
+			{Line: 1, Column: 17, Form: "include_str!", Spec: "../.git/config", Path: ".git/config"},
+			{Line: 1, Column: 66, Form: "include_bytes!", Spec: "x", Path: "src/x"}}},
+		// Every path attribute, any cfg_attr may hold, nested or not.
+		{"path attributes", "#[path = \"a.rs\"]\nmod a;\n#[cfg_attr(unix, path = \"../.vouch/envelope.yaml\")]\n#[cfg_attr(windows, path = \"b.rs\")]\nmod b;\n#[cfg_attr(x, cfg_attr(y, path = \"c.rs\"), path = \"d.rs\")]\nmod c;", []FileLoad{
+			{Line: 1, Column: 3, Form: "#[path]", Spec: "a.rs", Path: "src/a.rs"},
+			{Line: 3, Column: 18, Form: "#[path]", Spec: "../.vouch/envelope.yaml", Path: ".vouch/envelope.yaml"},
+			{Line: 4, Column: 21, Form: "#[path]", Spec: "b.rs", Path: "src/b.rs"},
+			{Line: 6, Column: 27, Form: "#[path]", Spec: "c.rs", Path: "src/c.rs"},
+			{Line: 6, Column: 43, Form: "#[path]", Spec: "d.rs", Path: "src/d.rs"}}},
+		{"not a path attribute", "let path = \"x.rs\"; #[doc = \"path = \\\"y\\\"\"] fn f() {}", nil},
 		{"computed", `include!(concat!(env!("OUT_DIR"), "/gen.rs"));`, nil},
 		{"byte string", `include!(b"x.rs");`, nil},
 		{"bad escape", `include!("\q.rs");`, nil},
@@ -85,9 +101,9 @@ func TestRustIncludes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := RustIncludes("src/lib.rs", []byte(tt.src))
+			got := RustLoads("src/lib.rs", []byte(tt.src))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("RustIncludes mismatch (-want +got):\n%s", diff)
+				t.Errorf("RustLoads mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -83,15 +82,16 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	slices.Sort(want)
 	rs := imports.NewResolvers(repo, want)
 	var unread []string
-	// includes are the work's Rust include! loads, checked with work.
-	var includes []imports.Record
+	// files are the work's loads by literal path that no import record
+	// carries (include!, //go:embed), checked with work.
+	var files []fileLoad
 	extract := func(p string, l imports.Lang, data []byte, cur bool) []imports.Record {
 		recs, warns := rs.Extract(p, l, data)
-		if cur && l == imports.Rust {
-			for _, in := range imports.RustIncludes(p, data) {
-				includes = append(includes, imports.Record{File: p, Line: in.Line, Column: in.Column, Lang: imports.Rust,
-					Kind: kindInclude, Spec: in.Spec, Resolution: imports.Resolution{Kind: imports.Internal, Target: in.Path}})
-			}
+		switch {
+		case cur && l == imports.Rust:
+			files = append(files, rustFileLoads(p, data)...)
+		case cur && l == imports.Go:
+			files = append(files, s.goEmbedFileLoads(p, data, own)...)
 		}
 		for _, w := range warns {
 			msg := ShownPath(w.File) + ": " + w.Message
@@ -248,16 +248,15 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		_, inBase := base[p]
 		return own.has(p, inBase), nil
 	}
-	work = append(work, includes...)
-	loads, err := ownLoads(rs, work, s, leftOut)
+	ownLoads, gitLoads, err := refusedLoads(root, rs, work, files, s, leftOut)
 	if err != nil {
 		return err
 	}
-	if len(loads) > 0 {
-		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run is never checked; load no file vouch writes:\n  "+strings.Join(loads, "\n  "))
+	if len(ownLoads) > 0 {
+		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run or embed is never checked; load no file vouch writes:\n  "+strings.Join(ownLoads, "\n  "))
 	}
-	if loads := gitLoads(root, rs, work, s); len(loads) > 0 {
-		problems = append(problems, "the work loads files inside a .git directory, which git lists none of, so what they run is never checked; move the code out of .git:\n  "+strings.Join(loads, "\n  "))
+	if len(gitLoads) > 0 {
+		problems = append(problems, "the work loads files inside a .git directory, which git lists none of, so what they run or embed is never checked; move the code out of .git:\n  "+strings.Join(gitLoads, "\n  "))
 	}
 	if len(problems) > 0 {
 		return &Error{Msg: "repository facts: " + strings.Join(problems, "\nrepository facts: ")}
@@ -331,58 +330,14 @@ func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
 	return t, true
 }
 
-// ownLoads lists, as "file:line: spec loads path", the records of the
-// work that load one of vouch's own files, and the changed symbolic
-// links that lead to one. vouch leaves those files out of the work (the
-// envelope is the agent's claim, not its work), so code that loads one
-// runs what no rule read: node runs a required .vouch/envelope.yaml as
-// JavaScript, rustc compiles it for #[path = "../.vouch/envelope.yaml"]
-// mod x;. leftOut says whether a path is such a file. Each language's
-// resolution is followed as far as files can be named (loadCandidates).
-func ownLoads(rs *imports.Resolvers, work []imports.Record, s *sources, leftOut func(string) (bool, error)) ([]string, error) {
-	var loads []string
-	for _, r := range work {
-		if r.Lang == imports.Go {
-			// A Go import names a package directory, and vouch's own
-			// files are none (an output directory is one by name only).
-			continue
-		}
-		for _, c := range loadCandidates(rs, r) {
-			out, err := leftOut(c)
-			if err != nil {
-				return nil, err
-			}
-			if out {
-				loads = append(loads, loadLine(r, c))
-				break
-			}
-		}
-	}
-	for p, to := range s.linkTo {
-		out, err := leftOut(to)
-		if err != nil {
-			return nil, err
-		}
-		if out {
-			loads = append(loads, linkLine(p, to))
-		}
-	}
-	slices.Sort(loads)
-	return slices.Compact(loads), nil
-}
-
 // loadCandidates are the root-relative paths the runtime may load for
 // the record r, as far as a file can be named. For JS/TS (not a
 // type-only import): its resolved target, and a relative specifier's
 // path as written, with the extensions node adds and as a directory's
 // index. For the other languages, what their resolvers name
 // (imports.Resolvers.LoadPaths): Python's module files below its roots,
-// Rust's mod files and #[path] attributes, Go's package directories; and
-// the file a Rust include! names.
+// Rust's mod files and #[path] attributes, Go's package directories.
 func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
-	if r.Kind == kindInclude {
-		return []string{r.Resolution.Target}
-	}
 	if r.Lang != imports.JavaScript && r.Lang != imports.TypeScript {
 		return rs.LoadPaths(r)
 	}
@@ -402,65 +357,6 @@ func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
 	}
 	return cands
 }
-
-// gitLoads lists, as "file:line: spec loads path", the records of the
-// work that load a file inside a .git directory (loadCandidates), and the
-// changed symbolic links that lead into one. git lists no path with a .git
-// component, so such a file is never work (not changed, not read for
-// imports, not stamped) whether the .git is the repository's own or a
-// nested repository's, while node loads require("./sub/.git/hooks/x.js"),
-// and Python import hooks.x through a link hooks to sub/.git/hooks, like
-// any other file: code there would run unchecked. A path counts as
-// written (any component that is .git, in any case, since macOS and
-// Windows file systems fold case and git refuses .GIT for that reason)
-// and, when it exists, as its symbolic links resolve, so a link to a
-// directory inside a .git is no way around it.
-func gitLoads(root string, rs *imports.Resolvers, work []imports.Record, s *sources) []string {
-	realRoot := root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		realRoot = r
-	}
-	inGit := func(p string) (string, bool) {
-		if hasGitComponent(p) {
-			return p, true
-		}
-		real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return "", false // loads nothing, or not through a link
-		}
-		rel, err := filepath.Rel(realRoot, real)
-		if err != nil {
-			return "", false
-		}
-		rel = filepath.ToSlash(rel)
-		return rel, hasGitComponent(rel)
-	}
-	var loads []string
-	for _, r := range work {
-		for _, c := range loadCandidates(rs, r) {
-			if at, ok := inGit(c); ok {
-				msg := loadLine(r, c)
-				if at != c {
-					msg += ", which is " + ShownPath(at)
-				}
-				loads = append(loads, msg)
-				break
-			}
-		}
-	}
-	for p, to := range s.linkTo {
-		if hasGitComponent(to) {
-			loads = append(loads, linkLine(p, to))
-		}
-	}
-	slices.Sort(loads)
-	return slices.Compact(loads)
-}
-
-// kindInclude marks the records importDiff makes of Rust include!
-// invocations (imports.RustIncludes) to check them with the work's
-// imports; they are never in the document, so rules never see the kind.
-const kindInclude imports.Kind = "include!"
 
 // loadLine is how a refusal names the record r that loads the file c:
 // "file:line: spec loads c", each name as ShownPath prints it (a JS

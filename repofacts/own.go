@@ -2,6 +2,7 @@ package repofacts
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -137,6 +138,18 @@ func (o ownSet) has(p string, tracked bool) bool {
 	}
 	pid, n, ok := strings.Cut(name[i+len(atomicTag):], "-")
 	return ok && digits(pid) && digits(n) && o.match(dir+name[1:i])
+}
+
+// names are the paths of vouch's own files that have fixed names (all but
+// ownNamed's and the atomic writes' temporary files), sorted: the files a
+// pattern may come to match once vouch writes them.
+func (o ownSet) names() []string {
+	out := make([]string, 0, len(o.exact))
+	for p := range o.exact {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (o ownSet) match(p string) bool {
