@@ -72,10 +72,14 @@ type jsResolver struct {
 	files      map[string]bool
 	tsconfigs  map[string]*tsConfig // keyed by the directory holding tsconfig.json
 	workspaces map[string]jsWorkspacePkg
+	// mains maps each directory holding a package.json with a "main"
+	// ("." for the root) to that main as written: node loads it for a
+	// require of the directory, before the directory's index.
+	mains map[string]string
 }
 
 func newJSResolver(repo *Repo) (resolver, []Warning) {
-	r := &jsResolver{repo: repo, files: repo.Files, tsconfigs: map[string]*tsConfig{}, workspaces: map[string]jsWorkspacePkg{}}
+	r := &jsResolver{repo: repo, files: repo.Files, tsconfigs: map[string]*tsConfig{}, workspaces: map[string]jsWorkspacePkg{}, mains: map[string]string{}}
 	var warns []Warning
 	names := make([]string, 0, len(repo.Files))
 	for f := range repo.Files {
@@ -299,6 +303,9 @@ func (r *jsResolver) loadWorkspaces(root string, pkgs []string) []Warning {
 			continue
 		}
 		parsed[f] = &m
+		if m.Main != "" {
+			r.mains[path.Dir(f)] = m.Main
+		}
 		if len(m.Workspaces) == 0 {
 			continue
 		}
@@ -421,7 +428,9 @@ func globSegs(pat, segs []string) bool {
 }
 
 // probe looks for the file a module path stands for and returns it, or ""
-// with the candidates it tried (relative to base's directory).
+// with the candidates it tried (relative to base's directory): the path
+// itself, with each extension, then as a directory (its package.json
+// "main", then its index).
 func (r *jsResolver) probe(base string) (string, []string) {
 	if r.files[base] {
 		return base, nil
@@ -443,6 +452,26 @@ func (r *jsResolver) probe(base string) (string, []string) {
 	for _, e := range jsExtensions {
 		if c := base + e; try(c) {
 			return c, nil
+		}
+	}
+	// A directory's package.json "main" comes before its index, as node
+	// loads it (main as a file, then as a directory's index); one that
+	// leaves the repository is no file of it.
+	if main, ok := r.mains[base]; ok {
+		if m := jsJoin(base, main); m != ".." && !strings.HasPrefix(m, "../") {
+			if try(m) {
+				return m, nil
+			}
+			for _, e := range jsExtensions {
+				if c := m + e; try(c) {
+					return c, nil
+				}
+			}
+			for _, e := range jsExtensions {
+				if c := jsJoin(m, "index"+e); try(c) {
+					return c, nil
+				}
+			}
 		}
 	}
 	for _, e := range jsExtensions {

@@ -52,6 +52,9 @@ func TestJSResolve(t *testing.T) {
 		{"query suffix", "src/esm.ts", "./data.json?raw", in("src/data.json")},
 		{"index probing", "src/esm.ts", "./utils", in("src/utils/index.ts")},
 		{"parent index", "src/utils/str.ts", ".", in("src/utils/index.ts")},
+		// node loads a directory's package.json main before its index.
+		{"package.json main", "src/esm.ts", "./withmain", in("src/withmain/lib/entry.js")},
+		{"package.json main naming a directory", "src/esm.ts", "./maindir", in("src/maindir/dist/index.js")},
 		{"declaration file", "src/esm.ts", "./lib/types", in("src/lib/types.d.ts")},
 		{"parent dir", "src/utils/str.ts", "../a", in("src/a.ts")},
 		{"missing relative", "src/esm.ts", "./nope",

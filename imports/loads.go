@@ -34,6 +34,27 @@ func (rs *Resolvers) LoadPaths(r Record) []string {
 	return l.loadPaths(r)
 }
 
+// JSMain is the "main" of the package.json in the repository-relative
+// directory dir ("." for the root) as written, or "" when it has none (or
+// no package.json the resolvers read): node loads that file, resolved
+// against dir (lexically, as node joins paths), for a require of the
+// directory, whether or not it is a file of the repository.
+func (rs *Resolvers) JSMain(dir string) string {
+	r, ok := rs.byLang[JavaScript].(*jsResolver)
+	if !ok {
+		return ""
+	}
+	if m, ok := r.mains[dir]; ok {
+		return m
+	}
+	// Through a symbolic link to a directory, the package.json read is
+	// the linked directory's.
+	if real := r.repo.realPath(dir); real != "" {
+		return r.mains[real]
+	}
+	return ""
+}
+
 // loadPaths are the files Python may open to import r: below each root
 // the resolver tries (or the relative import's package), every module
 // on the dotted path as a module file, a compiled one and a package's

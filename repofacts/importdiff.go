@@ -60,10 +60,13 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	for t := range changed {
 		jsTargets = jsTargets || mayRunAsJS(t)
 	}
-	if len(langs) == 0 && !jsTargets {
+	// A package.json whose main changed redirects a require of its
+	// directory in files the work did not touch.
+	mainDirs := s.mainChanged()
+	if len(langs) == 0 && !jsTargets && len(mainDirs) == 0 {
 		return nil
 	}
-	if langs[imports.TypeScript] || jsTargets {
+	if langs[imports.TypeScript] || jsTargets || len(mainDirs) > 0 {
 		langs[imports.JavaScript] = true // files TS loads are read as JS
 	}
 	// The files imports resolve against, listed by the code vouch lint
@@ -81,6 +84,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	}
 	slices.Sort(want)
 	rs := imports.NewResolvers(repo, want)
+	s.shadowsRemoved(rs, mainDirs)
 	var unread []string
 	// files are the work's loads by literal path that no import record
 	// carries (include!, //go:embed), checked with work.
@@ -165,13 +169,23 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	// JavaScript whatever its extension: read every unchanged JS/TS file
 	// of the repository to follow what it loads, when a changed file
 	// could be such a target.
-	if jsTargets {
-		recs, err := s.unchangedJS(repo, rs, changed)
+	// An unchanged JS/TS file that requires a directory whose main the
+	// work redirected loads what the work chose: its records of that
+	// directory are the work's, checked and followed as such.
+	if jsTargets || len(mainDirs) > 0 {
+		recs, err := s.unchangedJS(repo, rs, changed, func(r imports.Record) bool {
+			_, run := jsRunTarget(r, changed)
+			return run || redirected(repo, s, mainDirs, r)
+		})
 		if err != nil {
 			return &Error{Msg: "repository facts: read file contents", Err: err}
 		}
 		for _, r := range recs {
-			queue = append(queue, load{r, false})
+			w := redirected(repo, s, mainDirs, r)
+			if w {
+				work = append(work, r)
+			}
+			queue = append(queue, load{r, w})
 		}
 	}
 	// Files that JS/TS imports load though no JS/TS extension selected
@@ -248,7 +262,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 		_, inBase := base[p]
 		return own.has(p, inBase), nil
 	}
-	ownLoads, gitLoads, err := refusedLoads(root, rs, work, files, s, leftOut)
+	ownLoads, gitLoads, err := refusedLoads(rs, work, files, s, leftOut)
 	if err != nil {
 		return err
 	}
@@ -330,11 +344,15 @@ func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
 	return t, true
 }
 
+// nodeExts are the extensions node's require adds to a path, and tries
+// for a directory's index (with .cjs and .mjs, which bundlers add).
+var nodeExts = []string{".js", ".json", ".node", ".cjs", ".mjs"}
+
 // loadCandidates are the root-relative paths the runtime may load for
 // the record r, as far as a file can be named. For JS/TS (not a
 // type-only import): its resolved target, and a relative specifier's
-// path as written, with the extensions node adds and as a directory's
-// index. For the other languages, what their resolvers name
+// path as written, with the extensions node adds and as a directory (its
+// package.json main, its index). For the other languages, what their resolvers name
 // (imports.Resolvers.LoadPaths): Python's module files below its roots,
 // Rust's mod files and #[path] attributes, Go's package directories.
 func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
@@ -351,8 +369,17 @@ func loadCandidates(rs *imports.Resolvers, r imports.Record) []string {
 	if strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../") || r.Spec == "." || r.Spec == ".." {
 		p := path.Join(path.Dir(r.File), r.Spec)
 		cands = append(cands, p)
-		for _, ext := range []string{".js", ".json", ".node", ".cjs", ".mjs"} {
+		for _, ext := range nodeExts {
 			cands = append(cands, p+ext, p+"/index"+ext)
+		}
+		// A directory's package.json main, which node loads before its
+		// index, as written: it may name a file the listing lacks.
+		if m := rs.JSMain(p); m != "" {
+			mp := path.Join(p, m)
+			cands = append(cands, mp)
+			for _, ext := range nodeExts {
+				cands = append(cands, mp+ext, mp+"/index"+ext)
+			}
 		}
 	}
 	return cands

@@ -1,6 +1,8 @@
 package repofacts
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -71,19 +73,37 @@ func (s *sources) unchangedLinks(touched map[string]bool, changed map[string]*ch
 // realRel is the root-relative path of the regular file inside the root
 // that the working-tree path p leads to, or "".
 func (s *sources) realRel(p string) string {
+	rel := s.resolvedRel(p)
+	if rel == "" || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Join(s.root, filepath.FromSlash(p))); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return rel
+}
+
+// realRoot is the root's real path (the root itself when it has none).
+func (s *sources) realRoot() string {
+	s.realRootOnce.Do(func() {
+		s.realRootPath = s.root
+		if r, err := filepath.EvalSymlinks(s.root); err == nil {
+			s.realRootPath = r
+		}
+	})
+	return s.realRootPath
+}
+
+// resolvedRel is where the working-tree path p leads through symbolic
+// links, relative to the root's real path ('/'-separated; it begins with
+// .. when it leaves the root), or "" when p does not exist.
+func (s *sources) resolvedRel(p string) string {
 	real, err := filepath.EvalSymlinks(filepath.Join(s.root, filepath.FromSlash(p)))
 	if err != nil {
 		return ""
 	}
-	root := s.root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || !filepath.IsLocal(rel) {
-		return ""
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+	rel, err := filepath.Rel(s.realRoot(), real)
+	if err != nil {
 		return ""
 	}
 	return filepath.ToSlash(rel)
@@ -165,11 +185,11 @@ func (s *sources) linkSides(l unchangedLink, touched map[string]bool) (before, a
 }
 
 // unchangedJS returns the records of every unchanged JS/TS file of the
-// repository that load a file node runs as JavaScript (jsRunTarget),
-// each file read as the code that runs (readCode). They are followed,
-// not the work's: what they load may be. A file that cannot be read is
-// left to vouch lint, as it is unchanged.
-func (s *sources) unchangedJS(repo *imports.Repo, rs *imports.Resolvers, changed map[string]*change) ([]imports.Record, error) {
+// repository that keep selects (those that load a file node runs as
+// JavaScript, jsRunTarget, or a directory whose main the work changed),
+// each file read as the code that runs (readCode). A file that cannot
+// be read is left to vouch lint, as it is unchanged.
+func (s *sources) unchangedJS(repo *imports.Repo, rs *imports.Resolvers, changed map[string]*change, keep func(imports.Record) bool) ([]imports.Record, error) {
 	var files []string
 	for f := range repo.Files {
 		if l, ok := imports.LangOf(f); ok && (l == imports.JavaScript || l == imports.TypeScript) && changed[f] == nil {
@@ -200,7 +220,7 @@ func (s *sources) unchangedJS(repo *imports.Repo, rs *imports.Resolvers, changed
 		l, _ := imports.LangOf(f)
 		recs, _ := rs.Extract(f, l, data)
 		for _, r := range recs {
-			if _, ok := jsRunTarget(r, changed); ok {
+			if keep(r) {
 				results[i].recs = append(results[i].recs, r)
 			}
 		}
@@ -213,4 +233,85 @@ func (s *sources) unchangedJS(repo *imports.Repo, rs *imports.Resolvers, changed
 		out = append(out, r.recs...)
 	}
 	return out, nil
+}
+
+// mainChanged lists the directories (root-relative, "." for the root)
+// whose package.json "main" the work changed: added, removed, edited or
+// moved, or made unreadable. node loads the main for a require of the
+// directory, so an unchanged file's require("./lib") loads what the work
+// chose. A package.json whose main is as it was (a new dependency, say)
+// redirects nothing.
+func (s *sources) mainChanged() map[string]bool {
+	dirs := map[string]bool{}
+	for _, c := range s.cs {
+		if path.Base(c.Path) != "package.json" && path.Base(c.oldPath()) != "package.json" || c.gitlink != "" {
+			continue
+		}
+		before, after := "", ""
+		if c.Status != Added && path.Base(c.oldPath()) == "package.json" {
+			before = packageMain(s.old[c.oldPath()])
+		}
+		if c.Status != Deleted && path.Base(c.Path) == "package.json" {
+			after = packageMain(s.cur[c.Path])
+		}
+		if before != after {
+			dirs[path.Dir(c.oldPath())] = true
+			dirs[path.Dir(c.Path)] = true
+		}
+	}
+	return dirs
+}
+
+// packageMain is the "main" of the package.json data, "" when it has
+// none, or a mark no main equals when it cannot be read as JSON (node
+// would stop at it, or read it differently from vouch).
+func packageMain(data []byte) string {
+	if data == nil {
+		return ""
+	}
+	var m struct {
+		Main json.RawMessage `json:"main"`
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\uFEFF")), &m); err != nil {
+		return "\x00unreadable"
+	}
+	return string(m.Main)
+}
+
+// shadowsRemoved adds to dirs each directory with a package.json main
+// that a file the work deleted or moved away used to shadow: node loads
+// lib.js before lib/ for require("./lib"), so once lib.js is gone an
+// unchanged main (which may name anything) is what runs.
+func (s *sources) shadowsRemoved(rs *imports.Resolvers, dirs map[string]bool) {
+	for _, c := range s.cs {
+		if c.Status != Deleted && c.Status != Renamed {
+			continue
+		}
+		old := c.oldPath()
+		if stem := strings.TrimSuffix(old, path.Ext(old)); stem != old && rs.JSMain(stem) != "" {
+			dirs[stem] = true
+		}
+	}
+}
+
+// redirected reports whether the JS/TS record r requires, by a relative
+// specifier, one of dirs (directly, or through a symbolic link to a
+// directory inside the root).
+func redirected(repo *imports.Repo, s *sources, dirs map[string]bool, r imports.Record) bool {
+	if len(dirs) == 0 || r.Lang != imports.JavaScript && r.Lang != imports.TypeScript || r.Kind == imports.KindTypeOnly {
+		return false
+	}
+	if !strings.HasPrefix(r.Spec, "./") && !strings.HasPrefix(r.Spec, "../") && r.Spec != "." && r.Spec != ".." {
+		return false
+	}
+	p := path.Join(path.Dir(r.File), r.Spec)
+	if dirs[p] {
+		return true
+	}
+	for i := len(p); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+		if _, ok := repo.Links[p[:i]]; ok {
+			return dirs[s.resolvedRel(p)]
+		}
+	}
+	return false
 }

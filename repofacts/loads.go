@@ -58,6 +58,9 @@ func rustFileLoads(p string, data []byte) []fileLoad {
 // a file that imports "embed", as the compiler requires), whatever the
 // file's build constraints: some build may compile it.
 func (s *sources) goEmbedFileLoads(p string, data []byte, own ownSet) []fileLoad {
+	if !bytes.Contains(data, []byte("//go:embed")) {
+		return nil // most files embed nothing: skip parsing them again
+	}
 	ctx := build.Default
 	ctx.UseAllFiles = true
 	// The one file, whatever its name (go/build skips _x.go), read from
@@ -210,26 +213,8 @@ func badEmbedDir(name string) bool {
 // envelope, is no way around it), each path resolved once for both
 // checks. A .git component counts in any case, since macOS and Windows
 // file systems fold case and git refuses .GIT for that reason.
-func refusedLoads(root string, rs *imports.Resolvers, work []imports.Record, extra []fileLoad, s *sources,
+func refusedLoads(rs *imports.Resolvers, work []imports.Record, extra []fileLoad, s *sources,
 	leftOut func(string) (bool, error)) (own, git []string, err error) {
-	realRoot := root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		realRoot = r
-	}
-	// resolved is where p leads through symbolic links, root-relative
-	// (it may begin with .. when it leaves the root), or "" when p does
-	// not exist.
-	resolved := func(p string) string {
-		real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil {
-			return ""
-		}
-		rel, err := filepath.Rel(realRoot, real)
-		if err != nil {
-			return ""
-		}
-		return filepath.ToSlash(rel)
-	}
 	loads := extra
 	for _, r := range work {
 		loads = append(loads, fileLoad{r: r, cands: loadCandidates(rs, r), dirs: r.Lang == imports.Go})
@@ -240,7 +225,7 @@ func refusedLoads(root string, rs *imports.Resolvers, work []imports.Record, ext
 			if ownDone && gitDone {
 				break
 			}
-			at := resolved(c)
+			at := s.resolvedRel(c)
 			msg := loadLine(l.r, c)
 			if at != "" && at != c {
 				msg += ", which is " + ShownPath(at)

@@ -2,6 +2,7 @@ package repofacts
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,6 +25,7 @@ func TestRefusedLoads(t *testing.T) {
 		base  map[string]string
 		links map[string]string // link -> target, made before the base commit
 		work  map[string]string
+		gone  []string // removed by the work
 		want  string
 	}{
 		{name: "include_str of the envelope",
@@ -53,6 +55,30 @@ func TestRefusedLoads(t *testing.T) {
 			want:  "src/lib.rs:2: util.rs loads src/hooks/mod.rs, which is sub/.git/hooks/mod.rs"},
 		{name: "cfg_attr paths of the work",
 			work: map[string]string{"src/lib.rs": "#[cfg_attr(unix, path = \"util.rs\")]\n#[cfg_attr(windows, path = \"win.rs\")]\nmod x;\n", "src/util.rs": "", "src/win.rs": ""},
+			want: ""},
+		// node loads a directory's package.json main: a changed main
+		// redirects an unchanged importer's require.
+		{name: "unchanged require of a directory whose main changed",
+			base: map[string]string{"app.js": "require('./lib');\n", "lib/index.js": "", "lib/package.json": `{"name": "lib"}`},
+			work: map[string]string{"lib/package.json": `{"name": "lib", "main": "../.vouch/envelope.yaml"}`},
+			want: "app.js:1: ./lib loads .vouch/envelope.yaml"},
+		{name: "unchanged require through a linked directory whose main changed",
+			base:  map[string]string{"app.js": "require('./alias');\n", "lib/index.js": "", "lib/package.json": `{"name": "lib"}`},
+			links: map[string]string{"alias": "lib"},
+			work:  map[string]string{"lib/package.json": `{"name": "lib", "main": "../sub/.git/x.js"}`, "sub/.git/x.js": ""},
+			want:  "app.js:1: ./alias loads sub/.git/x.js"},
+		{name: "changed require of a directory whose main leads into .git",
+			base: map[string]string{"app.js": "module.exports = 1;\n", "lib/package.json": `{"main": "../sub/.git/x.js"}`},
+			work: map[string]string{"app.js": "require('./lib');\n", "sub/.git/x.js": ""},
+			want: "app.js:1: ./lib loads sub/.git/x.js"},
+		// Once lib.js is gone, require("./lib") loads lib/'s main.
+		{name: "a deleted file no longer shadows a main",
+			base: map[string]string{"app.js": "require('./lib');\n", "lib.js": "", "lib/package.json": `{"main": "../.vouch/envelope.yaml"}`},
+			gone: []string{"lib.js"},
+			want: "app.js:1: ./lib loads .vouch/envelope.yaml"},
+		{name: "a main of the work",
+			base: map[string]string{"app.js": "require('./lib');\n", "lib/index.js": "", "lib/package.json": `{"name": "lib"}`},
+			work: map[string]string{"lib/package.json": `{"name": "lib", "main": "main.js"}`, "lib/main.js": ""},
 			want: ""},
 		{name: "go:embed of the envelope",
 			work: map[string]string{"main.go": embed(".vouch/envelope.yaml")},
@@ -94,10 +120,11 @@ func TestRefusedLoads(t *testing.T) {
 				r.git("add", l)
 			}
 			r.commit(nil)
-			if len(tt.links) > 0 {
+			if strings.Contains(fmt.Sprint(tt.links, tt.work), "sub/.git") {
 				r.git("init", "-q", "sub") // a nested repository, not work
 			}
 			r.write(tt.work)
+			r.remove(tt.gone...)
 			env := filepath.Join(r.dir, ".vouch", "envelope.yaml")
 			_, err := Collect(context.Background(), Options{Root: r.dir, Envelope: env, Exclude: []string{filepath.Join(r.dir, ".vouch")}})
 			switch {

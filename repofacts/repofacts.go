@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vouch-dev/vouch/imports"
 	"github.com/vouch-dev/vouch/internal/safeopen"
@@ -348,6 +349,10 @@ type sources struct {
 	// could not be read for imports (a link out of the root, a file that
 	// could not be opened); importDiff refuses to go on without it.
 	unread map[string]string
+	// realRootOnce computes realRootPath, the root's real path, once:
+	// every link followed is placed relative to it.
+	realRootOnce sync.Once
+	realRootPath string
 }
 
 // wanted reports whether a file's content is read: source files the
@@ -470,11 +475,7 @@ func (s *sources) readCode(p string) (data []byte, to, why string, err error) {
 		if err != nil {
 			return nil, "", "", nil
 		}
-		root := s.root
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			root = r
-		}
-		rel, err := filepath.Rel(root, real)
+		rel, err := filepath.Rel(s.realRoot(), real)
 		if err != nil || !filepath.IsLocal(rel) {
 			return nil, "", "a symbolic link to a file outside the root, which vouch does not read", nil
 		}
