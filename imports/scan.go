@@ -119,6 +119,18 @@ var jsAssetExts = map[string]bool{
 	".html": true, ".htm": true, ".md": true, ".mdx": true, ".vue": true, ".svelte": true, ".graphql": true, ".gql": true,
 }
 
+// RunsAsJS reports whether node runs the file p as JavaScript when a
+// JS/TS import loads it, although its name does not make it JS/TS:
+// require("./h.txt") runs h.txt, while an asset extension (jsAssetExts)
+// is a bundler's to load as data. vouch imports follows such files, and
+// repository facts read them, by this one rule.
+func RunsAsJS(p string) bool {
+	if l, ok := LangOf(p); ok && (l == JavaScript || l == TypeScript) {
+		return false
+	}
+	return !jsAssetExts[strings.ToLower(path.Ext(p))]
+}
+
 // followJSTargets scans as JavaScript the files that JS/TS imports
 // resolve to but that no JS/TS extension selected: node runs
 // require("./helper.txt") (and a loader import "./x.data") as JavaScript,
@@ -139,7 +151,7 @@ func followJSTargets(outs []fileOut, scanned map[string]bool, scan func(rel stri
 				continue
 			}
 			scanned[t] = true
-			if l, ok := LangOf(t); ok && (l == JavaScript || l == TypeScript) || jsAssetExts[strings.ToLower(path.Ext(t))] {
+			if !RunsAsJS(t) {
 				continue
 			}
 			o := scan(t)

@@ -58,7 +58,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	}
 	jsTargets := false
 	for t := range changed {
-		jsTargets = jsTargets || mayRunAsJS(t)
+		jsTargets = jsTargets || imports.RunsAsJS(t)
 	}
 	// A package.json whose main changed redirects a require of its
 	// directory in files the work did not touch.
@@ -304,18 +304,6 @@ func (s *sources) code(p string) (data []byte, why string) {
 	return data, ""
 }
 
-// jsAssetExts are the extensions vouch imports leaves to bundlers rather
-// than read as JavaScript when an import names them (imports'
-// jsAssetExts, kept in step by TestJSAssetExts): loaded as data, not run.
-var jsAssetExts = map[string]bool{
-	".json": true, ".node": true, ".wasm": true,
-	".css": true, ".scss": true, ".sass": true, ".less": true, ".styl": true,
-	".svg": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".avif": true, ".ico": true, ".bmp": true,
-	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".eot": true,
-	".mp3": true, ".mp4": true, ".webm": true, ".wav": true, ".ogg": true, ".pdf": true,
-	".html": true, ".htm": true, ".md": true, ".mdx": true, ".vue": true, ".svelte": true, ".graphql": true, ".gql": true,
-}
-
 // jsRunTarget is the file a JS/TS record loads and node runs as
 // JavaScript although no JS/TS extension makes vouch read it so: its
 // resolved target, or, for a relative specifier the resolver could not
@@ -338,7 +326,7 @@ func jsRunTarget(r imports.Record, changed map[string]*change) (string, bool) {
 	default:
 		return "", false
 	}
-	if l, ok := imports.LangOf(t); ok && (l == imports.JavaScript || l == imports.TypeScript) || jsAssetExts[strings.ToLower(path.Ext(t))] {
+	if !imports.RunsAsJS(t) {
 		return "", false
 	}
 	return t, true

@@ -18,17 +18,6 @@ import (
 // unchanged JS/TS file requires. Their imports are the work's as much as
 // a changed source file's (docs/repository-facts.md).
 
-// mayRunAsJS reports whether node may run the changed file t as
-// JavaScript when a JS/TS file requires it although vouch does not read
-// it as JS/TS by its name: not a JS/TS file, nor one of the asset
-// extensions bundlers load as data (jsRunTarget).
-func mayRunAsJS(t string) bool {
-	if l, ok := imports.LangOf(t); ok && (l == imports.JavaScript || l == imports.TypeScript) {
-		return false
-	}
-	return !jsAssetExts[strings.ToLower(path.Ext(t))]
-}
-
 // unchangedLink is a symbolic link of the base tree that the work left
 // alone, whose name makes it source in lang: node or Python run the file
 // it leads to, now, and base, at base (root-relative, "" when it leads
