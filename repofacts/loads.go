@@ -226,12 +226,16 @@ func refusedLoads(rs *imports.Resolvers, work []imports.Record, extra []fileLoad
 				break
 			}
 			at := s.resolvedRel(c)
-			msg := loadLine(l.r, c)
-			if at != "" && at != c {
-				msg += ", which is " + ShownPath(at)
+			// Formatted only for a refusal: most loads are fine, and a
+			// large change has many candidates.
+			msg := func() string {
+				if at != "" && at != c {
+					return loadLine(l.r, c) + ", which is " + ShownPath(at)
+				}
+				return loadLine(l.r, c)
 			}
 			if !gitDone && (hasGitComponent(c) || hasGitComponent(at)) {
-				git, gitDone = append(git, msg), true
+				git, gitDone = append(git, msg()), true
 			}
 			if ownDone {
 				continue
@@ -244,7 +248,7 @@ func refusedLoads(rs *imports.Resolvers, work []imports.Record, extra []fileLoad
 				return nil, nil, err
 			}
 			if out {
-				own, ownDone = append(own, msg), true
+				own, ownDone = append(own, msg()), true
 			}
 		}
 	}
