@@ -49,9 +49,13 @@ func TestBuiltinToolRunsProgram(t *testing.T) {
 		{`GOFLAGS=-mod=mod go build ./...`, Allow, ""},
 		{`go env -w GOPRIVATE=example.com/*`, Allow, ""},
 
-		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf ~"' run`, Ask, unknown},
-		{`cargo run --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf ~"'`, Ask, unknown},
-		{`cargo build --config=build.rustc-wrapper='"/tmp/w"'`, Ask, unknown},
+		// A plain string for a key naming a program is that program,
+		// as the variable cargo reads the key from is.
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf ~"' run`, Ask, rmUnres},
+		{`cargo run --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf /"'`, Deny, rmOut},
+		{`cargo run --config 'target.x86_64-unknown-linux-gnu.runner=["rm", "-rf", "~"]'`, Ask, unknown},
+		{`cargo build --config=build.rustc-wrapper='"/tmp/w"'`, Allow, ""},
+		{`cargo build --config=build.rustc-wrapper='"/usr/bin/sudo"'`, Ask, unknown},
 		{`cargo build --config 'target."cfg(unix)".linker = "/tmp/l"'`, Ask, unknown},
 		{`cargo build --config ci.toml`, Ask, unknown},
 		{`cargo build --config "$CFG"`, Ask, unknown},
@@ -168,5 +172,49 @@ func TestBuiltinProgramInUnknownDir(t *testing.T) {
 		{`"${a[@]}/x"`, Ask, unknown},
 		{`"$D/cd" /tmp; rm -rf x`, Ask, unknown},
 		{`"$(x)"/{a,b}`, Ask, unknown},
+	})
+}
+
+// TestBuiltinBuildFlags pins programs compilers and linkers run on the
+// say of the environment and of build flags (CC, CGO_LDFLAGS,
+// RUSTFLAGS, go build -ldflags, cargo --config env.*), and the runners
+// handed a build's own program: decided as the program they are, a
+// plugin asked about, ordinary flags allowed.
+func TestBuiltinBuildFlags(t *testing.T) {
+	const (
+		unknown = "destructive-unknown-command"
+		rmOut   = "destructive-rm-outside-repo"
+	)
+	decideBuiltins(t, []bypassCase{
+		{`CC='rm -rf ~' go build`, Deny, rmOut},
+		{`CXX='rm -rf /' go build ./...`, Deny, rmOut},
+		{`export CC='rm -rf ~'; make`, Deny, rmOut},
+		{`CGO_LDFLAGS=-fplugin=./p.so go build`, Ask, unknown},
+		{`CGO_CFLAGS='-O2 -Wl,-plugin,./p.so' go test ./...`, Ask, unknown},
+		{`RUSTFLAGS='-C link-arg=-fuse-ld=/tmp/ld' cargo build`, Ask, unknown},
+		{`RUSTFLAGS='-C linker=/usr/bin/sudo' cargo build`, Ask, unknown},
+		{"CARGO_ENCODED_RUSTFLAGS=$'-Clinker=/usr/bin/sudo' cargo build", Ask, unknown},
+		{`go build -ldflags=-extld=/usr/bin/sudo ./...`, Ask, unknown},
+		{`go build -ldflags "-extldflags '-fplugin=./p.so'" ./...`, Ask, unknown},
+		{`go build -ldflags "$LDFLAGS" ./...`, Ask, unknown},
+		{`GOENV=/tmp/go.env go build`, Ask, unknown},
+		{`go test -exec sudo ./...`, Ask, unknown},
+		{`cargo build --config "env.CC='rm -rf /'"`, Deny, rmOut},
+		{`cargo build --config "env.LD_PRELOAD='/tmp/x.so'"`, Ask, unknown},
+		{`cargo build --config 'build.rustflags=["-C", "linker=/tmp/l"]'`, Ask, unknown},
+
+		{`go test -exec "$(which true)" ./...`, Allow, ""},
+		{`go test -exec valgrind ./...`, Allow, ""},
+		{`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=valgrind cargo test`, Allow, ""},
+		{`cargo build --config "env.FOO='bar'"`, Allow, ""},
+		{`CC=gcc make`, Allow, ""},
+		{`CC=clang CXX=clang++ cmake -B build`, Allow, ""},
+		{`CGO_ENABLED=0 go build ./...`, Allow, ""},
+		{`RUSTFLAGS=-Dwarnings cargo build`, Allow, ""},
+		{`RUSTFLAGS='-C target-cpu=native' cargo build --release`, Allow, ""},
+		{`go build -ldflags '-s -w -X main.v=1' ./cmd/app`, Allow, ""},
+		{`go build -ldflags "-X main.version=$(git describe --tags)" ./cmd/app`, Allow, ""},
+		{`CFLAGS="$CFLAGS -O2" LDFLAGS='-Wl,-rpath,/opt/lib' ./configure`, Allow, ""},
+		{`CGO_LDFLAGS='-L/opt/lib -lfoo' go build`, Allow, ""},
 	})
 }

@@ -113,12 +113,15 @@ func (w *walker) envCode(as []assignment) {
 			}
 		}
 		split, cargo := cargoProgramVar(a.name)
+		sep, rustFlags := rustFlagsVar(a.name)
 		switch {
 		case a.unknown:
 			w.incomplete("a declaration whose variable is only known at run time")
 			w.unknownCode(a.raw)
 		case cargo:
 			w.cargoVarCode(a, split)
+		case rustFlags:
+			w.flagsCode(a, true, sep)
 		case commandVars[a.name]:
 			if a.static {
 				w.nestedString(field{s: a.value, static: true}, a.name)
@@ -130,6 +133,14 @@ func (w *walker) envCode(as []assignment) {
 			// escape in them does.
 		case a.name == "GOFLAGS":
 			w.goFlagsCode(a)
+		case ccProgramVar(a.name):
+			w.ccProgramCode(a)
+		case ccFlagsVar(a.name):
+			w.flagsCode(a, false, " ")
+		case a.name == "GOENV" && !(a.static && (a.value == "off" || a.value == "")):
+			// go reads its settings (CC, GOFLAGS, ...) from this file.
+			w.incomplete("GOENV makes go read its settings from a file")
+			w.unknownCode(a.raw)
 		case strings.HasPrefix(a.name, "CARGO_ALIAS_"):
 			// An alias is cargo's own arguments, which may set any
 			// configuration (--config target.x.runner=...).

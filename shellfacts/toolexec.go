@@ -48,12 +48,15 @@ func (w *walker) goPrograms(args []field) {
 	for i := 0; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {
-			if flag, value, ok := strings.Cut(strings.TrimLeft(f.raw, "-"), "="); ok && (flag == "vettool" || flag == "fixtool") &&
+			if flag, value, ok := strings.Cut(strings.TrimLeft(f.raw, "-"), "="); ok && goProgramFlags[flag] &&
 				strings.HasPrefix(f.raw, "-") {
 				if p, ok := toolPath(f, value); ok {
-					w.runWords([]string{p}, "go -"+flag)
+					w.runWords([]string{p}, goRuns(flag), "go -"+flag)
 					continue
 				}
+			}
+			if w.goLinkFlagsDynamic(f) {
+				continue
 			}
 			if raw := strings.ToLower(f.raw); strings.Contains(raw, "-exec") || strings.Contains(raw, "toolexec") ||
 				strings.Contains(raw, "vettool") || strings.Contains(raw, "fixtool") {
@@ -66,27 +69,31 @@ func (w *walker) goPrograms(args []field) {
 			continue
 		}
 		name, value, eq := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f.s, "-"), "-"), "=")
-		if !goProgramFlags[name] {
+		if !goProgramFlags[name] && !goFlagLists[name] {
 			continue
 		}
+		v := field{s: value, static: true, raw: f.raw}
 		if !eq {
 			if i+1 >= len(args) {
 				continue
 			}
 			i++
-			w.goProgram(name, args[i])
+			v = args[i]
+		}
+		if goFlagLists[name] {
+			w.goLinkFlags(name, v)
 			continue
 		}
-		w.goProgram(name, field{s: value, static: true, raw: f.raw})
+		w.goProgram(name, v)
 	}
 }
 
 // goProgram analyses the program one of goProgramFlags names.
 func (w *walker) goProgram(flag string, v field) {
 	what := "go -" + flag
-	if !v.known() && (flag == "vettool" || flag == "fixtool") {
+	if !v.known() {
 		if p, ok := toolPath(v, v.raw); ok {
-			w.runWords([]string{p}, what)
+			w.runWords([]string{p}, goRuns(flag), what)
 			return
 		}
 	}
@@ -99,7 +106,7 @@ func (w *walker) goProgram(flag string, v field) {
 		return // -exec= runs the binary itself
 	}
 	if flag == "vettool" || flag == "fixtool" {
-		w.runWords([]string{v.s}, what)
+		w.runWords([]string{v.s}, "", what)
 		return
 	}
 	words, ok := splitGoQuoted(v.s)
@@ -109,7 +116,7 @@ func (w *walker) goProgram(flag string, v field) {
 		return
 	}
 	if len(words) > 0 {
-		w.runWords(words, what)
+		w.runWords(words, goRuns(flag), what)
 	}
 }
 
@@ -165,10 +172,27 @@ func splitGoQuoted(s string) (words []string, ok bool) {
 // arguments, exactly as given (no shell reads them), followed by
 // arguments only known at run time, in a directory only known at run
 // time. It is a child process: nothing it does reaches this shell.
-func (w *walker) runWords(words []string, what string) {
+// runs, when not empty, is the program the tool hands the words as
+// their first run-time argument (builtProgram, toolchainProgram): a
+// wrapper (valgrind, sudo, qemu) then runs that, not an unknown one.
+func (w *walker) runWords(words []string, runs, what string) {
 	var b strings.Builder
 	for _, s := range words {
 		b.WriteString(shellQuote(field{s: s, static: true}))
+		b.WriteByte(' ')
+	}
+	if runs != "" {
+		if len(words) > 0 && otherUser(baseName(words[0])) {
+			// The build's program, not shown on the command line,
+			// run as another user (root): a person decides that.
+			w.incomplete(what + " runs the build's program as another user")
+			w.unknownCode(what + " " + strings.Join(words, " "))
+		}
+		// A word only known at run time ending in /NAME: run as a
+		// program it is NAME in an unknown directory (see
+		// unknownDirProgram), handed to rm or cp it is a path only
+		// known at run time.
+		b.WriteString(`"$__vouch_build"/` + runs)
 		b.WriteByte(' ')
 	}
 	b.WriteString(`"$@"`)
@@ -177,6 +201,39 @@ func (w *walker) runWords(words []string, what string) {
 	w.dirKnown = false
 	w.script(b.String(), w.depth+1, what)
 	w.restoreDir(st)
+}
+
+// builtProgram names the program a build tool built and hands to the
+// program the command line names as its first argument: go test
+// -exec's test binary, a cargo runner's target. It is the project's own
+// code, as ./app is, in a directory only known at run time.
+const builtProgram = "built-program"
+
+// toolchainProgram names the toolchain's own program a wrapper is
+// handed first: go -toolexec's compiler or linker, RUSTC_WRAPPER's rustc.
+const toolchainProgram = "toolchain-program"
+
+// otherUser reports whether a program runs the command it is given as
+// another user.
+func otherUser(name string) bool {
+	switch name {
+	case "sudo", "doas", "pkexec", "run0", "su", "runuser", "gosu", "su-exec", "setpriv", "s6-setuidgid", "chpst", "sg":
+		return true
+	}
+	return false
+}
+
+// goRuns is the program go hands to the one a flag names: the test
+// binary to -exec, the compiler or linker to -toolexec; vettool and
+// fixtool are handed only flags and files.
+func goRuns(flag string) string {
+	switch flag {
+	case "exec":
+		return builtProgram
+	case "toolexec":
+		return toolchainProgram
+	}
+	return ""
 }
 
 // cargoProgramVar reports how cargo reads a variable naming a program it
@@ -211,8 +268,22 @@ func (w *walker) cargoVarCode(a assignment, split bool) {
 		words = strings.Fields(a.value)
 	}
 	if len(words) > 0 && words[0] != "" {
-		w.runWords(words, a.name)
+		w.runWords(words, cargoRuns(a.name), a.name)
 	}
+}
+
+// cargoRuns is the program cargo hands to the one a variable or key
+// names: a runner is handed the target's binary, a rustc wrapper rustc;
+// a linker, rustc itself and the others only flags and files.
+func cargoRuns(name string) string {
+	name = strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+	switch {
+	case strings.HasSuffix(name, "RUNNER"):
+		return builtProgram
+	case strings.HasSuffix(name, "WRAPPER"):
+		return toolchainProgram
+	}
+	return ""
 }
 
 // cargoConfig looks at cargo's --config options, which it takes before
@@ -260,11 +331,69 @@ func (w *walker) cargoConfig(args []field) {
 			w.unknownCode("cargo --config " + v.raw)
 			continue
 		}
+		if key, value, ok := cargoConfigString(v.s); ok && w.cargoConfigKey(key, value, v.raw) {
+			continue
+		}
 		if cargoConfigRuns(v.s) {
 			w.incomplete("cargo --config names a program for cargo to run")
 			w.unknownCode("cargo --config " + v.raw)
 		}
 	}
+}
+
+// cargoConfigString splits a cargo --config KEY=VALUE whose key is
+// dotted bare words and whose value is one TOML string with nothing to
+// unescape ("..." without a backslash, or '...'): ok is false for any
+// other form, which cargoConfigRuns looks at instead.
+func cargoConfigString(kv string) (key, value string, ok bool) {
+	key, value, _ = strings.Cut(kv, "=")
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if key == "" || strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" ||
+		strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, "..") || len(value) < 2 {
+		return "", "", false
+	}
+	q := value[0]
+	if q != '"' && q != '\'' || value[len(value)-1] != q {
+		return "", "", false
+	}
+	value = value[1 : len(value)-1]
+	if strings.ContainsAny(value, "\n\r") || strings.IndexByte(value, q) >= 0 || q == '"' && strings.Contains(value, `\`) {
+		return "", "", false
+	}
+	return key, value, true
+}
+
+// cargoConfigKey analyses a --config setting of a key cargo reads a
+// program or environment from, given as a plain string: env.NAME puts
+// NAME in the environment of rustc, build scripts and what cargo run
+// and cargo test run, read as an assignment in front of them is
+// (envCode); target.TRIPLE.runner is a program and arguments split at
+// spaces, handed the target's binary; a linker, rustc, rustdoc or a
+// wrapper of rustc is a program path; build.rustflags and
+// target.TRIPLE.rustflags are rustc's flags. It reports whether the key
+// was one of those.
+func (w *walker) cargoConfigKey(key, value, raw string) bool {
+	parts := strings.Split(key, ".")
+	what := "cargo --config " + key
+	switch {
+	case len(parts) == 2 && parts[0] == "env" && isName(parts[1]):
+		w.envCode([]assignment{{name: parts[1], value: value, static: true, raw: raw}})
+	case len(parts) == 3 && parts[0] == "target" && parts[2] == "runner":
+		if words := strings.Fields(value); len(words) > 0 {
+			w.runWords(words, builtProgram, what)
+		}
+	case len(parts) == 3 && parts[0] == "target" && parts[2] == "linker", key == "host.linker", key == "build.rustc",
+		key == "build.rustdoc", key == "build.rustc-wrapper", key == "build.rustc-workspace-wrapper":
+		if value != "" {
+			w.runWords([]string{value}, cargoRuns(key), what)
+		}
+	case key == "build.rustflags", key == "build.rustdocflags", len(parts) == 3 && parts[0] == "target" &&
+		(parts[2] == "rustflags" || parts[2] == "rustdocflags"):
+		w.rustFlags(strings.Fields(value), what, raw)
+	default:
+		return false
+	}
+	return true
 }
 
 // cargoConfigRuns reports whether a cargo --config KEY=VALUE may set
@@ -274,7 +403,8 @@ func cargoConfigRuns(kv string) bool {
 	if strings.ContainsRune(s, '\\') {
 		return true
 	}
-	for _, k := range []string{"runner", "linker", "rustc", "rustdoc", "wrapper", "credential", "browser", "env", "alias", "include"} {
+	for _, k := range []string{"runner", "linker", "rustc", "rustdoc", "wrapper", "credential", "browser", "env", "alias", "include",
+		"flags"} {
 		if strings.Contains(s, k) {
 			return true
 		}
@@ -296,6 +426,11 @@ func cargoCommand(w *walker, c *call) {
 // command -v and type -P), which is that program as its name alone is.
 func toolPath(f field, raw string) (string, bool) {
 	if p, ok := unknownDirProgram(f); ok {
+		// A tool that splits the value at spaces (go -exec) would
+		// not run this path whole.
+		if strings.ContainsAny(strings.TrimPrefix(p, unknownDir), " \t\n'\"") {
+			return "", false
+		}
 		return p, true
 	}
 	if name, ok := whichName(raw); ok {
