@@ -146,3 +146,33 @@ func decideBuiltins(t *testing.T, tests []bypassCase) {
 	}
 	checkBuiltinsIn(t, tests, repo, home)
 }
+
+// TestBuiltinMoreRunners pins gem exec, dnx, dotnet tool exec, mise
+// exec's tools and nix --expr: what they fetch is asked about unless a
+// well-known tool, and the command they run is decided as itself.
+func TestBuiltinMoreRunners(t *testing.T) {
+	const (
+		unknown = "destructive-unknown-command"
+		rmOut   = "destructive-rm-outside-repo"
+	)
+	decideBuiltins(t, []bypassCase{
+		{`gem exec evil`, Ask, unknown},
+		{`gem exec --source https://g.example rubocop`, Ask, unknown},
+		{`dnx evil`, Ask, unknown},
+		{`dnx csharpier --add-source https://n.example .`, Ask, unknown},
+		{`dotnet tool exec evil`, Ask, unknown},
+		{`mise x ubi:o/tool -- tool`, Ask, unknown},
+		{`mise exec npm:evil -- evil`, Ask, unknown},
+		{`mise exec node@20 -- rm -rf ~`, Deny, rmOut},
+		{`nix shell --expr 'import ./x.nix' --command ls`, Ask, unknown},
+		{`nix shell --expr 'import ./x.nix' --command rm -rf ~`, Deny, rmOut},
+		{`nix run --impure --expr '(builtins.getFlake "github:o/r").default'`, Ask, unknown},
+
+		{`gem exec rubocop -a`, Allow, ""},
+		{`dnx csharpier format .`, Allow, ""},
+		{`dotnet build`, Allow, ""},
+		{`mise exec node@20 python@3.12 -- npm test`, Allow, ""},
+		{`mise x npm:prettier@3 -- prettier --check .`, Allow, ""},
+		{`nix shell nixpkgs#jq --command jq . x.json`, Allow, ""},
+	})
+}

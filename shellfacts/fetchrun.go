@@ -23,6 +23,8 @@ type fetchEco int
 const (
 	ecoNPM fetchEco = iota
 	ecoPyPI
+	ecoGems  // RubyGems (gem exec)
+	ecoNuGet // NuGet (dnx, dotnet tool exec)
 )
 
 // fetchRunner describes one runner's command line.
@@ -96,6 +98,46 @@ var pipxRunRunner = fetchRunner{name: "pipx run", eco: ecoPyPI, pkgOpts: []strin
 		longFlags: []string{"no-cache", "pypackages", "path", "system-site-packages", "verbose", "quiet", "help", "fetch-missing-python"},
 		posix:     true, closed: true}}
 
+// gem exec [OPTIONS] [--] COMMAND ARGS... (RubyGems 3.5 and later)
+// installs the gem COMMAND names (or -g GEM) if missing and runs it.
+var gemExecRunner = fetchRunner{name: "gem exec", eco: ecoGems, pkgOpts: []string{"-g", "--gem"},
+	sourceOpts: []string{"-s", "--source", "--config-file"},
+	spec: optSpec{withValue: "vgsB", flags: "lrbhVq", long: []string{"version", "gem", "source", "bulk-threshold", "config-file"},
+		longFlags: []string{"prerelease", "no-prerelease", "conservative", "local", "remote", "both", "clear-sources", "help",
+			"verbose", "no-verbose", "quiet", "backtrace", "debug", "norc"},
+		posix: true, closed: true}}
+
+// dnx PACKAGE[@VERSION] ARGS..., also dotnet dnx and dotnet tool exec
+// (.NET 10): fetches a tool package from NuGet and runs it.
+var dnxRunner = fetchRunner{name: "dnx", eco: ecoNuGet, sourceOpts: []string{"--source", "--add-source", "--configfile"},
+	spec: optSpec{withValue: "av", flags: "yh", long: []string{"source", "add-source", "configfile", "arch", "framework", "verbosity"},
+		longFlags: []string{"allow-roll-forward", "disable-parallel", "ignore-failed-sources", "interactive", "no-http-cache",
+			"prerelease", "yes", "help"},
+		posix: true, closed: true}}
+
+// dnxRun is dnx: its command-line parser takes its own options
+// anywhere before --, after the package too (dnx x --source URL), so
+// one that points at another feed is looked for in every word.
+func (w *walker) dnxRun(r fetchRunner, args []field) wrapResult {
+	for _, f := range args {
+		if f.known() && f.s == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(f.raw, "=")
+		if slices.Contains(r.sourceOpts, strings.Trim(name, `"'`)) {
+			w.incomplete(r.name + " fetches from a feed the command line names")
+			w.unknownCode(r.name + " " + joinRaw(args))
+			w.unmodelledArgs(r.name, args)
+			return wrapResult{}
+		}
+	}
+	res := w.fetchRun(r, args)
+	if res.ok && len(res.rest) > 1 && res.rest[1].known() && res.rest[1].s == "--" {
+		res.rest = append([]field{res.rest[0]}, res.rest[2:]...)
+	}
+	return res
+}
+
 // fetchWrapper strips a package runner whose command line starts with
 // its own options (npx, bunx, uvx, pnpx).
 func fetchWrapper(r fetchRunner) wrapFunc {
@@ -138,6 +180,19 @@ func subFetchWrapper(prog string) wrapFunc {
 		case "pipx":
 			if len(args) > 0 && args[0].known() && args[0].s == "run" {
 				return w.fetchRun(pipxRunRunner, args[1:])
+			}
+		case "gem":
+			if len(args) > 0 && args[0].known() && args[0].s == "exec" {
+				return w.fetchRun(gemExecRunner, args[1:])
+			}
+		case "dotnet":
+			switch {
+			case len(args) > 0 && args[0].known() && args[0].s == "dnx":
+				return w.dnxRun(dnxRunner, args[1:])
+			case len(args) > 1 && args[0].known() && args[0].s == "tool" && args[1].known() && args[1].s == "exec":
+				r := dnxRunner
+				r.name = "dotnet tool exec"
+				return w.dnxRun(r, args[2:])
 			}
 		case "go":
 			// go -C DIR run ...: -C, which must come first, is where
@@ -301,6 +356,13 @@ func pkgName(spec string, eco fetchEco) string {
 		if strings.ContainsAny(version, ":/") {
 			return spec
 		}
+	case ecoGems, ecoNuGet:
+		if i := strings.IndexByte(spec, '@'); i > 0 {
+			name, version = spec[:i], spec[i+1:]
+		}
+		if strings.ContainsAny(version, ":/") || strings.ContainsAny(name, ":/\\") {
+			return spec
+		}
 	case ecoPyPI:
 		i := strings.IndexAny(spec, "@=<>!~[;")
 		if i < 0 {
@@ -342,6 +404,20 @@ func wellKnownPackage(spec string, eco fetchEco) bool {
 			// (uvx --with, uv run --with).
 			"pytest-cov", "pytest-xdist", "pytest-asyncio", "pytest-mock", "pytest-timeout", "pytest-randomly",
 			"mypy-extensions", "types-requests", "types-pyyaml", "types-setuptools":
+			return true
+		}
+	case ecoGems:
+		switch name {
+		case "rubocop", "rake", "rspec", "rspec-core", "standard", "rufo", "erb_lint", "haml_lint", "slim_lint", "solargraph",
+			"yard", "brakeman", "reek", "bundler-audit", "steep", "rbs", "sorbet", "ruby-lsp", "syntax_tree", "htmlbeautifier":
+			return true
+		}
+	case ecoNuGet:
+		// NuGet package ids ignore case.
+		switch strings.ToLower(name) {
+		case "dotnet-ef", "csharpier", "dotnet-outdated-tool", "dotnet-reportgenerator-globaltool", "dotnet-coverage",
+			"coverlet.console", "dotnet-counters", "dotnet-trace", "dotnet-dump", "dotnet-format", "fantomas", "dotnet-stryker",
+			"microsoft.web.librarymanager.cli", "dotnet-sonarscanner":
 			return true
 		}
 	}
@@ -531,6 +607,11 @@ func (w *walker) nixFetches(args, refs []field, sub string) bool {
 			return true
 		}
 	}
+	if nixExpr(args) {
+		w.incomplete("nix " + sub + " evaluates an expression the command line gives")
+		w.unknownCode("nix " + sub + " --expr ...")
+		return true
+	}
 	if nixAttrs(args) {
 		return false
 	}
@@ -569,6 +650,9 @@ func nixRemoteRef(s string) bool {
 // name the command line does not give, as ./app does.
 func (w *walker) nixRun(args, refs []field) wrapResult {
 	if len(refs) == 0 {
+		if nixExpr(args) {
+			w.nixFetches(args, refs, "run")
+		}
 		return wrapResult{} // nix run: the flake in the current directory
 	}
 	if w.nixFetches(args, refs[:1], "run") {
@@ -591,6 +675,17 @@ func (w *walker) nixRun(args, refs []field) wrapResult {
 		rest = rest[1:]
 	}
 	return wrapResult{ok: true, rest: append([]field{prog}, rest...)}
+}
+
+// nixExpr reports whether nix is given --expr: a Nix expression,
+// which can fetch anything from anywhere (builtins.fetchTarball,
+// builtins.getFlake "github:...", fetchurl from nixpkgs, reached under
+// any name the language can compute) and build and run it, so what it
+// installs is not known from the text.
+func nixExpr(args []field) bool {
+	return slices.ContainsFunc(args, func(a field) bool {
+		return a.known() && (a.s == "--expr" || strings.HasPrefix(a.s, "--expr="))
+	})
 }
 
 // nixAttrs reports whether nix is given --file or --expr, which make its

@@ -70,7 +70,7 @@ func TestParseFetchRunners(t *testing.T) {
 		// nix builds and runs a flake from elsewhere; nixpkgs and local
 		// flakes are not fetched code.
 		{`nix run github:o/r`, []string{"nix run github:o/r"}, []string{"nix run github:o/r"}},
-		{`nix shell git+https://x.example/r#t -c t`, []string{"nix shell git+https://x.example/r#t -c t"}, []string{"nix shell git+https://x.example/r#t"}},
+		{`nix shell git+https://x.example/r#t -c t`, []string{"nix> t"}, []string{"nix shell git+https://x.example/r#t"}},
 		{`nix develop evilreg#x`, []string{"nix develop evilreg#x"}, []string{"nix develop evilreg#x"}},
 		{`nix run --override-input nixpkgs github:o/n nixpkgs#hello`, []string{"nix run --override-input nixpkgs github:o/n nixpkgs#hello"}, []string{"nix run --override-input ..."}},
 		{`nix run nixpkgs#bash -- -c 'rm -rf /'`, []string{"nix> bash -c rm -rf /", "^1 rm -rf /"}, nil},
@@ -142,4 +142,37 @@ func checkCommands(t *testing.T, tests []commandsCase, opts Options, root string
 			}
 		})
 	}
+}
+
+// TestParseMoreRunners pins the package runners beyond npx and uvx: gem
+// exec, dnx and dotnet tool exec fetch a package and run it, mise exec
+// installs its tools from where their backend says, and nix --expr
+// evaluates code that can fetch anything. A package that is not a
+// well-known tool is unknown code; the command is read as a wrapped one.
+func TestParseMoreRunners(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []commandsCase{
+		{`gem exec rubocop -a`, []string{"gem> rubocop -a"}, nil},
+		{`gem exec -v 1.2 evil x`, []string{"gem> evil x"}, []string{"gem exec evil"}},
+		{`gem exec -g evil rubocop`, []string{"gem> rubocop"}, []string{"gem exec evil"}},
+		{`gem exec --source https://g.example rubocop`, []string{"gem exec --source https://g.example rubocop"}, []string{"gem exec --source https://g.example rubocop"}},
+		{`gem exec rm -rf ~`, []string{"gem> rm -rf ROOT/home"}, []string{"gem exec rm"}},
+		{`gem install rails`, []string{"gem install rails"}, nil},
+		{`dnx csharpier format .`, []string{"dnx> csharpier format ."}, nil},
+		{`dnx evil@1.0 a`, []string{"dnx> evil a"}, []string{"dnx evil@1.0"}},
+		{`dnx csharpier --source https://n.example`, []string{"dnx csharpier --source https://n.example"}, []string{"dnx csharpier --source https://n.example"}},
+		{`dnx dotnet-ef -- database update`, []string{"dnx> dotnet-ef database update"}, nil},
+		{`dotnet tool exec -y evil`, []string{"dotnet> evil"}, []string{"dotnet tool exec evil"}},
+		{`dotnet dnx csharpier .`, []string{"dotnet> csharpier ."}, nil},
+		{`dotnet build -c Release`, []string{"dotnet build -c Release"}, nil},
+		{`mise exec node@20 -- rm -rf ~`, []string{"mise> rm -rf ROOT/home"}, nil},
+		{`mise x ubi:o/tool@1 -- tool`, []string{"mise> tool"}, []string{"mise exec ubi:o/tool@1"}},
+		{`mise x npm:prettier@3 npm:evil -- prettier .`, []string{"mise> prettier ."}, []string{"mise exec npm:evil"}},
+		{`mise x go:golang.org/x/tools/cmd/stringer@latest core:go -- stringer`, []string{"mise> stringer"}, nil},
+		{`nix shell --expr 'import ./x.nix' --command rm -rf ~`, []string{"nix> rm -rf ROOT/home"}, []string{"nix shell --expr ..."}},
+		{`nix run --expr '(builtins.getFlake "github:o/r").default'`, []string{"nix run --expr (builtins.getFlake \"github:o/r\").default"}, []string{"nix run --expr ..."}},
+		{`nix shell nixpkgs#hello --command hello`, []string{"nix> hello"}, nil},
+	}
+	checkCommands(t, tests, opts, root)
 }

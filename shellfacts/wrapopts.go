@@ -390,10 +390,13 @@ func wrapNix(w *walker, args []field) wrapResult {
 		// program's arguments.
 		return w.nixRun(args, refs)
 	}
-	if w.nixFetches(args, refs, sub) {
+	if w.nixFetches(args, refs, sub) && cmdAt < 0 {
 		return wrapResult{}
 	}
 	if cmdAt >= 0 {
+		// What the environment holds is unknown code if fetched, but
+		// the command is the one named: its own analysis applies too
+		// (nix shell --expr E --command rm -rf ~ removes ~).
 		return wrapResult{ok: true, rest: args[cmdAt+1:]}
 	}
 	return wrapResult{ok: true, shell: sub == "develop"}
@@ -606,6 +609,11 @@ func runner(w *walker, name string, args []field) wrapResult {
 			}
 			return wrapResult{}
 		}
+		tools := q.operands
+		if i := slices.IndexFunc(tools, func(f field) bool { return f.known() && f.s == "--" }); i >= 0 {
+			tools = tools[:i]
+		}
+		w.miseTools(name, tools)
 		res.rest = rest[dash+1:]
 	case "pnpm":
 		// pnpm exec --shell-mode runs the command through a shell.
@@ -673,4 +681,45 @@ var prootSpec = optSpec{
 	long:      []string{"rootfs", "bind", "mount", "qemu", "pwd", "cwd", "verbose", "kernel-release", "change-id"},
 	longFlags: []string{"kill-on-exit", "version", "about", "help", "usage", "root-id", "link2symlink"},
 	posix:     true, closed: true,
+}
+
+// miseTools marks the tools mise exec installs for the command as a
+// package runner's packages are: a name of mise's own registry
+// (node@20, python, core:go, aqua:...) is reviewed there and installs
+// what it names; a tool from a package registry (npm:, pipx:, go:,
+// gem:, dotnet:) is unknown code unless a well-known tool; and one
+// from a place anyone can publish to without review (ubi:, github:,
+// gitlab:, http:, cargo:, an asdf or vfox plugin, ...) is unknown code.
+func (w *walker) miseTools(name string, tools []field) {
+	for _, f := range tools {
+		if !f.known() {
+			w.incomplete(name + " exec of a tool only known at run time")
+			w.unknownCode(name + " exec " + f.raw)
+			continue
+		}
+		backend, spec, ok := strings.Cut(f.s, ":")
+		if !ok || strings.Contains(backend, "@") {
+			continue // mise's registry: node@20
+		}
+		known := false
+		switch backend {
+		case "core", "aqua":
+			known = true
+		case "npm":
+			known = wellKnownPackage(spec, ecoNPM)
+		case "pipx":
+			known = wellKnownPackage(spec, ecoPyPI)
+		case "gem":
+			known = wellKnownPackage(spec, ecoGems)
+		case "dotnet":
+			known = wellKnownPackage(spec, ecoNuGet)
+		case "go":
+			path, _, _ := strings.Cut(spec, "@")
+			known = wellKnownGoTool(path)
+		}
+		if !known {
+			w.incomplete(name + " exec installs and runs a tool vouch does not know")
+			w.unknownCode(name + " exec " + f.raw)
+		}
+	}
 }

@@ -192,8 +192,10 @@ func wrapperFor(name string) wrapFunc {
 		return fetchWrapper(pnpmDlxRunner)
 	case "uvx":
 		return fetchWrapper(uvxRunner())
-	case "npm", "bun", "pipx", "go":
+	case "npm", "bun", "pipx", "go", "gem", "dotnet":
 		return subFetchWrapper(name)
+	case "dnx":
+		return func(w *walker, args []field) wrapResult { return w.dnxRun(dnxRunner, args) }
 	}
 	return nil
 }
@@ -205,7 +207,7 @@ func wrapperFor(name string) wrapFunc {
 // programs otherwise, read like any program vouch does not model.
 func argsReadWhenStripped(name string) bool {
 	switch name {
-	case "npm", "pipx", "go", "bun":
+	case "npm", "pipx", "go", "bun", "gem", "dotnet":
 		return false
 	}
 	return wrapperFor(name) != nil
