@@ -582,13 +582,14 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 		for _, o := range c.Options {
 			f.Options = append(f.Options, prefix+o)
 		}
-		if deleters[name] && fromInput(c.Wrappers) {
+		if deleters[name] && fromInput(c.Wrappers) && !c.ListedInput {
 			// xargs/parallel hand the command paths vouch cannot see. A
 			// recursive removal of them may be anything, / included: a
 			// target that lies within no directory, so outside the root
 			// (refused). Any other is an unresolved target, which
 			// destructive-rm-from-input asks about: find ... | xargs rm
-			// is everyday work.
+			// is everyday work. Paths a find -print0 or grep -lZ lists
+			// for xargs -0 are recorded where they lie instead.
 			if slices.Contains(c.Options, "--recursive") {
 				f.Deletes = append(f.Deletes, "unresolved:arguments of "+name+" from input")
 			} else {

@@ -218,3 +218,27 @@ func TestBuiltinBuildFlags(t *testing.T) {
 		{`CGO_LDFLAGS='-L/opt/lib -lfoo' go build`, Allow, ""},
 	})
 }
+
+// TestBuiltinListedInput pins xargs -0 fed by find -print0 or grep -lZ:
+// the paths are below the listing's starting points, so editing or
+// removing them inside the repository is allowed and outside it is
+// decided as a write or removal there is; xargs without -0 and any
+// other producer still hand it paths vouch cannot see.
+func TestBuiltinListedInput(t *testing.T) {
+	const (
+		outside  = "writes-outside-repo"
+		vouchUnr = "protect-vouch-unresolved-writes"
+		fromIn   = "destructive-rm-from-input"
+	)
+	decideBuiltins(t, []bypassCase{
+		{`grep -rlZ foo src | xargs -0 sed -i 's/a/b/'`, Allow, ""},
+		{`find src -name '*.go' -print0 | xargs -0 sed -i 's/a/b/'`, Allow, ""},
+		{`find src -name '*.o' -print0 | xargs -0 rm -f`, Allow, ""},
+		{`grep -rlZ x / | xargs -0 sed -i s/a/b/`, Deny, outside},
+		{`find ~ -print0 | xargs -0 rm`, Deny, outside},
+		{`grep -rl foo src | xargs sed -i 's/a/b/'`, Ask, vouchUnr},
+		{`find src -name '*.o' | xargs rm -f`, Ask, fromIn},
+		{`find -L src -print0 | xargs -0 rm -f`, Ask, fromIn},
+		{`find src -name '*.txt' -exec cp {} /root/.bashrc{} \;`, Ask, vouchUnr},
+	})
+}

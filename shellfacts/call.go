@@ -85,7 +85,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		return
 	}
 	wrappers := slices.Clone(c.wrappers)
-	stdinArgs, inputRepl := false, ""
+	stdinArgs, inputRepl, nulInput := false, "", false
 	shellNoCmd := false
 	var after func()
 	// A wrapper that changes directory (env -C, sudo -D) does so for the
@@ -141,7 +141,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		w.envCode(assignmentsOf(res.env))
 		envDynamic = envDynamic || res.envDynamic
 		if res.stdinArgs {
-			stdinArgs, inputRepl = true, res.inputRepl
+			stdinArgs, inputRepl, nulInput = true, res.inputRepl, res.nulInput
 		}
 		if res.chdir != nil {
 			if restore == nil {
@@ -204,6 +204,15 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		// (A shell's code string with the input in it is unknown code:
 		// see wrapXargs.)
 		cl.args = inputArgs(cl.args, inputRepl)
+		if l := c.listing; l != nil && nulInput && inputRepl == "" {
+			// The input is paths below the listing's starting
+			// points, one per argument: as find -exec's {} is.
+			cl.args[len(cl.args)-1].raw = listedInput
+			w.facts.Commands[cl.idx].ListedInput = true
+			saveRoots, saveSet, saveNames := w.findRoots, w.findSet, w.findNames
+			w.findRoots, w.findSet, w.findNames = l.roots, l.set, l.names
+			defer func() { w.findRoots, w.findSet, w.findNames = saveRoots, saveSet, saveNames }()
+		}
 	}
 	if after != nil {
 		after()
@@ -364,7 +373,7 @@ func (w *walker) path(f field, set map[string]bool, what string) {
 		if mapsSame(set, w.reads) {
 			w.readTail(f)
 		}
-		if w.findRoots != nil && strings.Contains(f.raw, "{}") {
+		if w.findRoots != nil && findMatchWord(f.raw) {
 			// find -exec's {} is what find finds below its starting
 			// points: written or removed below them.
 			w.fromFindMatch(set, what)

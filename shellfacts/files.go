@@ -304,6 +304,32 @@ func grepFiles(w *walker, c *call) {
 		return
 	}
 	w.pathsTo(files, w.reads, c.name)
+	w.grepListing(c, p, files)
+}
+
+// grepListing notes what grep -lZ or -LZ prints as a listing (see
+// inputListing): names of the files given or of files below the
+// directories -r searches, each ended by a NUL. -R follows links out of
+// them, and a - operand is stdin, named "(standard input)". The paths
+// are taken as the operands themselves (w.deletes for a remover): a
+// superset of the files below them.
+func (w *walker) grepListing(c *call, p parsed, files []field) {
+	switch c.name {
+	case "grep", "egrep", "fgrep":
+	default:
+		return
+	}
+	if !p.has("-l", "--files-with-matches", "-L", "--files-without-match") || !p.has("-Z", "--null") ||
+		p.has("-R", "--dereference-recursive") || len(p.unknown) > 0 {
+		return
+	}
+	if len(files) == 0 {
+		if !p.has("-r", "--recursive") || !w.stdinIsTerminalLike(c) {
+			return
+		}
+		files = []field{{s: ".", static: true, raw: "."}}
+	}
+	w.noteListing(files, w.deletes, nil)
 }
 
 // stdinIsTerminalLike reports whether a searcher with no paths searches
@@ -914,7 +940,7 @@ func (w *walker) fromFind(operands []field, name string) {
 		return
 	}
 	for _, f := range operands {
-		if !f.known() {
+		if !f.known() && findMatchWord(f.raw) {
 			roots := w.findRoots
 			w.findRoots = nil
 			w.addBelow(roots, w.findSet, w.findNames, true, true, "find -exec "+name)
@@ -922,6 +948,33 @@ func (w *walker) fromFind(operands []field, name string) {
 			return
 		}
 	}
+}
+
+// findListing reports whether a find's output is a listing (see
+// inputListing): its expression (from args[expr]) prints with -print0
+// and nothing else, and it follows no links (-L, -H, -follow), which
+// could lead below a starting point to anywhere.
+func findListing(args []field, expr int) bool {
+	print0 := false
+	for i, f := range args {
+		if !f.known() {
+			if i >= expr {
+				continue
+			}
+			return false
+		}
+		switch f.s {
+		case "-L", "-H", "-follow":
+			return false
+		case "-print0":
+			print0 = i >= expr
+		case "-print", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-delete":
+			if i >= expr {
+				return false
+			}
+		}
+	}
+	return print0
 }
 
 // findFiltered reports whether a find expression has a test, so that what
@@ -1324,6 +1377,9 @@ func findFiles(w *walker, c *call) {
 		removed = w.below
 	}
 	names := findNameFilter(args[i:])
+	if findListing(args, i) {
+		w.noteListing(roots, removed, names)
+	}
 	for ; i < len(args); i++ {
 		f := args[i]
 		if !f.known() {

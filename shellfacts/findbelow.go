@@ -3,6 +3,8 @@ package shellfacts
 import (
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // BelowFilter says which entries below a DeletesBelow or WritesBelow
@@ -143,4 +145,65 @@ func (w *walker) appendFilter(out []BelowFilter, d string) []BelowFilter {
 		return out
 	}
 	return append(out, BelowFilter{Dir: d, Names: w.belowNames[d]})
+}
+
+// inputListing is what a find or grep in a pipeline prints when that is
+// only paths below its starting points, each ended by a NUL: find
+// ROOTS ... -print0 (not following links, no other output) and grep
+// -lZ or -LZ over FILES or -r DIRS. xargs -0 then hands each path whole
+// to the program it runs, which acts on it as find -exec's {} is acted
+// on: below those starting points. Without -0 xargs splits at blanks
+// and reads quotes, so a directory named "a " holding root/.bashrc
+// hands it "/root/.bashrc": that stays a path only known at run time.
+type inputListing struct {
+	roots []field
+	set   map[string]bool // deletes or below, as for find -exec
+	names []string
+}
+
+// listedInput is the raw text of the argument xargs -0 takes from a
+// listing (see findMatchWord).
+const listedInput = "{} (arguments from input)"
+
+// findMatchWord reports whether an operand written raw stands for what
+// find -exec matches (or an xargs -0 listing prints): {} at its start,
+// quoted or not, and nothing after it that leaves the match's place
+// ({}.bak, {}/x); in the code of a shell find runs, the match stands as
+// "$__vouch_find_match". /tmp/{} or {}/../.. is somewhere else, a path
+// only known at run time.
+func findMatchWord(raw string) bool {
+	r := strings.TrimLeft(raw, `'"`)
+	return (strings.HasPrefix(r, "{}") || strings.HasPrefix(r, "$__vouch_find_match")) && !strings.Contains(r, "..")
+}
+
+// listingOf returns the listing a pipeline stage prints: the one its
+// find or grep noted, when the stage is that one simple command with
+// stdout left to the pipe.
+func listingOf(s *syntax.Stmt, l *inputListing) *inputListing {
+	if l == nil || s.Negated || s.Background {
+		return nil
+	}
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		return nil
+	}
+	for _, r := range s.Redirs {
+		if r.N == nil || r.N.Value != "2" {
+			return nil
+		}
+	}
+	return l
+}
+
+// noteListing records what a find or grep prints when it is a listing
+// (see inputListing): roots must be static paths.
+func (w *walker) noteListing(roots []field, set map[string]bool, names []string) {
+	if len(roots) == 0 {
+		return
+	}
+	for _, f := range roots {
+		if !f.known() || f.glob || f.s == "-" {
+			return
+		}
+	}
+	w.listing = &inputListing{roots: roots, set: set, names: names}
 }

@@ -199,6 +199,12 @@ type Command struct {
 	// rmdir, unlink, find (its actions: -delete, -exec, ...) and git;
 	// empty for other programs.
 	Options []string
+	// ListedInput is set for a program xargs -0 hands the paths a find
+	// -print0 or grep -lZ before it in the pipeline prints: they are
+	// below that command's starting points, and recorded as removals
+	// and writes below them (as find -exec's {} is), so its arguments
+	// from input are not ones vouch cannot see.
+	ListedInput bool
 }
 
 // Parse extracts the facts of one shell command line. It never panics and
@@ -469,6 +475,9 @@ type walker struct {
 	findRoots []field
 	findSet   map[string]bool // deletes or below, as the find's expression decides
 	findNames []string        // the find's -name tests (findNameFilter)
+	// listing is set by the last find or grep walked that prints only
+	// NUL-ended paths below its starting points (see inputListing).
+	listing *inputListing
 	// writesBelow are directories below which a find -exec writer
 	// writes the matches ({}); belowNames and belowAny are the name
 	// tests of the finds acting below each (BelowFilter).
@@ -758,6 +767,9 @@ type ctx struct {
 	// (see stageOutput).
 	pipeText  string
 	pipeKnown bool
+	// listing is what the producer prints, when it is only paths below
+	// some directories, each ended by a NUL (see inputListing).
+	listing *inputListing
 }
 
 func (w *walker) enter() bool {
@@ -945,11 +957,15 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 	upstream := slices.Clip(c.upstream)
 	pipeFrom := c.pipeFrom
 	pipeText, pipeKnown := c.pipeText, c.pipeKnown
+	var listing *inputListing
 	for _, s := range stages {
 		first := len(w.facts.Commands)
 		dir := w.saveDir()
-		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers, pipeText: pipeText, pipeKnown: pipeKnown})
+		w.listing = nil
+		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers, pipeText: pipeText, pipeKnown: pipeKnown, listing: listing})
 		w.restoreDir(dir)
+		listing = listingOf(s, w.listing)
+		w.listing = nil
 		pipeText, pipeKnown = w.stageOutput(s, first)
 		// The producer for the next stage is the last command this
 		// stage started at its own depth (substitutions come first).

@@ -201,7 +201,7 @@ func TestParseCommands(t *testing.T) {
 		{"ionice", "ionice -c 3 rm -rf /", want{cmds: []string{"ionice> rm -rf /"}, deletes: []string{"/"}}},
 		{"wrapper pile", "sudo nice -n 1 timeout 5 nohup env A=b rm -rf /", want{cmds: []string{"sudo> nice> timeout> nohup> env> A=b rm -rf /"}, deletes: []string{"/"}}},
 		{"xargs", "echo / | xargs rm -rf", want{cmds: []string{"echo /", "xargs> <echo| rm -rf"}, incomplete: true}},
-		{"xargs flags", "find . -name '*.o' -print0 | xargs -0 -n 10 -P 4 rm -f", want{cmds: []string{"find . -name *.o -print0", "xargs> <find| rm -f"}, reads: []string{"ROOT/repo"}, incomplete: true}},
+		{"xargs flags", "find . -name '*.o' -print0 | xargs -0 -n 10 -P 4 rm -f", want{cmds: []string{"find . -name *.o -print0", "xargs> <find| rm -f"}, reads: []string{"ROOT/repo"}, below: []string{"ROOT/repo"}, incomplete: true}},
 		{"xargs sh -c", `ls | xargs -I{} sh -c 'rm -rf {}'`, want{cmds: []string{"ls", "xargs> <ls| sh -c rm -rf {}", "^1 rm -rf {}"}, deletes: []string{"ROOT/repo/{}"}, incomplete: true}},
 		{"full path", "/usr/bin/rm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},
 		{"backslash name", `\rm -rf /`, want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},

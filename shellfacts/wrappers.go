@@ -19,7 +19,11 @@ type wrapResult struct {
 	// arguments (xargs -I R, parallel's {}), "" when the input is
 	// appended to them instead.
 	inputRepl string
-	chdir     *field // the wrapped command runs in this directory
+	// nulInput, with stdinArgs, is set when the input is split at NULs
+	// only (xargs -0), so that each path a listing prints is one
+	// argument whatever characters it holds.
+	nulInput bool
+	chdir    *field // the wrapped command runs in this directory
 	// after runs once the wrapper is recorded as the command itself (a
 	// string it will run, such as env -S or flock -c, is parsed then, so
 	// commands stay in the order they start).
@@ -546,7 +550,7 @@ func wrapXargs(w *walker, args []field) wrapResult {
 			w.unknownCode("xargs -I" + repl + " " + words + " (" + how + ")")
 		}
 	}
-	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl}
+	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl, nulInput: p.has("-0", "--null")}
 }
 
 // shellCodeOperand finds, in a shell's arguments, the word it takes as
