@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "428ececbffe7b3cbd25055c28e8dc71038e9dd9563462fe18f052709201c336e"
+const fixedDigest = "2e220eed3c58148e9bca2daae464b7fd55b7bdd3ab7862ee847dd3a0837953fc"

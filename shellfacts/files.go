@@ -21,7 +21,7 @@ func handlerFor(name string) handler {
 	case "cat", "tac", "less", "more", "most", "bat", "batcat", "strings", "base32", "wc", "md5sum", "sha1sum",
 		"sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "file", "zcat", "zless", "zmore",
 		"bzcat", "xzcat", "zstdcat", "lzcat", "expand", "unexpand", "rev", "diff", "cmp", "comm", "paste", "join",
-		"tsort", "look", "pg", "vimdiff", "diff3", "sdiff", "colordiff", "icdiff", "view", "stat", "readlink", "realpath":
+		"tsort", "look", "pg", "vimdiff", "diff3", "sdiff", "colordiff", "icdiff", "view", "readlink":
 		return readAll(optSpec{long: []string{"files0-from", "label", "line-format", "ignore-matching-lines"}, withValue: "I"})
 	case "head", "tail":
 		return readAll(optSpec{withValue: "ncs", long: []string{"lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"}})
@@ -73,6 +73,8 @@ func handlerFor(name string) handler {
 		return linkFiles
 	case "mount":
 		return mountFiles
+	case "umount":
+		return umountFiles
 	case "rm", "rmdir", "unlink", "srm":
 		return removeFiles
 	case "shred", "wipe":
@@ -1164,7 +1166,7 @@ func patchFiles(w *walker, c *call) {
 // tarSpec is GNU tar's; getopt_long takes any unambiguous prefix of a
 // long option (tar --dir is --directory).
 var tarSpec = optSpec{
-	withValue: "fCTXbHKLNgV",
+	withValue: "fCTXbHKLNgVIF",
 	long: []string{"file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "owner", "group", "mode", "transform",
 		"xform", "exclude", "use-compress-program", "to-command", "newer", "after-date", "label", "suffix", "checkpoint-action",
 		"info-script", "new-volume-script", "strip-components", "warning", "index-file", "mtime", "sort", "owner-map", "group-map",
@@ -1237,8 +1239,20 @@ func tarFiles(w *walker, c *call) {
 		w.pathsTo(archives, w.reads, c.name)
 	}
 	w.restoreDir(dir)
-	for _, prog := range p.values("--use-compress-program", "-I", "--to-command", "--info-script", "-F") {
+	for _, prog := range p.values("--use-compress-program", "-I", "--to-command", "--info-script", "-F", "--new-volume-script", "--rsh-command", "--rmt-command") {
 		w.nestedString(prog, "tar program")
+	}
+	// --checkpoint-action=exec=CMD runs CMD through the shell at each
+	// checkpoint; the other actions (echo, dot, ttyout...) print.
+	for _, a := range p.values("--checkpoint-action") {
+		if !a.known() {
+			w.incomplete("tar --checkpoint-action only known at run time")
+			w.unknownCode(a.raw)
+			continue
+		}
+		if cmd, ok := strings.CutPrefix(a.s, "exec="); ok {
+			w.nestedString(field{s: cmd, static: true, raw: cmd}, "tar --checkpoint-action")
+		}
 	}
 }
 
@@ -1250,6 +1264,23 @@ func zipFiles(w *walker, c *call) {
 	w.path(p.operands[0], w.writes, c.name)
 	w.pathsTo(p.operands[1:], w.reads, c.name)
 	w.pathsTo(p.values("-O", "--output-file"), w.writes, c.name)
+	// -TT CMD (--unzip-command) tests the archive with CMD, run through
+	// the shell; parseOpts reads -TT as -T twice, so it is looked for
+	// here.
+	for i, f := range c.args {
+		if !f.known() {
+			continue
+		}
+		name, val, hasVal := strings.Cut(f.s, "=")
+		if f.s == "-TT" || name == "--unzip-command" {
+			switch {
+			case hasVal:
+				w.nestedString(field{s: val, static: true, raw: val}, "zip -TT")
+			case i+1 < len(c.args):
+				w.nestedString(c.args[i+1], "zip -TT")
+			}
+		}
+	}
 }
 
 // unzipFiles: unzip extracts below -d, else the current directory,
@@ -1641,16 +1672,45 @@ func mountFiles(w *walker, c *call) {
 			}
 		}
 	}
+	ops := append(p.values("--source"), p.operands...)
+	ops = append(ops, p.values("--target")...)
+	if len(ops) > 0 && !p.has("-a", "--all") {
+		// Whatever is mounted (a bind, a tmpfs, a device) hides what
+		// lay below the mount point and puts other files in its place:
+		// the mount point (the last operand, or --target) is a tree
+		// written.
+		w.mountPoint(ops[len(ops)-1], c.name)
+	}
 	if !bind {
 		return
 	}
-	ops := append(p.values("--source"), p.operands...)
-	ops = append(ops, p.values("--target")...)
 	if len(ops) < 2 {
 		w.incomplete("mount --bind without a source and a target")
 		return
 	}
 	w.bindSource(ops[0], ops[1], false, "mount --bind")
+}
+
+// umountFiles: umount DIR... uncovers what lay below each mount point,
+// so each is a tree written, as mount's target is.
+func umountFiles(w *walker, c *call) {
+	p := parseOpts(c.args, optSpec{withValue: "tOFN", long: []string{"types", "test-opts", "namespace"}})
+	if p.has("-a", "--all") {
+		w.incomplete(c.name + " -a unmounts whatever is mounted")
+		w.unresolvedWrite(w.writes, c.name+" -a")
+	}
+	for _, f := range p.operands {
+		w.mountPoint(f, c.name)
+	}
+}
+
+// mountPoint records a mount point as a path written and a tree whose
+// contents the command replaces.
+func (w *walker) mountPoint(f field, what string) {
+	w.path(f, w.writes, what)
+	if f.static && !f.glob && f.s != "" {
+		w.tree(f.s, what)
+	}
 }
 
 // bindSource records what a bind mount (or a sandbox's bind of a path

@@ -60,6 +60,17 @@ func gitArgs(w *walker, c *call) {
 		case "--git-dir", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source":
 			if !hasVal {
 				i++
+				if i < len(args) {
+					val = args[i].s
+				}
+			}
+			if name == "--config-env" {
+				// --config-env=KEY=ENVVAR: the value comes from the
+				// environment, so it is read as a value only known at
+				// run time ($ENVVAR).
+				if key, env, ok := strings.Cut(val, "="); ok {
+					w.gitConfig(field{s: key + "=$" + env, static: true})
+				}
 			}
 		}
 	}
@@ -78,12 +89,33 @@ func gitArgs(w *walker, c *call) {
 	}
 	w.gitOptions(c, sub, rest)
 	w.gitTrees(sub, rest)
+	w.gitOutput(rest)
 	switch sub {
 	case "show", "cat-file":
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
-	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "ls-files", "hash-object", "check-ignore", "check-attr",
+	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "hash-object",
 		"diff-tree", "diff-index", "diff-files":
+		// ls-files, check-ignore and check-attr are left out: they print
+		// names and what .gitignore or .gitattributes say about them,
+		// never a file's content (git check-ignore .env is how one asks
+		// whether .env is committed by mistake).
 		w.gitRevPaths(rest, w.reads, true, "nSGLOefm")
+		if sub == "difftool" {
+			// -x CMD runs CMD through the shell on each pair of files.
+			for _, v := range gitOptValues(rest, "-x", "--extcmd") {
+				w.nestedString(v, "git difftool --extcmd")
+			}
+		}
+	case "mergetool":
+		for _, v := range gitOptValues(rest, "", "--tool-cmd") {
+			w.nestedString(v, "git mergetool --tool-cmd")
+		}
+	case "bundle":
+		// git bundle create FILE REV...: FILE receives the history.
+		p := parseOpts(rest, optSpec{})
+		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[0].s == "create" {
+			w.path(p.operands[1], w.writes, "git bundle create")
+		}
 	case "format-patch":
 		// Prints the history of the paths after -- into patch files:
 		// -o DIR (else the current directory) receives them, unless
@@ -170,6 +202,16 @@ func gitArgs(w *walker, c *call) {
 		}
 	case "submodule":
 		p := parseOpts(rest, optSpec{withValue: "b", long: []string{"branch", "name", "reference", "depth"}})
+		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[0].s == "foreach" {
+			// One word is run through the shell in each submodule;
+			// several are run as a program and its arguments.
+			cmd := p.operands[1:]
+			if len(cmd) == 1 {
+				w.nestedString(cmd[0], "git submodule foreach")
+			} else {
+				w.nestedArgv(cmd, "git submodule foreach", "git submodule foreach", true)
+			}
+		}
 		if len(p.operands) >= 2 && p.operands[0].known() && p.operands[0].s == "add" {
 			w.gitRemote(c, p.operands[1], false)
 			if len(p.operands) >= 3 {
@@ -212,6 +254,56 @@ func gitArgs(w *walker, c *call) {
 			}
 		}
 	}
+}
+
+// gitOutput records the file named by --output (--output=FILE or
+// --output FILE): every git command that takes diff or revision options
+// (diff, log, show, shortlog, blame, range-diff, rev-list, cherry-pick
+// ...) writes what it would print there, and with --format=%B that is a
+// commit message the agent wrote, so it is a write of any content.
+// Options after -- are paths.
+func (w *walker) gitOutput(rest []field) {
+	for _, v := range gitOptValues(rest, "", "--output") {
+		w.path(v, w.writes, "git --output")
+	}
+}
+
+// gitOptValues returns the values of a git option given as a short
+// letter (-xV, -x V; "" for none) or a long name (--name=V, --name V),
+// the long name also abbreviated to any prefix of at least four
+// characters, as git's parse-options accepts. Arguments after -- are
+// not options. A value only known at run time is returned as it is.
+func gitOptValues(args []field, short, long string) []field {
+	var vals []field
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if !f.known() {
+			continue
+		}
+		s := f.s
+		if s == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(s, "=")
+		switch {
+		case strings.HasPrefix(s, "--") && len(name) >= 4 && strings.HasPrefix(long, name):
+			if hasVal {
+				vals = append(vals, field{s: val, static: true, raw: val})
+			} else if i+1 < len(args) {
+				i++
+				vals = append(vals, args[i])
+			}
+		case short != "" && s == short:
+			if i+1 < len(args) {
+				i++
+				vals = append(vals, args[i])
+			}
+		case short != "" && strings.HasPrefix(s, short) && !strings.HasPrefix(s, "--"):
+			v := s[len(short):]
+			vals = append(vals, field{s: v, static: true, raw: v})
+		}
+	}
+	return vals
 }
 
 // gitConfigFile records the file git config writes when it is not the
@@ -339,6 +431,13 @@ func (w *walker) gitRemote(c *call, f field, local bool) {
 		w.incomplete("dynamic git remote")
 		return
 	}
+	if strings.HasPrefix(strings.ToLower(f.s), "ext::") {
+		// ext::CMD is a remote helper that runs CMD (when
+		// protocol.ext.allow lets it).
+		w.incomplete("git's ext:: remote runs a command")
+		w.unknownCode(f.raw)
+		return
+	}
 	if u, ok := findURL(f.s); ok && strings.HasPrefix(f.s, u) {
 		w.addURL(f.s, "git")
 		return
@@ -368,6 +467,19 @@ func (w *walker) gitConfig(f field) {
 	}
 	key = strings.ToLower(key)
 	switch {
+	case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path") ||
+		key == "extensions.worktreeconfig" && !gitFalse(val):
+		// An included file (or, with worktreeConfig, .git/config.worktree)
+		// is configuration read from a file this command line does not
+		// show: it may set core.fsmonitor, core.hooksPath or an alias,
+		// as GIT_CONFIG_GLOBAL may.
+		w.incomplete("git configuration " + key + " loads settings from a file vouch does not read")
+		w.unknownCode(f.s)
+	case key == "protocol.ext.allow" && val != "never" || key == "protocol.allow" && val == "always" ||
+		strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, "url") && strings.HasPrefix(strings.ToLower(val), "ext::"):
+		// ext:: remotes run a command of their own.
+		w.incomplete("git configuration " + key + " lets ext:: remotes run commands")
+		w.unknownCode(f.s)
 	case strings.HasPrefix(key, "alias."):
 		if cmd, ok := strings.CutPrefix(val, "!"); ok {
 			w.nestedString(field{s: cmd, static: true}, "git alias")
@@ -386,6 +498,15 @@ func (w *walker) gitConfig(f field) {
 		}
 		w.nestedString(field{s: strings.TrimPrefix(val, "!"), static: true}, "git "+key)
 	}
+}
+
+// gitFalse reports whether a git boolean value is false.
+func gitFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
 
 // gitRevPaths records the paths a subcommand names: REV:path operands
