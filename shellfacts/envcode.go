@@ -114,6 +114,9 @@ func (w *walker) envCode(as []assignment) {
 		}
 		split, cargo := cargoProgramVar(a.name)
 		sep, rustFlags := rustFlagsVar(a.name)
+		if f, ok := logFileVar(a); ok {
+			w.path(f, w.writes, a.name)
+		}
 		switch {
 		case a.unknown:
 			w.incomplete("a declaration whose variable is only known at run time")
@@ -166,6 +169,34 @@ func (w *walker) envCode(as []assignment) {
 		}
 		w.gitConfig(field{s: k.value + "=" + v.value, static: true})
 	}
+}
+
+// logFileVar returns the file an assignment makes programs append to:
+// git's trace variables (GIT_TRACE, GIT_TRACE2_EVENT, GIT_TRACE_PACKET
+// ...) when their value is an absolute path (1, true or a descriptor
+// number mean stderr or that descriptor; a directory receives one file
+// per process), and SSLKEYLOGFILE, where curl, Python and browsers
+// write TLS secrets. Through them a program run for another purpose
+// writes wherever the agent points it.
+func logFileVar(a assignment) (field, bool) {
+	switch {
+	case a.name == "SSLKEYLOGFILE":
+		if !a.static {
+			return field{raw: a.raw}, true
+		}
+		return field{s: a.value, static: true, raw: a.value}, a.value != ""
+	case strings.HasPrefix(a.name, "GIT_TRACE"):
+		switch a.name {
+		case "GIT_TRACE_REDACT", "GIT_TRACE2_ENV_VARS", "GIT_TRACE2_CONFIG_PARAMS", "GIT_TRACE2_BRIEF",
+			"GIT_TRACE2_EVENT_NESTING", "GIT_TRACE2_EVENT_BRIEF", "GIT_TRACE2_PERF_BRIEF", "GIT_TRACE2_MAX_FILES",
+			"GIT_TRACE2_DST_DEBUG", "GIT_TRACE_CURL_NO_DATA":
+			return field{}, false
+		}
+		if a.static && strings.HasPrefix(a.value, "/") {
+			return field{s: a.value, static: true, raw: a.value}, true
+		}
+	}
+	return field{}, false
 }
 
 // declaredAssignments reads the NAME=value arguments of export, declare

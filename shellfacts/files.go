@@ -71,6 +71,18 @@ func handlerFor(name string) handler {
 		return moveFiles
 	case "ln", "link":
 		return linkFiles
+	case "stat", "realpath":
+		return nameOnlyFiles
+	case "trash", "trash-put", "rmtrash", "gio":
+		return trashFiles
+	case "make", "gmake":
+		return makeArgs
+	case "just":
+		return justArgs
+	case "task", "go-task":
+		return taskArgs
+	case "cmake":
+		return cmakeArgs
 	case "mount":
 		return mountFiles
 	case "umount":
@@ -268,11 +280,24 @@ func sortFiles(w *walker, c *call) {
 
 func editFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "cdiorsSTtuUwW", long: []string{"cmd", "servername"}})
+	switch c.name {
+	case "vi", "vim", "nvim", "ex":
+		vimCommands(w, c, p)
+		// +CMD is a command, not a file.
+		files := p.operands[:0:0]
+		for _, f := range p.operands {
+			if !f.known() || !strings.HasPrefix(f.s, "+") {
+				files = append(files, f)
+			}
+		}
+		p.operands = files
+	default:
+		if len(p.values("-c", "--cmd")) > 0 {
+			w.incomplete(c.name + " runs editor commands, which may run shell commands")
+		}
+	}
 	w.pathsTo(p.operands, w.reads, c.name)
 	w.pathsTo(p.operands, w.writes, c.name)
-	if len(p.values("-c", "--cmd")) > 0 {
-		w.incomplete(c.name + " runs editor commands, which may run shell commands")
-	}
 }
 
 // grepFiles: the first operand is the pattern unless -e or -f gave one;

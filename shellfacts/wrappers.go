@@ -57,8 +57,20 @@ func wrapperFor(name string) wrapFunc {
 		return simpleWrapper(name, optSpec{longFlags: []string{"help", "version"}, posix: true, closed: true, gnu: true})
 	case "builtin", "catchsegv", "nocorrect", "noglob":
 		return simpleWrapper(name, optSpec{posix: true, closed: true})
-	case "busybox":
+	case "busybox", "toybox":
 		return simpleWrapper(name, optSpec{longFlags: []string{"help", "list", "list-full", "install"}, posix: true, closed: true})
+	case "prlimit":
+		return wrapPrlimit
+	case "fakeroot":
+		// fakeroot [-l LIB] [--faked BIN] [-s FILE] [-i FILE] [-u] [-b FD] [--] [COMMAND...]; without a command it starts a shell.
+		return shellWrapper(name, optSpec{withValue: "lsib", flags: "uhv", long: []string{"lib", "faked"},
+			longFlags: []string{"unknown-is-real", "help", "version"}, posix: true, closed: true})
+	case "rlwrap":
+		return wrapRlwrap
+	case "perf":
+		return wrapPerf
+	case "start-stop-daemon":
+		return wrapStartStopDaemon
 	case "unbuffer":
 		return simpleWrapper(name, optSpec{flags: "p", posix: true, closed: true})
 	case "torsocks":
