@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "2e220eed3c58148e9bca2daae464b7fd55b7bdd3ab7862ee847dd3a0837953fc"
+const fixedDigest = "cea1bccf7bb638aea7e69217bf2af6b32ccfb292ed3c8977ca680e30a5697e07"

@@ -112,6 +112,14 @@ func (w *walker) envCode(as []assignment) {
 				w.gitEnv[a.name] = a.value
 			}
 		}
+		if hookSkipVar(a) {
+			// Kept with the git environment for every later git
+			// command of the line (gitSkipsHooks).
+			if w.gitEnv == nil {
+				w.gitEnv = map[string]string{}
+			}
+			w.gitEnv[hookSkipKey+a.name] = a.value
+		}
 		split, cargo := cargoProgramVar(a.name)
 		sep, rustFlags := rustFlagsVar(a.name)
 		if f, ok := logFileVar(a); ok {
@@ -169,6 +177,36 @@ func (w *walker) envCode(as []assignment) {
 		}
 		w.gitConfig(field{s: k.value + "=" + v.value, static: true})
 	}
+}
+
+// hookSkipKey prefixes, in walker.gitEnv, the hook managers' variables
+// the command line set to skip git hooks.
+const hookSkipKey = "hook-skip:"
+
+// hookSkipVar reports whether an assignment turns off the git hooks a
+// hook manager installs, as --no-verify would: HUSKY=0 (husky 5 and
+// later), HUSKY_SKIP_HOOKS (husky 4), SKIP=hook,... (pre-commit),
+// LEFTHOOK=0 and LEFTHOOK_EXCLUDE (lefthook). A value only known at run
+// time may be one that does.
+func hookSkipVar(a assignment) bool {
+	switch a.name {
+	case "HUSKY", "LEFTHOOK":
+		return !a.static || a.value == "0" || a.value == "false"
+	case "HUSKY_SKIP_HOOKS", "SKIP", "LEFTHOOK_EXCLUDE":
+		return !a.static || a.value != ""
+	}
+	return false
+}
+
+// gitSkipsHooks reports whether the command line set a variable that
+// makes hook managers skip git's hooks (hookSkipVar).
+func (w *walker) gitSkipsHooks() bool {
+	for k := range w.gitEnv {
+		if strings.HasPrefix(k, hookSkipKey) {
+			return true
+		}
+	}
+	return false
 }
 
 // logFileVar returns the file an assignment makes programs append to:

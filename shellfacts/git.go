@@ -15,6 +15,7 @@ func gitArgs(w *walker, c *call) {
 	dir := w.saveDir()
 	defer w.restoreDir(dir)
 	var aliases map[string]string // -c alias.NAME=VALUE
+	moved := false                // -C or --work-tree named the repository
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
@@ -31,6 +32,7 @@ func gitArgs(w *walker, c *call) {
 		case "-C":
 			if i+1 < len(args) {
 				w.cd(args[i+1])
+				moved = true
 				i++
 			}
 		case "-c":
@@ -90,6 +92,9 @@ func gitArgs(w *walker, c *call) {
 	w.gitOptions(c, sub, rest)
 	w.gitTrees(sub, rest)
 	w.gitOutput(rest)
+	if moved {
+		w.gitIndexWrite(sub)
+	}
 	switch sub {
 	case "show", "cat-file":
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
@@ -254,6 +259,24 @@ func gitArgs(w *walker, c *call) {
 			}
 		}
 	}
+}
+
+// gitIndexWrite records, for a git command run in a repository that -C
+// named, the write of that repository's .git (its index, objects and
+// refs) by the subcommands that change them: git -C ~/other add . writes
+// below ~/other/.git, outside the repository the agent works in. Run in
+// the current repository, the same write is of the agent's own .git.
+func (w *walker) gitIndexWrite(sub string) {
+	switch sub {
+	case "add", "stage", "rm", "mv", "commit", "reset", "restore", "update-index", "stash", "checkout", "switch",
+		"merge", "pull", "rebase", "cherry-pick", "revert", "am", "tag", "branch", "fetch", "gc", "prune", "update-ref":
+	default:
+		return
+	}
+	if !w.dirKnown {
+		return
+	}
+	w.addPath(filepath.Join(w.repoRoot(), ".git"), w.writes, "git -C "+sub)
 }
 
 // gitOutput records the file named by --output (--output=FILE or
@@ -744,6 +767,14 @@ func (w *walker) gitOptions(c *call, sub string, rest []field) {
 	for _, name := range normOptions(p, o.short) {
 		// "-D" is two long options at once.
 		opts = append(opts, strings.Fields(name)...)
+	}
+	switch sub {
+	case "commit", "push", "merge", "rebase", "am", "pull", "cherry-pick", "revert":
+		if w.gitSkipsHooks() {
+			// HUSKY=0 git commit, SKIP=lint git commit: the hooks
+			// are skipped as with --no-verify.
+			opts = append(opts, "--no-verify")
+		}
 	}
 	if sub == "push" {
 		// A refspec forced with a leading + (git push origin +main)
