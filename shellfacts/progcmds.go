@@ -31,6 +31,9 @@ func trashFiles(w *walker, c *call) {
 		case "trash", "remove", "rm":
 			args = args[1:]
 		default:
+			// gio cat, gio copy ...: read as a program vouch does
+			// not model.
+			w.unmodelledArgs(c.name, c.args)
 			return
 		}
 	}
@@ -41,8 +44,10 @@ func trashFiles(w *walker, c *call) {
 // makeArgs: make --eval=TEXT (-E TEXT) runs makefile text written on the
 // command line, which vouch does not read; -C DIR and -f FILE outside the
 // project around the working directory run another project's recipes.
-// Both are unknown code.
+// Both are unknown code. Its other arguments are read as those of a
+// program vouch does not model (make F=.env reads .env).
 func makeArgs(w *walker, c *call) {
+	w.unmodelledArgs(c.name, c.args)
 	p := parseOpts(c.args, optSpec{withValue: "CEfIjlLoOW", long: []string{"directory", "eval", "file", "makefile",
 		"include-dir", "jobs", "load-average", "old-file", "assume-old", "output-sync", "what-if", "new-file", "assume-new",
 		"debug", "jobserver-auth", "jobserver-style", "shuffle"}})
@@ -54,8 +59,10 @@ func makeArgs(w *walker, c *call) {
 }
 
 // justArgs: just --justfile FILE (-f) and --working-directory DIR (-d)
-// outside the project run another project's recipes.
+// outside the project run another project's recipes. Its other
+// arguments are read as makeArgs reads make's.
 func justArgs(w *walker, c *call) {
+	w.unmodelledArgs(c.name, c.args)
 	p := parseOpts(c.args, optSpec{withValue: "fdc", long: []string{"justfile", "working-directory", "chooser", "color",
 		"command-color", "dotenv-filename", "dotenv-path", "list-heading", "list-prefix", "set", "shell", "shell-arg",
 		"completions", "dump-format", "show", "usage", "command", "timestamp-format", "alias-style"}})
@@ -67,8 +74,10 @@ func justArgs(w *walker, c *call) {
 }
 
 // taskArgs: go-task's task -d DIR (--dir) and -t FILE (--taskfile)
-// outside the project run another project's tasks.
+// outside the project run another project's tasks. Its other
+// arguments are read as makeArgs reads make's.
 func taskArgs(w *walker, c *call) {
+	w.unmodelledArgs(c.name, c.args)
 	p := parseOpts(c.args, optSpec{withValue: "dtoC", long: []string{"dir", "taskfile", "output", "concurrency",
 		"output-group-begin", "output-group-end", "interval", "sort", "json", "completion"}})
 	w.elsewhereCode(c.name, p.values("-d", "--dir", "-t", "--taskfile"))
@@ -163,9 +172,10 @@ func plainExCommand(s string) bool {
 // remove_directory, copy, rename, make_directory, touch,
 // create_symlink), and chdir, env and time run a command. They are
 // analysed as those programs; a tool vouch does not know is unknown
-// code.
+// code. cmake's other modes are read as a program vouch does not model.
 func cmakeArgs(w *walker, c *call) {
 	if len(c.args) < 2 || !c.args[0].known() || c.args[0].s != "-E" {
+		w.unmodelledArgs(c.name, c.args)
 		return
 	}
 	tool, rest := c.args[1], c.args[2:]
