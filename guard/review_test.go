@@ -212,7 +212,8 @@ func TestReviewFindXargsWriters(t *testing.T) {
 		{`find . -type f -exec sed -i s/a/b/ {} +`, Ask, "protect-vouch-trees", Deny},
 		{`find . -name '*.yaml' -o -name '*.go' -exec sed -i s/a/b/ {} +`, Ask, "protect-vouch-trees", Deny},
 		{`find /etc -name "*.conf" -exec sed -i s/a/b/ {} +`, Deny, "writes-outside-repo", ""},
-		{"echo /etc/passwd | xargs sed -i d", Ask, "protect-vouch-unresolved-writes", Deny},
+		{"echo /etc/passwd | xargs sed -i d", Deny, "writes-outside-repo", ""}, // static input: the target is known
+		{"echo .vouch/guard.yaml | xargs sed -i d", Ask, "protect-vouch-writes", Deny},
 		{"ls /etc/*.conf | xargs truncate -s0", Ask, "protect-vouch-unresolved-writes", Deny},
 		{"xargs -a list cp -t /etc", Deny, "writes-outside-repo", ""},
 		{"find .vouch -type f -delete", Ask, "protect-vouch-trees", Deny},

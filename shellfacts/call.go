@@ -85,7 +85,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		return
 	}
 	wrappers := slices.Clone(c.wrappers)
-	stdinArgs, inputRepl, nulInput := false, "", false
+	stdinArgs, inputRepl, nulInput, plainIn := false, "", false, false
 	shellNoCmd := false
 	var after func()
 	// A wrapper that changes directory (env -C, sudo -D) does so for the
@@ -141,7 +141,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		w.envCode(assignmentsOf(res.env))
 		envDynamic = envDynamic || res.envDynamic
 		if res.stdinArgs {
-			stdinArgs, inputRepl, nulInput = true, res.inputRepl, res.nulInput
+			stdinArgs, inputRepl, nulInput, plainIn = true, res.inputRepl, res.nulInput, res.plainInput
 		}
 		if res.chdir != nil {
 			if restore == nil {
@@ -192,7 +192,17 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 			}
 		}
 	}
-	if stdinArgs {
+	var argSets [][]field
+	if stdinArgs && plainIn && !isShellName(cmd.Name) {
+		argSets = w.xargsInput(fs[1:], inputRepl, redirs, c)
+	}
+	if len(argSets) > 0 {
+		cmd.Args, cmd.Raw = nil, nil
+		for _, f := range argSets[0] {
+			cmd.Args = append(cmd.Args, w.argOf(f))
+			cmd.Raw = append(cmd.Raw, f.raw)
+		}
+	} else if stdinArgs {
 		cmd.Dynamic = true
 		w.incomplete("arguments of " + nameOr(cmd.Name) + " come from input (xargs, find -exec)")
 	}
@@ -200,7 +210,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 		return
 	}
 	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig, pipeText: c.pipeText, pipeKnown: c.pipeKnown}
-	if stdinArgs && !isShellName(cmd.Name) {
+	if len(argSets) > 0 {
+		cl.args = argSets[0]
+	} else if stdinArgs && !isShellName(cmd.Name) {
 		// (A shell's code string with the input in it is unknown code:
 		// see wrapXargs.)
 		cl.args = inputArgs(cl.args, inputRepl)
@@ -249,13 +261,18 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	savedEnv := w.callEnv
 	w.callEnv = append(slices.Clip(savedEnv), env...)
 	defer func() { w.callEnv = savedEnv }()
-	if h := handlerFor(cmd.Name); h != nil {
-		h(w, cl)
-	} else if cmd.Name != "" && !argsReadWhenStripped(cmd.Name) {
-		// A wrapper's own options are read where it is stripped.
-		w.unmodelledArgs(cmd.Name, cl.args)
+	for i := 0; i == 0 || i < len(argSets); i++ {
+		if i > 0 {
+			cl.args = argSets[i] // xargs -I: one run per input line
+		}
+		if h := handlerFor(cmd.Name); h != nil {
+			h(w, cl)
+		} else if cmd.Name != "" && !argsReadWhenStripped(cmd.Name) {
+			// A wrapper's own options are read where it is stripped.
+			w.unmodelledArgs(cmd.Name, cl.args)
+		}
+		w.anyURLs(cmd.Name, cl.args)
 	}
-	w.anyURLs(cmd.Name, cl.args)
 }
 
 // unknownDirProgram returns the path a command name only known at run
@@ -455,7 +472,9 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 		return ""
 	}
 	if w.paths++; w.paths > maxPaths {
+		// The path is not recorded: what it names is not known.
 		w.incomplete(fmt.Sprintf("more than %d paths", maxPaths))
+		w.unknownCode(fmt.Sprintf("more than %d paths: the rest are not analysed", maxPaths))
 		return ""
 	}
 	c, err := w.resolve(p, w.entry)
@@ -519,6 +538,7 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	w.incomplete("glob in " + what)
 	if w.globs++; w.globs > maxGlobs {
 		w.incomplete(fmt.Sprintf("more than %d globs", maxGlobs))
+		w.unknownCode(fmt.Sprintf("more than %d globs: the rest are not expanded", maxGlobs))
 		return
 	}
 	pat := GoPattern(f.pat)
@@ -553,16 +573,25 @@ func (w *walker) glob(f field, set map[string]bool, what string) {
 	}
 	matches := 0
 	if d, err := os.Open(cdir); err == nil {
-		entries, _ := d.ReadDir(4096)
+		entries, _ := d.ReadDir(maxDirEntries + 1)
 		d.Close()
+		if len(entries) > maxDirEntries {
+			w.incomplete(fmt.Sprintf("glob in %s: a directory of more than %d entries", what, maxDirEntries))
+			w.unknownCode(fmt.Sprintf("%s: a glob in a directory of more than %d entries", f.raw, maxDirEntries))
+			entries = entries[:maxDirEntries]
+		}
 		for _, e := range entries {
 			name := e.Name()
 			if strings.HasPrefix(name, ".") && !strings.HasPrefix(basePat, ".") && !strings.HasPrefix(basePat, `\.`) {
 				continue
 			}
 			if ok, _ := filepath.Match(basePat, name); ok {
-				if matches++; matches > maxGlobMatches {
-					break
+				if matches++; matches > maxGlobMatches && e.Type()&os.ModeSymlink == 0 {
+					// Past the bound, an entry that is no link is
+					// recorded without resolving it (cdir is
+					// canonical), so none is dropped.
+					set[filepath.Join(cdir, name)] = true
+					continue
 				}
 				w.addPath(filepath.Join(cdir, name), set, what)
 			}
@@ -589,8 +618,10 @@ func (w *walker) globDirs(pat string, set map[string]bool, what string) {
 	}
 	matches, complete := boundedGlob(abs, &w.globReads, maxGlobDirReads, maxGlobMatches)
 	if !complete {
+		// What it matches past the bound is not seen, a read included.
 		w.incomplete(fmt.Sprintf("glob in %s reads more than %d directories or matches more than %d paths", what, maxGlobDirReads, maxGlobMatches))
 		w.unresolvedWrite(set, pat)
+		w.unknownCode(fmt.Sprintf("%s: a glob that reads more than %d directories or matches more than %d paths", pat, maxGlobDirReads, maxGlobMatches))
 	}
 	for _, m := range matches {
 		w.addPath(m, set, what)

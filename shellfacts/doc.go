@@ -90,7 +90,16 @@
 //   - Variables assigned a static value earlier in the same command line
 //     are substituted (F=.env; cat $F), as are $HOME and $PWD; an
 //     assignment that may not run (in an if, a loop, after && or ||, in a
-//     function) makes the variable unknown instead. A path written with
+//     function) makes the variable unknown instead, with its value one
+//     the word may have (if x; then F=.env; fi; cat $F reads .env), and
+//     a loop forgets what its body assigns before it is walked. A for
+//     loop over static words, and while read NAME fed static text (a
+//     here-string or here-document, an echo or printf piped in), walks
+//     its body once per word or line with the variable set to it; xargs
+//     fed such text gets its words as arguments (echo .env | xargs cat).
+//     An unquoted expansion whose value splits into words is not static;
+//     once the command line may change IFS (any use of the name but IFS=
+//     in front of read), any value but the empty one splits. A path written with
 //     ${NAME:-DEFAULT} (or -, :=, =) whose variable is not known is also
 //     recorded as the path under the default, one place it may be
 //     (${XDG_CONFIG_HOME:-~/.config}/git/credentials), and one written
@@ -231,5 +240,9 @@
 // (and the directories a glob with wildcards in its directory part reads,
 // so /*/*/*/*/*/* stops early; a write through it is then unresolved),
 // brace expansion, wrappers stripped from one command and tmux commands
-// held by others. Reaching a bound sets Incomplete.
+// held by others. Reaching a bound sets Incomplete; one past which
+// commands or words are not analysed (syntax nested deeper than 200
+// levels, too many commands, a brace expansion of too many distinct
+// words, loop bodies walked per word) also sets Unknown, and the
+// nesting bounds ParseError.
 package shellfacts

@@ -897,7 +897,9 @@ func (w *walker) madeLinks(places []string, target, what string) {
 			continue
 		}
 		if len(w.links) >= maxMadeLinks {
+			// Later paths through the link would not be followed.
 			w.incomplete(fmt.Sprintf("%s: more than %d links made", what, maxMadeLinks))
+			w.unknownCode(fmt.Sprintf("%s: more than %d links made: paths through the rest are not followed", what, maxMadeLinks))
 			return
 		}
 		if w.links == nil {
@@ -1590,6 +1592,10 @@ func (w *walker) movedFrom(old dirState) {
 // forgetVars: read, unset, mapfile, getopts and printf -v set or clear
 // variables to values Parse cannot know.
 func forgetVars(w *walker, c *call) {
+	if dynamicVarName(c) {
+		// read "$n", printf -v "$n": any variable, IFS included.
+		w.anyVar()
+	}
 	for _, f := range c.args {
 		if !f.known() {
 			continue
@@ -1603,6 +1609,62 @@ func forgetVars(w *walker, c *call) {
 			w.setVar(name, "", false)
 		}
 	}
+}
+
+// dynamicVarName reports whether read, mapfile, getopts, printf -v or let
+// assigns a variable whose name is only known at run time. Only name
+// operands count: a prompt or a format only known at run time sets
+// nothing.
+func dynamicVarName(c *call) bool {
+	var valued string // options whose value is no name
+	switch c.name {
+	case "read":
+		valued = "dinNptu"
+	case "mapfile", "readarray":
+		valued = "dnOsuCc"
+	case "getopts":
+		return len(c.args) > 1 && !c.args[1].known()
+	case "let":
+		for _, f := range c.args {
+			if name, _, _ := strings.Cut(f.raw, "="); !f.known() && !isName(strings.Trim(name, `"'`)) {
+				return true
+			}
+		}
+		return false
+	case "printf":
+		for i, f := range c.args {
+			switch {
+			case !f.known():
+				// -v"$n", or else the format: -v comes first.
+				return strings.HasPrefix(f.raw, "-v")
+			case f.s == "-v":
+				return i+1 < len(c.args) && !c.args[i+1].known()
+			case f.s == "--" || !strings.HasPrefix(f.s, "-"):
+				return false
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	opts := true
+	for i := 0; i < len(c.args); i++ {
+		f := c.args[i]
+		if opts && f.known() && f.s == "--" {
+			opts = false
+			continue
+		}
+		if opts && f.known() && len(f.s) > 1 && f.s[0] == '-' {
+			if j := strings.IndexAny(f.s[1:], valued); j >= 0 && j+2 == len(f.s) {
+				i++ // the value is the next word
+			}
+			continue
+		}
+		if !f.known() && !(opts && strings.HasPrefix(f.raw, "-")) {
+			return true
+		}
+	}
+	return false
 }
 
 func popDir(w *walker, c *call) {

@@ -29,7 +29,8 @@ func TestFindXargsWrites(t *testing.T) {
 		{cmd: `find . ! -name '*.o' -delete`, delBelow: []string{"/w"}},
 		{cmd: `find "$D" -name x -exec sed -i d {} +`, unresolved: []string{`"$D"`}},
 		{cmd: `find . -name x -exec cat {} +`},
-		{cmd: `echo f | xargs sed -i d`, unresolved: []string{"{arguments from input}"}},
+		{cmd: `ls | xargs sed -i d`, unresolved: []string{"{arguments from input}"}},
+		{cmd: `echo f | xargs sed -i d`, writes: []string{"/w/f"}}, // static input
 		{cmd: `ls | xargs -I% cp x %`, unresolved: []string{"%"}},
 		{cmd: `ls | parallel truncate -s0 {}`, unresolved: []string{"{}"}},
 		{cmd: `ls | parallel truncate -s0 {.}.bak`, unresolved: []string{"{.}.bak"}},

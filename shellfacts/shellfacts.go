@@ -44,8 +44,12 @@ const (
 	maxAST = 200
 	// maxFields bounds how many fields one brace expansion may produce.
 	maxFields = 256
-	// maxGlobMatches bounds how many paths one glob contributes.
+	// maxGlobMatches bounds how many paths one glob resolves (a glob
+	// with a static directory records its other matches unresolved).
 	maxGlobMatches = 256
+	// maxDirEntries bounds the entries read from one directory a glob
+	// matches in.
+	maxDirEntries = 4096
 	// maxGlobDirReads bounds how many directories the globs with
 	// wildcards in their directory part read in one Parse.
 	maxGlobDirReads = 256
@@ -286,6 +290,7 @@ func (w *walker) heredocScript(command string) bool {
 	}
 	saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
 	w.src, w.depth, w.ast = command, 0, 0
+	w.scanIFS(file, command)
 	w.stmts(file.Stmts, ctx{})
 	w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
 	return true
@@ -395,6 +400,14 @@ type walker struct {
 	// assignment to one name may then set another, so no variable is
 	// tracked from there on.
 	noVars bool
+	// maybe holds, for variables assigned a static value where the
+	// assignment may or may not run (inside if, a loop, after && or ||),
+	// that value: a word using one is not static, but names it as one
+	// of its possible values (field.alt).
+	maybe map[string]string
+	// ifsChanged is set when the command line may give IFS a value
+	// other than bash's default (see scanIFS).
+	ifsChanged bool
 	// exported holds the static values the command line exports
 	// (export F=.env, declare -x F=.env, export F after F=.env): every
 	// later program has them in its environment (see envReads).
@@ -433,6 +446,9 @@ type walker struct {
 	// globReads counts the directories read by globs with wildcards
 	// in their directory part, up to maxGlobDirReads.
 	globReads int
+	// loopWalks counts the loop bodies walked once per value of their
+	// variable, up to maxLoopWalks.
+	loopWalks int
 	// argLooks counts the arguments of programs vouch does not model
 	// looked up on disk, up to maxArgLooks (see unmodelledArgs).
 	argLooks int
@@ -705,6 +721,7 @@ func (w *walker) parseWalk(src string, depth int, what string, resync int) {
 	if file != nil {
 		saveSrc, saveDepth, saveAST := w.src, w.depth, w.ast
 		w.src, w.depth, w.ast = src, depth, 0
+		w.scanIFS(file, src)
 		w.stmts(file.Stmts, ctx{})
 		w.src, w.depth, w.ast = saveSrc, saveDepth, saveAST
 	}
@@ -772,10 +789,19 @@ type ctx struct {
 	listing *inputListing
 }
 
+// enter counts one level of the walk's recursion. Past maxAST the
+// statements below are not walked, so they may run anything: that is
+// reported as the bracket bound is (a parse error, and code that cannot
+// be known), never only as incomplete facts, which a policy allows.
+// Keyword compounds (if, while, for, case) nest without brackets, so
+// only this bound sees them.
 func (w *walker) enter() bool {
 	w.ast++
 	if w.ast > maxAST {
-		w.incomplete(fmt.Sprintf("syntax nested deeper than %d levels", maxAST))
+		why := fmt.Sprintf("syntax nested deeper than %d levels", maxAST)
+		w.parseError(fmt.Errorf("%s (at most %d are analysed)", why, maxAST))
+		w.incomplete(why)
+		w.unknownCode(why + ": the commands below are not analysed")
 		return false
 	}
 	return true
@@ -875,20 +901,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		}
 		w.cond--
 	case *syntax.WhileClause:
-		w.cond++
-		w.stmts(cmd.Cond, c)
-		w.stmts(cmd.Do, c)
-		w.cond--
+		w.whileLoop(cmd, c)
 	case *syntax.ForClause:
-		if cmd.Loop != nil {
-			w.substs(cmd.Loop)
-		}
-		w.cond++
-		if it, ok := cmd.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			w.setVar(it.Name.Value, "", false)
-		}
-		w.stmts(cmd.Do, c)
-		w.cond--
+		w.forLoop(cmd, c)
 	case *syntax.CaseClause:
 		if cmd.Word != nil {
 			w.substs(cmd.Word)
@@ -976,9 +991,12 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 			}
 		}
 		if len(upstream) > maxUpstream {
-			// Keep the nearest; say that earlier producers were dropped.
+			// Keep the nearest; say that earlier producers were
+			// dropped, and that what they feed is not known (curl
+			// x | cat | ... | sh).
 			upstream = slices.Clone(upstream[len(upstream)-maxUpstream:])
 			w.incomplete(fmt.Sprintf("pipeline longer than %d commands", maxUpstream))
+			w.unknownCode(fmt.Sprintf("a pipeline longer than %d commands", maxUpstream))
 		}
 	}
 }
@@ -1036,14 +1054,48 @@ func (w *walker) setVar(name, value string, static bool) {
 	if name == "" {
 		return
 	}
+	switch {
+	case static && w.cond > 0 && !w.noVars:
+		// if ...; then F=.env; fi; cat $F: F may hold .env, which
+		// is then one place the word names (see maybeValue).
+		if w.maybe == nil {
+			w.maybe = map[string]string{}
+		}
+		if _, ok := w.maybe[name]; ok || len(w.maybe) < 256 {
+			w.maybe[name] = value
+		} else {
+			w.unknownCode("more than 256 variables: the rest are not followed")
+		}
+	case w.cond == 0:
+		delete(w.maybe, name)
+	}
 	if !static || w.cond > 0 || w.noVars {
 		delete(w.vars, name)
 		w.forget(name)
 		return
 	}
-	if len(w.vars) < 256 {
+	if _, ok := w.vars[name]; ok || len(w.vars) < 256 {
 		w.vars[name] = value
+		return
 	}
+	// Not kept: a later use would be a word only known at run time,
+	// whose reads pass unseen.
+	delete(w.vars, name)
+	w.unknownCode("more than 256 variables: the rest are not followed")
+}
+
+// anyVar records an assignment to a variable whose name is only known at
+// run time (declare "$n=/", read "$n", printf -v "$n"): it may be any
+// variable, IFS included, so none keeps a value Parse knows.
+func (w *walker) anyVar() {
+	for n := range w.vars {
+		w.forget(n)
+	}
+	w.forget("HOME")
+	w.forget("PWD")
+	w.forget("OLDPWD")
+	w.vars = map[string]string{}
+	w.ifsChanged = true
 }
 
 // export records an exported variable's static value (see envReads),
@@ -1053,8 +1105,10 @@ func (w *walker) export(name, value string) {
 	if w.exported == nil {
 		w.exported = map[string]string{}
 	}
-	if len(w.exported) < 256 {
+	if _, ok := w.exported[name]; ok || len(w.exported) < 256 {
 		w.exported[name] = value
+	} else {
+		w.unknownCode("more than 256 exported variables: the rest are not followed")
 	}
 }
 
@@ -1122,9 +1176,21 @@ func (w *walker) decl(d *syntax.DeclClause, c ctx) {
 			fs := w.fields(a.Value)
 			das := declaredAssignments(fs)
 			as = append(as, das...)
+			for _, da := range das {
+				switch {
+				case da.unknown:
+					w.anyVar()
+				case da.name == "IFS":
+					w.ifsChanged = true
+				default:
+					// declare "F=/": set as F=/ is.
+					w.setVar(da.name, da.value, da.static)
+				}
+			}
 			for _, f := range fs {
 				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "n") {
 					w.noVars = true
+					w.ifsChanged = true // declare -n r=$n; r=,
 					w.vars = map[string]string{}
 				}
 				if f.known() && strings.HasPrefix(f.s, "-") && strings.Contains(f.s, "x") {

@@ -200,7 +200,9 @@ func TestParseCommands(t *testing.T) {
 		{"stdbuf", "stdbuf -oL rm -rf /", want{cmds: []string{"stdbuf> rm -rf /"}, deletes: []string{"/"}}},
 		{"ionice", "ionice -c 3 rm -rf /", want{cmds: []string{"ionice> rm -rf /"}, deletes: []string{"/"}}},
 		{"wrapper pile", "sudo nice -n 1 timeout 5 nohup env A=b rm -rf /", want{cmds: []string{"sudo> nice> timeout> nohup> env> A=b rm -rf /"}, deletes: []string{"/"}}},
-		{"xargs", "echo / | xargs rm -rf", want{cmds: []string{"echo /", "xargs> <echo| rm -rf"}, incomplete: true}},
+		// Static input: xargs's arguments are known.
+		{"xargs", "echo / | xargs rm -rf", want{cmds: []string{"echo /", "xargs> <echo| rm -rf /"}, deletes: []string{"/"}}},
+		{"xargs from a command", "ls | xargs rm -rf", want{cmds: []string{"ls", "xargs> <ls| rm -rf"}, incomplete: true}},
 		{"xargs flags", "find . -name '*.o' -print0 | xargs -0 -n 10 -P 4 rm -f", want{cmds: []string{"find . -name *.o -print0", "xargs> <find| rm -f"}, reads: []string{"ROOT/repo"}, below: []string{"ROOT/repo"}, incomplete: true}},
 		{"xargs sh -c", `ls | xargs -I{} sh -c 'rm -rf {}'`, want{cmds: []string{"ls", "xargs> <ls| sh -c rm -rf {}", "^1 rm -rf {}"}, deletes: []string{"ROOT/repo/{}"}, incomplete: true}},
 		{"full path", "/usr/bin/rm -rf /", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},
@@ -239,7 +241,8 @@ func TestParseCommands(t *testing.T) {
 		{"elif", "if a; then b; elif c; then rm -rf /; fi", want{cmds: []string{"a", "b", "c", "rm -rf /"}, deletes: []string{"/"}}},
 		{"while", "while true; do rm -rf /; done", want{cmds: []string{"true", "rm -rf /"}, deletes: []string{"/"}}},
 		{"until", "until false; do rm -rf /; done", want{cmds: []string{"false", "rm -rf /"}, deletes: []string{"/"}}},
-		{"for", "for f in a b; do rm -rf /$f; done", want{cmds: []string{"rm -rf ?"}, incomplete: true}},
+		// A list of static words: the body runs once per word.
+		{"for", "for f in a b; do rm -rf /$f; done", want{cmds: []string{"rm -rf /a", "rm -rf /b"}, deletes: []string{"/a", "/b"}}},
 		{"c for", "for ((i=0;i<3;i++)); do rm -rf /; done", want{cmds: []string{"rm -rf /"}, deletes: []string{"/"}}},
 		{"case", "case x in x) rm -rf /;; *) ls;; esac", want{cmds: []string{"rm -rf /", "ls"}, deletes: []string{"/"}}},
 		{"function", "f() { rm -rf /; }; f", want{cmds: []string{"rm -rf /", "f"}, deletes: []string{"/"}}},
@@ -297,9 +300,11 @@ func TestParseCommands(t *testing.T) {
 		{"variable append", "D=/; D+=etc; rm -rf $D", want{cmds: []string{"rm -rf /etc"}, deletes: []string{"/etc"}}},
 		{"export assigned", "export T=/tmp/x && rm -rf \"$T\"", want{cmds: []string{"export T=/tmp/x", "rm -rf /tmp/x"}, deletes: []string{"/tmp/x"}}},
 		{"prefix assignment does not set", "F=.env cat $F", want{cmds: []string{"F=.env cat ?"}, incomplete: true}},
-		{"conditional assignment forgets", "F=a; if x; then F=.env; fi; cat $F", want{cmds: []string{"x", "cat ?"}, incomplete: true}},
-		{"and assignment forgets", "F=a; true && F=.env; cat $F", want{cmds: []string{"true", "cat ?"}, incomplete: true}},
-		{"loop variable", "for F in .env; do cat $F; done", want{cmds: []string{"cat ?"}, incomplete: true}},
+		// An assignment that may not run: the value is one of the
+		// word's possible ones.
+		{"conditional assignment forgets", "F=a; if x; then F=.env; fi; cat $F", want{cmds: []string{"x", "cat ?"}, reads: []string{"ROOT/repo/.env"}, incomplete: true}},
+		{"and assignment forgets", "F=a; true && F=.env; cat $F", want{cmds: []string{"true", "cat ?"}, reads: []string{"ROOT/repo/.env"}, incomplete: true}},
+		{"loop variable", "for F in .env; do cat $F; done", want{cmds: []string{"cat .env"}, reads: []string{"ROOT/repo/.env"}}},
 		{"read forgets", "F=a; read F; cat $F", want{cmds: []string{"read F", "cat ?"}, incomplete: true}},
 		{"subshell assignment stays inside", "F=a; (F=.env); cat $F", want{cmds: []string{"cat a"}, reads: []string{"ROOT/repo/a"}}},
 		{"variable from substitution", "F=$(ls); cat $F", want{cmds: []string{"^1 ls", "cat ?"}, incomplete: true}},

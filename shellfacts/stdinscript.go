@@ -125,8 +125,8 @@ func (w *walker) stageOutput(s *syntax.Stmt, first int) (string, bool) {
 }
 
 // printed is what echo or printf print given args, when Parse can tell:
-// bash's echo with -n and -E, printf with a format whose only directive
-// is %% and whose only escapes are \n, \t and \\. A backslash echo
+// bash's echo with -n and -E, printf with a format whose only directives
+// are %s and %% and whose only escapes are \n, \t and \\. A backslash echo
 // may read as an escape, or anything else printf formats, is not known.
 func printed(name string, args []string) (string, bool) {
 	switch name {
@@ -150,24 +150,39 @@ func printed(name string, args []string) (string, bool) {
 		if len(args) > 0 && args[0] == "--" {
 			args = args[1:]
 		}
-		if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 			return "", false
 		}
+		// The format is used again for the arguments its %s did not
+		// take (printf '%s\n' a b prints two lines), at least once.
+		f, rest := args[0], args[1:]
 		var b strings.Builder
-		f := args[0]
-		for i := 0; i < len(f); i++ {
-			switch c := f[i]; {
-			case c == '%' && i+1 < len(f) && f[i+1] == '%':
-				b.WriteByte('%')
-				i++
-			case c == '\\' && i+1 < len(f) && strings.IndexByte("nt\\", f[i+1]) >= 0:
-				b.WriteByte(map[byte]byte{'n': '\n', 't': '\t', '\\': '\\'}[f[i+1]])
-				i++
-			case c == '%' || c == '\\':
-				return "", false
-			default:
-				b.WriteByte(c)
+		for {
+			took := 0
+			for i := 0; i < len(f); i++ {
+				switch c := f[i]; {
+				case c == '%' && i+1 < len(f) && f[i+1] == '%':
+					b.WriteByte('%')
+					i++
+				case c == '%' && i+1 < len(f) && f[i+1] == 's':
+					if took < len(rest) {
+						b.WriteString(rest[took])
+					}
+					took++
+					i++
+				case c == '\\' && i+1 < len(f) && strings.IndexByte("nt\\", f[i+1]) >= 0:
+					b.WriteByte(map[byte]byte{'n': '\n', 't': '\t', '\\': '\\'}[f[i+1]])
+					i++
+				case c == '%' || c == '\\':
+					return "", false
+				default:
+					b.WriteByte(c)
+				}
 			}
+			if took == 0 || took >= len(rest) {
+				break
+			}
+			rest = rest[took:]
 		}
 		return b.String(), true
 	}

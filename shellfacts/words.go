@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -450,7 +451,7 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 			acc, ok = w.expand(p.Parts, true, acc)
 		case *syntax.ParamExp:
 			var s string
-			if s, ok = w.param(p); ok && !quoted && strings.ContainsAny(s, " \t\n*?[") {
+			if s, ok = w.param(p); ok && !quoted && w.splits(s) {
 				// Unquoted, bash splits the value into words and globs
 				// them (`X="rm -rf /"; $X` runs rm): not one static word.
 				w.incomplete("unquoted $" + p.Param.Value + " splits into words")
@@ -463,7 +464,7 @@ func (w *walker) expand(parts []syntax.WordPart, quoted bool, acc []piece) ([]pi
 			acc, ok = w.brace(p, acc)
 		case *syntax.CmdSubst:
 			var s string
-			if s, ok = w.knownSubst(p); ok && !quoted && strings.ContainsAny(s, " \t\n*?[") {
+			if s, ok = w.knownSubst(p); ok && !quoted && w.splits(s) {
 				ok = false // split and globbed, as an unquoted variable
 			}
 			if ok {
@@ -695,11 +696,19 @@ func (w *walker) removal(p *syntax.ParamExp) (string, bool) {
 	return v, true
 }
 
-// brace expands {a,b} and {1..3} into alternatives.
+// brace expands {a,b} and {1..3} into alternatives. An expansion past
+// the bounds is not left as a word only known at run time, which a read
+// would then pass unseen (cat {,}{,}{,}{,}{,}{,}{,}{,}{,}.env is 512
+// words, all .env): the distinct words are kept when they are few, and
+// otherwise the word is code that cannot be known (see braceTooLarge).
 func (w *walker) brace(b *syntax.BraceExp, acc []piece) ([]piece, bool) {
 	var alts []piece
 	if b.Sequence {
-		seq, ok := sequence(b)
+		seq, ok, tooLong := sequence(b)
+		if tooLong {
+			w.braceTooLarge()
+			return nil, false
+		}
 		if !ok {
 			return nil, false
 		}
@@ -715,41 +724,73 @@ func (w *walker) brace(b *syntax.BraceExp, acc []piece) ([]piece, bool) {
 			alts = append(alts, sub...)
 		}
 	}
-	if len(acc)*len(alts) > maxFields || w.braceFields+len(acc)*len(alts) > maxBraceFields {
-		w.incomplete("brace expansion too large")
+	n := len(acc) * len(alts)
+	if w.braceFields+n > maxBraceFields {
+		w.braceTooLarge()
 		return nil, false
 	}
-	w.braceFields += len(acc) * len(alts)
-	out := make([]piece, 0, len(acc)*len(alts))
+	w.braceFields += n
+	var seen map[string]bool
+	if n > maxFields {
+		// Over the bound only: bash passes duplicates on, which a
+		// program may count (Args keeps them below it).
+		seen = map[string]bool{}
+	}
+	out := make([]piece, 0, min(n, maxFields))
 	for _, a := range acc {
 		for _, b := range alts {
-			out = append(out, piece{
+			p := piece{
 				s:    append(append(make([]byte, 0, len(a.s)+len(b.s)), a.s...), b.s...),
 				pat:  append(append(make([]byte, 0, len(a.pat)+len(b.pat)), a.pat...), b.pat...),
 				glob: a.glob || b.glob,
-			})
+			}
+			if seen != nil {
+				k := string(p.s) + "\x00" + string(p.pat)
+				if p.glob {
+					k += "*"
+				}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			out = append(out, p)
 		}
+	}
+	if len(out) > maxFields {
+		w.braceTooLarge()
+		return nil, false
 	}
 	return out, true
 }
 
+// braceTooLarge records a brace expansion past the bounds: its words are
+// not known, and may name anything.
+func (w *walker) braceTooLarge() {
+	// (b.Pos panics on an empty alternative, so no source text.)
+	w.incomplete("brace expansion too large")
+	w.unknownCode(fmt.Sprintf("a brace expansion of more than %d distinct words, or past %d in the command", maxFields, maxBraceFields))
+}
+
 // sequence expands {x..y[..step]} over integers or single letters.
-func sequence(b *syntax.BraceExp) ([]string, bool) {
+// ok is false when b is no such sequence (bash leaves it as written),
+// tooLong when it makes more than maxFields words.
+func sequence(b *syntax.BraceExp) (seq []string, ok, tooLong bool) {
 	if len(b.Elems) < 2 || len(b.Elems) > 3 {
-		return nil, false
+		return nil, false, false
 	}
 	lits := make([]string, len(b.Elems))
 	for i, e := range b.Elems {
 		lits[i] = e.Lit()
 		if lits[i] == "" {
-			return nil, false
+			return nil, false, false
 		}
 	}
 	step := 1
 	if len(lits) == 3 {
 		n, err := strconv.Atoi(lits[2])
 		if err != nil {
-			return nil, false
+			return nil, false, false
 		}
 		step = max(n, -n)
 		if step == 0 {
@@ -761,12 +802,17 @@ func sequence(b *syntax.BraceExp) ([]string, bool) {
 	letters := false
 	if err1 != nil || err2 != nil {
 		if len(lits[0]) != 1 || len(lits[1]) != 1 {
-			return nil, false
+			return nil, false, false
 		}
 		from, to, letters = int(lits[0][0]), int(lits[1][0]), true
 	}
+	if from != to && (from < -(1<<40) || from > 1<<40 || to < -(1<<40) || to > 1<<40) {
+		// to-from would overflow (bash counts such a range in
+		// intmax_t too, and it makes more words than any bound).
+		return nil, true, true
+	}
 	if (to-from)/step > maxFields || (from-to)/step > maxFields {
-		return nil, false
+		return nil, true, true
 	}
 	var out []string
 	add := func(i int) {
@@ -785,7 +831,7 @@ func sequence(b *syntax.BraceExp) ([]string, bool) {
 			add(i)
 		}
 	}
-	return out, true
+	return out, true, false
 }
 
 func appendAll(acc []piece, s, pat string, glob bool) []piece {
@@ -940,10 +986,25 @@ func closesBracket(v string, i int) bool {
 	return i+2 < len(v) && strings.IndexByte(v[i+2:], ']') >= 0
 }
 
+// maybeValue is the value of a plain $NAME or ${NAME} that an assignment
+// which may or may not have run gave NAME (walker.maybe), when Parse
+// does not know NAME's value otherwise.
+func (w *walker) maybeValue(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Exp != nil || !defaultOp(p) || w.noVars {
+		return "", false
+	}
+	if _, known := w.vars[p.Param.Value]; known {
+		return "", false
+	}
+	v, ok := w.maybe[p.Param.Value]
+	return v, ok
+}
+
 // maxDefaultParts bounds the parts defaultsWord rebuilds for one word.
 const maxDefaultParts = 64
 
-// defaultsWord returns word with each ${NAME:-WORD}, ${NAME-WORD},
+// defaultsWord returns word with each $NAME that may hold a value Parse
+// knows replaced by it (see maybeValue), each ${NAME:-WORD}, ${NAME-WORD},
 // ${NAME:=WORD} and ${NAME=WORD} replaced by WORD, or by NAME's value
 // when the command line gave it a static one, and each ${NAME:+WORD} and
 // ${NAME+WORD} by WORD (or by nothing when the command line made NAME
@@ -987,6 +1048,11 @@ func (w *walker) defaultsWord(word *syntax.Word) (*syntax.Word, bool) {
 					continue
 				}
 			case *syntax.ParamExp:
+				if v, ok := w.maybeValue(p); ok {
+					found = true
+					out = append(out, &syntax.SglQuoted{Value: v})
+					continue
+				}
 				if p.Param == nil || p.Exp == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.NestedParam != nil {
 					break
 				}

@@ -23,7 +23,11 @@ type wrapResult struct {
 	// only (xargs -0), so that each path a listing prints is one
 	// argument whatever characters it holds.
 	nulInput bool
-	chdir    *field // the wrapped command runs in this directory
+	// plainInput, with stdinArgs, says the input is read from stdin and
+	// split at blanks (or, with inputRepl, at newlines) as xargs does
+	// by default: no -0, -d, -E or -a (see xargsInput).
+	plainInput bool
+	chdir      *field // the wrapped command runs in this directory
 	// after runs once the wrapper is recorded as the command itself (a
 	// string it will run, such as env -S or flock -c, is parsed then, so
 	// commands stay in the order they start).
@@ -562,7 +566,8 @@ func wrapXargs(w *walker, args []field) wrapResult {
 			w.unknownCode("xargs -I" + repl + " " + words + " (" + how + ")")
 		}
 	}
-	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl, nulInput: p.has("-0", "--null")}
+	plain := !p.has("-0", "--null", "-d", "--delimiter", "-E", "-e", "--eof", "-a", "--arg-file")
+	return wrapResult{ok: true, rest: p.operands, stdinArgs: true, inputRepl: repl, nulInput: p.has("-0", "--null"), plainInput: plain}
 }
 
 // shellCodeOperand finds, in a shell's arguments, the word it takes as
