@@ -266,12 +266,21 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	if err != nil {
 		return err
 	}
+	byPath, err := unlistedLoads(root, repo, rs, work, files, leftOut)
+	if err != nil {
+		return err
+	}
+	// A load both checks see (a relative spelling of an unlisted own
+	// file) is named once.
+	ownLoads = slices.Compact(slices.Sorted(slices.Values(append(ownLoads, byPath.own...))))
+	gitLoads = slices.Compact(slices.Sorted(slices.Values(append(gitLoads, byPath.git...))))
 	if len(ownLoads) > 0 {
 		problems = append(problems, "the work loads files vouch keeps out of the work (its own files, such as the envelope), so what they run or embed is never checked; load no file vouch writes:\n  "+strings.Join(ownLoads, "\n  "))
 	}
 	if len(gitLoads) > 0 {
 		problems = append(problems, "the work loads files inside a .git directory, which git lists none of, so what they run or embed is never checked; move the code out of .git:\n  "+strings.Join(gitLoads, "\n  "))
 	}
+	problems = append(problems, byPath.problems()...)
 	if len(problems) > 0 {
 		return &Error{Msg: "repository facts: " + strings.Join(problems, "\nrepository facts: ")}
 	}
