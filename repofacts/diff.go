@@ -239,6 +239,9 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 	if err != nil {
 		return nil, err
 	}
+	if err := nonLocal("the base tree", stagePaths(base, false)); err != nil {
+		return nil, err
+	}
 	gitlinks := map[string]bool{}
 	for _, rec := range splitZ(base) {
 		e, p, ok := parseStage(rec)
@@ -258,6 +261,9 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 	index, err := g.run(ctx, nil, "ls-files", "-s", "-v", "-z", "--", ".")
 	if err != nil {
 		return nil, fmt.Errorf("read the repository's index: %w", err)
+	}
+	if err := nonLocal("the repository's index (.git/index)", stagePaths(index, true)); err != nil {
+		return nil, err
 	}
 	for _, rec := range splitZ(index) {
 		if len(rec) < 3 || rec[1] != ' ' {
@@ -305,7 +311,7 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 		{"ls-files", "--others", "-z", "--", ":(glob).gitignore", ":(glob)**/.gitignore"},
 		{"ls-files", "--others", "-z", "--", ":(literal)" + vouchDir},
 	} {
-		out, err := pg.run(ctx, nil, args...)
+		out, err := pg.list(ctx, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -326,6 +332,13 @@ func workPaths(ctx context.Context, g, pg *git, tmp string, trusted imports.Trus
 	own := ""
 	if rel, err := filepath.Rel(g.dir, tmp); err == nil && filepath.IsLocal(rel) {
 		own = filepath.ToSlash(rel) + "/"
+	}
+	listed := make([]string, len(untracked))
+	for i, p := range untracked {
+		listed[i] = strings.TrimSuffix(p, "/") // a nested repository's directory
+	}
+	if err := nonLocal("git's listing of untracked files", listed); err != nil {
+		return nil, err
 	}
 	for _, p := range untracked {
 		if own != "" && strings.HasPrefix(p, own) {
@@ -370,7 +383,7 @@ func fakeDotGits(ctx context.Context, pg *git, root string, paths map[string]pat
 			dirs[d] = true
 		}
 	}
-	out, err := pg.run(ctx, nil, "-c", "core.excludesFile=", "ls-files", "--others", "--directory", "--exclude-per-directory=.gitignore", "-z", "--", ".")
+	out, err := pg.list(ctx, "-c", "core.excludesFile=", "ls-files", "--others", "--directory", "--exclude-per-directory=.gitignore", "-z", "--", ".")
 	if err != nil {
 		return err
 	}
