@@ -9,6 +9,7 @@ import (
 
 	"github.com/vouch-dev/vouch/lint"
 	"github.com/vouch-dev/vouch/output"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/verify"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -319,15 +320,15 @@ func findingLine(f lint.Finding) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] ", f.Rule)
 	if f.File != "" {
-		b.WriteString(f.File)
+		b.WriteString(repofacts.ShownPath(f.File))
 		if f.Line > 0 {
 			fmt.Fprintf(&b, ":%d", f.Line)
 		}
 		b.WriteString(": ")
 	}
-	fmt.Fprintf(&b, "%s (%s, %s)", f.Message, f.Type, f.Severity)
+	fmt.Fprintf(&b, "%s (%s, %s)", repofacts.ShownText(f.Message), f.Type, f.Severity)
 	if f.Reason != "" {
-		b.WriteString("; reason: " + f.Reason)
+		b.WriteString("; reason: " + repofacts.ShownText(f.Reason))
 	}
 	return b.String()
 }
@@ -367,7 +368,7 @@ func (l *Lint) writeFixes(b *strings.Builder) {
 				b.WriteString("Fix these architecture problems and finish again:\n")
 			}
 			n++
-			fmt.Fprintf(b, "%d. notice (strict): %s\n", n, e.Error())
+			fmt.Fprintf(b, "%d. notice (strict): %s\n", n, repofacts.ShownText(e.Error()))
 		}
 	}
 	for i, e := range l.Report.Stale {
@@ -376,7 +377,7 @@ func (l *Lint) writeFixes(b *strings.Builder) {
 				b.WriteString("Fix these architecture problems and finish again:\n")
 			}
 			n++
-			fmt.Fprintf(b, "%d. %s (strict; vouch lint --update-baseline rewrites the baseline)\n", n, e.Describe())
+			fmt.Fprintf(b, "%d. %s (strict; vouch lint --update-baseline rewrites the baseline)\n", n, repofacts.ShownText(e.Describe()))
 		}
 	}
 }
@@ -408,14 +409,14 @@ func (l *Lint) writeText(b *strings.Builder) {
 		if l.BlockingNotices[i] {
 			mark = "BLOCK NOTICE"
 		}
-		fmt.Fprintf(b, "  %s %s\n", mark, e.Error())
+		fmt.Fprintf(b, "  %s %s\n", mark, repofacts.ShownText(e.Error()))
 	}
 	for i, e := range l.Report.Stale {
 		mark := "STALE"
 		if l.BlockingStale[i] {
 			mark = "BLOCK STALE"
 		}
-		fmt.Fprintf(b, "  %s %s\n", mark, e.Describe())
+		fmt.Fprintf(b, "  %s %s\n", mark, repofacts.ShownText(e.Describe()))
 	}
 	fmt.Fprintf(b, "architecture: %s\n", l.summary())
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/output"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
@@ -269,10 +270,10 @@ func (r *Report) WritePorcelain(w io.Writer) error {
 		if f.Line > 0 {
 			line = itoa(f.Line)
 		}
-		fmt.Fprintf(bw, "%s:%s:%s:%s:%s:%s:%s\n", f.Rule, f.Type, f.Severity, f.File, line, f.From, f.To)
+		fmt.Fprintf(bw, "%s:%s:%s:%s:%s:%s:%s\n", f.Rule, f.Type, f.Severity, repofacts.ShownPath(f.File), line, repofacts.ShownText(f.From), repofacts.ShownText(f.To))
 	}
 	for _, e := range r.Stale {
-		fmt.Fprintf(bw, "stale:%s:%s:%s:%s:%s:%s:%d:%d\n", e.Rule, e.Type, e.File, e.From, e.To, strings.Join(e.Members, ","), e.Count, e.Found)
+		fmt.Fprintf(bw, "stale:%s:%s:%s:%s:%s:%s:%d:%d\n", e.Rule, e.Type, repofacts.ShownPath(e.File), repofacts.ShownText(e.From), repofacts.ShownText(e.To), repofacts.ShownText(strings.Join(e.Members, ",")), e.Count, e.Found)
 	}
 	return bw.Flush()
 }
@@ -341,7 +342,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 	s := r.Summary
 	fmt.Fprintf(bw, "vouch lint: %d files scanned, %d imports resolved, %s evaluated (%s)\n", s.FilesScanned, s.ImportsResolved, Plural(s.RulesEvaluated, "rule"), r.Source)
 	for _, sk := range r.Skipped {
-		fmt.Fprintf(bw, "%s:%d: note: rule %s (%s) is not evaluated by vouch\n", sk.File, sk.Line, sk.Rule, sk.Type)
+		fmt.Fprintf(bw, "%s:%d: note: rule %s (%s) is not evaluated by vouch\n", repofacts.ShownPath(sk.File), sk.Line, sk.Rule, sk.Type)
 	}
 	descr := map[string]string{}
 	for _, ri := range r.Rules {
@@ -418,7 +419,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		}
 		loc := ""
 		if f.File != "" {
-			loc = f.File
+			loc = repofacts.ShownPath(f.File)
 			if f.Line > 0 {
 				loc += ":" + itoa(f.Line)
 			}
@@ -428,9 +429,9 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		if f.Baseline {
 			tag = "baseline"
 		}
-		fmt.Fprintf(bw, "  %s%s [%s, %s]\n", loc, f.Message, f.Type, tag)
+		fmt.Fprintf(bw, "  %s%s [%s, %s]\n", loc, repofacts.ShownText(f.Message), f.Type, tag)
 		if f.Reason != "" {
-			fmt.Fprintf(bw, "    reason: %s\n", f.Reason)
+			fmt.Fprintf(bw, "    reason: %s\n", repofacts.ShownText(f.Reason))
 		}
 		steps := f.Chain
 		if c := f.Cycle; c != nil {
@@ -438,13 +439,13 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		}
 		if len(steps) > 0 {
 			for _, e := range steps {
-				fmt.Fprintf(bw, "    %s -> %s", e.From, e.To)
+				fmt.Fprintf(bw, "    %s -> %s", repofacts.ShownText(e.From), repofacts.ShownText(e.To))
 				for i, st := range e.Sites {
 					sep := ", "
 					if i == 0 {
 						sep = "  via "
 					}
-					fmt.Fprintf(bw, "%s%s:%d", sep, st.File, st.Line)
+					fmt.Fprintf(bw, "%s%s:%d", sep, repofacts.ShownPath(st.File), st.Line)
 				}
 				bw.WriteString("\n")
 			}
@@ -454,7 +455,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 		bw.WriteString("\n")
 	}
 	for _, st := range r.Stale {
-		fmt.Fprintf(bw, "%s\n", st.Describe())
+		fmt.Fprintf(bw, "%s\n", repofacts.ShownText(st.Describe()))
 	}
 	if len(r.Contracts) > 0 {
 		n := map[string]int{}

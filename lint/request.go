@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/config"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
 
@@ -157,7 +158,7 @@ func RecordBaseline(w io.Writer, cfg Config, rep *Report) error {
 // --new-from-rev how many findings were already present.
 func (r *Report) WriteNotes(w io.Writer, cfg Config) {
 	for _, n := range r.Notices {
-		fmt.Fprintln(w, "vouch: lint: warning: "+n.Error())
+		fmt.Fprintln(w, "vouch: lint: warning: "+repofacts.ShownText(n.Error()))
 	}
 	if cfg.NewFromRev != "" {
 		fmt.Fprintf(w, "vouch: lint: %s already present at %s left out (%s)\n",

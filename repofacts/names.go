@@ -95,3 +95,20 @@ func ShownPath(p string) string {
 	}
 	return p
 }
+
+// ShownText is s, a message that may embed names (a finding's text, a
+// module name), as text output prints it: as it is when every rune is
+// printable, else quoted as Go quotes it, for the reason ShownPath
+// quotes names; unlike ShownPath it leaves a leading double quote alone,
+// since messages are not read as names.
+func ShownText(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

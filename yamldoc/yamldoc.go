@@ -52,6 +52,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Error formats the problem as file:line:col: message, leaving out what is
 // not known rather than inventing it.
 func (e *Error) Error() string {
+	file := shownFile(e.File)
 	switch {
 	case e.File == "" && e.Line == 0:
 		return e.Msg
@@ -60,11 +61,27 @@ func (e *Error) Error() string {
 		// file: its caller sets File when it knows it.
 		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
 	case e.Line == 0:
-		return e.File + ": " + e.Msg
+		return file + ": " + e.Msg
 	case e.Col == 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", file, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", file, e.Line, e.Col, e.Msg)
+}
+
+// shownFile is the file name f as Error prints it: quoted as Go quotes
+// it when it holds a rune that is not printable (a newline, a terminal
+// escape), since a file name the work chose would otherwise forge lines
+// of the output.
+func shownFile(f string) string {
+	if !utf8.ValidString(f) {
+		return strconv.Quote(f)
+	}
+	for _, r := range f {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(f)
+		}
+	}
+	return f
 }
 
 // ErrorList is every problem found in one file, in file order.
