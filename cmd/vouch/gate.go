@@ -66,6 +66,12 @@ func runGate(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
+	if len(sink.Targets) > 0 {
+		own := vouchFiles(c.String("root"), c.IsSet("root"), c.String("out"), c.String("envelope"), c.String("rulespec"))
+		if err := checkOutputs(sink, own); err != nil {
+			return fail(exitError, err)
+		}
+	}
 	if c.NArg() > 0 {
 		return fail(exitError, fmt.Errorf("gate takes no arguments, got %q; give the envelope with --envelope", c.Args().First()))
 	}

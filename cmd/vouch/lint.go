@@ -61,6 +61,12 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}
+	if len(sink.Targets) > 0 {
+		own := vouchFiles(c.Args().First(), c.Args().First() != "", "", c.String("config"), c.String("baseline"))
+		if err := checkOutputs(sink, own); err != nil {
+			return fail(exitError, fmt.Errorf("lint: %w", err))
+		}
+	}
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, fmt.Errorf("lint: %w", err))
 	}

@@ -72,6 +72,12 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return fail(exitError, err)
 	}
+	if len(sink.Targets) > 0 {
+		own := vouchFiles(c.String("root"), c.IsSet("root"), c.String("out"), c.Args().First(), c.String("rulespec"))
+		if err := checkOutputs(sink, own); err != nil {
+			return fail(exitError, err)
+		}
+	}
 	if err := output.CheckOutDir(c.String("out")); err != nil {
 		return fail(exitError, err)
 	}
