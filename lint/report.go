@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vouch-dev/vouch/arch"
-	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/output"
+	"github.com/vouch-dev/vouch/repofacts"
 	"github.com/vouch-dev/vouch/yamldoc"
 )
 

@@ -86,4 +86,3 @@ func checkOutputs(sink *output.Sink, own []string) error {
 	}
 	return nil
 }
-
