@@ -522,7 +522,10 @@ func unignoredNotices(us []imports.Unignored, files []string, trusted string) []
 }
 
 // unresolvedRelative are notices for the relative imports (JS/TS ./ and
-// ../, Python from-imports with leading dots) that resolve to no file:
+// ../, Python from-imports with leading dots) and the JS/TS imports by
+// absolute path (node loads /abs/x.js, which vouch never resolves: the
+// same spelling names another file in another checkout) that resolve to
+// no file:
 // the module the code loads is either missing (a bug) or one vouch cannot
 // see, which could hide a dependency the rules forbid, so --strict fails
 // on them.
@@ -533,19 +536,23 @@ func unresolvedRelative(recs []imports.Record) []*ConfigError {
 		if r.Resolution.Kind != imports.Unresolved || !relativeSpec(r) {
 			continue
 		}
+		what := "relative import"
+		if strings.HasPrefix(r.Spec, "/") {
+			what = "import by absolute path"
+		}
 		out = append(out, &ConfigError{File: r.File, Pos: yamldoc.Pos{Line: r.Line, Col: r.Column}, Msg: fmt.Sprintf(
-			"relative import %s resolves to no file (%s): no rule checked it; fix the import, or exclude the importing file with scope: {exclude: [...]} in the architecture configuration",
-			r.Spec, r.Resolution.Reason)})
+			"%s %s resolves to no file (%s): no rule checked it; fix the import, or exclude the importing file with scope: {exclude: [...]} in the architecture configuration",
+			what, r.Spec, r.Resolution.Reason)})
 	}
 	return out
 }
 
 // relativeSpec reports whether an import names a module relative to the
-// importing file.
+// importing file, or (JS/TS) by an absolute path.
 func relativeSpec(r *imports.Record) bool {
 	switch r.Lang {
 	case imports.JavaScript, imports.TypeScript:
-		return r.Spec == "." || r.Spec == ".." || strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../")
+		return r.Spec == "." || r.Spec == ".." || strings.HasPrefix(r.Spec, "./") || strings.HasPrefix(r.Spec, "../") || strings.HasPrefix(r.Spec, "/")
 	case imports.Python:
 		return strings.HasPrefix(r.Spec, ".")
 	}
