@@ -266,7 +266,7 @@ func (d *Doc) importDiff(ctx context.Context, g *git, root string, s *sources, o
 	if err != nil {
 		return err
 	}
-	byPath, err := unlistedLoads(root, repo, rs, work, files, leftOut)
+	byPath, err := unlistedLoads(root, repo, rs, work, files, changed, leftOut)
 	if err != nil {
 		return err
 	}

@@ -47,8 +47,10 @@ var jsLoadExts = []string{".js", ".json", ".node", ".cjs", ".mjs", ".ts", ".tsx"
 // declaration or an include! may compile. The first file that exists is
 // what runs. Data a JS import loads (JSON, styles, a native addon) and
 // Go's package directories are left alone. leftOut says whether a
-// root-relative path is one of vouch's own files.
-func unlistedLoads(root string, repo *imports.Repo, rs *imports.Resolvers, work []imports.Record, files []fileLoad, leftOut func(string) (bool, error)) (pathLoads, error) {
+// root-relative path is one of vouch's own files; a changed file is work
+// whether or not the listing holds it (an untracked file under .vouch,
+// which importDiff reads as what it loads).
+func unlistedLoads(root string, repo *imports.Repo, rs *imports.Resolvers, work []imports.Record, files []fileLoad, changed map[string]*change, leftOut func(string) (bool, error)) (pathLoads, error) {
 	realRoot := root
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		realRoot = r
@@ -83,7 +85,7 @@ func unlistedLoads(root string, repo *imports.Repo, rs *imports.Resolvers, work 
 			if !covered {
 				out.own = append(out.own, unlistedLine(r, rel, ""))
 			}
-		case !repo.Files[rel]:
+		case !repo.Files[rel] && changed[rel] == nil:
 			out.unlisted = append(out.unlisted, unlistedLine(r, rel, "not in the listing: ignored by git, or in a directory git could not read"))
 		case !covered:
 			out.spelled = append(out.spelled, unlistedLine(r, rel, ""))
