@@ -142,7 +142,7 @@ func handlerFor(name string) handler {
 	case "su", "runuser":
 		return suCommand
 	case "vouch":
-		return vouchInit
+		return vouchCommand
 	case "newgrp":
 		return newgrpShell
 	case "sg":
