@@ -1253,6 +1253,11 @@ func tarFiles(w *walker, c *call) {
 				w.addPath(".", w.writes, c.name)
 			}
 			w.treeHere(c.name + " -x")
+		} else {
+			// tar -xO ARCHIVE MEMBER prints the member: a read of a
+			// file of that name, so git archive HEAD | tar -xO .env
+			// reads .env as cat .env does.
+			w.pathsTo(p.operands, w.reads, c.name)
 		}
 		if p.has("-P", "--absolute-names") {
 			// Members named /etc/x or ../x are written where they say.
@@ -1316,6 +1321,10 @@ func unzipFiles(w *walker, c *call) {
 	p := parseOpts(c.args, optSpec{withValue: "dxP"})
 	if len(p.operands) > 0 {
 		w.path(p.operands[0], w.reads, c.name)
+	}
+	if p.has("-p", "-c") && len(p.operands) > 1 {
+		// unzip -p ARCHIVE MEMBER prints the member (see tarFiles).
+		w.pathsTo(p.operands[1:], w.reads, c.name)
 	}
 	if p.has("-l", "-t", "-v", "-z", "-Z", "-p", "-c") {
 		return

@@ -96,7 +96,9 @@ func gitArgs(w *walker, c *call) {
 		w.gitIndexWrite(sub)
 	}
 	switch sub {
-	case "show", "cat-file":
+	case "show", "cat-file", "rev-parse":
+		// rev-parse REV:PATH names the blob that show or cat-file
+		// then print (git show $(git rev-parse HEAD:.env)).
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
 	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "hash-object",
 		"diff-tree", "diff-index", "diff-files":
