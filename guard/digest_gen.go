@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "cea1bccf7bb638aea7e69217bf2af6b32ccfb292ed3c8977ca680e30a5697e07"
+const fixedDigest = "6523d4f80b8f341d25eaa90abf8c6547b474f52ef4a0f2b35c5b359ee65ca870"

@@ -261,6 +261,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	savedEnv := w.callEnv
 	w.callEnv = append(slices.Clip(savedEnv), env...)
 	defer func() { w.callEnv = savedEnv }()
+	w.runWritten(cl, fs[0], runExec)
 	for i := 0; i == 0 || i < len(argSets); i++ {
 		if i > 0 {
 			cl.args = argSets[i] // xargs -I: one run per input line
@@ -489,6 +490,7 @@ func (w *walker) addPath(p string, set map[string]bool, what string) string {
 		return ""
 	}
 	set[c] = true
+	w.noteWrite(set, c, what)
 	return c
 }
 

@@ -565,6 +565,7 @@ func sourceFile(w *walker, c *call) {
 		w.incomplete(c.name + " of a script that is not static")
 		w.unknownCode(c.name + " " + f.raw)
 	}
+	w.runWritten(c, f, runShell)
 	w.path(f, w.reads, c.name)
 	// The script's positional parameters (source x.sh .env).
 	w.unmodelledArgs(c.name, c.args[1:])

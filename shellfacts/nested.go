@@ -85,6 +85,7 @@ func shell(w *walker, c *call) {
 		// `bash <(echo ...)`, `sh "$SCRIPT"`: the script is not known.
 		w.unknownCode(c.name + " " + first.raw)
 	}
+	w.runWritten(c, first, runShell)
 	w.path(first, w.reads, c.name)
 	// The script's arguments: bash x.sh .env reads .env most likely.
 	w.unmodelledArgs(c.name, args[i+1:])
@@ -491,6 +492,7 @@ func interpreter(w *walker, c *call) {
 		}
 	}
 	if script >= 0 {
+		w.runWritten(c, args[script], runInterp)
 		w.path(args[script], w.reads, c.name)
 	}
 	// An option's attached value may name a file it loads (node

@@ -503,7 +503,11 @@ type walker struct {
 	// gitEnv holds the GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n and
 	// GIT_CONFIG_PARAMETERS the command line assigns (see gitEnvConfig).
 	gitEnv map[string]string
-	src    string // the source text being walked, for Raw
+	// written and writeLog follow files the command line writes and
+	// then runs (see runwrite.go).
+	written  map[string]writtenFile
+	writeLog []loggedWrite
+	src      string // the source text being walked, for Raw
 
 	parser      *syntax.Parser // created on first use, reused for nested strings
 	cwdResolved string         // Options.Cwd resolved, once needed
@@ -820,6 +824,7 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx) {
 		return
 	}
 	defer w.leave()
+	defer w.scriptWrites(s, c, w.markStmt())
 	switch cmd := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		w.call(cmd, s.Redirs, c)

