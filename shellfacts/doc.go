@@ -190,7 +190,12 @@
 //     unknown code.
 //     PipeFrom (and Upstream) show what feeds a command, so `curl x | sh`,
 //     `bash <(curl x)`, `bash < <(curl x)`, `python3 <(curl x)` and
-//     `sh -c "$(curl x)"` can be recognised.
+//     `sh -c "$(curl x)"` can be recognised; a file the command line
+//     downloaded and then runs counts as the download piped in (`curl -o
+//     x.sh x && bash x.sh` is curl feeding bash), and static text it
+//     wrote there (`echo ... > s.sh; sh s.sh`) is parsed as the script,
+//     while a file another program wrote there and then run is unknown
+//     code. Nothing is carried from one command line to the next.
 //
 // # What is not
 //
