@@ -77,8 +77,11 @@ func (w *walker) markStmt() stmtMark {
 // files it wrote: through a redirection of its standard output, or
 // through a program that writes files (tee, curl -o, wget).
 func (w *walker) scriptWrites(s *syntax.Stmt, c ctx, m stmtMark) {
+	// The writes are this statement's (a nested one took its own): they
+	// are dropped once attributed, so an enclosing statement does not
+	// attribute them again.
 	logged := w.writeLog[m.log:]
-	w.writeLog = w.writeLog[:m.log]
+	defer func() { w.writeLog = w.writeLog[:m.log] }()
 	// The statement's own command: the last one it started at this
 	// depth (substitutions in its words come first).
 	own := -1
