@@ -25,8 +25,10 @@ import (
 // skips a leading BOM and non-ASCII Pattern_White_Space between tokens;
 // 10: JS records require's other call forms and createRequire, Python
 // importlib.import_module and __import__ calls; 11: a Rust mod's #[path]
-// is decoded as rustc decodes it, and read from cfg_attr too.)
-const extractorVersion = 11
+// is decoded as rustc decodes it, and read from cfg_attr too; 12: JS
+// specifiers and escaped names are decoded, Python reads f-string fields,
+// keyword arguments and form feeds as CPython does.)
+const extractorVersion = 12
 
 // cacheMagic starts every cache file; with the version and trailing
 // checksum it lets a truncated, foreign or corrupt file be recognised and

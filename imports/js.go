@@ -82,8 +82,8 @@ func extractJS(src []byte, ts bool) ([]Site, []SyntaxError) {
 	return p.sites, p.errs
 }
 
-// val returns the value of string or template token i: the decoded text of
-// a string, the raw text of a template without substitutions.
+// val returns the value of string or template token i (a template without
+// substitutions): the text the engine makes of it, escapes decoded.
 func (p *jsParser) val(i int) string {
 	t := p.toks[i]
 	switch t.kind {
@@ -93,7 +93,7 @@ func (p *jsParser) val(i int) string {
 		if t.end == t.start {
 			return "" // unterminated: template() never closed it
 		}
-		return string(p.lx.src[t.start+1 : t.end-1])
+		return jsCooked(p.lx.src[t.start+1:t.end-1], true)
 	}
 	return ""
 }
@@ -147,7 +147,7 @@ func (p *jsParser) add(i int, kind Kind, names []string, alias string) {
 func (p *jsParser) statement(i int) int {
 	// Fast path: only the identifiers import, export, require (6 and 7
 	// bytes long) and createRequire (13) can start a form.
-	if t := p.toks[i]; t.kind != jsIdent || t.end-t.start != 6 && t.end-t.start != 7 && t.end-t.start != 13 {
+	if t := p.toks[i]; t.kind != jsIdent || t.end-t.start != 6 && t.end-t.start != 7 && t.end-t.start != 13 && !t.esc {
 		return i + 1
 	}
 	switch {

@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -273,6 +274,71 @@ func TestExtractJSLineTerminators(t *testing.T) {
 			got, _ := extractJS([]byte(tt.src), false)
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("extractJS(%q) (-want +got):\n%s", tt.src, diff)
+			}
+		})
+	}
+}
+
+// TestExtractJSEscapes: a specifier is the string's value, escapes decoded
+// as the engine decodes them (each want is what node 20 makes of the
+// literal), and an identifier spelled with \u escapes is the name it
+// spells: node runs `\u0072equire("x")` as require("x"). Kept raw,
+// `require("..\x2fauth/login.js")` read as a package and crossed a denied
+// boundary unseen.
+func TestExtractJSEscapes(t *testing.T) {
+	tests := []struct {
+		name, lit, want string
+	}{
+		{"hex slash", `"..\x2fauth/login.js"`, "../auth/login.js"},
+		{"unicode escape", `"left\u002dpad"`, "left-pad"},
+		{"code point escape", `"left\u{2d}pad"`, "left-pad"},
+		{"code point with leading zeros", `"left\u{00000002d}pad"`, "left-pad"},
+		{"legacy octal", `'lef\164-pad'`, "left-pad"},
+		{"octal forms", `"\101\0101\477\8\9"`, "A\b1'789"},
+		{"NUL", `"a\0b"`, "a\x00b"},
+		{"line continuation", "\"line\\\ncont\"", "linecont"},
+		{"CRLF continuation", "\"crlf\\\r\ncont\"", "crlfcont"},
+		{"U+2028 continuation", "\"a\\\u2028b\"", "ab"},
+		{"simple escapes", `"\q\'\"\\"`, `q'"\`},
+		{"control escapes", `"\b\f\n\r\t\v"`, "\b\f\n\r\t\v"},
+		{"surrogate pair", `"\uD83D\uDE00x"`, "\U0001F600x"},
+		{"code point above BMP", `"\u{1F600}"`, "\U0001F600"},
+		{"lone surrogate", `"\uD83Dx"`, "\uFFFDx"},
+		{"template hex", "`left\\x2dpad`", "left-pad"},
+		{"template CRLF is LF", "`a\r\nb\\u{2d}`", "a\nb-"},
+	}
+	for _, tt := range tests {
+		for _, form := range []string{"require(%s)", "import x from %s", "import(%s)", "export * from %s"} {
+			src := strings.Replace(form, "%s", tt.lit, 1)
+			t.Run(tt.name+"/"+form, func(t *testing.T) {
+				got, _ := extractJS([]byte(src), false)
+				if len(got) != 1 || got[0].Spec != tt.want {
+					t.Errorf("extractJS(%q) = %+v, want one site with spec %q", src, got, tt.want)
+				}
+			})
+		}
+	}
+
+	idents := []struct {
+		name, src string
+		want      []string
+	}{
+		{"escaped require", `\u0072equire("left-pad")`, []string{"left-pad"}},
+		{"code point escape in require", `re\u{71}uire("left-pad")`, []string{"left-pad"}},
+		{"escaped receiver", `m\u006fdule.require("a"); globalThi\u0073.require("b")`, []string{"a", "b"}},
+		{"escaped createRequire", `\u0063reateRequire(import.meta.url)("a")`, []string{"a"}},
+		{"escaped alias", `const l\u006fad = require; load("a")`, []string{"a"}},
+		{"other escaped name", `\u0078("a"); requir\u0065s("b")`, nil},
+	}
+	for _, tt := range idents {
+		t.Run(tt.name, func(t *testing.T) {
+			sites, _ := extractJS([]byte(tt.src), false)
+			var got []string
+			for _, s := range sites {
+				got = append(got, s.Spec)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("extractJS(%q) specs (-want +got):\n%s", tt.src, diff)
 			}
 		})
 	}

@@ -1,6 +1,11 @@
 package imports
 
-import "bytes"
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 // jsTokKind classifies the tokens the JS/TS import extractor cares about.
 // The lexer is not a full ECMAScript scanner: it only has to be exact about
@@ -29,6 +34,9 @@ type jsTok struct {
 	end   int
 	line  int // 1-based
 	col   int // 1-based, in bytes
+	// esc marks an identifier spelled with \u escapes, whose name is
+	// its decoded text (see jsLexer.text).
+	esc bool
 }
 
 // maxJSNesting bounds the recursion through template substitutions and JSX
@@ -82,8 +90,15 @@ func (lx *jsLexer) lastClosingTag(name []byte) int {
 	return at
 }
 
-// text returns the source text of t without allocating a copy.
-func (lx *jsLexer) text(t jsTok) []byte { return lx.src[t.start:t.end] }
+// text returns the source text of t without allocating a copy; for an
+// identifier spelled with escapes, its name: `\u0072equire("x")` calls
+// require, as node reads it.
+func (lx *jsLexer) text(t jsTok) []byte {
+	if t.esc {
+		return []byte(jsCooked(lx.src[t.start:t.end], false))
+	}
+	return lx.src[t.start:t.end]
+}
 
 func (lx *jsLexer) errorf(line int, msg string) {
 	if lx.stopped {
@@ -182,16 +197,48 @@ func (lx *jsLexer) skipToLineEnd() {
 }
 
 // identEnd is the end of the identifier-like run from i: ASCII letters,
-// digits, '_', '$' and non-ASCII characters other than white space.
+// digits, '_', '$', non-ASCII characters other than white space, and
+// \uHHHH or \u{H...} escapes.
 func identEnd(src []byte, i int) int {
 	for i < len(src) {
 		c := src[i]
+		if c == '\\' {
+			n := jsIdentEscape(src, i)
+			if n == 0 {
+				return i
+			}
+			i += n
+			continue
+		}
 		if !isJSIdentPart(c) || c >= 0x80 && jsUnicodeSpace(src, i) > 0 {
 			return i
 		}
 		i++
 	}
 	return i
+}
+
+// jsIdentEscape is the length of the \uHHHH or \u{H...} escape at src[i],
+// 0 if there is none. JavaScript lets one stand for any character of an
+// identifier.
+func jsIdentEscape(src []byte, i int) int {
+	if i+1 >= len(src) || src[i] != '\\' || src[i+1] != 'u' {
+		return 0
+	}
+	if i+2 < len(src) && src[i+2] == '{' {
+		end := bytes.IndexByte(src[i+2:], '}')
+		if end < 2 {
+			return 0
+		}
+		if _, ok := jsHex(src, i+3, end-1); !ok {
+			return 0
+		}
+		return end + 3
+	}
+	if _, ok := jsHex(src, i+2, 4); !ok {
+		return 0
+	}
+	return 6
 }
 
 func isJSIdentStart(c byte) bool {
@@ -288,10 +335,13 @@ func (lx *jsLexer) lexTokens(inBraces bool) {
 			lx.str(c)
 		case c == '`':
 			lx.template()
-		case isJSIdentStart(c):
+		case isJSIdentStart(c) || c == '\\' && jsIdentEscape(src, lx.pos) > 0:
 			start := lx.pos
 			lx.pos = identEnd(src, lx.pos)
 			lx.emit(jsIdent, start)
+			if bytes.IndexByte(src[start:lx.pos], '\\') >= 0 {
+				lx.toks[len(lx.toks)-1].esc = true
+			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(src) && src[lx.pos+1] >= '0' && src[lx.pos+1] <= '9':
 			start := lx.pos
 			for {
@@ -440,49 +490,162 @@ func (lx *jsLexer) str(q byte) {
 // jsStringValue decodes the string literal tok, quotes included, as str
 // scanned it.
 func jsStringValue(tok []byte) string {
-	body := tok[1 : len(tok)-1]
-	k := bytes.IndexByte(body, '\\')
-	if k < 0 {
+	return jsCooked(tok[1:len(tok)-1], false)
+}
+
+// jsCooked returns the value JavaScript gives the body of a string literal
+// or, with template set, of a template literal without substitutions (its
+// cooked value): every escape decoded as the engine decodes it (\xHH,
+// \uHHHH and \u{H...} with UTF-16 surrogate pairs joined, the legacy octal
+// escapes of sloppy-mode strings, \0, line continuations, the one-letter
+// escapes, and any other escaped character as itself). A specifier is
+// what node resolves, so `require("..\x2fauth")` must read `../auth`:
+// kept raw, it was taken for a package and crossed a denied boundary
+// unseen. A template's CR and CRLF read as LF. An escape the engine
+// rejects (a bad \x or \u) cannot run; it is kept as its letter.
+func jsCooked(body []byte, template bool) string {
+	if bytes.IndexByte(body, '\\') < 0 && !(template && bytes.IndexByte(body, '\r') >= 0) {
 		return string(body)
 	}
-	b := make([]byte, k, len(body))
-	copy(b, body)
-	for i := k; i < len(body); {
+	b := make([]byte, 0, len(body))
+	// high is a pending UTF-16 high surrogate from a \u escape, joined
+	// with a low one that follows at once, else written as U+FFFD (what
+	// node's UTF-8 conversion of a lone surrogate gives).
+	var high rune
+	flush := func() {
+		if high != 0 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+			high = 0
+		}
+	}
+	unit := func(r rune) {
+		if high != 0 && r >= 0xDC00 && r < 0xE000 {
+			b = utf8.AppendRune(b, utf16.DecodeRune(high, r))
+			high = 0
+			return
+		}
+		flush()
+		if r >= 0xD800 && r < 0xDC00 {
+			high = r
+			return
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	for i := 0; i < len(body); {
 		c := body[i]
-		i++
 		if c != '\\' {
+			flush()
+			i++
+			if template && c == '\r' {
+				c = '\n'
+				if i < len(body) && body[i] == '\n' {
+					i++
+				}
+			}
 			b = append(b, c)
 			continue
 		}
+		i++
 		if i >= len(body) {
 			break
+		}
+		if n := jsLineEnd(body, i); n > 0 {
+			i += n
+			if body[i-1] == '\r' && i < len(body) && body[i] == '\n' {
+				i++
+			}
+			continue
 		}
 		e := body[i]
 		i++
 		switch e {
-		case '\n':
-		case '\r':
-			if i < len(body) && body[i] == '\n' {
+		case 'b':
+			unit('\b')
+		case 'f':
+			unit('\f')
+		case 'n':
+			unit('\n')
+		case 'r':
+			unit('\r')
+		case 't':
+			unit('\t')
+		case 'v':
+			unit('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// LegacyOctalEscapeSequence: up to three digits from
+			// 0-3, up to two from 4-7; a lone \0 is NUL.
+			v, max := rune(e-'0'), 2
+			if e >= '4' {
+				max = 1
+			}
+			for ; max > 0 && i < len(body) && body[i] >= '0' && body[i] <= '7'; max-- {
+				v = v*8 + rune(body[i]-'0')
 				i++
 			}
-		case 'n':
-			b = append(b, '\n')
-		case 't':
-			b = append(b, '\t')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		default:
-			// \x, \u and the rest are kept as written; module
-			// specifiers with such escapes do not occur in practice.
-			if e == 'x' || e == 'u' {
-				b = append(b, '\\')
+			unit(v)
+		case 'x':
+			if v, ok := jsHex(body, i, 2); ok {
+				unit(v)
+				i += 2
+			} else {
+				unit('x')
 			}
+		case 'u':
+			switch {
+			case i < len(body) && body[i] == '{':
+				end := bytes.IndexByte(body[i:], '}')
+				if end < 2 {
+					unit('u')
+					break
+				}
+				v, ok := jsHex(body, i+1, end-1)
+				if !ok || v > unicode.MaxRune {
+					unit('u')
+					break
+				}
+				unit(v)
+				i += end + 1
+			default:
+				if v, ok := jsHex(body, i, 4); ok {
+					unit(v)
+					i += 4
+				} else {
+					unit('u')
+				}
+			}
+		default:
+			// Any other character stands for itself (\8, \', a
+			// multi-byte character: its first byte here, the rest
+			// copied as they come).
+			flush()
 			b = append(b, e)
 		}
 	}
+	flush()
 	return string(b)
+}
+
+// jsHex reads n hex digits at body[i:] as a code point; past
+// unicode.MaxRune it fails.
+func jsHex(body []byte, i, n int) (rune, bool) {
+	if n <= 0 || i+n > len(body) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range body[i : i+n] {
+		if v > unicode.MaxRune {
+			return 0, false
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*16 + rune(c-'0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			v = v*16 + rune(c|0x20-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // template scans a template literal, lexing the code of each ${}
