@@ -17,10 +17,11 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	lx := newPyLexer(src)
 	var sites []Site
 	atStmtStart := true
-	// tcCol is the column of the `if TYPE_CHECKING:` whose block the
-	// scan is in (0: none); a statement starting at or left of it ends
+	// inTC is set while the scan is in an `if TYPE_CHECKING:` block;
+	// tcIndent and tcLogical are its header's indentation and logical
+	// line: a statement on a later logical line indented no deeper ends
 	// the block, which is how Python's indentation closes it.
-	tcCol := 0
+	inTC, tcIndent, tcLogical := false, 0, 0
 	// tcQual is the block's condition: "" for a bare `TYPE_CHECKING`,
 	// X for `X.TYPE_CHECKING`; tcQuals holds it for every marked site so
 	// trustTypeChecking can unmark the blocks whose name is not typing's.
@@ -30,7 +31,7 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	// only then is it read again for their calls (extractPyDynamic).
 	dynamic := false
 	mark := func(from int) {
-		if tcCol == 0 {
+		if !inTC {
 			return
 		}
 		if tcQuals == nil {
@@ -43,8 +44,8 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	}
 	for {
 		t := lx.next()
-		if atStmtStart && tcCol > 0 && t.kind != pyNewline && t.kind != pyEOF && t.col <= tcCol && t.line > lx.tcLine {
-			tcCol = 0
+		if atStmtStart && inTC && t.kind != pyNewline && t.kind != pyEOF && t.indent <= tcIndent && t.logical > tcLogical {
+			inTC = false
 		}
 		n := len(sites)
 		switch t.kind {
@@ -73,8 +74,8 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 				// The condition and its ':' are consumed; the body
 				// follows on this line or on more-indented lines.
 				if qual, ok := typeCheckingCondition(lx); ok {
-					if tcCol == 0 {
-						tcCol, lx.tcLine, tcQual = t.col, t.line, qual
+					if !inTC {
+						inTC, tcIndent, tcLogical, tcQual = true, t.indent, t.logical, qual
 					}
 				}
 				atStmtStart = true

@@ -180,6 +180,51 @@ func TestPythonTypeCheckingTrust(t *testing.T) {
 	}
 }
 
+// TestPythonTypeCheckingIndentation checks that an `if TYPE_CHECKING:`
+// block ends where CPython's tokenizer ends it, which counts indentation
+// in columns, not bytes: a form feed starts the count again and a tab
+// moves to the next multiple of 8. want says whether `import amod` stays
+// in the block; with TYPE_CHECKING = False CPython 3.11 runs every import
+// marked false and none marked true (a continuation backslash at column 0
+// before an indented line: 3.11 counts the next line's spaces, 3.10 does
+// not, so the block ends, which can only add a finding).
+func TestPythonTypeCheckingIndentation(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"form feed before dedent", "if TYPE_CHECKING:\n    pass\n\x0cimport amod\n", false},
+		{"form feed after spaces", "if TYPE_CHECKING:\n    pass\n    \x0cimport amod\n", false},
+		{"spaces after form feed", "if TYPE_CHECKING:\n    pass\n\x0c    import amod\n", true},
+		{"form feed on blank line", "if TYPE_CHECKING:\n    pass\n\x0c\n    import amod\n", true},
+		{"tab body", "if TYPE_CHECKING:\n\tpass\n\timport amod\n", true},
+		{"tab header in def", "def f():\n\tif TYPE_CHECKING:\n\t\tpass\n\timport amod\nf()\n", false},
+		{"indented continuation", "if TYPE_CHECKING:\n    pass\n    \\\nimport amod\n", true},
+		{"continuation at column 0", "if TYPE_CHECKING:\n    pass\n\\\n    import amod\n", false},
+		{"continuation after semicolon", "if TYPE_CHECKING: pass; \\\nimport amod\n", true},
+		{"brackets", "if TYPE_CHECKING:\n    x = (1,\n2)\n    import amod\n", true},
+		{"comment line at column 0", "if TYPE_CHECKING:\n    pass\n# c\n    import amod\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "from typing import TYPE_CHECKING\n" + tt.body
+			sites, _ := extractPython([]byte(src))
+			found := false
+			for _, s := range sites {
+				if s.Spec == "amod" {
+					found = true
+					if s.TypeChecking != tt.want {
+						t.Errorf("amod TypeChecking = %v, want %v", s.TypeChecking, tt.want)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("amod import not extracted: %+v", sites)
+			}
+		})
+	}
+}
+
 func TestExtractPythonErrorLines(t *testing.T) {
 	_, errs := extractPython([]byte("a = 1\ns = '''never closed\nimport x\n"))
 	if len(errs) != 1 || errs[0].Line != 2 || !strings.Contains(errs[0].Message, "unterminated") {

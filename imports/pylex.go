@@ -20,6 +20,11 @@ type pyTok struct {
 	text []byte
 	line int // 1-based
 	col  int // 1-based, in bytes
+	// indent is the indentation of the token's logical line as CPython
+	// measures it (see indentation), and logical counts the logical
+	// lines before it: a block ends at a later logical line indented no
+	// deeper than its header.
+	indent, logical int
 }
 
 // pyLexer is a Python tokenizer reduced to what import extraction needs:
@@ -29,9 +34,6 @@ type pyTok struct {
 // comments, backslash continuations and bracket nesting. It never fails:
 // problems are recorded as SyntaxErrors and scanning continues.
 type pyLexer struct {
-	// tcLine is the line of the `if TYPE_CHECKING:` header extractPython
-	// is inside, so the header's own line never closes the block.
-	tcLine    int
 	src       []byte
 	i         int
 	line      int
@@ -40,12 +42,16 @@ type pyLexer struct {
 	// lastNewline suppresses blank logical lines so callers see at most one
 	// pyNewline between statements.
 	lastNewline bool
-	peeked      *pyTok
-	errs        []SyntaxError
+	// indentPending is set between logical lines, until the first
+	// character of the next one fixes indent.
+	indentPending   bool
+	indent, logical int
+	peeked          *pyTok
+	errs            []SyntaxError
 }
 
 func newPyLexer(src []byte) *pyLexer {
-	lx := &pyLexer{src: src, line: 1, lastNewline: true}
+	lx := &pyLexer{src: src, line: 1, lastNewline: true, indentPending: true}
 	// A UTF-8 byte order mark is legal at the start of a Python file and
 	// must not shift columns of the first line.
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
@@ -104,6 +110,28 @@ func pyStringPrefix(name []byte) (ok, formatted, raw bool) {
 	return true, formatted, raw
 }
 
+// indentation returns the indentation of the line starting at src[from]
+// whose first character other than white space is at src[to], as CPython's
+// tokenizer counts it: a space is one column, a tab moves to the next
+// multiple of 8, and a form feed starts the count again at 0. So
+// "\f" + "import x" is at column 0 and ends an `if` block, though its
+// byte column is 2. A continuation backslash there ends the count: the
+// line it joins is part of this one.
+func indentation(src []byte, from, to int) int {
+	col := 0
+	for _, c := range src[from:to] {
+		switch c {
+		case ' ':
+			col++
+		case '\t':
+			col = (col/8 + 1) * 8
+		case '\f':
+			col = 0
+		}
+	}
+	return col
+}
+
 // next returns the next token.
 func (lx *pyLexer) next() pyTok {
 	if lx.peeked != nil {
@@ -111,9 +139,24 @@ func (lx *pyLexer) next() pyTok {
 		lx.peeked = nil
 		return t
 	}
+	t := lx.scan()
+	t.indent, t.logical = lx.indent, lx.logical
+	if t.kind == pyNewline {
+		lx.logical++
+		lx.indentPending = true
+	}
+	return t
+}
+
+// scan returns the next token, its position only.
+func (lx *pyLexer) scan() pyTok {
 	src := lx.src
 	for lx.i < len(src) {
 		c := src[lx.i]
+		if lx.indentPending && lx.depth == 0 && c != ' ' && c != '\t' && c != '\f' && c != '#' && c != '\n' && c != '\r' {
+			lx.indent = indentation(src, lx.lineStart, lx.i)
+			lx.indentPending = false
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\f':
 			lx.i++
