@@ -22,7 +22,9 @@ import (
 //     `from importlib import import_module as im`, `im = import_module`,
 //     `im = importlib.import_module`, wherever the call sits in the file.
 //
-// The argument must be a string literal, possibly in parentheses and
+// Calls inside an f-string's replacement fields count (lexPyAll lexes
+// the fields). The module name must be a string literal, the first
+// argument or the keyword argument name=, possibly in parentheses and
 // implicitly concatenated (`'o' 's'`), whose escapes decode (a \N{...}
 // escape does not, nor does a bytes literal or an f-string with a
 // replacement field); like a JS require(name), any other argument is
@@ -39,8 +41,8 @@ var pyDynamicModules = map[string]bool{"importlib": true, "builtins": true}
 
 // extractPyDynamic returns the dynamic import calls of src, given the
 // import statements extractPython found in it. extractPython calls it
-// only when a name of pyDynamicNames appears in the file as a name, so
-// the common file is not read twice.
+// only when a name of pyDynamicNames appears in the file's text, so the
+// common file is not read twice.
 func extractPyDynamic(src []byte, sites []Site) []Site {
 	aliases := make(map[string]bool)
 	for _, s := range sites {
@@ -97,15 +99,41 @@ func extractPyDynamic(src []byte, sites []Site) []Site {
 	return sites
 }
 
-// lexPyAll returns every token of src, the final pyEOF included.
+// maxPyFieldNesting bounds how deep lexPyAll lexes f-strings inside
+// replacement fields: CPython refuses a file nesting more than 150.
+const maxPyFieldNesting = 160
+
+// lexPyAll returns every token of src, the final pyEOF included, and the
+// tokens of each f-string replacement field after its string, in
+// parentheses: `f"{__import__('x')}"` imports x as the call on its own
+// would.
 func lexPyAll(src []byte) []pyTok {
-	lx := newPyLexer(src)
-	var toks []pyTok
+	return lexPyTokens(newPyLexer(src), 0, nil)
+}
+
+func lexPyTokens(lx *pyLexer, nest int, toks []pyTok) []pyTok {
+	lx.wantFields = nest < maxPyFieldNesting
 	for {
 		t := lx.next()
-		toks = append(toks, t)
-		if t.kind == pyEOF {
+		switch {
+		case t.kind == pyEOF:
+			if nest == 0 {
+				toks = append(toks, t)
+			}
 			return toks
+		case t.kind == pyNewline && nest > 0:
+			continue
+		}
+		toks = append(toks, t)
+		fields := lx.fields
+		lx.fields = nil
+		for _, f := range fields {
+			// depth 1: a field's line breaks end no statement.
+			sub := &pyLexer{src: lx.src[:f.end], i: f.start, line: f.line, lineStart: f.lineStart, depth: 1}
+			col := f.start - f.lineStart + 1
+			toks = append(toks, pyTok{kind: pyOp, text: []byte("("), line: f.line, col: col})
+			toks = lexPyTokens(sub, nest+1, toks)
+			toks = append(toks, pyTok{kind: pyOp, text: []byte(")"), line: f.line, col: col})
 		}
 	}
 }
@@ -115,10 +143,36 @@ func pyOpIs(t pyTok, c byte) bool {
 }
 
 // pyCallArg reads the call whose '(' is toks[j] and returns a Site for
-// its first argument when that is a string literal, possibly
-// parenthesised and implicitly concatenated, followed by ',' or ')'.
+// the module name it passes as a string literal, possibly parenthesised
+// and implicitly concatenated: the first argument, or the keyword
+// argument name= wherever it stands (both functions take it so).
 func pyCallArg(toks []pyTok, j int) (Site, bool) {
-	k := j + 1
+	if s, ok := pyLiteralArg(toks, j+1); ok {
+		return s, true
+	}
+	depth := 0
+	for k := j + 1; k < len(toks) && toks[k].kind != pyEOF; k++ {
+		t := toks[k]
+		switch {
+		case pyOpIs(t, '(') || pyOpIs(t, '[') || pyOpIs(t, '{'):
+			depth++
+		case pyOpIs(t, ')') || pyOpIs(t, ']') || pyOpIs(t, '}'):
+			if depth == 0 {
+				return Site{}, false
+			}
+			depth--
+		case depth == 0 && t.kind == pyName && string(t.text) == "name" && k+2 < len(toks) &&
+			(pyOpIs(toks[k-1], '(') || pyOpIs(toks[k-1], ',')) && pyOpIs(toks[k+1], '=') && !pyOpIs(toks[k+2], '='):
+			return pyLiteralArg(toks, k+2)
+		}
+	}
+	return Site{}, false
+}
+
+// pyLiteralArg returns a Site for the argument starting at toks[k] when
+// it is a string literal, possibly parenthesised and implicitly
+// concatenated, followed by ',' or ')'.
+func pyLiteralArg(toks []pyTok, k int) (Site, bool) {
 	open := 0
 	for k < len(toks) && pyOpIs(toks[k], '(') {
 		open++

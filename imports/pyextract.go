@@ -27,9 +27,6 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 	// trustTypeChecking can unmark the blocks whose name is not typing's.
 	tcQual := ""
 	var tcQuals map[int]string
-	// dynamic is set when the file names import_module or __import__:
-	// only then is it read again for their calls (extractPyDynamic).
-	dynamic := false
 	mark := func(from int) {
 		if !inTC {
 			return
@@ -53,12 +50,9 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 			if tcQuals != nil {
 				trustTypeChecking(src, sites, tcQuals)
 			}
-			if !dynamic {
-				for _, s := range sites {
-					dynamic = dynamic || s.Kind == KindFrom && len(s.Names) == 1 && pyDynamicNames[s.Names[0]]
-				}
-			}
-			if dynamic {
+			// The names may stand in an f-string's field, which this
+			// scan does not lex: any mention of them counts.
+			if bytes.Contains(src, []byte("import_module")) || bytes.Contains(src, []byte("__import__")) {
 				sites = extractPyDynamic(src, sites)
 			}
 			return sites, lx.errs
@@ -66,9 +60,6 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 			atStmtStart = true
 			continue
 		case pyName:
-			if n := len(t.text); (n == 10 || n == 13) && pyDynamicNames[string(t.text)] {
-				dynamic = true
-			}
 			switch {
 			case atStmtStart && bytes.Equal(t.text, []byte("if")):
 				// The condition and its ':' are consumed; the body

@@ -107,6 +107,19 @@ func TestExtractPython(t *testing.T) {
 			{Line: 7, Column: 3, Kind: KindDynamic, Spec: "v"},
 		}, 0},
 		{"dynamic import non-literal", "import_module(name)\n__import__('a' + b)\n__import__(b'c')\n__import__(f'{d}')\n__import__('\\N{LATIN SMALL LETTER E}')\n__import__('')\ndef import_module(n): pass\ns = 'import_module(\"x\")'\nx.import_module\n", nil, 0},
+		// CPython imports every one of these (checked with 3.11): an
+		// f-string's replacement fields are code, and both functions
+		// take the module's name as the keyword argument name=.
+		{"dynamic import in f-string fields", "X = f\"{__import__('a')}\"\nY = f\"a{b:{importlib.import_module('c')}}\"\nZ = f'''\n{ __import__(\n\"d\") }'''\nW = f\"\"\"{f'{__import__(\"e\")}'}\"\"\"\n", []Site{
+			{Line: 1, Column: 19, Kind: KindDynamic, Spec: "a"},
+			{Line: 2, Column: 36, Kind: KindDynamic, Spec: "c"},
+			{Line: 5, Column: 1, Kind: KindDynamic, Spec: "d"},
+			{Line: 6, Column: 24, Kind: KindDynamic, Spec: "e"},
+		}, 0},
+		{"dynamic import keyword argument", "__import__(name=\"k1\")\nimportlib.import_module(package=None, name='k2')\nimport_module(name == 'x')\nimport_module(f(name='y'))\n", []Site{
+			{Line: 1, Column: 17, Kind: KindDynamic, Spec: "k1"},
+			{Line: 2, Column: 44, Kind: KindDynamic, Spec: "k2"},
+		}, 0},
 		{"dict colon is not a statement start", "d = {1: from_x}\nimport a\n", []Site{{Line: 2, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
 	}
 	for _, tt := range tests {

@@ -48,6 +48,20 @@ type pyLexer struct {
 	indent, logical int
 	peeked          *pyTok
 	errs            []SyntaxError
+	// With wantFields set, fields collects the expression of each
+	// replacement field of the f-strings scanned, outermost strings
+	// only (fieldLevel > 0 inside a field's nested strings, whose own
+	// fields are found when the field is lexed): the expressions are
+	// code, which lexPyAll lexes in turn.
+	wantFields bool
+	fieldLevel int
+	fields     []pyField
+}
+
+// pyField is the expression of an f-string replacement field: the source
+// src[start:end], starting on line line, whose start is lineStart.
+type pyField struct {
+	start, end, line, lineStart int
 }
 
 func newPyLexer(src []byte) *pyLexer {
@@ -325,11 +339,25 @@ func (lx *pyLexer) scanStringBody(q byte, triple, formatted, raw bool) bool {
 func (lx *pyLexer) scanReplacementField(q byte, triple bool) {
 	src := lx.src
 	depth := 0
+	field := pyField{start: lx.i, end: -1, line: lx.line, lineStart: lx.lineStart}
+	// done records the field's expression, which ends at the top-level
+	// ':' or '}' (or where the string gave up).
+	done := func() {
+		if !lx.wantFields || lx.fieldLevel > 0 {
+			return
+		}
+		if field.end < 0 {
+			field.end = lx.i
+		}
+		lx.fields = append(lx.fields, field)
+	}
 	for lx.i < len(src) {
 		c := src[lx.i]
 		switch {
 		case c == '"' || c == '\'':
+			lx.fieldLevel++
 			lx.scanString(false, false)
+			lx.fieldLevel--
 		case isPyNameStart(c):
 			start := lx.i
 			for lx.i < len(src) && isPyNameChar(src[lx.i]) {
@@ -337,7 +365,9 @@ func (lx *pyLexer) scanReplacementField(q byte, triple bool) {
 			}
 			if lx.i < len(src) && (src[lx.i] == '"' || src[lx.i] == '\'') {
 				if ok, formatted, raw := pyStringPrefix(src[start:lx.i]); ok {
+					lx.fieldLevel++
 					lx.scanString(formatted, raw)
+					lx.fieldLevel--
 				}
 			}
 		case c == '(' || c == '[' || c == '{':
@@ -349,12 +379,17 @@ func (lx *pyLexer) scanReplacementField(q byte, triple bool) {
 			}
 			lx.i++
 		case c == '}':
-			lx.i++
 			if depth == 0 {
+				field.end = lx.i
+				lx.i++
+				done()
 				return
 			}
+			lx.i++
 			depth--
 		case c == ':' && depth == 0:
+			field.end = lx.i
+			done()
 			lx.i++
 			lx.scanFormatSpec(q, triple)
 			return
@@ -369,6 +404,7 @@ func (lx *pyLexer) scanReplacementField(q byte, triple bool) {
 			lx.i++
 		}
 	}
+	done()
 }
 
 // scanFormatSpec consumes a format spec up to and including the '}' that
