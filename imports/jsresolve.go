@@ -56,6 +56,9 @@ type tsPathRule struct {
 // tsConfig is the effective configuration of one tsconfig.json after its
 // extends chain: directories are repository-relative ("" is the root).
 type tsConfig struct {
+	// allowJS says tsc compiles the JavaScript files too: only then do
+	// its paths and baseUrl speak for them (node reads neither).
+	allowJS    bool
 	hasBaseURL bool
 	baseURL    string
 	paths      []tsPathRule
@@ -186,6 +189,7 @@ func jsoncToJSON(src []byte) []byte {
 type tsRaw struct {
 	Extends         json.RawMessage `json:"extends"`
 	CompilerOptions struct {
+		AllowJS *bool               `json:"allowJs"`
 		BaseURL *string             `json:"baseUrl"`
 		Paths   map[string][]string `json:"paths"`
 	} `json:"compilerOptions"`
@@ -253,6 +257,9 @@ func (ld *tsLoader) effective(f string, cfg *tsConfig, seen map[string]bool) {
 			continue
 		}
 		ld.effective(p, cfg, seen)
+	}
+	if c.CompilerOptions.AllowJS != nil {
+		cfg.allowJS = *c.CompilerOptions.AllowJS
 	}
 	if c.CompilerOptions.BaseURL != nil {
 		cfg.hasBaseURL = true
@@ -512,7 +519,12 @@ func (r *jsResolver) resolve(file string, s Site) Resolution {
 		// URLs and other schemes (https:, npm:, jsr:, data:) name no local file.
 		return Resolution{Kind: External, Target: spec}
 	}
-	if cfg := r.tsconfigFor(file); cfg != nil {
+	// A tsconfig's paths and baseUrl are what tsc (and bundlers that
+	// read it) make of a bare specifier; node, running a JavaScript file
+	// tsc does not compile, loads the package from node_modules, so a
+	// decoy left-pad/ directory must not make require("left-pad")
+	// internal there.
+	if cfg := r.tsconfigFor(file); cfg != nil && (cfg.allowJS || isTSFile(file)) {
 		if res, ok := r.viaPaths(cfg, spec); ok {
 			return res
 		}
@@ -530,6 +542,15 @@ func (r *jsResolver) resolve(file string, s Site) Resolution {
 		return Resolution{Kind: Stdlib, Target: name}
 	}
 	return Resolution{Kind: External, Target: name}
+}
+
+// isTSFile reports whether file has a TypeScript extension.
+func isTSFile(file string) bool {
+	switch path.Ext(file) {
+	case ".ts", ".tsx", ".mts", ".cts":
+		return true
+	}
+	return false
 }
 
 func stripQuery(spec string) string {

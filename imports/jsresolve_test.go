@@ -124,3 +124,31 @@ func TestJSONCToJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestJSResolveBaseURLForJS: a tsconfig's baseUrl and paths speak for a
+// JavaScript file only when tsc compiles it (allowJs); otherwise node runs
+// it and loads a bare specifier from node_modules, so a decoy left-pad/
+// directory does not make require("left-pad") internal.
+func TestJSResolveBaseURLForJS(t *testing.T) {
+	in := Resolution{Kind: Internal, Target: "left-pad/index.js"}
+	ext := Resolution{Kind: External, Target: "left-pad"}
+	tests := []struct {
+		name, tsconfig, file string
+		want                 Resolution
+	}{
+		{"js without allowJs", `{"compilerOptions": {"baseUrl": "."}}`, "src/app.js", ext},
+		{"js followed as js", `{"compilerOptions": {"baseUrl": "."}}`, "src/app.txt", ext},
+		{"js paths without allowJs", `{"compilerOptions": {"paths": {"*": ["./*"]}}}`, "src/app.mjs", ext},
+		{"ts", `{"compilerOptions": {"baseUrl": "."}}`, "src/app.ts", in},
+		{"js with allowJs", `{"compilerOptions": {"baseUrl": ".", "allowJs": true}}`, "src/app.js", in},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"tsconfig.json": tt.tsconfig, "left-pad/index.js": "", tt.file: ""}
+			r, _ := newJSResolver(repoOf(writeTree(t, files), files))
+			if got := r.resolve(tt.file, Site{Kind: KindRequire, Spec: "left-pad"}); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("resolve(%s, left-pad) = %+v, want %+v", tt.file, got, tt.want)
+			}
+		})
+	}
+}
