@@ -27,7 +27,7 @@ import (
 // importlib.import_module and __import__ calls; 11: a Rust mod's #[path]
 // is decoded as rustc decodes it, and read from cfg_attr too; 12: JS
 // specifiers and escaped names are decoded, Python reads f-string fields,
-// keyword arguments and form feeds as CPython does.)
+// keyword arguments, form feeds and NFKC names as CPython does.)
 const extractorVersion = 12
 
 // cacheMagic starts every cache file; with the version and trailing

@@ -129,7 +129,7 @@ func lexPyTokens(lx *pyLexer, nest int, toks []pyTok) []pyTok {
 		lx.fields = nil
 		for _, f := range fields {
 			// depth 1: a field's line breaks end no statement.
-			sub := &pyLexer{src: lx.src[:f.end], i: f.start, line: f.line, lineStart: f.lineStart, depth: 1}
+			sub := &pyLexer{src: lx.src[:f.end], i: f.start, line: f.line, lineStart: f.lineStart, depth: 1, utf8: lx.utf8}
 			col := f.start - f.lineStart + 1
 			toks = append(toks, pyTok{kind: pyOp, text: []byte("("), line: f.line, col: col})
 			toks = lexPyTokens(sub, nest+1, toks)

@@ -51,8 +51,10 @@ func extractPython(src []byte) ([]Site, []SyntaxError) {
 				trustTypeChecking(src, sites, tcQuals)
 			}
 			// The names may stand in an f-string's field, which this
-			// scan does not lex: any mention of them counts.
-			if bytes.Contains(src, []byte("import_module")) || bytes.Contains(src, []byte("__import__")) {
+			// scan does not lex: any mention of them counts, and any
+			// name spelled with non-ASCII characters, which may fold
+			// to one of them.
+			if bytes.Contains(src, []byte("import_module")) || bytes.Contains(src, []byte("__import__")) || lx.nonASCIIName {
 				sites = extractPyDynamic(src, sites)
 			}
 			return sites, lx.errs

@@ -120,6 +120,13 @@ func TestExtractPython(t *testing.T) {
 			{Line: 1, Column: 17, Kind: KindDynamic, Spec: "k1"},
 			{Line: 2, Column: 44, Kind: KindDynamic, Spec: "k2"},
 		}, 0},
+		// CPython reads names in NFKC: these import requests, yaml and
+		// z (checked with 3.11).
+		{"names in NFKC", "import \uff52equests\nY = __\uff49mport__('yaml')\nZ = f\"{\U0001d5f6mport_module('z')}\"\n", []Site{
+			{Line: 1, Column: 8, Kind: KindImport, Spec: "requests"},
+			{Line: 2, Column: 18, Kind: KindDynamic, Spec: "yaml"},
+			{Line: 3, Column: 25, Kind: KindDynamic, Spec: "z"},
+		}, 0},
 		{"dict colon is not a statement start", "d = {1: from_x}\nimport a\n", []Site{{Line: 2, Column: 8, Kind: KindImport, Spec: "a"}}, 0},
 	}
 	for _, tt := range tests {
@@ -153,6 +160,8 @@ func TestPythonTypeCheckingTrust(t *testing.T) {
 		{"import typing as t", "import typing as t\nx: t.Any = 1\nif t.TYPE_CHECKING:\n    from app.infra import db\n", true},
 		{"typing_extensions alias", "import typing_extensions as typing" + qbody, true},
 		{"local assignment", "TYPE_CHECKING = True" + body, false},
+		{"assignment in NFKC", "from typing import TYPE_CHECKING\n\uff34YPE_CHECKING = True" + body, false},
+		{"walrus in an f-string field in NFKC", "from typing import TYPE_CHECKING\nf'{(\uff34YPE_CHECKING := True)}'" + body, false},
 		{"assignment after import", "from typing import TYPE_CHECKING\nTYPE_CHECKING = True" + body, false},
 		{"annotated assignment", "from typing import TYPE_CHECKING\nTYPE_CHECKING: bool = True" + body, false},
 		{"tuple assignment", "from typing import TYPE_CHECKING\na, TYPE_CHECKING = 1, True" + body, false},

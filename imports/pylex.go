@@ -1,6 +1,9 @@
 package imports
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // pyTokKind is the coarse token class the Python import extractor needs.
 type pyTokKind uint8
@@ -53,9 +56,17 @@ type pyLexer struct {
 	// only (fieldLevel > 0 inside a field's nested strings, whose own
 	// fields are found when the field is lexed): the expressions are
 	// code, which lexPyAll lexes in turn.
-	wantFields bool
-	fieldLevel int
-	fields     []pyField
+	// utf8 says the file is read as UTF-8, so names are folded as
+	// CPython folds them (pyFoldName); a single-byte file's names are
+	// its bytes.
+	utf8 bool
+	// nonASCIIName is set once a name with a non-ASCII character is
+	// scanned, in code or in an f-string's field: folded, it may name
+	// a loader that the file's bytes do not spell.
+	nonASCIIName bool
+	wantFields   bool
+	fieldLevel   int
+	fields       []pyField
 }
 
 // pyField is the expression of an f-string replacement field: the source
@@ -65,7 +76,7 @@ type pyField struct {
 }
 
 func newPyLexer(src []byte) *pyLexer {
-	lx := &pyLexer{src: src, line: 1, lastNewline: true, indentPending: true}
+	lx := &pyLexer{src: src, line: 1, lastNewline: true, indentPending: true, utf8: !pyBytesEncoded(src)}
 	// A UTF-8 byte order mark is legal at the start of a Python file and
 	// must not shift columns of the first line.
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
@@ -146,6 +157,34 @@ func indentation(src []byte, from, to int) int {
 	return col
 }
 
+// pyFoldName returns name as CPython reads it, where that is ASCII:
+// CPython takes every identifier in NFKC, so `__ｉmport__("x")` is an
+// __import__ call and `import ｒequests` imports requests. A character
+// whose NFKC form is not ASCII is kept as it is.
+func pyFoldName(name []byte) []byte {
+	if isASCII(name) || !utf8.Valid(name) {
+		return name
+	}
+	out := make([]byte, 0, len(name))
+	for _, r := range string(name) {
+		if s, ok := pyNFKCASCII[r]; ok {
+			out = append(out, s...)
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // next returns the next token.
 func (lx *pyLexer) next() pyTok {
 	if lx.peeked != nil {
@@ -207,6 +246,10 @@ func (lx *pyLexer) scan() pyTok {
 				}
 			}
 			lx.lastNewline = false
+			if lx.utf8 && !isASCII(name) {
+				lx.nonASCIIName = true
+				name = pyFoldName(name)
+			}
 			return pyTok{kind: pyName, text: name, line: line, col: col}
 		case c == '"' || c == '\'':
 			start, line, col := lx.i, lx.line, lx.i-lx.lineStart+1
@@ -361,6 +404,7 @@ func (lx *pyLexer) scanReplacementField(q byte, triple bool) {
 		case isPyNameStart(c):
 			start := lx.i
 			for lx.i < len(src) && isPyNameChar(src[lx.i]) {
+				lx.nonASCIIName = lx.nonASCIIName || src[lx.i] >= 0x80
 				lx.i++
 			}
 			if lx.i < len(src) && (src[lx.i] == '"' || src[lx.i] == '\'') {

@@ -121,7 +121,9 @@ func trustTypeChecking(src []byte, sites []Site, quals map[int]string) {
 		if t.kind == pyOp && lx.i < len(src) && src[lx.i] == '=' {
 			v.eq = true
 		}
-		if t.kind == pyString && bytes.Contains(t.text, []byte(tc)) {
+		// A string may hold the name (globals()["TYPE_CHECKING"]), or an
+		// f-string field a walrus binding it, spelled in any NFKC form.
+		if t.kind == pyString && bytes.Contains(pyFoldName(t.text), []byte(tc)) {
 			strTC = true
 		}
 		copy(win[:4], win[1:])
