@@ -101,6 +101,13 @@ func (g *git) cmd(ctx context.Context, args ...string) *exec.Cmd {
 
 // run runs git and returns its standard output. stdin may be nil.
 func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	out, _, err := g.runErr(ctx, stdin, args...)
+	return out, err
+}
+
+// runErr runs git and returns its standard output and, when it
+// succeeds, what it wrote on its standard error (warnings).
+func (g *git) runErr(ctx context.Context, stdin []byte, args ...string) (out, warnings []byte, err error) {
 	c := g.cmd(ctx, args...)
 	if stdin != nil {
 		c.Stdin = bytes.NewReader(stdin)
@@ -109,15 +116,15 @@ func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, er
 	c.Stdout, c.Stderr = &stdout, &stderr
 	if err := c.Run(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return nil, errNoGit()
+			return nil, nil, errNoGit()
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, nil, fmt.Errorf("git %s: %s", args[0], msg)
 	}
-	return stdout.Bytes(), nil
+	return stdout.Bytes(), stderr.Bytes(), nil
 }
 
 // openWorkTree checks that git can read the work tree holding g.dir; shown

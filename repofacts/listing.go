@@ -1,11 +1,7 @@
 package repofacts
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,23 +15,14 @@ import (
 // from the work (from changed, the stamp, imports) while the agent that
 // made the directory unreadable to git can still run them.
 func (g *git) list(ctx context.Context, args ...string) ([]byte, error) {
-	c := g.cmd(ctx, args...)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
-	if err := c.Run(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return nil, errNoGit()
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	out, warnings, err := g.runErr(ctx, nil, args...)
+	if err != nil {
+		return nil, err
 	}
-	if msg := listingWarnings(stderr.String()); msg != "" {
+	if msg := listingWarnings(string(warnings)); msg != "" {
 		return nil, &Error{Msg: "could not list the work tree completely, so files of the work would be missing from it; make every directory of the work readable:\n  " + msg}
 	}
-	return stdout.Bytes(), nil
+	return out, nil
 }
 
 // listingWarnings is what git said on its standard error while listing,
