@@ -79,7 +79,7 @@ func (failingTree) Open(context.Context) (TreeReader, error) {
 // listUnignored is ListUnignored as listFiles calls it, told the
 // skip-worktree .gitignore files of the index.
 func listUnignored(root string, tree TrustedTree) ([]Unignored, error) {
-	_, skip, _ := gitFiles(context.Background(), root)
+	_, skip, _, _ := gitFiles(context.Background(), root)
 	return ListUnignored(context.Background(), root, tree, func() []string { return skip })
 }
 

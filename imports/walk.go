@@ -92,13 +92,14 @@ func listFiles(ctx context.Context, root string, exclude []string, trusted Trust
 			})
 		}()
 	}
-	files, skip, ok = gitFiles(ctx, root)
+	var unread []Warning
+	files, skip, unread, ok = gitFiles(ctx, root)
 	close(listed)
 	wg.Wait()
 	if !ok {
 		return walkFiles(ctx, root, exclude)
 	}
-	l := listing{gitMode: true}
+	l := listing{gitMode: true, warnings: unread}
 	if extraErr != nil {
 		return l, fmt.Errorf("list the files the work's .gitignore rules ignore: %w", extraErr)
 	}
@@ -180,13 +181,14 @@ var gitConfigArgs = []string{
 // tree or git is unavailable. skipWorktree are the .gitignore files of
 // the index marked skip-worktree: git reads the rules of one that is
 // absent from the work tree out of the index.
-func gitFiles(ctx context.Context, root string) (files, skipWorktree []string, ok bool) {
+func gitFiles(ctx context.Context, root string) (files, skipWorktree []string, unread []Warning, ok bool) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, gitListArgs...)...)
-	var out bytes.Buffer
-	cmd.Stdout = &out
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
+	unread = unlistedDirs(stderr.String())
 	seen := map[string]bool{}
 	for _, rec := range bytes.Split(out.Bytes(), []byte{0}) {
 		// -t tags each path: "S " is an index entry marked
@@ -205,7 +207,27 @@ func gitFiles(ctx context.Context, root string) (files, skipWorktree []string, o
 		seen[f] = true
 		files = append(files, f)
 	}
-	return files, skipWorktree, true
+	return files, skipWorktree, unread, true
+}
+
+// unlistedDirs reads git's warnings about directories it could not open
+// while listing untracked files (it exits 0 and leaves their files out):
+// each is a directory that may hold source files, reported as the walk
+// reports a directory it cannot read, so lint says what it did not see.
+func unlistedDirs(stderr string) []Warning {
+	var out []Warning
+	for l := range strings.SplitSeq(stderr, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "warning: could not open directory '")
+		if !ok {
+			continue
+		}
+		dir, why, ok := strings.Cut(rest, "': ")
+		if !ok {
+			continue
+		}
+		out = append(out, Warning{File: strings.TrimSuffix(dir, "/"), Message: "cannot read: git could not open the directory: " + why, Unread: true})
+	}
+	return out
 }
 
 // regularInRoot reports whether rel is a regular file, or a symlink that
