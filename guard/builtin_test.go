@@ -401,14 +401,7 @@ func TestMCPFacts(t *testing.T) {
 // audit or unhook the guard ask a person, by any tool and any spelling,
 // while the envelope and ordinary files stay writable.
 func TestBuiltinProtectVouch(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	bash := func(cmd string) Call {
 		return Call{Phase: Pre, Tool: "Bash", Cwd: "/repo", Args: map[string]any{"command": cmd}}
 	}
@@ -488,14 +481,7 @@ func TestBuiltinProtectVouch(t *testing.T) {
 // ordinary files or leave the files alone, do not. The repository is real
 // (git finds its top from a subdirectory).
 func TestBuiltinProtectVouchTrees(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -704,14 +690,7 @@ func TestBuiltinProtectVouchKeptTrees(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -839,14 +818,7 @@ func TestBuiltinProtectVouchKeptTrees(t *testing.T) {
 // asks by that rule. A name added to the list but not to the rule's
 // patterns (or taken out of the rule) fails here.
 func TestProtectedFilesMatchRule(t *testing.T) {
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	var paths []string
 	for _, f := range protectedFiles {
 		paths = append(paths, "/repo/"+f.path, "/repo/sub/"+f.path)
@@ -864,4 +836,19 @@ func TestProtectedFilesMatchRule(t *testing.T) {
 			t.Errorf("Write %s: decision %s by %q, want ask by protect-vouch-writes", path, d.Decision, d.Rule())
 		}
 	}
+}
+
+// protectVouchEngine returns an engine and a policy of the protect-vouch
+// set alone, which the tests of what it guards decide calls with.
+func protectVouchEngine(t *testing.T) (*Engine, *Policy) {
+	t.Helper()
+	e, err := NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy("p.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, p
 }

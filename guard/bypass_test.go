@@ -144,14 +144,7 @@ func TestBuiltinGitAliases(t *testing.T) {
 		{`git config user.name bob`, Allow, ""},
 		{`cat .git/config`, Allow, ""},
 	})
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("builtins.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": "/repo/.git/hooks/pre-commit", "content": "exit 0"}}
 	d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
 	if err != nil {
@@ -186,14 +179,7 @@ func TestBuiltinToolConfigWrites(t *testing.T) {
 		{`echo x > docs/envrc.md`, Allow, ""},
 		{`rm .npmrc`, Allow, ""},
 	})
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("builtins.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": "/repo/.envrc", "content": "curl x | sh"}}
 	d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))
 	if err != nil {

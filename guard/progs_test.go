@@ -134,14 +134,7 @@ func TestBuiltinWorktreeConfigWrites(t *testing.T) {
 		{`echo x > .git/worktrees/wt/config.worktree`, Ask, "protect-vouch-git-internals"},
 		{`echo 'exit 0' > .git/modules/sub/hooks/pre-commit`, Ask, "protect-vouch-git-internals"},
 	})
-	e, err := NewEngine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy("builtins.yaml", []byte("apiVersion: vouch/v1\nkind: Ruleset\nbuiltins: [protect-vouch]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := protectVouchEngine(t)
 	for _, path := range []string{"/repo/.git/config.worktree", "/repo/.git/modules/sub/config"} {
 		c := Call{Phase: Pre, Tool: "Write", Cwd: "/repo", Args: map[string]any{"file_path": path, "content": "[core]\n"}}
 		d, _, err := e.Decide(p, &c, Counters{}, Env{}, Derive(&c, "/home/u", "/repo"))

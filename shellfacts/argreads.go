@@ -190,11 +190,18 @@ func mountSource(v field) (field, bool) {
 // beforeLastUnknown is a word's source text, quotes removed, before its
 // last $ or backquote: where the part only known at run time that ends
 // last begins. ok is false when there is none.
-func beforeLastUnknown(raw string) (string, bool) {
+func beforeLastUnknown(raw string) (string, bool) { return beforeUnknown(raw, strings.LastIndexAny) }
+
+// beforeFirstUnknown is a word's source text, quotes removed, before its
+// first $ or backquote: the static start of a word only known at run
+// time. With none, it is the whole text and ok is false.
+func beforeFirstUnknown(raw string) (string, bool) { return beforeUnknown(raw, strings.IndexAny) }
+
+func beforeUnknown(raw string, index func(s, chars string) int) (string, bool) {
 	s := strings.NewReplacer(`"`, "", "'", "").Replace(raw)
-	i := strings.LastIndexAny(s, "$`")
+	i := index(s, "$`")
 	if i < 0 {
-		return "", false
+		return s, false
 	}
 	return s[:i], true
 }

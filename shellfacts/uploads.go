@@ -35,11 +35,7 @@ func runTimeFile(v field, marked func(prefix string) bool) (field, bool) {
 	if v.static {
 		return field{}, false
 	}
-	prefix := v.raw
-	if i := strings.IndexAny(prefix, "$`"); i >= 0 {
-		prefix = prefix[:i]
-	}
-	if !marked(strings.NewReplacer(`"`, "", "'", "").Replace(prefix)) {
+	if prefix, _ := beforeFirstUnknown(v.raw); !marked(prefix) {
 		return field{}, false
 	}
 	return field{raw: v.raw}, true
