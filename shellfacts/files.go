@@ -207,6 +207,10 @@ func handlerFor(name string) handler {
 		return applyPatch
 	case "expect":
 		return expectScript
+	case "sqlite3":
+		return sqliteArgs
+	case "osascript":
+		return osascript
 	case "cargo":
 		return cargoCommand
 	}
@@ -430,7 +434,10 @@ func (w *walker) sedScript(f field) {
 		case m[3] == "w" && strings.TrimSpace(m[4]) != "":
 			w.addPath(strings.TrimSpace(m[4]), w.writes, "sed s///w")
 		case m[3] == "e":
+			// The pattern space, once substituted, runs as a shell
+			// command: text from the input.
 			w.incomplete("sed script runs a command")
+			w.unknownCode("sed s///e: runs the substituted line as a command")
 		}
 	}
 }
@@ -482,12 +489,11 @@ func awkFiles(w *walker, c *call) {
 	}
 }
 
-// awkRedirect finds output redirections to fixed files in an awk program;
-// awkRuns finds the ways an awk program runs commands.
+// awkRedirect finds output redirections to fixed files in an awk program
+// (awkCommands, the commands it runs).
 var (
 	awkRedirect = lazyre.New(`>>?\s*"([^"\n]{1,1000})"`)
 	awkReads    = lazyre.New(`getline\s*<\s*"([^"\n]{1,1000})"`)
-	awkRuns     = lazyre.New(`\bsystem\s*\(|\|\s*getline|\|\s*"|print[^;\n]*\|`)
 )
 
 func (w *walker) awkProgram(f field) {
@@ -501,9 +507,7 @@ func (w *walker) awkProgram(f field) {
 	for _, m := range awkReads().FindAllStringSubmatch(f.s, 64) {
 		w.addPath(m[1], w.reads, "awk")
 	}
-	if awkRuns().MatchString(f.s) {
-		w.incomplete("awk program runs commands")
-	}
+	w.awkCommands(f.s, "awk")
 }
 
 // jqFiles: the filter comes first unless --from-file gave it; --arg and

@@ -64,6 +64,13 @@ func FuzzParse(f *testing.F) {
 		"go test -exec \"a 'b\" -toolexec= --vettool=$(which v) .; GOFLAGS=-exec=x go env -w GOFLAGS=-toolexec=y; cargo --config 'a=\\u0072' r",
 		"set -euao allexport; F=.env; eval \"$(pyenv init -)\"; \"$(go env GOPATH)/bin/x\" a; \"$@/y\"; uv run -w a --with-editable . b",
 		"nix run github:o/r; nix run nixpkgs#a.b -- c; pixi exec -s x y; CARGO_TARGET_X_RUNNER='q -L' RUSTC_WRAPPER=w cargo t",
+		// Inline interpreter code (inlinecode.go).
+		`python3 -c 'import os,shutil,subprocess as s; os.system("rm -rf ~"); shutil.rmtree(x); subprocess.run(["a", ["b"], 'c'], shell=True); open("f", "w"); Path("p").rename("q"); getattr(os, "sys" + "tem")'`,
+		"python3 - <<'EOF'\nexec(r'''\nos.popen(f\"{x}\")''')\nEOF",
+		"node -e 'const cp = require(\"child_process\"); cp.execFile(\"rm\", [\"-rf\", `${h}`]); require(\"fs\").rmSync(h, {recursive: true}); Bun.$`ls ${x}`; eval(y)'",
+		"perl -e 'system \"a\", $b; open(P, \"| sh\"); open(my $f, \"-|\", \"ls\", \"-l\"); print `id`; unlink glob(\"*\"); eval $x' ; ruby -e 'system(\"a #{b}\"); %x(c); FileUtils.rm_rf([\"d\", e])'",
+		"php -r 'system($a); `id`; file_put_contents(\"/x\", 1); rename(\"a\", \"b\");' ; lua -e 'os.execute(\"id\")'; tclsh <<< 'exec rm x'",
+		"awk 'BEGIN { system(\"rm \" $1); \"date\" | getline d; print | \"sh\"; printf \"%s\", x |& \"cat\" }' f; sqlite3 d '.shell id' '.output /x' -cmd '.load l'; osascript -e 'do shell script \"id\" & x'",
 	} {
 		f.Add(s)
 	}

@@ -490,6 +490,7 @@ func interpreter(w *walker, c *call) {
 		for _, m := range openCall().FindAllStringSubmatch(f.s, 64) {
 			w.addPath(m[1], w.reads, c.name+" code")
 		}
+		w.inlineCode(c.name, f.s)
 	}
 	if script >= 0 {
 		w.runWritten(c, args[script], runInterp)
