@@ -273,6 +273,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 			w.unmodelledArgs(cmd.Name, cl.args)
 		}
 		w.anyURLs(cmd.Name, cl.args)
+		w.sentInputs(cmd.Name, cl.args)
 	}
 }
 

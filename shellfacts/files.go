@@ -207,6 +207,8 @@ func handlerFor(name string) handler {
 		return applyPatch
 	case "expect":
 		return expectScript
+	case "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp":
+		return mailArgs
 	case "sqlite3":
 		return sqliteArgs
 	case "osascript":

@@ -444,10 +444,14 @@ func sshArgs(w *walker, c *call) {
 	if len(command) == 0 {
 		command = remoteCommand
 	}
-	if dest == nil || c.name == "mosh" || p.has("-N", "-W", "-s", "-O") {
+	if dest == nil || c.name == "mosh" || p.has("-N", "-O") {
 		return
 	}
-	if !dest.known() {
+	// ssh sends its standard input to the remote command (or, with -W,
+	// to the forwarded port): a file redirected there goes out as scp
+	// would send it. To this machine the command is walked below.
+	if p.has("-W", "-s") || !dest.known() {
+		w.uploadStdin(c, c.name)
 		return
 	}
 	h, u := sshDestination(dest.s)
@@ -464,6 +468,7 @@ func sshArgs(w *walker, c *call) {
 		}
 	}
 	if !localHost(host) {
+		w.uploadStdin(c, c.name)
 		return
 	}
 	w.sshLocal(c, command, user)

@@ -536,3 +536,55 @@ func rcloneArgs(w *walker, c *call) {
 		w.cloudCopy(c, ops[1:], cmd == "copy" || cmd == "sync" || cmd == "move" || cmd == "bisync", cmd == "move" || cmd == "moveto")
 	}
 }
+
+// sendsArgs reports whether a program sends what its arguments say over
+// the network as data: HTTP clients (a body, a header, a URL), raw socket
+// and DNS tools (a name looked up carries its labels to the resolver),
+// ssh (the remote command) and mail. gh, cloud CLIs and git post text
+// to the service they are configured for and are not among them: `gh pr
+// create --body "$(cat notes.md)"` is the same post as --body-file.
+func sendsArgs(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "http", "https", "xh", "xhs", "httpie", "aria2c",
+		"nc", "ncat", "netcat", "socat", "telnet", "openssl",
+		"dig", "nslookup", "host", "drill", "kdig", "ping", "ping6", "traceroute", "tracepath",
+		"ssh", "autossh", "mosh", "ftp", "lftp", "tftp",
+		"mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "swaks":
+		return true
+	}
+	return false
+}
+
+// sentInputs records as uploads the files read by the substitutions in
+// the arguments of a program that sends its arguments (curl -d "$(cat
+// f)", dig "$(base64 f).example.com"): the file's contents go out as
+// @f's would.
+func (w *walker) sentInputs(name string, args []field) {
+	if !sendsArgs(name) {
+		return
+	}
+	for _, a := range args {
+		for _, p := range a.inputs {
+			w.uploads[p] = true
+		}
+	}
+}
+
+// mailArgs: mail programs send their standard input (the message), and
+// the files -a/-A attach (mailx, s-nail, mailutils, mutt), as mail.
+func mailArgs(w *walker, c *call) {
+	w.uploadStdin(c, c.name)
+	for i := 0; i < len(c.args); i++ {
+		f := c.args[i]
+		if !f.known() {
+			continue
+		}
+		switch {
+		case (f.s == "-a" || f.s == "-A" || f.s == "--attach") && i+1 < len(c.args):
+			w.upload(c.args[i+1], c.name)
+			i++
+		case strings.HasPrefix(f.s, "--attach="):
+			w.upload(field{s: strings.TrimPrefix(f.s, "--attach="), static: true, raw: f.raw}, c.name)
+		}
+	}
+}

@@ -40,6 +40,10 @@ type field struct {
 	// double quotes, none of them can make several ("$@", "${a[@]}"),
 	// and nothing outside quotes is a pattern or a brace expansion.
 	whole bool
+	// inputs are the files the word's command and process
+	// substitutions read ("$(cat f)", "$(base64 f)"): their contents
+	// may be what the word's value carries (see sendsArgs).
+	inputs []string
 }
 
 // arg is the field as Command.Args shows it.
@@ -67,12 +71,56 @@ func (w *walker) fields(word *syntax.Word) []field {
 		return nil
 	}
 	first := len(w.facts.Commands)
-	w.substs(word)
+	inputs := w.substsReading(word)
 	fs := w.fieldsQuiet(word)
 	if len(fs) == 1 && soleSubst(word) {
 		fs[0].from = w.lastNameSince(first, w.depth+1)
 	}
+	withInputs(fs, inputs)
 	return fs
+}
+
+// substsReading walks the substitutions in word (see substs) and returns
+// the files their commands read, sorted: what the word's value may
+// carry. The reads are also the command line's, as always; they are
+// gathered apart so that one read earlier in the line counts here too.
+func (w *walker) substsReading(word *syntax.Word) []string {
+	if !hasSubst(word) {
+		return nil
+	}
+	outer := w.reads
+	w.reads = map[string]bool{}
+	w.substs(word)
+	got := w.reads
+	w.reads = outer
+	for p := range got {
+		outer[p] = true
+	}
+	return sortedKeys(got)
+}
+
+// hasSubst reports whether a command or process substitution is anywhere
+// in word.
+func hasSubst(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// withInputs records inputs on every field a word expanded to.
+func withInputs(fs []field, inputs []string) {
+	if len(inputs) == 0 {
+		return
+	}
+	for i := range fs {
+		fs[i].inputs = inputs
+	}
 }
 
 // soleSubst reports whether the word is nothing but one command or process
@@ -106,11 +154,12 @@ func (w *walker) assignFields(word *syntax.Word) []field {
 		return nil
 	}
 	first := len(w.facts.Commands)
-	w.substs(word)
+	inputs := w.substsReading(word)
 	fs := w.fieldsMode(word, true)
 	if len(fs) == 1 && soleSubst(word) {
 		fs[0].from = w.lastNameSince(first, w.depth+1)
 	}
+	withInputs(fs, inputs)
 	return fs
 }
 
