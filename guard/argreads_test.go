@@ -30,6 +30,13 @@ func TestBuiltinUnmodelledArgReads(t *testing.T) {
 		{`[ -f ~/.ssh/id_rsa ]`, Allow, ""},
 		{`echo .env >> .gitignore`, Allow, ""},
 		{`git add main.go`, Allow, ""},
+		// git add reads into the object store what a commit then
+		// pushes; -f is --force, not an option taking the file.
+		{`git add -f .env`, Deny, files},
+		{`git stage -fv .env`, Deny, files},
+		{`git --work-tree="$HOME" add -f .ssh/id_rsa`, Deny, files},
+		{`git hash-object -t blob .env`, Deny, files},
+		{`git add -f dist/app.js`, Allow, ""},
 		{`git status`, Allow, ""},
 		{`rm .env`, Allow, ""},
 		{`touch .env`, Allow, ""},

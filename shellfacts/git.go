@@ -100,7 +100,12 @@ func gitArgs(w *walker, c *call) {
 		// rev-parse REV:PATH names the blob that show or cat-file
 		// then print (git show $(git rev-parse HEAD:.env)).
 		w.gitRevPaths(rest, w.reads, false, "nSGLO")
-	case "diff", "log", "blame", "annotate", "grep", "add", "stage", "difftool", "whatchanged", "shortlog", "hash-object",
+	case "add", "stage", "hash-object":
+		// Their files are read into the object store, to be committed
+		// and pushed. No short option of add takes a value (-f is
+		// --force, so git add -f .env adds .env); hash-object's -t does.
+		w.gitRevPaths(rest, w.reads, true, "t")
+	case "diff", "log", "blame", "annotate", "grep", "difftool", "whatchanged", "shortlog",
 		"diff-tree", "diff-index", "diff-files":
 		// ls-files, check-ignore and check-attr are left out: they print
 		// names and what .gitignore or .gitattributes say about them,
