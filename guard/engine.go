@@ -86,13 +86,23 @@ func (d *Decision) decider() *Finding {
 	if d.Decision == Allow {
 		return nil
 	}
+	// The first finding whose action is the decision: a deny's reason is
+	// a deny's message, also when an ask fired before it. Failing that
+	// (strict turns asks into a deny), the first deny or ask.
+	var first *Finding
 	for i := range d.Findings {
 		f := &d.Findings[i]
-		if !f.Observed && (f.Action == ActDeny || f.Action == ActAsk) {
+		if f.Observed || (f.Action != ActDeny && f.Action != ActAsk) {
+			continue
+		}
+		if f.Action == d.Decision {
 			return f
 		}
+		if first == nil {
+			first = f
+		}
 	}
-	return nil
+	return first
 }
 
 // Reason is the text a harness shows for a deny or ask.
