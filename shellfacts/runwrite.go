@@ -19,7 +19,9 @@ import (
 // becomes the command's PipeFrom (the network rules see curl|bash),
 // static text is parsed as the script, and another program's output is
 // code only known when it runs. Nothing is carried from one command line
-// to the next.
+// to the next: a caller that knows which files earlier command lines or
+// tools wrote has their scripts read through Options.ScriptFile
+// (runEarlier).
 
 // writtenFile is what the command line put into a file.
 type writtenFile struct {
@@ -103,6 +105,12 @@ func (w *walker) scriptWrites(s *syntax.Stmt, c ctx, m stmtMark) {
 		case contentNeutral(cm.Name):
 		default:
 			w.overwritten(lw.path, cm.Name)
+			if _, ok := w.written[lw.path]; !ok && w.opts.ScriptFile != nil && len(w.changed) < maxPaths {
+				if w.changed == nil {
+					w.changed = map[string]string{}
+				}
+				w.changed[lw.path] = cm.Name
+			}
 		}
 	}
 	if own >= 0 {
@@ -313,7 +321,7 @@ const (
 // runWritten analyses the run of script or program f by c when the
 // command line wrote it earlier.
 func (w *walker) runWritten(c *call, f field, how int) {
-	if len(w.written) == 0 || !f.known() || (how == runExec && !strings.Contains(f.s, "/")) {
+	if (len(w.written) == 0 && w.opts.ScriptFile == nil) || !f.known() || (how == runExec && !strings.Contains(f.s, "/")) {
 		return
 	}
 	p, err := w.canonical(f.s)
@@ -322,6 +330,7 @@ func (w *walker) runWritten(c *call, f field, how int) {
 	}
 	wf, ok := w.written[p]
 	if !ok {
+		w.runEarlier(c, f, p, how)
 		return
 	}
 	what := c.name + " " + f.raw
@@ -352,6 +361,45 @@ func (w *walker) runWritten(c *call, f field, how int) {
 		w.incomplete(what + " runs a file another program wrote")
 		w.unknownCode(wf.producer + " > " + f.raw + "; " + what)
 	}
+}
+
+// runEarlier analyses the run of script f (canonical path p), which the
+// command line did not write, by c when the caller asks for it to be
+// read (Options.ScriptFile): a file an earlier call wrote.
+func (w *walker) runEarlier(c *call, f field, p string, how int) {
+	if w.opts.ScriptFile == nil || how == runInterp {
+		// An interpreter's script is code in another language: a
+		// scanner of that code would be its consumer here.
+		return
+	}
+	if !strings.HasPrefix(f.s, "/") && !w.dirKnown {
+		// After a cd to a place only known at run time the file run is
+		// not the one the path names here.
+		return
+	}
+	text, read, err := w.opts.ScriptFile(p)
+	if !read {
+		return
+	}
+	what := c.name + " " + f.raw
+	if err != nil {
+		w.incomplete(what + " runs a file written earlier that could not be read")
+		w.unknownCode(what + " (written earlier: " + err.Error() + ")")
+		return
+	}
+	if by, ok := w.changed[p]; ok {
+		// The text read is what the file held before this command line
+		// changed it.
+		w.incomplete(what + " runs a file written earlier and changed by " + by)
+		w.unknownCode(by + " changes " + f.raw + "; " + what)
+		return
+	}
+	if how == runExec && !shellScript(text) {
+		// #!/usr/bin/env python3: code in another language, as for an
+		// interpreter's script above.
+		return
+	}
+	w.script(text, w.depth+1, what+" (written earlier)")
 }
 
 // shellScript reports whether the kernel runs text with a shell: it has

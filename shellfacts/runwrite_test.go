@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -64,6 +65,84 @@ func TestParseWrittenThenRun(t *testing.T) {
 		}
 		if got := slices.ContainsFunc(f.Deletes, func(d string) bool { return strings.HasSuffix(d, "/home") }); got != tt.deletes {
 			t.Errorf("%q: deletes %q, want the home directory: %v", tt.command, f.Deletes, tt.deletes)
+		}
+	}
+}
+
+// TestParseScriptFile pins Options.ScriptFile: a script file a shell,
+// source or the kernel runs that the command line did not write is read
+// through it, and its text is walked as the script when the caller
+// wants it read (a file an earlier call of the session wrote); other
+// files, and an interpreter's scripts, are not read.
+func TestParseScriptFile(t *testing.T) {
+	root := fixture(t)
+	repo := root + "/repo"
+	// The files the caller would read, by their path below repo.
+	files := map[string]string{
+		"s.sh":       "rm -rf ~\n",
+		"bang.sh":    "#!/bin/sh\nrm -rf ~\n",
+		"py":         "#!/usr/bin/env python3\nrm -rf ~\n",
+		"nested.sh":  "echo hi; bash s.sh\n",
+		"loop.sh":    "bash loop.sh\n",
+		"quiet.sh":   "go test ./...\n",
+		"comment.sh": "#rm -rf ~\n",
+	}
+	tests := []struct {
+		command string
+		unknown bool
+		deletes bool // the script's rm -rf ~ is seen
+		asked   []string
+	}{
+		{`bash s.sh`, false, true, []string{"s.sh"}},
+		{`sh s.sh`, false, true, []string{"s.sh"}},
+		{`bash -x s.sh arg`, false, true, []string{"s.sh"}},
+		{`./s.sh`, false, true, []string{"s.sh"}},
+		{`./bang.sh`, false, true, []string{"bang.sh"}},
+		{`source s.sh`, false, true, []string{"s.sh"}},
+		{`. ./s.sh`, false, true, []string{"s.sh"}},
+		{`bash ` + repo + `/s.sh`, false, true, []string{"s.sh"}},
+		{`chmod +x s.sh && ./s.sh`, false, true, []string{"s.sh"}},
+		{`bash nested.sh`, false, true, []string{"nested.sh", "s.sh"}},
+		{`bash quiet.sh`, false, false, []string{"quiet.sh"}},
+		// Past the nesting bound the code is unknown.
+		{`bash loop.sh`, true, false, []string{"loop.sh", "loop.sh", "loop.sh", "loop.sh", "loop.sh"}},
+		// Changed before it runs by a program Parse does not follow:
+		// the text read is no longer the file's.
+		{`sed -i s/#// comment.sh && bash comment.sh`, true, false, []string{"comment.sh"}},
+		// Not read: the caller did not write it, or could not read it.
+		{`bash scripts/test.sh`, false, false, []string{"scripts/test.sh"}},
+		{`bash huge.sh`, true, false, []string{"huge.sh"}},
+		// The command line's own text wins over the file's.
+		{`echo 'echo hi' > s.sh && bash s.sh`, false, false, nil},
+		// Not shell code, and not run: not asked for.
+		{`./py`, false, false, []string{"py"}},
+		{`python3 s.sh`, false, false, nil},
+		{`cat s.sh`, false, false, nil},
+		{`s.sh`, false, false, nil},
+	}
+	for _, tt := range tests {
+		var asked []string
+		opts := Options{Cwd: repo, Home: root + "/home", ScriptFile: func(p string) (string, bool, error) {
+			rel := strings.TrimPrefix(p, repo+"/")
+			asked = append(asked, rel)
+			if rel == "huge.sh" {
+				return "", true, errors.New("more than 256 KiB")
+			}
+			text, ok := files[rel]
+			return text, ok, nil
+		}}
+		f, err := Parse(tt.command, opts)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.command, err)
+		}
+		if got := len(f.Unknown) > 0; got != tt.unknown {
+			t.Errorf("%q: unknown code %q, want %v", tt.command, f.Unknown, tt.unknown)
+		}
+		if got := slices.ContainsFunc(f.Deletes, func(d string) bool { return strings.HasSuffix(d, "/home") }); got != tt.deletes {
+			t.Errorf("%q: deletes %q, want the home directory: %v", tt.command, f.Deletes, tt.deletes)
+		}
+		if !slices.Equal(asked, tt.asked) {
+			t.Errorf("%q: asked for %q, want %q", tt.command, asked, tt.asked)
 		}
 	}
 }

@@ -81,6 +81,22 @@ type Options struct {
 	// an unknown place (unresolved writes and removals), and Cwd only
 	// stands for absolute-path checks.
 	CwdUnknown bool
+	// ScriptFile, when set, lets the caller have a script file that the
+	// command runs analysed as the code it holds, when the command line
+	// did not write the file itself (that text Parse follows on its
+	// own): a guard that knows which files earlier calls of the same
+	// session wrote answers for those, so `bash s.sh` after a Write of
+	// s.sh is decided on what s.sh says. It is called with the file's
+	// canonical path when a shell or source runs the file, or the kernel
+	// runs it by a path (./s.sh). With read false the file is not
+	// analysed (a script of the project's, which runs as the project's
+	// code does); with read true its text is walked as the script the
+	// shell runs, one level deeper, unless err says it could not be read
+	// (too large, not a regular file), which makes its code unknown.
+	// Only shell code is walked: a file the kernel runs through a #!
+	// line naming another interpreter, and a file an interpreter is
+	// given (python3 x.py), are not asked for.
+	ScriptFile func(path string) (text string, read bool, err error)
 }
 
 // Facts is what a command line would do, as far as can be told without
@@ -503,6 +519,11 @@ type walker struct {
 	// gitEnv holds the GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n and
 	// GIT_CONFIG_PARAMETERS the command line assigns (see gitEnvConfig).
 	gitEnv map[string]string
+	// changed names, by path, the program Parse does not follow that
+	// changed a file the command line did not write (sed -i s.sh), kept
+	// only for Options.ScriptFile: such a file no longer holds the text
+	// the caller reads.
+	changed map[string]string
 	// written and writeLog follow files the command line writes and
 	// then runs (see runwrite.go).
 	written  map[string]writtenFile
