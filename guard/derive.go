@@ -123,6 +123,8 @@ type CallFacts struct {
 	shellDirUnknown bool
 	// shellText are the command lines the call runs, as given.
 	shellText []string
+	// scriptFile is DeriveContext.ScriptFile while the call is derived.
+	scriptFile func(string) (string, bool, error)
 }
 
 // shellDirKeys are the argument names in which a shell tool takes the
@@ -197,6 +199,10 @@ type DeriveContext struct {
 	// config.InlinePolicy after a vouch.yaml holding it), "" when not
 	// known: writes to it are WritesPolicy.
 	Policy string
+	// ScriptFile, when set, is given to shellfacts for the script files
+	// the call's command lines run (shellfacts.Options.ScriptFile): the
+	// hook has it read those an earlier call of the session wrote.
+	ScriptFile func(path string) (text string, read bool, err error)
 }
 
 // TempDirOf is the temporary directory os.TempDir names on Unix in the
@@ -224,7 +230,10 @@ func ClaudeConfigDirOf(lookupEnv func(string) (string, bool)) string {
 // DeriveIn computes a call's facts in the invocation x describes.
 func DeriveIn(c *Call, x DeriveContext) *CallFacts {
 	home, root := x.Home, x.Root
-	f := &CallFacts{Cwd: c.Cwd, Home: home}
+	f := &CallFacts{Cwd: c.Cwd, Home: home, scriptFile: x.ScriptFile}
+	// The facts outlive the call's derivation; the caller's function
+	// does not.
+	defer func() { f.scriptFile = nil }()
 	if f.Cwd == "" || !filepath.IsAbs(f.Cwd) || strings.IndexByte(f.Cwd, 0) >= 0 {
 		// An event without a usable cwd: relative paths resolve against
 		// the repository root (where harnesses run hooks), else the
@@ -521,7 +530,7 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 		dir = f.Cwd
 	}
 	f.shellText = append(f.shellText, cmd)
-	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown || typed})
+	sf, err := shellfacts.Parse(cmd, shellfacts.Options{Cwd: dir, Home: f.Home, CwdUnknown: f.shellDirUnknown || typed, ScriptFile: f.scriptFile})
 	if err != nil {
 		f.ShellError = err.Error()
 		f.Dynamic = true
@@ -783,7 +792,7 @@ func vouchNames() []string {
 	slices.Sort(names)
 	return append(slices.Compact(names),
 		// .vouch/guard: the audit log, the session store and its files.
-		"audit.jsonl", "sessions", "0123456789abcdef.json", "session-x.json", "x.lock", "x.tmp",
+		"audit.jsonl", "sessions", "0123456789abcdef.json", "0123456789abcdef.writes", "session-x.json", "x.lock", "x.tmp",
 		// .vouch/cache: compiled policies and the imports cache.
 		"guard-0123456789abcdef.json", "imports.bin", "imports.bin.tmp123")
 }

@@ -479,7 +479,15 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 	// The temporary directory is the invocation's, not this process's:
 	// a server started with TMPDIR=$HOME must not count writes to
 	// ~/.bashrc as scratch work for a client whose TMPDIR is unset.
-	derived := DeriveIn(call, DeriveContext{Home: o.Home, Root: root, Dir: o.Dir, TempDir: TempDirOf(o.Env.Getenv), ClaudeConfigDir: ClaudeConfigDirOf(o.Env.Getenv), Policy: o.Policy})
+	dctx := DeriveContext{Home: o.Home, Root: root, Dir: o.Dir, TempDir: TempDirOf(o.Env.Getenv), ClaudeConfigDir: ClaudeConfigDirOf(o.Env.Getenv), Policy: o.Policy}
+	// The scripts the call runs are noted while it is derived, before
+	// the session is locked; only when the session wrote one of them is
+	// the call derived again with those files read (see runScripts).
+	var runs runScripts
+	if !o.NoState {
+		dctx.ScriptFile = runs.note
+	}
+	derived := DeriveIn(call, dctx)
 	var sess *Session
 	if !o.NoState {
 		store := &Store{Root: root, Dir: filepath.Join(".vouch", "guard", "sessions")}
@@ -489,6 +497,16 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 		}
 		defer sess.Close()
 		cnt = sess.Counters(call.Tool)
+		if len(runs.paths) > 0 || runs.many {
+			ws, err := sess.written()
+			if err != nil {
+				return fail(err)
+			}
+			if runs.many || ws.wants(runs.paths) {
+				dctx.ScriptFile = ws.scriptFile
+				derived = DeriveIn(call, dctx)
+			}
+		}
 	}
 	d, ev, err := e.Decide(pol, call, cnt, o.Env, derived)
 	if err != nil {
@@ -519,6 +537,13 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 			return fail(fmt.Errorf("deadline: %w", context.Cause(ctx)))
 		}
 	}
+	if sess != nil && len(derived.Writes) > 0 && (call.Phase == Post || d.Decision != Deny) {
+		// A call that may run (asked about calls may be approved) or
+		// ran: the files it writes are the session's from here on.
+		if err := sess.addWritten(derived.Writes); err != nil {
+			return fail(err)
+		}
+	}
 	if sess != nil {
 		rec := sessionRecord{Kind: "attempt", Tool: call.Tool, Decision: d.Decision}
 		if call.Phase == Post {
@@ -538,6 +563,27 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 		}
 	}
 	return out
+}
+
+// runScripts notes the script files a call runs (shellfacts'
+// ScriptFile), reading none: most calls run none, or only the project's
+// own, and are decided without looking at the session's written set.
+type runScripts struct {
+	paths []string
+	many  bool // more than maxRunScripts were noted
+}
+
+// maxRunScripts bounds runScripts; past it the written set is consulted
+// whatever the paths.
+const maxRunScripts = 64
+
+func (r *runScripts) note(p string) (string, bool, error) {
+	if len(r.paths) < maxRunScripts {
+		r.paths = append(r.paths, p)
+	} else {
+		r.many = true
+	}
+	return "", false, nil
 }
 
 // hashContext bounds hashing a post event's files to half the time ctx

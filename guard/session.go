@@ -6,9 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -51,6 +54,11 @@ type sessionRecord struct {
 // Session is a locked session log. Close releases the lock.
 type Session struct {
 	f *os.File
+	// root and writesName locate the session's written set (see
+	// written), read and appended to only under f's lock.
+	root, writesName string
+	ws               *writtenSet
+	wf               *os.File
 	// base is the tally at the log's last checkpoint; records are the
 	// records after it, in order.
 	base    tally
@@ -121,7 +129,7 @@ func (s *Store) OpenContext(ctx context.Context, id string) (*Session, error) {
 		f.Close()
 		return nil, fmt.Errorf("session store: lock: %w", err)
 	}
-	sess := &Session{f: f}
+	sess := &Session{f: f, root: root, writesName: strings.TrimSuffix(name, ".log") + ".writes"}
 	if err := sess.read(); err != nil {
 		sess.Close()
 		return nil, err
@@ -345,5 +353,152 @@ func (s *Session) Append(r sessionRecord) error {
 
 // Close releases the lock.
 func (s *Session) Close() error {
+	if s.wf != nil {
+		s.wf.Close()
+	}
 	return s.f.Close()
+}
+
+// The written set: the files the session's calls wrote, so that a later
+// call running one of them as a script has it read (shellfacts'
+// ScriptFile). It lives beside the log, in <hash>.writes, one JSON
+// string per line, each path once, rather than in the log's records: a
+// checkpoint would have to carry the whole set, and every hook reads the
+// log's tail, while the set is read only by a call that runs a script
+// and written only by one that writes files.
+const (
+	// maxWrittenPaths bounds the set; past it every script a session
+	// runs is read (the set can no longer tell its own files from the
+	// project's, and reading more only asks more).
+	maxWrittenPaths = 4096
+	// maxWrittenBytes bounds the file holding the set; a longer one
+	// counts as past the bound.
+	maxWrittenBytes = 4 << 20
+	// maxScriptBytes bounds the script read: a longer one is code that
+	// is not known.
+	maxScriptBytes = 256 << 10
+)
+
+// writtenSet is a session's written set.
+type writtenSet struct {
+	paths map[string]bool
+	// all is set past the bound, or when a line of the set's file is
+	// not a path (torn by a crash, or not vouch's): every script run is
+	// then read, failing closed.
+	all bool
+	// torn is set when the file does not end in a newline.
+	torn bool
+}
+
+// written reads the session's written set, once.
+func (s *Session) written() (*writtenSet, error) {
+	if s.ws != nil {
+		return s.ws, nil
+	}
+	f, err := safeopen.Append(s.root, s.writesName, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("session store: %w", err)
+	}
+	s.wf = f
+	ws := &writtenSet{paths: map[string]bool{}}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("session store: %w", err)
+	}
+	switch size := fi.Size(); {
+	case size > maxWrittenBytes:
+		ws.all = true
+	case size > 0:
+		data := make([]byte, size)
+		if _, err := f.ReadAt(data, 0); err != nil {
+			return nil, fmt.Errorf("session store: %w", err)
+		}
+		ws.torn = data[len(data)-1] != '\n'
+		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+			if len(line) == 0 {
+				continue
+			}
+			v := gjson.ParseBytes(line)
+			if v.Type != gjson.String || !gjson.ValidBytes(line) {
+				ws.all = true
+				continue
+			}
+			ws.paths[v.Str] = true
+		}
+		ws.all = ws.all || len(ws.paths) > maxWrittenPaths
+	}
+	s.ws = ws
+	return ws, nil
+}
+
+// addWritten adds paths to the session's written set.
+func (s *Session) addWritten(paths []string) error {
+	ws, err := s.written()
+	if err != nil || ws.all {
+		return err
+	}
+	var b []byte
+	if ws.torn {
+		b = append(b, '\n')
+	}
+	n := len(b)
+	for _, p := range paths {
+		if ws.paths[p] || strings.HasPrefix(p, "invalid:") {
+			continue
+		}
+		if len(ws.paths) >= maxWrittenPaths {
+			// A line that is not a path marks the set as past its
+			// bound for every later reader.
+			b = append(b, `{"all":true}`+"\n"...)
+			ws.all = true
+			break
+		}
+		q, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		b = append(append(b, q...), '\n')
+		ws.paths[p] = true
+	}
+	if len(b) == n {
+		return nil
+	}
+	if _, err := s.wf.Write(b); err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	ws.torn = false
+	return nil
+}
+
+// wants reports whether any of paths, script files a call runs, is to be
+// read: the session wrote it, or the set is past its bound.
+func (ws *writtenSet) wants(paths []string) bool {
+	if ws.all {
+		return true
+	}
+	for _, p := range paths {
+		if ws.paths[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptFile is shellfacts' ScriptFile for the session: it reads the
+// script files the session wrote (all of them past the bound), without
+// blocking and only as regular files. A file that is gone is not read
+// (running it fails); one that cannot be read is an error, so its code
+// is unknown.
+func (ws *writtenSet) scriptFile(p string) (string, bool, error) {
+	if !ws.all && !ws.paths[p] {
+		return "", false, nil
+	}
+	f, err := safeopen.Read(p, safeopen.Options{MaxBytes: maxScriptBytes})
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", true, fmt.Errorf("a file the session wrote: %w", err)
+	}
+	return string(f.Data), true, nil
 }
