@@ -252,6 +252,13 @@ func (w *walker) shellStdin(c *call) {
 		// an echo or printf.
 		w.script(c.pipeText, w.depth+1, c.name+" script")
 	case !found:
+		// bash < s.sh runs s.sh as bash s.sh does: a file the command
+		// line or an earlier call wrote is its script (runWritten).
+		if r := lastStdin(c.redirs); r != nil && (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) {
+			if fs := w.redirWord(r); len(fs) == 1 {
+				w.runWritten(c, fs[0], runShell)
+			}
+		}
 		// Reads its script from the pipe or the terminal; PipeFrom
 		// records a pipe. Code made by the producer is only known when
 		// it runs (`echo ... | sh`, `base64 -d | sh`), unless the

