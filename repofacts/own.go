@@ -53,8 +53,9 @@ func ownExact() []string {
 // vouch makes up, spelled exactly as its writers spell them: the imports
 // cache's temporary file (os.CreateTemp's "imports.bin.tmp" and
 // decimal digits), the guard's compiled-policy cache ("guard-", 40
-// lowercase hex digits, ".json") and its session logs (32 lowercase hex
-// digits, ".log").
+// lowercase hex digits, ".json") and its session logs and the sets of
+// files their sessions wrote (32 lowercase hex digits, ".log" or
+// ".writes").
 func ownNamed(p string) bool {
 	dir, name := path.Split(p)
 	switch dir {
@@ -68,6 +69,9 @@ func ownNamed(p string) bool {
 		}
 	case vouchDir + "/guard/sessions/":
 		h, ok := strings.CutSuffix(name, ".log")
+		if !ok {
+			h, ok = strings.CutSuffix(name, ".writes")
+		}
 		return ok && len(h) == 32 && lowerHex(h)
 	}
 	return false

@@ -70,7 +70,7 @@ func TestOwnFiles(t *testing.T) {
 	h := "0123456789abcdef0123456789abcdef"
 	for _, p := range []string{".vouch/envelope.yaml", ".vouch/lint/architecture.compiled.dl",
 		".vouch/cache/imports.bin", ".vouch/cache/imports.bin.tmp123", ".vouch/cache/guard-" + h + "01234567.json", ".vouch/cache/.guard-" + h + "01234567.json.vouch-tmp-1-2",
-		".vouch/guard/audit.jsonl", ".vouch/guard/sessions/" + h + ".log", ".vouch/rulespec.schema.json", "out/verification.json", "out/lint/lint_evaluation.txt", "out", "env/e.yaml",
+		".vouch/guard/audit.jsonl", ".vouch/guard/sessions/" + h + ".log", ".vouch/guard/sessions/" + h + ".writes", ".vouch/rulespec.schema.json", "out/verification.json", "out/lint/lint_evaluation.txt", "out", "env/e.yaml",
 		"env/.e.yaml.vouch-tmp-9-9", "out/.verification.json.vouch-tmp-12-345"} {
 		if !own.has(p, false) {
 			t.Errorf("%s is not vouch's", p)
@@ -85,7 +85,7 @@ func TestOwnFiles(t *testing.T) {
 		// Near misses of the names vouch makes up.
 		".vouch/cache/imports.bin.tmp.js", ".vouch/cache/imports.bin.tmp12.js", ".vouch/cache/imports.bin.tmp",
 		".vouch/.verification.json.vouch-tmp-1.js", "out/.verification.json.vouch-tmp-1-2.js", "out/.verification.json.vouch-tmp-1",
-		".vouch/guard/sessions/x.log", ".vouch/guard/sessions/" + h + "0.log", ".vouch/guard/sessions/" + strings.ToUpper(h) + ".log",
+		".vouch/guard/sessions/x.log", ".vouch/guard/sessions/" + h + "0.log", ".vouch/guard/sessions/" + h + ".writes.js", ".vouch/guard/sessions/" + strings.ToUpper(h) + ".log",
 		".vouch/cache/guard-x.json", ".vouch/cache/guard-" + h + ".json",
 		// Artifacts outside the output directories given.
 		".vouch/datalog_evaluation.txt", ".vouch/verification.json", "lint_evaluation.txt"} {
