@@ -537,19 +537,28 @@ func decideHook(ctx context.Context, e *Engine, stdin io.Reader, o HookOptions, 
 			return fail(fmt.Errorf("deadline: %w", context.Cause(ctx)))
 		}
 	}
-	if sess != nil && len(derived.Writes) > 0 && (call.Phase == Post || d.Decision != Deny) {
-		// A call that may run (asked about calls may be approved) or
-		// ran: the files it writes are the session's from here on.
-		if err := sess.addWritten(derived.Writes); err != nil {
-			return fail(err)
-		}
-	}
 	if sess != nil {
 		rec := sessionRecord{Kind: "attempt", Tool: call.Tool, Decision: d.Decision}
 		if call.Phase == Post {
 			rec = sessionRecord{Kind: "exec", Tool: call.Tool, OK: !call.Failed}
 		}
-		if err := sess.Append(rec); err != nil {
+		var writes []string
+		if call.Phase == Post || d.Decision != Deny {
+			// A call that may run (an asked call may be approved) or
+			// ran: the files it writes are the session's from here on.
+			for _, p := range derived.Writes {
+				if !strings.HasPrefix(p, "invalid:") {
+					writes = append(writes, p)
+				}
+			}
+			if len(writes) > maxRecordWrites {
+				if err := sess.addWritten(writes, false); err != nil {
+					return fail(err)
+				}
+				writes = nil
+			}
+		}
+		if err := sess.appendWrites(rec, writes); err != nil {
 			return fail(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,18 +52,30 @@ type sessionRecord struct {
 	Decision string `json:"decision,omitempty"`
 }
 
+// writingRecord is a record of a call that wrote files: Writes are the
+// canonical paths, for the session's written set (see written). They
+// are kept out of sessionRecord, which a hook holds up to
+// checkpointEvery of.
+type writingRecord struct {
+	sessionRecord
+	Writes []string `json:"writes,omitempty"`
+}
+
 // Session is a locked session log. Close releases the lock.
 type Session struct {
 	f *os.File
-	// root and writesName locate the session's written set (see
-	// written), read and appended to only under f's lock.
-	root, writesName string
-	ws               *writtenSet
-	wf               *os.File
+	// root and name locate the log; the session's written set (see
+	// written) is beside it, read and appended to only under f's lock.
+	root, name string
+	ws         *writtenSet
+	wf         *os.File
 	// base is the tally at the log's last checkpoint; records are the
 	// records after it, in order.
 	base    tally
 	records []sessionRecord
+	// pending are the writes of the records after the checkpoint, each
+	// a JSON list of strings, decoded only when the set is needed.
+	pending []string
 	torn    bool
 }
 
@@ -129,7 +142,7 @@ func (s *Store) OpenContext(ctx context.Context, id string) (*Session, error) {
 		f.Close()
 		return nil, fmt.Errorf("session store: lock: %w", err)
 	}
-	sess := &Session{f: f, root: root, writesName: strings.TrimSuffix(name, ".log") + ".writes"}
+	sess := &Session{f: f, root: root, name: name}
 	if err := sess.read(); err != nil {
 		sess.Close()
 		return nil, err
@@ -188,12 +201,15 @@ func (s *Session) load(data []byte) bool {
 			break
 		}
 	}
-	s.records = s.records[:0]
+	s.records, s.pending = s.records[:0], s.pending[:0]
 	for _, line := range lines[from:] {
 		// A torn or foreign line is skipped: it was never a complete
 		// record, so it was never counted.
-		if r, ok := decodeRecord(bytes.TrimSuffix(line, []byte{'\n'})); ok && (r.Kind == "attempt" || r.Kind == "exec") {
+		if r, writes, ok := decodeRecord(bytes.TrimSuffix(line, []byte{'\n'})); ok && (r.Kind == "attempt" || r.Kind == "exec") {
 			s.records = append(s.records, r)
+			if writes != "" {
+				s.pending = append(s.pending, writes)
+			}
 		}
 	}
 	return found
@@ -245,16 +261,15 @@ func decodeSnapshot(line []byte) (tally, bool) {
 // session cost more than the decision itself. Keys match exactly, as
 // vouch writes them; for a repeated key the last one wins, as in
 // encoding/json.
-func decodeRecord(line []byte) (sessionRecord, bool) {
-	var r sessionRecord
+func decodeRecord(line []byte) (r sessionRecord, writes string, ok bool) {
 	if !gjson.ValidBytes(line) {
-		return r, false
+		return r, "", false
 	}
 	v := gjson.ParseBytes(line)
 	if !v.IsObject() {
-		return r, false
+		return r, "", false
 	}
-	ok := true
+	ok = true
 	str := func(x gjson.Result, dst *string) {
 		switch x.Type {
 		case gjson.Null:
@@ -273,6 +288,21 @@ func decodeRecord(line []byte) (sessionRecord, bool) {
 			str(x, &r.Tool)
 		case "decision":
 			str(x, &r.Decision)
+		case "writes":
+			// Checked here, decoded only when a call runs a script
+			// (writePaths).
+			writes = ""
+			switch {
+			case x.Type == gjson.Null:
+			case x.IsArray():
+				x.ForEach(func(_, e gjson.Result) bool {
+					ok = e.Type == gjson.String || e.Type == gjson.Null
+					return ok
+				})
+				writes = x.Raw
+			default:
+				ok = false
+			}
 		case "ok":
 			switch x.Type {
 			case gjson.Null, gjson.False:
@@ -285,7 +315,7 @@ func decodeRecord(line []byte) (sessionRecord, bool) {
 		}
 		return ok
 	})
-	return r, ok
+	return r, writes, ok
 }
 
 // Counters returns the session's counts as seen by a call of tool.
@@ -324,7 +354,12 @@ func (s *Session) tally() tally {
 // last line from a crashed writer is ended first so the new record
 // stands on its own line.
 func (s *Session) Append(r sessionRecord) error {
-	line, err := json.Marshal(r)
+	return s.appendWrites(r, nil)
+}
+
+// appendWrites is Append for a call that wrote the files writes.
+func (s *Session) appendWrites(r sessionRecord, writes []string) error {
+	line, err := json.Marshal(writingRecord{r, writes})
 	if err != nil {
 		return err
 	}
@@ -333,8 +368,23 @@ func (s *Session) Append(r sessionRecord) error {
 	}
 	line = append(line, '\n')
 	records := append(s.records, r)
+	pending := s.pending
+	if len(writes) > 0 {
+		list, err := json.Marshal(writes)
+		if err != nil {
+			return err
+		}
+		pending = append(pending, string(list))
+	}
 	base := s.base
 	if len(records) >= checkpointEvery {
+		// The writes of the records the checkpoint covers go to the
+		// written set's file first: a crash between the two leaves
+		// them in both, never in neither.
+		if err := s.flushWrites(pending); err != nil {
+			return err
+		}
+		pending = pending[:0]
 		base = (&Session{base: s.base, records: records}).tally()
 		snap, err := json.Marshal(snapshotRecord{Kind: "snapshot", tally: base})
 		if err != nil {
@@ -347,7 +397,7 @@ func (s *Session) Append(r sessionRecord) error {
 		return fmt.Errorf("session store: %w", err)
 	}
 	s.torn = false
-	s.base, s.records = base, records
+	s.base, s.records, s.pending = base, records, pending
 	return nil
 }
 
@@ -361,11 +411,13 @@ func (s *Session) Close() error {
 
 // The written set: the files the session's calls wrote, so that a later
 // call running one of them as a script has it read (shellfacts'
-// ScriptFile). It lives beside the log, in <hash>.writes, one JSON
-// string per line, each path once, rather than in the log's records: a
-// checkpoint would have to carry the whole set, and every hook reads the
-// log's tail, while the set is read only by a call that runs a script
-// and written only by one that writes files.
+// ScriptFile). A call's record carries the paths it wrote (writes); at
+// each checkpoint those of the records it covers move to a file beside
+// the log, <hash>.writes, one JSON string per line, each path once. So a
+// call that writes files costs a few bytes more in its record, the file
+// is read and written once per checkpointEvery records, and a call reads
+// it only when it runs a script: the set is that file and the writes of
+// the records after the last checkpoint, which every hook reads anyway.
 const (
 	// maxWrittenPaths bounds the set; past it every script a session
 	// runs is read (the set can no longer tell its own files from the
@@ -374,6 +426,10 @@ const (
 	// maxWrittenBytes bounds the file holding the set; a longer one
 	// counts as past the bound.
 	maxWrittenBytes = 4 << 20
+	// maxRecordWrites bounds the paths one record carries, so records
+	// stay short for the tail a hook reads; a call writing more adds
+	// them to the set's file directly.
+	maxRecordWrites = 32
 	// maxScriptBytes bounds the script read: a longer one is code that
 	// is not known.
 	maxScriptBytes = 256 << 10
@@ -383,19 +439,30 @@ const (
 type writtenSet struct {
 	paths map[string]bool
 	// all is set past the bound, or when a line of the set's file is
-	// not a path (torn by a crash, or not vouch's): every script run is
-	// then read, failing closed.
+	// not a path (torn by a crash, or not vouch's):
+	// every script run is then read, failing closed.
 	all bool
-	// torn is set when the file does not end in a newline.
+	// torn is set when the set's file does not end in a newline.
 	torn bool
 }
 
-// written reads the session's written set, once.
-func (s *Session) written() (*writtenSet, error) {
+// writePaths decodes a record's writes (decodeRecord checked that they
+// are a list of strings).
+func writePaths(list string) []string {
+	var paths []string
+	gjson.Parse(list).ForEach(func(_, x gjson.Result) bool {
+		paths = append(paths, x.Str)
+		return true
+	})
+	return paths
+}
+
+// stored reads the set's file, once.
+func (s *Session) stored() (*writtenSet, error) {
 	if s.ws != nil {
 		return s.ws, nil
 	}
-	f, err := safeopen.Append(s.root, s.writesName, 0o644)
+	f, err := safeopen.Append(s.root, strings.TrimSuffix(s.name, ".log")+".writes", 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}
@@ -431,9 +498,39 @@ func (s *Session) written() (*writtenSet, error) {
 	return ws, nil
 }
 
-// addWritten adds paths to the session's written set.
-func (s *Session) addWritten(paths []string) error {
-	ws, err := s.written()
+// written is the session's written set: the set's file and the writes
+// of the records after the last checkpoint.
+func (s *Session) written() (*writtenSet, error) {
+	st, err := s.stored()
+	if err != nil {
+		return nil, err
+	}
+	ws := &writtenSet{paths: maps.Clone(st.paths), all: st.all}
+	for _, list := range s.pending {
+		for _, p := range writePaths(list) {
+			ws.paths[p] = true
+		}
+	}
+	ws.all = ws.all || len(ws.paths) > maxWrittenPaths
+	return ws, nil
+}
+
+// flushWrites adds the writes of records, pending, to the set's file.
+func (s *Session) flushWrites(pending []string) error {
+	var paths []string
+	for _, list := range pending {
+		paths = append(paths, writePaths(list)...)
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return s.addWritten(paths, false)
+}
+
+// addWritten adds paths to the set's file; all marks the set as past
+// its bound.
+func (s *Session) addWritten(paths []string, all bool) error {
+	ws, err := s.stored()
 	if err != nil || ws.all {
 		return err
 	}
@@ -443,14 +540,11 @@ func (s *Session) addWritten(paths []string) error {
 	}
 	n := len(b)
 	for _, p := range paths {
-		if ws.paths[p] || strings.HasPrefix(p, "invalid:") {
+		if ws.paths[p] {
 			continue
 		}
 		if len(ws.paths) >= maxWrittenPaths {
-			// A line that is not a path marks the set as past its
-			// bound for every later reader.
-			b = append(b, `{"all":true}`+"\n"...)
-			ws.all = true
+			all = true
 			break
 		}
 		q, err := json.Marshal(p)
@@ -459,6 +553,12 @@ func (s *Session) addWritten(paths []string) error {
 		}
 		b = append(append(b, q...), '\n')
 		ws.paths[p] = true
+	}
+	if all {
+		// A line that is not a path marks the set as past its bound
+		// for every later reader.
+		b = append(b, `{"all":true}`+"\n"...)
+		ws.all = true
 	}
 	if len(b) == n {
 		return nil

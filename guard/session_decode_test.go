@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -29,7 +30,7 @@ func TestDecodeRecord(t *testing.T) {
 		{`{"kind":"attempt"}{"kind":"attempt"}`, sessionRecord{}, false},
 	}
 	for _, tt := range tests {
-		got, ok := decodeRecord([]byte(tt.line))
+		got, _, ok := decodeRecord([]byte(tt.line))
 		if ok != tt.ok || (ok && got != tt.want) {
 			t.Errorf("decodeRecord(%s) = %+v, %v; want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
 		}
@@ -37,6 +38,37 @@ func TestDecodeRecord(t *testing.T) {
 		refOK := json.Unmarshal([]byte(tt.line), &ref) == nil
 		if refOK != ok || (ok && ref != got) {
 			t.Errorf("decodeRecord(%s) = %+v, %v; encoding/json gives %+v, %v", tt.line, got, ok, ref, refOK)
+		}
+	}
+}
+
+// TestDecodeRecordWrites checks a record's writes against encoding/json:
+// a list of strings, which older logs do not have.
+func TestDecodeRecordWrites(t *testing.T) {
+	tests := []struct {
+		line   string
+		writes []string
+		ok     bool
+	}{
+		{`{"kind":"attempt","tool":"Write","decision":"allow","writes":["/r/s.sh","/r/\u0074.sh"]}`, []string{"/r/s.sh", "/r/t.sh"}, true},
+		{`{"kind":"exec","tool":"Write","writes":["/a",null]}`, []string{"/a", ""}, true},
+		{`{"kind":"exec","tool":"Write","writes":["/a"],"writes":null}`, nil, true},
+		{`{"kind":"exec","tool":"Write","writes":[]}`, nil, true},
+		{`{"kind":"exec","tool":"Write"}`, nil, true},
+		{`{"kind":"exec","tool":"Write","writes":"/a"}`, nil, false},
+		{`{"kind":"exec","tool":"Write","writes":["/a",1]}`, nil, false},
+		{`{"kind":"exec","tool":"Write","writes":{"a":"b"}}`, nil, false},
+	}
+	for _, tt := range tests {
+		_, list, ok := decodeRecord([]byte(tt.line))
+		got := writePaths(list)
+		if ok != tt.ok || (ok && !slices.Equal(got, tt.writes)) {
+			t.Errorf("decodeRecord(%s) writes %q, %v; want %q, %v", tt.line, got, ok, tt.writes, tt.ok)
+		}
+		var ref writingRecord
+		refOK := json.Unmarshal([]byte(tt.line), &ref) == nil
+		if refOK != ok || (ok && !slices.Equal(ref.Writes, got)) {
+			t.Errorf("decodeRecord(%s) writes %q, %v; encoding/json gives %q, %v", tt.line, got, ok, ref.Writes, refOK)
 		}
 	}
 }
@@ -58,11 +90,11 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err := json.Unmarshal(line, &want); err != nil {
 			t.Fatalf("encoding/json cannot read its own %s: %v", line, err)
 		}
-		got, gotOK := decodeRecord(line)
+		got, _, gotOK := decodeRecord(line)
 		if !gotOK || got != want {
 			t.Errorf("decodeRecord(%s) = %+v, %v; want %+v", line, got, gotOK, want)
 		}
-		if _, ok := decodeRecord(raw); ok {
+		if _, _, ok := decodeRecord(raw); ok {
 			var m map[string]any
 			if err := json.Unmarshal(raw, &m); err != nil {
 				t.Errorf("decodeRecord accepted %q, which is not a JSON object: %v", raw, err)

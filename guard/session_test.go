@@ -259,3 +259,83 @@ func TestSessionLogWithoutCheckpoints(t *testing.T) {
 		t.Fatalf("Open = %v, want a no-checkpoint error", err)
 	}
 }
+
+// TestSessionWrittenSet pins the session's written set across
+// checkpoints: records carry their writes until a checkpoint moves them,
+// each once, to the set's file, and the set is both; past its bound the
+// set reads every script; a log from before the set existed has an
+// empty one.
+func TestSessionWrittenSet(t *testing.T) {
+	tests := []struct {
+		name    string
+		records int // attempts appended, record i writing /r/f(i%3), the first also /r/first
+		add     int // paths added to the set's file directly
+		log     string
+		want    []string // in the set
+		all     bool
+		lines   int // in the set's file
+	}{
+		{name: "before a checkpoint", records: 2, want: []string{"/r/first", "/r/f0", "/r/f1"}, lines: 0},
+		{name: "across a checkpoint", records: checkpointEvery + 2, want: []string{"/r/first", "/r/f0", "/r/f1", "/r/f2"}, lines: 4},
+		{name: "past the bound", add: maxWrittenPaths + 1, all: true, lines: maxWrittenPaths + 1},
+		{name: "older log", log: `{"kind":"attempt","tool":"Write","decision":"allow"}` + "\n", lines: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Store{Dir: t.TempDir()}
+			root, name := s.sessionFile("x")
+			if tt.log != "" {
+				if err := os.WriteFile(filepath.Join(root, name), []byte(tt.log), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sess, err := s.Open("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tt.records {
+				w := []string{"/r/f" + string(rune('0'+i%3))}
+				if i == 0 {
+					w = append(w, "/r/first")
+				}
+				if err := sess.appendWrites(sessionRecord{Kind: "attempt", Tool: "Write", Decision: "allow"}, w); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.add > 0 {
+				var paths []string
+				for i := range tt.add {
+					paths = append(paths, filepath.Join("/r", strings.Repeat("d", i%7), string(rune('a'+i%26))+strings.Repeat("x", i/26)))
+				}
+				if err := sess.addWritten(paths, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sess.Close()
+			sess, err = s.Open("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			ws, err := sess.written()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ws.all != tt.all {
+				t.Errorf("past the bound: %v, want %v", ws.all, tt.all)
+			}
+			for _, p := range tt.want {
+				if !ws.paths[p] || !ws.wants([]string{p}) {
+					t.Errorf("%s is not in the set", p)
+				}
+			}
+			if !tt.all && (len(ws.paths) != len(tt.want) || ws.wants([]string{"/r/other"})) {
+				t.Errorf("set = %v, want %v", ws.paths, tt.want)
+			}
+			data, _ := os.ReadFile(filepath.Join(root, strings.TrimSuffix(name, ".log")+".writes"))
+			if got := strings.Count(string(data), "\n"); got != tt.lines {
+				t.Errorf("the set's file has %d lines, want %d:\n%s", got, tt.lines, data)
+			}
+		})
+	}
+}
