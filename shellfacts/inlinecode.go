@@ -313,16 +313,33 @@ type codeScan struct {
 	code    string
 	program string // "python3"
 	what    string // "python3 code"
+	// lenient: the code is a whole script file (fileCode), where calls
+	// with computed arguments are everyday code; only fixed commands and
+	// paths are recorded, and nothing is unknown code.
+	lenient bool
 }
 
 // inlineCode searches code run by program (python3, node, perl, ...) for
 // the calls described at the top of this file.
 func (w *walker) inlineCode(program, code string) {
+	w.searchCode(program, code, program+" code", false)
+}
+
+// fileCode searches a script file that program runs, which the session
+// wrote earlier (Options.ScriptFile): leniently, as a program written to
+// a file builds its commands and paths at run time as a matter of course
+// (subprocess.run(cmd), shutil.rmtree(out)); asking about each would
+// ask about most scripts. The fixed ones (os.system("rm -rf ~")) count.
+func (w *walker) fileCode(program, text string) {
+	w.searchCode(program, text, program+" script (written earlier)", true)
+}
+
+func (w *walker) searchCode(program, code, what string, lenient bool) {
 	l := langOf(program)
 	if l == nil {
 		return
 	}
-	s := &codeScan{w: w, l: l, code: code, program: program, what: program + " code"}
+	s := &codeScan{w: w, l: l, code: code, program: program, what: what, lenient: lenient}
 	if len(code) > maxInlineCode {
 		w.unknownCode(fmt.Sprintf("%s longer than %d bytes: not read", s.what, maxInlineCode))
 		return
@@ -360,6 +377,9 @@ func (s *codeScan) each(re func() *regexp.Regexp, fn func(m []int)) {
 // unknown records code that cannot be known at a call.
 func (s *codeScan) unknown(why, at string) {
 	s.w.incomplete(s.what + " " + why)
+	if s.lenient {
+		return
+	}
 	s.w.unknownCode(fmt.Sprintf("%s %s: %s", s.what, why, snippet(at)))
 }
 
@@ -485,9 +505,13 @@ func (s *codeScan) as(prefix string, args ...codeArg) {
 		fs = append(fs, field{s: wd, static: true, raw: wd})
 	}
 	for _, a := range args {
-		if a.known() {
+		switch {
+		case a.known():
 			fs = append(fs, field{s: a.s, static: true, raw: a.text})
-		} else {
+		case s.lenient:
+			s.w.incomplete(s.what + ": " + words[0] + " of a path only known at run time")
+			return
+		default:
 			fs = append(fs, field{raw: snippet(a.text)})
 		}
 	}
@@ -499,6 +523,10 @@ func (s *codeScan) as(prefix string, args ...codeArg) {
 func (s *codeScan) write(a codeArg) {
 	if a.known() {
 		s.w.addPath(a.s, s.w.writes, s.what)
+		return
+	}
+	if s.lenient {
+		s.w.incomplete(s.what + " writes a path only known at run time")
 		return
 	}
 	s.w.path(field{raw: snippet(a.text)}, s.w.writes, s.what)

@@ -367,9 +367,7 @@ func (w *walker) runWritten(c *call, f field, how int) {
 // command line did not write, by c when the caller asks for it to be
 // read (Options.ScriptFile): a file an earlier call wrote.
 func (w *walker) runEarlier(c *call, f field, p string, how int) {
-	if w.opts.ScriptFile == nil || how == runInterp {
-		// An interpreter's script is code in another language: a
-		// scanner of that code would be its consumer here.
+	if w.opts.ScriptFile == nil {
 		return
 	}
 	if !strings.HasPrefix(f.s, "/") && !w.dirKnown {
@@ -394,9 +392,17 @@ func (w *walker) runEarlier(c *call, f field, p string, how int) {
 		w.unknownCode(by + " changes " + f.raw + "; " + what)
 		return
 	}
-	if how == runExec && !shellScript(text) {
-		// #!/usr/bin/env python3: code in another language, as for an
-		// interpreter's script above.
+	switch {
+	case how == runInterp:
+		// python3 x.py: code in another language, searched for the
+		// calls inline code is (inlinecode.go).
+		w.fileCode(c.name, text)
+		return
+	case how == runExec && !shellScript(text):
+		// #!/usr/bin/env python3 likewise.
+		if prog, ok := shebangProgram(text); ok {
+			w.fileCode(prog, text)
+		}
 		return
 	}
 	w.script(text, w.depth+1, what+" (written earlier)")
@@ -405,18 +411,32 @@ func (w *walker) runEarlier(c *call, f field, p string, how int) {
 // shellScript reports whether the kernel runs text with a shell: it has
 // no #! line (the shell runs it), or one naming a shell.
 func shellScript(text string) bool {
+	prog, ok := shebangProgram(text)
+	return !ok || isShellName(prog)
+}
+
+// shebangProgram returns the name of the program a #! line runs the
+// file with (through env, past its options and assignments: #!/usr/bin/env
+// -S python3 -u is python3); ok is false without a #! line naming one.
+func shebangProgram(text string) (string, bool) {
 	line, ok := strings.CutPrefix(text, "#!")
 	if !ok {
-		return true
+		return "", false
 	}
 	line, _, _ = strings.Cut(line, "\n")
 	fs := strings.Fields(line)
 	if len(fs) == 0 {
-		return true
+		return "", false
 	}
 	prog := path.Base(fs[0])
-	if prog == "env" && len(fs) > 1 {
-		prog = path.Base(fs[len(fs)-1])
+	if prog == "env" {
+		for _, f := range fs[1:] {
+			if strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+				continue
+			}
+			return path.Base(f), true
+		}
+		return "", false
 	}
-	return isShellName(prog)
+	return prog, true
 }

@@ -77,8 +77,9 @@ func TestParseWrittenThenRun(t *testing.T) {
 // TestParseScriptFile pins Options.ScriptFile: a script file a shell,
 // source or the kernel runs that the command line did not write is read
 // through it, and its text is walked as the script when the caller
-// wants it read (a file an earlier call of the session wrote); other
-// files, and an interpreter's scripts, are not read.
+// wants it read (a file an earlier call of the session wrote), or, for
+// another language's script (python3 x.py, #!/usr/bin/env python3),
+// searched as inline code is; other files are not read.
 func TestParseScriptFile(t *testing.T) {
 	root := fixture(t)
 	repo := root + "/repo"
@@ -91,6 +92,9 @@ func TestParseScriptFile(t *testing.T) {
 		"loop.sh":    "bash loop.sh\n",
 		"quiet.sh":   "go test ./...\n",
 		"comment.sh": "#rm -rf ~\n",
+		"x.py":       "import os\nos.system('rm -rf ~')\n",
+		"bang.py":    "#!/usr/bin/env -S python3 -u\nimport shutil\nshutil.rmtree('/home')\n",
+		"tool.py":    "import subprocess, shutil, sys\nsubprocess.run(sys.argv[1:], check=True)\nshutil.rmtree(sys.argv[2])\n",
 	}
 	tests := []struct {
 		command string
@@ -120,9 +124,15 @@ func TestParseScriptFile(t *testing.T) {
 		{`bash huge.sh`, true, false, []string{"huge.sh"}},
 		// The command line's own text wins over the file's.
 		{`echo 'echo hi' > s.sh && bash s.sh`, false, false, nil},
-		// Not shell code, and not run: not asked for.
+		// Another language's script: searched as inline code is, for
+		// commands, removals and writes with fixed arguments only (a
+		// script computes most of its own, which is not asked about).
 		{`./py`, false, false, []string{"py"}},
-		{`python3 s.sh`, false, false, nil},
+		{`python3 s.sh`, false, false, []string{"s.sh"}},
+		{`python3 x.py`, false, true, []string{"x.py"}},
+		{`./bang.py`, false, true, []string{"bang.py"}},
+		{`python3 tool.py a b`, false, false, []string{"tool.py"}},
+		// Not run: not asked for.
 		{`cat s.sh`, false, false, nil},
 		{`s.sh`, false, false, nil},
 	}

@@ -93,9 +93,12 @@ type Options struct {
 	// code does); with read true its text is walked as the script the
 	// shell runs, one level deeper, unless err says it could not be read
 	// (too large, not a regular file), which makes its code unknown.
-	// Only shell code is walked: a file the kernel runs through a #!
-	// line naming another interpreter, and a file an interpreter is
-	// given (python3 x.py), are not asked for.
+	// Shell code is walked; a file the kernel runs through a #! line
+	// naming another interpreter, or a file an interpreter is given
+	// (python3 x.py), is searched for the commands it runs and the files
+	// it removes and writes with fixed arguments, as inline code is
+	// (inlinecode.go), leniently: a script's computed commands and paths
+	// are not asked about.
 	ScriptFile func(path string) (text string, read bool, err error)
 }
 
