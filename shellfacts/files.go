@@ -1612,6 +1612,11 @@ func forgetVars(w *walker, c *call) {
 		// read "$n", printf -v "$n": any variable, IFS included.
 		w.anyVar()
 	}
+	var inputs []string
+	if c.name == "read" || c.name == "mapfile" || c.name == "readarray" {
+		// read D < f: D holds f's text from here on.
+		inputs = w.stdinInputs(c)
+	}
 	for _, f := range c.args {
 		if !f.known() {
 			continue
@@ -1623,6 +1628,7 @@ func forgetVars(w *walker, c *call) {
 		}
 		if isName(name) {
 			w.setVar(name, "", false)
+			w.noteVarInputs(name, inputs)
 		}
 	}
 }

@@ -588,3 +588,26 @@ func mailArgs(w *walker, c *call) {
 		}
 	}
 }
+
+// stdinInputs returns the files whose text a command reads on standard
+// input: the file redirected there (read D < f), or those a here-string's
+// substitutions read (read D <<< "$(cat f)").
+func (w *walker) stdinInputs(c *call) []string {
+	r := lastStdin(c.redirs)
+	if r == nil || r.Word == nil {
+		return nil
+	}
+	fs := w.redirWord(r)
+	if len(fs) != 1 {
+		return nil
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut:
+		got := map[string]bool{}
+		w.path(fs[0], got, c.name)
+		return slices.Concat(sortedKeys(got), fs[0].inputs)
+	case syntax.WordHdoc:
+		return fs[0].inputs
+	}
+	return nil
+}
