@@ -28,6 +28,9 @@ type call struct {
 	// known (pipeKnown): see stageOutput.
 	pipeText  string
 	pipeKnown bool
+	// pipeFile is the file a `cat FILE` producer feeds the command (see
+	// stageFile).
+	pipeFile *field
 }
 
 // call handles a simple command: assignments, words, wrappers, and then
@@ -209,7 +212,7 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if !w.add(cmd) {
 		return
 	}
-	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig, pipeText: c.pipeText, pipeKnown: c.pipeKnown}
+	cl := &call{name: cmd.Name, args: fs[1:], redirs: redirs, idx: len(w.facts.Commands) - 1, envConfig: envConfig, pipeText: c.pipeText, pipeKnown: c.pipeKnown, pipeFile: c.pipeFile}
 	if len(argSets) > 0 {
 		cl.args = argSets[0]
 	} else if stdinArgs && !isShellName(cmd.Name) {

