@@ -46,6 +46,10 @@ func hostile() map[string]string {
 		"eval words":   "eval " + strings.Repeat("eval ", 10000) + "rm",
 		"and chain":    strings.Repeat("true && ", 8000) + "rm -rf /",
 		"pipes":        strings.Repeat("cat | ", 8000) + "sh",
+		// Inline code whose quotes never close: each must cost one
+		// scan of its line, not one per quote (inlinecode.go).
+		"perl quotes":   `perl -e 'print(x, "` + strings.Repeat(`"\`, 16000) + `'`,
+		"python quotes": `python3 -c 'os.system(x, "` + strings.Repeat(`"\`, 16000) + `'`,
 	}
 }
 

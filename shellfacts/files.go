@@ -219,7 +219,7 @@ func handlerFor(name string) handler {
 	if strings.HasPrefix(name, "mkfs.") {
 		return writeDevices
 	}
-	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") {
+	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") || name == "pypy" || strings.HasPrefix(name, "pypy3") {
 		return interpreter
 	}
 	return nil
@@ -463,7 +463,12 @@ func awkFiles(w *walker, c *call) {
 	p := parseOpts(c.args, awkSpec)
 	w.unknownOpts(c.name, p)
 	files := p.operands
-	if !p.has("-f", "--file", "-E", "--exec") && len(files) > 0 {
+	sources := p.values("-e", "--source")
+	for _, f := range sources {
+		// gawk -e/--source PROGRAM-TEXT
+		w.awkProgram(f)
+	}
+	if !p.has("-f", "--file", "-E", "--exec") && len(sources) == 0 && len(files) > 0 {
 		w.awkProgram(files[0])
 		files = files[1:]
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vouch-dev/vouch/internal/lazyre"
@@ -79,7 +80,7 @@ var (
 // does not look into it.
 func langOf(program string) *codeLang {
 	switch {
-	case program == "python" || strings.HasPrefix(program, "python2") || strings.HasPrefix(program, "python3"):
+	case program == "python" || strings.HasPrefix(program, "python2") || strings.HasPrefix(program, "python3") || strings.HasPrefix(program, "pypy"):
 		return pythonLang
 	case program == "node" || program == "nodejs" || program == "deno" || program == "bun":
 		return jsLang
@@ -148,6 +149,7 @@ func (l *codeLang) literal(code string, i int) (val string, static bool, end int
 		i += 2
 	}
 	raw := strings.ContainsAny(prefix, "rR")
+	fixed := true
 	var b strings.Builder
 	bodyStart := i
 	for i < len(code) {
@@ -158,7 +160,7 @@ func (l *codeLang) literal(code string, i int) (val string, static bool, end int
 			if triple {
 				i += 2
 			}
-			return b.String(), !l.interpolates(q, prefix, body), i + 1, true
+			return b.String(), fixed && !l.interpolates(q, prefix, body), i + 1, true
 		case c == '\\' && i+1 < len(code):
 			n := code[i+1]
 			switch {
@@ -170,8 +172,17 @@ func (l *codeLang) literal(code string, i int) (val string, static bool, end int
 					b.WriteByte(c)
 				}
 				b.WriteByte(n)
+			case n == '\n':
+				// A line continuation: nothing.
 			default:
-				b.WriteString(unescape(n))
+				v, width, ok := decodeEscape(code[i+1:])
+				if !ok {
+					// \N{NAME} and the like: a value vouch does
+					// not work out, so the literal is not fixed.
+					fixed = false
+				}
+				b.WriteString(v)
+				i += width - 1
 			}
 			i += 2
 		case c == '\n' && !triple && q != '`':
@@ -185,20 +196,57 @@ func (l *codeLang) literal(code string, i int) (val string, static bool, end int
 	return "", false, 0, false
 }
 
-// unescape is the character a backslash escape stands for in the common
-// C-like string syntaxes; an escape not listed is the character itself.
-func unescape(c byte) string {
+// decodeEscape decodes the backslash escape whose text (after the
+// backslash) starts esc, as the C-like string syntaxes read it: \n \t \r,
+// \xHH, \uHHHH, \u{H...}, \UHHHHHHHH, up to three octal digits, and any
+// other character standing for itself. It returns the value, how many
+// bytes of esc the escape takes, and false for one whose value it does
+// not work out (\N{NAME}).
+func decodeEscape(esc string) (string, int, bool) {
+	c := esc[0]
+	hex := func(n int) (string, int, bool) {
+		if len(esc) < 1+n {
+			return string(c), 1, true
+		}
+		v, err := strconv.ParseUint(esc[1:1+n], 16, 32)
+		if err != nil {
+			return string(c), 1, true
+		}
+		return string(rune(v)), 1 + n, true
+	}
 	switch c {
 	case 'n':
-		return "\n"
+		return "\n", 1, true
 	case 't':
-		return "\t"
+		return "\t", 1, true
 	case 'r':
-		return "\r"
-	case '0':
-		return "\x00"
+		return "\r", 1, true
+	case 'x':
+		return hex(2)
+	case 'u':
+		if strings.HasPrefix(esc, "u{") {
+			if end := strings.IndexByte(esc, '}'); end > 2 && end <= 10 {
+				if v, err := strconv.ParseUint(esc[2:end], 16, 32); err == nil {
+					return string(rune(v)), end + 1, true
+				}
+			}
+			return "", 1, false
+		}
+		return hex(4)
+	case 'U':
+		return hex(8)
+	case 'N':
+		return "", 1, false
 	}
-	return string(c)
+	if c >= '0' && c <= '7' {
+		n := 1
+		for n < 3 && n < len(esc) && esc[n] >= '0' && esc[n] <= '7' {
+			n++
+		}
+		v, _ := strconv.ParseUint(esc[:n], 8, 32)
+		return string(rune(v)), n, true
+	}
+	return string(c), 1, true
 }
 
 func skipBlanks(code string, i int) int {
@@ -280,6 +328,13 @@ func (l *codeLang) skipExpr(code string, i int, closer byte) int {
 				i = end
 				continue
 			}
+			// An unterminated literal (a quote in a comment or a
+			// regular expression): the expression is not read past
+			// the line, so each quote costs one scan of it at most.
+			if nl := strings.IndexByte(code[i:], '\n'); nl >= 0 {
+				return i + nl
+			}
+			return len(code)
 		}
 		switch {
 		case c == '(' || c == '[' || c == '{':
@@ -313,6 +368,8 @@ type codeScan struct {
 	code    string
 	program string // "python3"
 	what    string // "python3 code"
+	// nesting counts code searched inside code (nestedCode).
+	nesting int
 	// lenient: the code is a whole script file (fileCode), where calls
 	// with computed arguments are everyday code; only fixed commands and
 	// paths are recorded, and nothing is unknown code.
@@ -341,7 +398,11 @@ func (w *walker) searchCode(program, code, what string, lenient bool) {
 	}
 	s := &codeScan{w: w, l: l, code: code, program: program, what: what, lenient: lenient}
 	if len(code) > maxInlineCode {
-		w.unknownCode(fmt.Sprintf("%s longer than %d bytes: not read", s.what, maxInlineCode))
+		why := fmt.Sprintf("%s longer than %d bytes: not read", s.what, maxInlineCode)
+		w.incomplete(why)
+		if !lenient {
+			w.unknownCode(why)
+		}
 		return
 	}
 	switch l {
@@ -366,11 +427,22 @@ func (w *walker) searchCode(program, code, what string, lenient bool) {
 func (s *codeScan) each(re func() *regexp.Regexp, fn func(m []int)) {
 	ms := re().FindAllStringSubmatchIndex(s.code, maxInlineCalls+1)
 	if len(ms) > maxInlineCalls {
-		s.w.unknownCode(fmt.Sprintf("%s: more than %d calls of one kind", s.what, maxInlineCalls))
+		s.tooMany()
 		ms = ms[:maxInlineCalls]
 	}
 	for _, m := range ms {
 		fn(m)
+	}
+}
+
+// tooMany records that calls past maxInlineCalls of one kind were not
+// read: code that cannot be known, but in a script file (lenient) only
+// an incomplete search.
+func (s *codeScan) tooMany() {
+	why := fmt.Sprintf("%s: more than %d calls of one kind", s.what, maxInlineCalls)
+	s.w.incomplete(why)
+	if !s.lenient {
+		s.w.unknownCode(why)
 	}
 }
 
@@ -550,18 +622,20 @@ func (s *codeScan) callArgs(m []int) ([]codeArg, string) {
 // open(F, "w") and friends.
 var (
 	// Names only the process modules use are read whatever they are
-	// called on (__import__("os").system(...)); run and call only on
-	// subprocess.
-	pyShell = lazyre.New(`\.(?:system|popen|check_call|check_output|Popen|getoutput|getstatusoutput|create_subprocess_shell)\s*\(|\b(?:subprocess|__import__\(\s*['"]subprocess['"]\s*\))\.(?:run|call)\s*\(|\bpty\.spawn\s*\(`)
+	// called on (x.check_output(...)); system and popen on os or on a
+	// call's result (__import__("os").system(...), not
+	// platform.system()); run and call only on subprocess. Blanks may
+	// stand around the dot, as Python allows.
+	pyShell = lazyre.New(`(?:\bos|\))\s*\.\s*(?:system|popen)\s*\(|\.\s*(?:check_call|check_output|Popen|getoutput|getstatusoutput|create_subprocess_shell)\s*\(|\b(?:subprocess|__import__\(\s*['"]subprocess['"]\s*\))\s*\.\s*(?:run|call)\s*\(|\bpty\s*\.\s*spawn\s*\(`)
 	pyExec  = lazyre.New(`\basyncio\.create_subprocess_exec\s*\(`)
 	// Ways to the same calls that this look does not follow: os.exec*
 	// and spawn*, foreign calls into libc, the calls imported under
 	// their own names or the modules under others, libraries that run
 	// shells.
-	pyOpaque = lazyre.New(`\bos\.(?:exec|spawn|posix_spawn)\w*|\bctypes\b|\bcffi\b|\bfrom\s+(?:os|subprocess|shutil|pty|commands|asyncio)\s+import\s+(?:\*|\(?[^;\n]*\b(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput|rmtree|remove|unlink|rmdir|removedirs|exec\w*|spawn\w*|posix_spawn\w*|create_subprocess_\w+|move|rename|replace|copy\w*)\b)|\bimport\s+(?:os|subprocess|shutil|pty|commands)\s+as\b|\b(?:from|import)\s+(?:sh|plumbum|pexpect|fabric|invoke)\b|\bos\.(?:\w+\.)*__dict__|\bsys\.modules\b`)
+	pyOpaque = lazyre.New(`\bos\.(?:exec|spawn|posix_spawn)\w*|\bctypes\b|\bcffi\b|\bfrom\s+(?:os|subprocess|shutil|pty|commands|asyncio)\s+import\s+(?:\*|\(?[^;\n]*\b(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput|rmtree|remove|unlink|rmdir|removedirs|exec\w*|spawn\w*|posix_spawn\w*|create_subprocess_\w+|move|rename|replace|copy\w*)\b)|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:os|subprocess|shutil|pty|commands)\s+as\b|\bimport_module\s*\(\s*['"](?:os|subprocess|shutil|pty|commands)['"]|\bvars\s*\(\s*(?:os|subprocess|shutil)\s*\)|\b(?:from|import)\s+(?:sh|plumbum|pexpect|fabric|invoke)\b|\bos\.(?:\w+\.)*__dict__|\bsys\.modules\b`)
 	pyEval   = lazyre.New(`(?:^|[^\w.])(?:exec|eval|compile|__import__|getattr)\s*\(|\bimportlib\.import_module\s*\(`)
-	pyRmtree = lazyre.New(`\.rmtree\s*\(`)
-	pyRemove = lazyre.New(`(?:\bos|\))\.(?:remove|unlink|rmdir|removedirs)\s*\(`)
+	pyRmtree = lazyre.New(`\.\s*rmtree\s*\(`)
+	pyRemove = lazyre.New(`(?:\bos|\))\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
 	pyPathOp = lazyre.New(`\bPath\s*\(`)
 	pyOpen   = lazyre.New(`(?:^|[^\w.])(?:io\.|codecs\.)?open\s*\(`)
 	pyCopy   = lazyre.New(`\bshutil\.(copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(rename|replace|symlink|link)\s*\(`)
@@ -585,9 +659,11 @@ func (s *codeScan) python() {
 		name = strings.TrimLeft(name, "^ \t\n;:=,([{+-*/%<>!&|~")
 		switch name {
 		case "exec", "eval", "compile":
-			// Fixed code is searched with the rest (it is part of
-			// the text); code made at run time cannot be.
+			// Fixed code is searched as the code it decodes to (its
+			// escapes may spell what the text does not); code made
+			// at run time cannot be.
 			if len(args) > 0 && args[0].known() {
+				s.nestedCode(args[0].s)
 				return
 			}
 		case "__import__", "importlib.import_module":
@@ -668,6 +744,20 @@ func (s *codeScan) python() {
 	})
 }
 
+// maxCodeNesting bounds code searched inside code (exec of a literal).
+const maxCodeNesting = 4
+
+// nestedCode searches code the code runs from a fixed literal.
+func (s *codeScan) nestedCode(code string) {
+	if s.nesting >= maxCodeNesting {
+		s.unknown("evaluates code nested too deeply to read", code)
+		return
+	}
+	n := *s
+	n.code, n.nesting = code, s.nesting+1
+	n.python()
+}
+
 // pyDangerName: attribute names getattr could fetch a way to run or remove
 // with.
 func pyDangerName(n string) bool {
@@ -700,9 +790,10 @@ var (
 	jsProcModule = lazyre.New(`child_process|\bBun\.(?:spawn|spawnSync|\$)|\bDeno\.(?:Command|run)|\bzx\b|\bexeca\b|shelljs`)
 	jsShellCall  = lazyre.New(`\b(?:execSync|exec)\s*\(`)
 	jsProgCall   = lazyre.New(`\b(?:execFileSync|execFile|spawnSync|spawn)\s*\(`)
-	jsProcOther  = lazyre.New(`\bfork\s*\(|\bBun\.(?:spawn|spawnSync)\b|\bDeno\.(?:Command|run)\b|\bzx\b|\bexeca\b|shelljs|\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*[:=]`)
+	jsProcOther  = lazyre.New(`\bfork\s*\(|\bBun\.(?:spawn|spawnSync)\b|\bDeno\.(?:Command|run)\b|\bzx\b|\bexeca\b|shelljs|\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\s*(?:[:=]|\?\.|\.\s*(?:call|apply|bind)\b)|\[\s*['"` + "`" + `](?:execSync|exec|execFileSync|execFile|spawnSync|spawn|fork)['"` + "`" + `]\s*\]`)
 	jsBunShell   = lazyre.New(`\bBun\.\$\s*` + "`" + `|(?:^|[^\w$.])\$\s*` + "`")
 	jsEval       = lazyre.New(`\b(?:eval|Function|require|import)\s*\(|\bnew\s+Function\b|\bvm\.\w+|\bprocess\.(?:binding|dlopen)\b`)
+	jsFsOther    = lazyre.New(`\[\s*['"` + "`" + `](?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink|writeFileSync|writeFile|appendFileSync|copyFileSync|renameSync|cpSync)['"` + "`" + `]\s*\]|\b(?:rmSync|rmdirSync|unlinkSync|writeFileSync|appendFileSync)\s*(?:\?\.|\.\s*(?:call|apply|bind)\b)`)
 	jsRemove     = lazyre.New(`\b(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink|removeSync|remove|emptyDirSync|emptyDir)\s*\(|\brimraf(?:\.sync|Sync)?\s*\(`)
 	jsWrite      = lazyre.New(`\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|truncateSync|truncate|chmodSync|symlinkSync|linkSync)\s*\(`)
 	jsCopy       = lazyre.New(`\b(copyFileSync|copyFile|cpSync|cp|renameSync|rename)\s*\(`)
@@ -711,8 +802,11 @@ var (
 func (s *codeScan) javascript() {
 	if jsProcModule().MatchString(s.code) {
 		s.each(jsShellCall, func(m []int) {
-			if m[0] > 0 && s.code[m[0]-1] == '.' && !s.procReceiver(m[0]-1) {
-				return // /re/.exec(s), db.exec(sql)
+			if m[0] > 0 && s.code[m[0]-1] == '.' && !strings.HasPrefix(s.code[m[0]:], "execSync") && !s.procReceiver(m[0]-1) {
+				// /re/.exec(s), db.exec(sql); execSync is
+				// child_process's whatever it is called on
+				// (import("child_process").then(c => c.execSync(...))).
+				return
 			}
 			args, at := s.callArgs(m)
 			s.command(args, false, at)
@@ -725,6 +819,9 @@ func (s *codeScan) javascript() {
 			s.unknown("runs commands in a way vouch does not follow", s.code[m[0]:m[1]])
 		})
 	}
+	s.each(jsFsOther, func(m []int) {
+		s.unknown("removes or writes files in a way vouch does not follow", s.code[m[0]:m[1]])
+	})
 	s.each(jsBunShell, func(m []int) {
 		v, static, _, ok := s.l.literal(s.code, m[1]-1)
 		if !ok || !static {
@@ -811,7 +908,13 @@ func (s *codeScan) procReceiver(dot int) bool {
 // fs-extra.
 func (s *codeScan) fsReceiver(dot int) bool {
 	r := s.receiver(dot)
-	return strings.Contains(r, "fs") || strings.Contains(r, "promises") || s.boundModule(r)
+	switch {
+	case r == "fs", r == "fsp", r == "fse", r == "fsExtra", r == "promises", strings.HasSuffix(r, ".promises"):
+		return true
+	case strings.HasPrefix(r, "require(") || strings.HasPrefix(r, "(await import("):
+		return strings.Contains(r, "fs")
+	}
+	return s.boundModule(r)
 }
 
 // boundModule reports whether the code binds the name r to a module it
@@ -847,11 +950,11 @@ func isIdent(s string) bool {
 // perl: system/exec with or without parentheses, backticks, qx, piped
 // open, unlink/rmtree, open for writing, eval of a string.
 var (
-	perlRun    = lazyre.New(`(?:^|[^\w$@%&>:])(system|exec)\b\s*(\(?)`)
+	perlRun    = lazyre.New(`(?:^|[^\w$@%&>:/'"]|CORE::)(system|exec)\b\s*(\(?)`)
 	perlQx     = lazyre.New(`(?:^|[^\w$@%])qx\s*\W|\bsyscall\b|\bIPC::(?:Open[23]|Run|Cmd)|\bopen[23]\s*\(`)
-	perlEval   = lazyre.New(`(?:^|[^\w$@%&>:])eval\b\s*([^\s{])`)
-	perlUnlink = lazyre.New(`(?:^|[^\w$@%&>:])(unlink|rmdir|rmtree|remove_tree)\b\s*(\(?)`)
-	perlOpen   = lazyre.New(`(?:^|[^\w$@%&>:])open\b\s*(\(?)`)
+	perlEval   = lazyre.New(`(?:^|[^\w$@%&>:/'"]|CORE::)eval\b\s*([^\s{=}])`)
+	perlUnlink = lazyre.New(`(?:^|[^\w$@%&>:/'"]|CORE::)(unlink|rmdir|rmtree|remove_tree)\b\s*(\(?)`)
+	perlOpen   = lazyre.New(`(?:^|[^\w$@%&>:/'"]|CORE::)open\b\s*(\(?)`)
 )
 
 func (s *codeScan) perl() {
@@ -920,6 +1023,9 @@ func (s *codeScan) perl() {
 // argument vector), backticks, and the forms that cannot be followed.
 func (s *codeScan) perlish(run, opaque func() *regexp.Regexp) {
 	s.each(run, func(m []int) {
+		if rest := strings.TrimLeft(s.code[m[3]:], " \t"); strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, "}") {
+			return // a hash key: (system => 1), $h{system}
+		}
 		args, end := s.l.args(s.code, m[1], m[4] < m[5])
 		s.command(args, true, s.code[m[0]:min(end, len(s.code))])
 	})
@@ -935,40 +1041,50 @@ func (s *codeScan) perlish(run, opaque func() *regexp.Regexp) {
 func (s *codeScan) backticks() {
 	n := 0
 	for i := 0; i < len(s.code); {
-		c := s.code[i]
-		if strings.IndexByte(s.l.quotes, c) < 0 {
-			i++
-			continue
+		j := strings.IndexByte(s.code[i:], '`')
+		if j < 0 {
+			return
 		}
-		v, static, end, ok := s.l.literal(s.code, i)
-		if !ok {
-			if c == '`' {
-				s.unknown("runs a command vouch cannot read", s.code[i:min(len(s.code), i+60)])
-				return
-			}
-			i++
-			continue
+		start := i + j
+		end := backtickEnd(s.code, start+1)
+		if end < 0 {
+			s.unknown("runs a command vouch cannot read", s.code[start:min(len(s.code), start+60)])
+			return
 		}
-		if c == '`' {
-			if n++; n > maxInlineCalls {
-				s.w.unknownCode(fmt.Sprintf("%s: more than %d calls of one kind", s.what, maxInlineCalls))
-				return
-			}
-			if static {
-				s.runShell(v)
-			} else {
-				s.unknown("runs a command only known at run time", s.code[i:min(len(s.code), i+60)])
-			}
+		if n++; n > maxInlineCalls {
+			s.tooMany()
+			return
 		}
-		i = end
+		body := s.code[start+1 : end]
+		if s.l.interpolates('`', "", body) {
+			s.unknown("runs a command only known at run time", s.code[start:min(len(s.code), start+60)])
+		} else {
+			v, _, _, _ := s.l.literal(s.code, start)
+			s.runShell(v)
+		}
+		i = end + 1
 	}
+}
+
+// backtickEnd returns the index of the backtick closing one opened before
+// i (a backslash escapes the next character), -1 if none does.
+func backtickEnd(code string, i int) int {
+	for ; i < len(code); i++ {
+		switch code[i] {
+		case '\\':
+			i++
+		case '`':
+			return i
+		}
+	}
+	return -1
 }
 
 // ruby: system/exec/spawn, backticks, %x, IO.popen, Open3, FileUtils and
 // File removals and writes, eval and send.
 var (
-	rubyRun    = lazyre.New(`(?:^|[^\w@$:.]|Kernel\.|Process\.)(system|exec|spawn)\b\s*(\(?)`)
-	rubyOpaque = lazyre.New(`%x\s*\W|\bOpen3\b|\bPTY\.spawn\b|\b(?:instance_eval|class_eval|module_eval|eval|send|__send__|public_send|method|const_get|syscall)\b|\bFiddle\b`)
+	rubyRun    = lazyre.New(`(?:^|[^\w@$:./'"]|Kernel\.|Process\.)(system|exec|spawn)\b\s*(\(?)`)
+	rubyOpaque = lazyre.New(`%x\s*\W|\bOpen3\b|\bPTY\.spawn\b|(?:^|[^\w@$'"/])(?:instance_eval|class_eval|module_eval|eval|send|__send__|public_send|method|const_get|syscall)\s*[(:'"]|\bFiddle\b`)
 	rubyPopen  = lazyre.New(`\bIO\.popen\s*\(`)
 	rubyRmR    = lazyre.New(`\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*(\(?)`)
 	rubyRm     = lazyre.New(`\b(?:FileUtils\.(?:rm|rm_f|remove|rmdir)|File\.(?:delete|unlink)|Dir\.(?:rmdir|delete|unlink))\b\s*(\(?)`)
@@ -1039,10 +1155,10 @@ func (s *codeScan) removeEach(a codeArg, recursive bool) {
 // php: the program execution functions, backticks, unlink/rmdir, writes,
 // eval.
 var (
-	phpRun    = lazyre.New(`\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`)
-	phpOpaque = lazyre.New(`\b(?:pcntl_exec|eval|assert|create_function|call_user_func|call_user_func_array|FFI|preg_replace_callback_array)\b`)
-	phpRemove = lazyre.New(`\b(?:unlink|rmdir)\s*\(`)
-	phpWrite  = lazyre.New(`\b(?:file_put_contents|touch|chmod|symlink|link)\s*\(|\bfopen\s*\(|\b(copy|rename)\s*\(`)
+	phpRun    = lazyre.New(`(?i)\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`)
+	phpOpaque = lazyre.New(`(?i)\b(?:pcntl_exec|eval|assert|create_function|call_user_func|call_user_func_array|FFI|preg_replace_callback_array)\b`)
+	phpRemove = lazyre.New(`(?i)\b(?:unlink|rmdir)\s*\(`)
+	phpWrite  = lazyre.New(`(?i)\b(?:file_put_contents|touch|chmod|symlink|link)\s*\(|\bfopen\s*\(|\b(copy|rename)\s*\(`)
 )
 
 func (s *codeScan) php() {
@@ -1069,7 +1185,7 @@ func (s *codeScan) php() {
 		head := s.code[m[0]:m[1]]
 		switch {
 		case len(args) == 0:
-		case strings.HasPrefix(head, "fopen"):
+		case strings.HasPrefix(strings.ToLower(head), "fopen"):
 			if len(args) > 1 && writeMode(args[1]) {
 				s.write(args[0])
 			}
@@ -1077,7 +1193,7 @@ func (s *codeScan) php() {
 			if len(args) < 2 {
 				return
 			}
-			if s.code[m[2]:m[3]] == "rename" {
+			if strings.EqualFold(s.code[m[2]:m[3]], "rename") {
 				s.as("mv --", args[0], args[1])
 			} else {
 				s.as("cp --", args[0], args[1])
@@ -1092,7 +1208,7 @@ func (s *codeScan) php() {
 // system2, shell, unlink, file.remove) and Tcl (exec).
 var (
 	plainRun    = lazyre.New(`\b(?:os\.execute|io\.popen|system|shell)\s*\(`)
-	plainOpaque = lazyre.New(`\b(?:system2|loadstring|dofile|eval)\b`)
+	plainOpaque = lazyre.New(`\b(?:system2|loadstring|dofile|eval)\b|\b(?:os\.execute|io\.popen|os\.remove)\s*["'\[{]`)
 	plainRemove = lazyre.New(`\b(?:os\.remove|file\.remove|unlink)\s*\(`)
 )
 
@@ -1200,7 +1316,27 @@ func awkAfterPrint(before string) bool {
 // sqliteDot finds the dot-commands of the sqlite3 shell that run
 // commands, write, read or load files: at the start of a line of its
 // input, or as the whole of an argument.
-var sqliteDot = lazyre.New(`(?m)^[ \t]*\.(shell|system|output|once|read|import|load|excel|save|backup|restore|open|log)\b[ \t]*([^\n]*)`)
+var sqliteDot = lazyre.New(`(?m)^[ \t]*\.([a-z]+)\b[ \t]*([^\n]*)`)
+
+// sqliteCommands are the dot-commands sqliteArgs reads, with the shortest
+// prefix of each that the sqlite3 shell accepts (it takes an unambiguous
+// abbreviation: .sh is .shell, .sys .system, .o .output).
+var sqliteCommands = []struct{ name, min string }{
+	{"shell", "sh"}, {"system", "sy"}, {"output", "o"}, {"once", "on"}, {"read", "rea"},
+	{"import", "im"}, {"load", "lo"}, {"excel", "exc"}, {"save", "sa"}, {"backup", "ba"},
+	{"restore", "rest"}, {"open", "op"}, {"log", "log"},
+}
+
+// sqliteCommand returns the dot-command word abbreviates, "" if none
+// sqliteArgs reads.
+func sqliteCommand(word string) string {
+	for _, c := range sqliteCommands {
+		if strings.HasPrefix(c.name, word) && strings.HasPrefix(word, c.min) {
+			return c.name
+		}
+	}
+	return ""
+}
 
 // sqliteArgs: the sqlite3 shell, whose arguments after the database are
 // SQL or dot-commands (so are the values of -cmd and its standard
@@ -1225,6 +1361,10 @@ func sqliteArgs(w *walker, c *call) {
 			continue
 		}
 		for _, m := range sqliteDot().FindAllStringSubmatch(f.s, maxInlineCalls) {
+			m[1] = sqliteCommand(m[1])
+			if m[1] == "" {
+				continue
+			}
 			arg := strings.TrimSpace(m[2])
 			if v, static, _, ok := plainLang.literal(arg, 0); ok && static {
 				arg = v

@@ -406,6 +406,16 @@ func (w *walker) lineLoopFiles(files []field, inPlace bool, name string) {
 // It is a best-effort look into another language, not a parser of it.
 var openCall = lazyre.New(`\b(?:open|Path|read_text|read_bytes|readFileSync|readFile|createReadStream|File\.read|IO\.read|file_get_contents|fopen|load)\s*\(\s*(?:f|r|rb|b)?["']([^"'\\\n]{1,1000})["']`)
 
+// isLetters reports whether s is ASCII letters only.
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // interpreter: python -c / node -e / perl -e code (or a here-document fed
 // to the interpreter) is searched for files it opens; a script operand is
 // read; perl and ruby -n/-p one-liners read their file operands. The
@@ -414,6 +424,14 @@ var openCall = lazyre.New(`\b(?:open|Path|read_text|read_bytes|readFileSync|read
 func interpreter(w *walker, c *call) {
 	if c.name == "deno" {
 		w.denoRemote(c.args)
+		if len(c.args) > 1 && c.args[0].known() && c.args[0].s == "eval" {
+			// deno eval CODE
+			if c.args[1].known() {
+				w.inlineCode(c.name, c.args[1].s)
+			} else {
+				w.incomplete("deno eval code that is not static")
+			}
+		}
 	}
 	var code []field
 	var rest []field // the arguments the code or script gets
@@ -438,7 +456,7 @@ func interpreter(w *walker, c *call) {
 		case lineLoop && f.s[1] != '-' && strings.ContainsRune(f.s, 'i') && !strings.HasSuffix(f.s, "e"):
 			// perl -i edits the files in place.
 			inPlace = true
-		case lineLoop && len(f.s) > 2 && f.s[1] != '-' && strings.HasSuffix(f.s, "e"):
+		case lineLoop && len(f.s) > 2 && f.s[1] != '-' && (strings.HasSuffix(f.s, "e") || c.name == "perl" && strings.HasSuffix(f.s, "E")):
 			// perl -ne 'code' FILE...: the operands after the code
 			// are files the loop reads.
 			if strings.ContainsRune(f.s, 'i') {
@@ -456,6 +474,15 @@ func interpreter(w *walker, c *call) {
 			}
 			i = len(args)
 		case f.s == "-c" || f.s == "-e" || f.s == "-E" || f.s == "--eval" || f.s == "-p" || f.s == "--print" || f.s == "-r":
+			if i+1 < len(args) {
+				code = append(code, args[i+1])
+				rest = args[i+2:]
+			}
+			i = len(args)
+		case len(f.s) > 2 && f.s[1] != '-' && isLetters(f.s[1:]) &&
+			(langOf(c.name) == pythonLang && strings.HasSuffix(f.s, "c") || langOf(c.name) == jsLang && (f.s == "-pe" || f.s == "-ep")):
+			// python3 -Bc CODE, -uc, -Ic; node -pe CODE: flags
+			// clustered before the one taking the code.
 			if i+1 < len(args) {
 				code = append(code, args[i+1])
 				rest = args[i+2:]

@@ -99,6 +99,7 @@ func TestParseScriptFile(t *testing.T) {
 		"x.py":       "import os\nos.system('rm -rf ~')\n",
 		"bang.py":    "#!/usr/bin/env -S python3 -u\nimport shutil\nshutil.rmtree('/home')\n",
 		"tool.py":    "import subprocess, shutil, sys\nsubprocess.run(sys.argv[1:], check=True)\nshutil.rmtree(sys.argv[2])\n",
+		"many.py":    strings.Repeat("p = open(\"out/x.txt\", \"w\")\n", 70),
 	}
 	tests := []struct {
 		command string
@@ -137,6 +138,9 @@ func TestParseScriptFile(t *testing.T) {
 		{`python3 x.py`, false, true, []string{"x.py"}},
 		{`./bang.py`, false, true, []string{"bang.py"}},
 		{`python3 tool.py a b`, false, false, []string{"tool.py"}},
+		// Past the bound on calls of one kind a script is searched no
+		// further, which in a file is no unknown code.
+		{`python3 many.py`, false, false, []string{"many.py"}},
 		// Not run: not asked for.
 		{`cat s.sh`, false, false, nil},
 		{`s.sh`, false, false, nil},
