@@ -451,7 +451,7 @@ func sshArgs(w *walker, c *call) {
 	// to the forwarded port): a file redirected there goes out as scp
 	// would send it. To this machine the command is walked below.
 	if p.has("-W", "-s") || !dest.known() {
-		w.uploadStdin(c, c.name)
+		w.uploadInput(c, c.name, false)
 		return
 	}
 	h, u := sshDestination(dest.s)
@@ -468,7 +468,7 @@ func sshArgs(w *walker, c *call) {
 		}
 	}
 	if !localHost(host) {
-		w.uploadStdin(c, c.name)
+		w.uploadInput(c, c.name, false)
 		return
 	}
 	w.sshLocal(c, command, user)

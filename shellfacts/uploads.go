@@ -49,7 +49,25 @@ func runTimeFile(v field, marked func(prefix string) bool) (field, bool) {
 // /dev/null sends nothing (openssl s_client -connect h:443 < /dev/null
 // is how a certificate is looked at).
 func (w *walker) uploadStdin(c *call, what string) {
+	w.uploadInput(c, what, true)
+}
+
+// uploadInput is uploadStdin; with anyProducer false, a pipe counts only
+// when a plain cat passes a file on (cat f | mail): for ssh and mail,
+// which are also handed command output and messages (git ls-files | ssh
+// h 'xargs ls'), a producer's output is not taken for a file's contents.
+func (w *walker) uploadInput(c *call, what string, anyProducer bool) {
 	if r := lastStdin(c.redirs); r != nil {
+		if r.Op == syntax.WordHdoc && r.Word != nil {
+			// <<< "$(cat f)": the files the here-string's
+			// substitutions read.
+			if fs := w.redirWord(r); len(fs) == 1 {
+				for _, p := range fs[0].inputs {
+					w.uploads[p] = true
+				}
+			}
+			return
+		}
 		if (r.Op != syntax.RdrIn && r.Op != syntax.RdrInOut) || r.Word == nil {
 			return
 		}
@@ -60,10 +78,18 @@ func (w *walker) uploadStdin(c *call, what string) {
 			w.upload(fs[0], what)
 			return
 		}
-	} else if w.facts.Commands[c.idx].PipeFrom == "" && !c.pipeKnown {
+	} else if w.facts.Commands[c.idx].PipeFrom == "" || c.pipeKnown {
+		// No pipe, or the static text of an echo or printf written in
+		// the command line (echo "build done" | mail ...): no file.
 		return
 	}
-	w.uploads["{input of "+what+"}"] = true
+	if c.pipeFile != nil {
+		w.upload(*c.pipeFile, what)
+		return
+	}
+	if anyProducer {
+		w.uploads["{input of "+what+"}"] = true
+	}
 }
 
 // ghArgs: the GitHub CLI. gh gist create FILE..., gist edit -a FILE,
@@ -573,7 +599,7 @@ func (w *walker) sentInputs(name string, args []field) {
 // mailArgs: mail programs send their standard input (the message), and
 // the files -a/-A attach (mailx, s-nail, mailutils, mutt), as mail.
 func mailArgs(w *walker, c *call) {
-	w.uploadStdin(c, c.name)
+	w.uploadInput(c, c.name, false)
 	for i := 0; i < len(c.args); i++ {
 		f := c.args[i]
 		if !f.known() {
