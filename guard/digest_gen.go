@@ -4,4 +4,4 @@ package guard
 
 // fixedDigest is the sha256 of fixedSources(): guard.dl, conditions.dl
 // and the built-in rule sets. Policy cache keys include it.
-const fixedDigest = "c1e1810507814c0a7d30e1656b66d8790e13ba313cc7c08af2ff694bc3853e3f"
+const fixedDigest = "9119fa9904455a678b471f1f2fa67594461cc641e2ed4cd08a559ce7bc09dffe"

@@ -235,6 +235,9 @@ func (w *walker) simple(fs []field, env []string, envDynamic bool, redirs []*syn
 	if shellNoCmd {
 		w.shellStdin(cl)
 	}
+	if w.bombs[cmd.Name] {
+		w.unknownCode(forkBombPrefix + cmd.Name)
+	}
 	if w.funcs[cmd.Name] && len(wrappers) == 0 {
 		// A call of a function defined earlier: its body was walked at
 		// the definition, but what it leaves behind (a cd, variables)

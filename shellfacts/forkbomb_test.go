@@ -16,9 +16,15 @@ func TestForkBomb(t *testing.T) {
 	}{
 		{`:(){ :|:& };:`, true},
 		{`bomb() { bomb | bomb & }; bomb`, true},
-		{`f() { f & f; }`, true},
-		{`f() { while true; do f & done; }`, true},
-		{`function g { g | g; }`, true},
+		{`f() { f & f; }; f`, true},
+		{`function g { g | g; }; g`, true},
+		{`f() { f & f; }; sudo true && f`, true},
+		// Not called, or a recursion with an end.
+		{`f() { f & f; }`, false},
+		{`f() { echo x | f; }; echo`, false},
+		{`tree() { ls "$1" | while read d; do [ -d "$1/$d" ] && tree "$1/$d"; done; }; tree .`, false},
+		{`walk() { for d in "$1"/*/; do walk "$d" & done; wait; }; walk .`, false},
+		{`f() { [ "$1" -gt 0 ] && f $(($1 - 1)) & }; f 3`, false},
 		{`f() { echo "$1"; [ "$1" -gt 0 ] && f $(($1 - 1)); }; f 3`, false},
 		{`f() { g & g; }; g() { echo x; }`, false},
 		{`f() { sleep 1 & wait; }`, false},

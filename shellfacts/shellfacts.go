@@ -522,6 +522,9 @@ type walker struct {
 	// gitEnv holds the GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n and
 	// GIT_CONFIG_PARAMETERS the command line assigns (see gitEnvConfig).
 	gitEnv map[string]string
+	// bombs are the functions the command line defines as fork bombs
+	// (see forkBomb), reported when one is called.
+	bombs map[string]bool
 	// varInputs names, by variable, the files read by the substitutions
 	// of a value assigned to it (D=$(cat f)): a word expanding the
 	// variable carries them as field.inputs (see sentInputs).
@@ -957,15 +960,20 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		// its commands count as if they ran here.
 		if cmd.Name != nil {
 			w.funcs[cmd.Name.Value] = true
-			if forkBomb(cmd.Name.Value, cmd.Body) {
-				w.unknownCode(forkBombPrefix + cmd.Name.Value)
-			}
 		}
 		dir := w.saveDir()
 		w.cond++
 		w.stmt(cmd.Body, ctx{})
 		w.cond--
 		w.restoreDir(dir)
+		if cmd.Name != nil && forkBomb(cmd.Name.Value, cmd.Body) {
+			// Reported where the function is called (after its
+			// body, whose own calls are walked above).
+			if w.bombs == nil {
+				w.bombs = map[string]bool{}
+			}
+			w.bombs[cmd.Name.Value] = true
+		}
 	case *syntax.TimeClause:
 		c.wrappers = append(slices.Clip(c.wrappers), "time")
 		w.stmt(cmd.Stmt, c)
