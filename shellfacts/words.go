@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/vouch-dev/vouch/canonpath"
+	"github.com/vouch-dev/vouch/internal/lazyre"
 )
 
 // field is one argument after the shell's expansions, as far as they can
@@ -142,14 +143,63 @@ func (w *walker) substsReading(word *syntax.Word) []string {
 	}
 	outer := w.reads
 	w.reads = map[string]bool{}
+	first := len(w.facts.Commands)
 	w.substs(word)
 	got := w.reads
 	w.reads = outer
 	for p := range got {
 		outer[p] = true
 	}
+	if summaries(w.facts.Commands[first:]) {
+		// $(jq -r .version package.json), $(wc -l < f): a value
+		// taken from the files, not their text.
+		return nil
+	}
 	return sortedKeys(got)
 }
+
+// summaries reports whether every command is one that prints a value
+// computed from its input rather than the input: a count, a checksum, a
+// field jq or yq picks (a filter other than "." alone, which prints the
+// whole document).
+func summaries(cmds []Command) bool {
+	if len(cmds) == 0 {
+		return false
+	}
+	for _, c := range cmds {
+		switch c.Name {
+		case "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "stat", "du", "file", "basename", "dirname", "realpath", "date":
+		case "jq", "yq", "gojq":
+			if !pickedField(c.Args) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// pickedField reports whether jq's or yq's arguments hold a filter that
+// picks a path (.version, .dependencies.x), not "." or an expression
+// that may print more.
+func pickedField(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile":
+			return false // values from elsewhere: not worth following
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		// The first operand is the filter.
+		return pathFilter().MatchString(a)
+	}
+	return false
+}
+
+// pathFilter is a jq path of plain keys: .a, .a.b, .a["b"].
+var pathFilter = lazyre.New(`^\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\["[^"]*"\])*$`)
 
 // hasSubst reports whether a command or process substitution is anywhere
 // in word.
