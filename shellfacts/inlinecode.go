@@ -632,7 +632,7 @@ var (
 	// and spawn*, foreign calls into libc, the calls imported under
 	// their own names or the modules under others, libraries that run
 	// shells.
-	pyOpaque = lazyre.New(`\bos\.(?:exec|spawn|posix_spawn)\w*|\bctypes\b|\bcffi\b|\bfrom\s+(?:os|subprocess|shutil|pty|commands|asyncio)\s+import\s+(?:\*|\(?[^;\n]*\b(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput|rmtree|remove|unlink|rmdir|removedirs|exec\w*|spawn\w*|posix_spawn\w*|create_subprocess_\w+|move|rename|replace|copy\w*)\b)|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:os|subprocess|shutil|pty|commands)\s+as\b|\bimport_module\s*\(\s*['"](?:os|subprocess|shutil|pty|commands)['"]|\bvars\s*\(\s*(?:os|subprocess|shutil)\s*\)|\b(?:from|import)\s+(?:sh|plumbum|pexpect|fabric|invoke)\b|\bos\.(?:\w+\.)*__dict__|\bsys\.modules\b`)
+	pyOpaque = lazyre.New(`\bos\.(?:exec|spawn|posix_spawn)\w*|\bctypes\b|\bcffi\b|\bfrom\s+(?:os|subprocess|shutil|pty|commands|asyncio)\s+import\s+(?:\*|\(?[^;\n]*\b(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput|rmtree|remove|unlink|rmdir|removedirs|exec\w*|spawn\w*|posix_spawn\w*|create_subprocess_\w+|move|rename|replace|copy\w*)\b)|\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:pty|commands)\s+as\b|\bimport_module\s*\(\s*['"](?:os|subprocess|shutil|pty|commands)['"]|\bvars\s*\(\s*(?:os|subprocess|shutil)\s*\)|\b(?:from|import)\s+(?:sh|plumbum|pexpect|fabric|invoke)\b|\bos\.(?:\w+\.)*__dict__|\bsys\.modules\b`)
 	pyEval   = lazyre.New(`(?:^|[^\w.])(?:exec|eval|compile|__import__|getattr)\s*\(|\bimportlib\.import_module\s*\(`)
 	pyRmtree = lazyre.New(`\.\s*rmtree\s*\(`)
 	pyRemove = lazyre.New(`(?:\bos|\))\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
@@ -646,6 +646,7 @@ func (s *codeScan) python() {
 		args, at := s.callArgs(m)
 		s.command(args, false, at)
 	})
+	s.pyAliases()
 	s.each(pyExec, func(m []int) {
 		args, at := s.callArgs(m)
 		s.command(args, true, at)
@@ -756,6 +757,51 @@ func (s *codeScan) nestedCode(code string) {
 	n := *s
 	n.code, n.nesting = code, s.nesting+1
 	n.python()
+}
+
+// pyAlias finds `import os as o`, `import subprocess as sp` (also later
+// in an import list): the calls through the alias are read as through the
+// module's own name.
+var pyAlias = lazyre.New(`\bimport\s+(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(os|subprocess|shutil)\s+as\s+(\w+)`)
+
+// pyAliases reads the calls made through the aliases of os, subprocess
+// and shutil: commands run (o.system, sp.run, sp.call), removals
+// (o.remove, o.unlink, o.rmdir, sh.rmtree), moves and copies.
+func (s *codeScan) pyAliases() {
+	for _, m := range pyAlias().FindAllStringSubmatch(s.code, 8) {
+		module, alias := m[1], m[2]
+		if alias == module {
+			continue
+		}
+		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(alias) + `\s*\.\s*(\w+)\s*\(`)
+		if err != nil {
+			continue
+		}
+		for _, c := range re.FindAllStringSubmatchIndex(s.code, maxInlineCalls) {
+			fn := s.code[c[2]:c[3]]
+			args, at := s.callArgs(c)
+			switch {
+			case module == "subprocess" && (fn == "run" || fn == "call"):
+				s.command(args, false, at)
+			case module == "os" && (fn == "system" || fn == "popen"):
+				s.command(args, false, at)
+			case module == "os" && (fn == "remove" || fn == "unlink" || fn == "rmdir" || fn == "removedirs"):
+				if len(args) > 0 {
+					s.remove(args[0], false)
+				}
+			case module == "shutil" && (fn == "move" || fn == "copy" || fn == "copy2" || fn == "copyfile" || fn == "copytree"):
+				if len(args) > 1 {
+					op := map[string]string{"move": "mv --", "copytree": "cp -r --"}[fn]
+					if op == "" {
+						op = "cp --"
+					}
+					s.as(op, args[0], args[1])
+				}
+			case module == "os" && (strings.HasPrefix(fn, "exec") || strings.HasPrefix(fn, "spawn") || strings.HasPrefix(fn, "posix_spawn")):
+				s.unknown("runs a program in a way vouch does not follow", at)
+			}
+		}
+	}
 }
 
 // pyDangerName: attribute names getattr could fetch a way to run or remove

@@ -48,7 +48,7 @@ func TestInlineCode(t *testing.T) {
 		{"getattr of system", `python3 -c 'import os; getattr(os, "system")("id")'`, want{unknown: true}},
 		{"exec of decoded text", `python3 -c 'exec(__import__("base64").b64decode("aWQ="))'`, want{unknown: true}},
 		{"from os import system", `python3 -c 'from os import system; system("id")'`, want{unknown: true}},
-		{"import as", `python3 -c 'import subprocess as sp; sp.call("id", shell=True)'`, want{unknown: true}},
+		{"import as", `python3 -c 'import subprocess as sp; sp.call("id", shell=True)'`, want{nested: []string{"^1 id"}}},
 		{"ctypes", `python3 -c 'import ctypes; ctypes.CDLL(None).system(b"id")'`, want{unknown: true, nested: []string{"^1 id"}}},
 		// Escapes are decoded as the language does; clustered flags
 		// before the code flag; spellings with blanks or prefixes.
@@ -59,7 +59,10 @@ func TestInlineCode(t *testing.T) {
 		{"clustered -Bc", `python3 -Bc 'import os; os.system("rm -rf ~")'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
 		{"node -pe", `node -pe 'require("child_process").execSync("rm -rf ~")'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
 		{"blank after the dot", `python3 -c 'import os; os. system("rm -rf ~")'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
-		{"import as later in the list", `python3 -c 'import sys, subprocess as sp; sp.run(["id"])'`, want{unknown: true}},
+		{"import as later in the list", `python3 -c 'import sys, subprocess as sp; sp.run(["rm", "-rf", "/srv"])'`, want{nested: []string{"^1 rm -rf /srv"}, deletes: []string{"/srv"}}},
+		{"os alias", `python3 -c 'import os as o; o.system("rm -rf ~")'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
+		{"alias computed", `python3 -c 'import subprocess as sp, sys; sp.call(sys.argv[1], shell=True)'`, want{unknown: true}},
+		{"alias ordinary", `python3 -c 'import subprocess as sp; print(sp.check_output(["ls"]))'`, want{nested: []string{"^1 ls"}}},
 		{"bracketed execSync", `node -e 'require("child_process")["execSync"]("id")'`, want{unknown: true}},
 		{"execSync on a promise's module", `node -e 'import("child_process").then(c => c.execSync("rm -rf ~"))'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
 		{"php upper case", `php -r 'SYSTEM("rm -rf ~");'`, want{nested: []string{"^1 rm -rf /home/u"}, deletes: []string{"/home/u"}}},
