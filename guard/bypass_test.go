@@ -817,6 +817,13 @@ func TestBuiltinLoopbackUploads(t *testing.T) {
 		{`export ALL_PROXY=x.example; curl -d @f localhost`, Deny, post},
 		{`CURL_HOME=. curl -d @f localhost`, Deny, post},
 		{`curl -d @f "$HOST"`, Deny, post},
+		// Data only known at run time, sent to this machine: the target
+		// is still fixed; one that may name a host or a proxy is not.
+		{`curl -d "$(cat f)" http://localhost:8080/x`, Allow, ""},
+		{`curl -H "X-Run: $RUN" -d @f localhost:8080`, Allow, ""},
+		{`curl -d @f localhost -x "$P"`, Deny, post},
+		{`curl -d @f localhost $OPTS`, Deny, post},
+		{`cd "$X" && curl -d @f localhost`, Deny, post},
 		{`curl -d @f -K cfg localhost`, Deny, post},
 		{`curl -d @f`, Deny, post},
 		{`scp f localhost:/tmp/`, Deny, post},

@@ -123,6 +123,11 @@ type CallFacts struct {
 	shellDirUnknown bool
 	// shellText are the command lines the call runs, as given.
 	shellText []string
+	// dataOnly is false once a command line is dynamic for a reason
+	// other than an HTTP client's dynamic data (see loopbackOnly).
+	dataOnly bool
+	// parsed counts the command lines whose facts were added.
+	parsed int
 	// scriptFile is DeriveContext.ScriptFile while the call is derived.
 	scriptFile func(string) (string, bool, error)
 }
@@ -451,7 +456,7 @@ var loopbackRedirects = lazyre.New(`(?i)proxy|socks|--resolve|--connect-to|--doh
 // and carry nothing that may redirect them (loopbackRedirects). A secret
 // sent there is still a read, which sensitive-reads judges.
 func (f *CallFacts) loopbackOnly() bool {
-	if len(f.URLs) == 0 || len(f.shellText) == 0 || f.Dynamic || len(f.Unknown) > 0 || f.ShellError != "" || f.ShellTruncated != "" {
+	if len(f.URLs) == 0 || len(f.shellText) == 0 || (f.Dynamic && !f.dataOnly) || len(f.Unknown) > 0 || f.ShellError != "" || f.ShellTruncated != "" {
 		return false
 	}
 	for _, c := range f.Commands {
@@ -468,6 +473,30 @@ func (f *CallFacts) loopbackOnly() bool {
 		if !isLoopback(hostOf(u)) {
 			return false
 		}
+	}
+	return true
+}
+
+// dataReasons reports whether a command line's reasons for being
+// incomplete are all dynamic arguments of the loopback HTTP clients that
+// are no network target (curl -d "$(cat fixture.json)" localhost:8080,
+// -H "X-T: $T"), and the variables they use: such values are data sent,
+// not where it goes. shellfacts says "dynamic network target" for a
+// word that may name a host or proxy (an operand, -x, --url), and any
+// other reason (a cd to an unknown place, a bound reached) is not data.
+// A list at shellfacts' bound on reasons may have dropped one.
+func dataReasons(reasons []string) bool {
+	if len(reasons) >= 32 {
+		return false
+	}
+	for _, r := range reasons {
+		if name, ok := strings.CutPrefix(r, "dynamic argument of "); ok && loopbackPrograms[name] && (name == "curl" || name == "wget" || name == "http" || name == "https" || name == "xh") {
+			continue
+		}
+		if strings.HasPrefix(r, "variable $") {
+			continue
+		}
+		return false
 	}
 	return true
 }
@@ -545,6 +574,11 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 		f.ShellTruncated = sf.Truncated
 	}
 	f.Dynamic = f.Dynamic || sf.Incomplete
+	if f.parsed == 0 {
+		f.dataOnly = true
+	}
+	f.parsed++
+	f.dataOnly = f.dataOnly && dataReasons(sf.Unresolved)
 	f.Reads = append(f.Reads, sf.Reads...)
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)
