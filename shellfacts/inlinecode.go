@@ -566,6 +566,15 @@ func (s *codeScan) remove(a codeArg, recursive bool) {
 	s.as("rm --", a)
 }
 
+// removals walks the first argument of each call re finds as a removal.
+func (s *codeScan) removals(re func() *regexp.Regexp, recursive bool) {
+	s.each(re, func(m []int) {
+		if args, _ := s.callArgs(m); len(args) > 0 {
+			s.remove(args[0], recursive)
+		}
+	})
+}
+
 // as walks a call as the shell command it amounts to: the fixed words of
 // prefix (program and options), then the call's arguments as operands,
 // each one static when it is a fixed literal and only known at run time
@@ -678,18 +687,8 @@ func (s *codeScan) python() {
 		}
 		s.unknown("calls "+name+" on what vouch cannot follow", at)
 	})
-	s.each(pyRmtree, func(m []int) {
-		args, _ := s.callArgs(m)
-		if len(args) > 0 {
-			s.remove(args[0], true)
-		}
-	})
-	s.each(pyRemove, func(m []int) {
-		args, _ := s.callArgs(m)
-		if len(args) > 0 {
-			s.remove(args[0], false)
-		}
-	})
+	s.removals(pyRmtree, true)
+	s.removals(pyRemove, false)
 	s.each(pyPathOp, func(m []int) {
 		args, end := s.l.args(s.code, m[1], true)
 		if len(args) == 0 {
@@ -1220,12 +1219,7 @@ func (s *codeScan) php() {
 	s.each(phpOpaque, func(m []int) {
 		s.unknown("runs code in a way vouch does not follow", s.code[m[0]:min(len(s.code), m[1]+40)])
 	})
-	s.each(phpRemove, func(m []int) {
-		args, _ := s.callArgs(m)
-		if len(args) > 0 {
-			s.remove(args[0], false)
-		}
-	})
+	s.removals(phpRemove, false)
 	s.each(phpWrite, func(m []int) {
 		args, _ := s.callArgs(m)
 		head := s.code[m[0]:m[1]]
