@@ -123,11 +123,9 @@ type CallFacts struct {
 	shellDirUnknown bool
 	// shellText are the command lines the call runs, as given.
 	shellText []string
-	// dataOnly is false once a command line is dynamic for a reason
-	// other than an HTTP client's dynamic data (see loopbackOnly).
-	dataOnly bool
-	// parsed counts the command lines whose facts were added.
-	parsed int
+	// notData is set once a command line is dynamic for a reason other
+	// than an HTTP client's dynamic data (see loopbackOnly).
+	notData bool
 	// scriptFile is DeriveContext.ScriptFile while the call is derived.
 	scriptFile func(string) (string, bool, error)
 }
@@ -456,7 +454,7 @@ var loopbackRedirects = lazyre.New(`(?i)proxy|socks|--resolve|--connect-to|--doh
 // and carry nothing that may redirect them (loopbackRedirects). A secret
 // sent there is still a read, which sensitive-reads judges.
 func (f *CallFacts) loopbackOnly() bool {
-	if len(f.URLs) == 0 || len(f.shellText) == 0 || (f.Dynamic && !f.dataOnly) || len(f.Unknown) > 0 || f.ShellError != "" || f.ShellTruncated != "" {
+	if len(f.URLs) == 0 || len(f.shellText) == 0 || (f.Dynamic && f.notData) || len(f.Unknown) > 0 || f.ShellError != "" || f.ShellTruncated != "" {
 		return false
 	}
 	for _, c := range f.Commands {
@@ -574,11 +572,7 @@ func (f *CallFacts) shell(cmd string, typed bool) {
 		f.ShellTruncated = sf.Truncated
 	}
 	f.Dynamic = f.Dynamic || sf.Incomplete
-	if f.parsed == 0 {
-		f.dataOnly = true
-	}
-	f.parsed++
-	f.dataOnly = f.dataOnly && dataReasons(sf.Unresolved)
+	f.notData = f.notData || !dataReasons(sf.Unresolved)
 	f.Reads = append(f.Reads, sf.Reads...)
 	f.Writes = append(f.Writes, sf.Writes...)
 	f.Deletes = append(f.Deletes, sf.Deletes...)

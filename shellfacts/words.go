@@ -69,12 +69,19 @@ type piece struct {
 // fields walks the substitutions in word (their commands are recorded one
 // level deeper) and expands it into fields.
 func (w *walker) fields(word *syntax.Word) []field {
+	return w.walkFields(word, false)
+}
+
+// walkFields is fields, and with assign assignFields: the substitutions
+// are walked (and the files they read kept with the fields), then the
+// word is expanded.
+func (w *walker) walkFields(word *syntax.Word, assign bool) []field {
 	if word == nil {
 		return nil
 	}
 	first := len(w.facts.Commands)
 	inputs := w.substsReading(word)
-	fs := w.fieldsQuiet(word)
+	fs := w.fieldsMode(word, assign)
 	if len(fs) == 1 && soleSubst(word) {
 		fs[0].from = w.lastNameSince(first, w.depth+1)
 	}
@@ -184,8 +191,7 @@ func summaries(cmds []Command) bool {
 // picks a path (.version, .dependencies.x), not "." or an expression
 // that may print more.
 func pickedField(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	for _, a := range args {
 		switch {
 		case a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile":
 			return false // values from elsewhere: not worth following
@@ -202,8 +208,20 @@ func pickedField(args []string) bool {
 var pathFilter = lazyre.New(`^\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\["[^"]*"\])*$`)
 
 // hasSubst reports whether a command or process substitution is anywhere
-// in word.
+// in word. Most words are literal text, answered without a walk (whose
+// callback would cost an allocation per word on every command line).
 func hasSubst(word *syntax.Word) bool {
+	literal := true
+	for _, p := range word.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			literal = false
+		}
+	}
+	if literal {
+		return false
+	}
 	found := false
 	syntax.Walk(word, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -252,17 +270,7 @@ func (w *walker) fieldsQuiet(word *syntax.Word) []field {
 // assignFields expands the value of an assignment (X=value, export
 // X=value): as fields, except that a tilde also expands after each ':'.
 func (w *walker) assignFields(word *syntax.Word) []field {
-	if word == nil {
-		return nil
-	}
-	first := len(w.facts.Commands)
-	inputs := w.substsReading(word)
-	fs := w.fieldsMode(word, true)
-	if len(fs) == 1 && soleSubst(word) {
-		fs[0].from = w.lastNameSince(first, w.depth+1)
-	}
-	withInputs(fs, w.wordInputs(word, inputs))
-	return fs
+	return w.walkFields(word, true)
 }
 
 func (w *walker) fieldsMode(word *syntax.Word, assign bool) []field {
